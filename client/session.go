@@ -1,0 +1,453 @@
+// Package client is mcpscope's MCP session: the only package that knows the SDK. It
+// connects to a server through the wire layer, negotiates the era, and offers tools,
+// calls and raw requests in types of its own that keep everything the server sent.
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpscope/mcpscope/client/wire"
+)
+
+// Version is mcpscope's version, sent as clientInfo.
+var Version = "0.1.0"
+
+// ModernVersion is the first stateless protocol revision.
+const ModernVersion = "2026-07-28"
+
+// Era names.
+const (
+	EraModern = "modern" // 2026-07-28 and later: stateless, server/discover
+	EraLegacy = "legacy" // 2024-11-05 … 2025-11-25: initialize handshake
+)
+
+// Target is what to connect to.
+type Target struct {
+	Argv []string // a server command, run as a child speaking stdio
+}
+
+func (t Target) String() string {
+	return fmt.Sprint(t.Argv)
+}
+
+// Options configures a session.
+type Options struct {
+	Env          []string     // K=V pairs for the server's environment
+	Dir          string       // the server's working directory
+	Framing      wire.Framing // stdio framing: auto (default), ndjson, content-length
+	Repair       bool         // accept and fix a missing "jsonrpc" and string-echoed ids
+	Grace        time.Duration
+	ProbeTimeout time.Duration
+	MaxFrame     int
+	// Protocol forces one protocol version instead of negotiating.
+	Protocol string
+	// ConnectTimeout bounds the handshake (default 30 s).
+	ConnectTimeout time.Duration
+	// Tap receives every wire event. One is made when nil.
+	Tap *wire.Tap
+	// OnToolsChanged is called on notifications/tools/list_changed.
+	OnToolsChanged func()
+	// OnLog is called for notifications/message.
+	OnLog func(LogMessage)
+}
+
+// LogMessage is a notifications/message from the server.
+type LogMessage struct {
+	Level  string
+	Logger string
+	Data   json.RawMessage
+}
+
+// Progress is one notifications/progress for a call.
+type Progress struct {
+	Progress float64
+	Total    float64 // 0: unknown
+	Message  string
+}
+
+// Info is what the handshake told about the server.
+type Info struct {
+	Name            string
+	Version         string
+	Title           string
+	ProtocolVersion string
+	Era             string
+	Transport       string
+	Framing         wire.Framing
+	Capabilities    json.RawMessage
+	Instructions    string
+}
+
+// Session is a connected MCP server.
+type Session struct {
+	cs    *mcp.ClientSession
+	tr    *wire.Stdio
+	tap   *wire.Tap
+	info  Info
+	opts  Options
+	token atomic.Int64
+
+	progress sync.Map // progress token -> func(Progress)
+
+	mu        sync.Mutex
+	toolPages map[string]json.RawMessage // raw tools/list results by cursor, for the SDK's cache hits
+}
+
+// SupportedVersions lists the protocol versions mcpscope speaks, newest first.
+func SupportedVersions() []string { return mcp.SupportedProtocolVersions() }
+
+// UsageError is a mistake in what the user asked for.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Connect starts or reaches the server and completes the handshake.
+func Connect(ctx context.Context, target Target, opts Options) (*Session, error) {
+	if opts.Protocol != "" && !slices.Contains(SupportedVersions(), opts.Protocol) {
+		return nil, &UsageError{Msg: fmt.Sprintf("unknown protocol version %q; mcpscope speaks %v", opts.Protocol, SupportedVersions())}
+	}
+	if len(target.Argv) == 0 {
+		return nil, &UsageError{Msg: "no server command given"}
+	}
+	if opts.Tap == nil {
+		opts.Tap = &wire.Tap{}
+	}
+	if opts.ConnectTimeout <= 0 {
+		opts.ConnectTimeout = 30 * time.Second
+	}
+	s := &Session{tap: opts.Tap, opts: opts, toolPages: map[string]json.RawMessage{}}
+	s.tr = wire.NewStdio(wire.StdioOptions{
+		Argv: target.Argv, Env: opts.Env, Dir: opts.Dir,
+		Framing: opts.Framing, Repair: opts.Repair, Grace: opts.Grace,
+		ProbeTimeout: opts.ProbeTimeout, NoDiscoverProbe: opts.Protocol != "",
+		MaxFrame: opts.MaxFrame, Tap: opts.Tap,
+	})
+	copts := &mcp.ClientOptions{
+		// No roots, sampling or elicitation unless a handler is given: mcpscope has no
+		// workspace to offer, and a server that asked for roots (server-everything does)
+		// no longer exits when its stdin closes, which costs every one-shot command the
+		// whole grace period.
+		Capabilities: &mcp.ClientCapabilities{},
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			p := req.Params
+			if fn, ok := s.progress.Load(fmt.Sprint(p.ProgressToken)); ok {
+				fn.(func(Progress))(Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+			}
+		},
+	}
+	if opts.OnToolsChanged != nil {
+		copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) { opts.OnToolsChanged() }
+	}
+	if opts.OnLog != nil {
+		copts.LoggingMessageHandler = func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			data, _ := json.Marshal(req.Params.Data)
+			opts.OnLog(LogMessage{Level: string(req.Params.Level), Logger: req.Params.Logger, Data: data})
+		}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpscope", Version: Version}, copts)
+
+	cctx, cancel := context.WithTimeout(ctx, opts.ConnectTimeout)
+	defer cancel()
+	cctx, capture := wire.WithCapture(cctx)
+	var sopts *mcp.ClientSessionOptions
+	if opts.Protocol != "" {
+		sopts = &mcp.ClientSessionOptions{ProtocolVersion: opts.Protocol}
+	}
+	cs, err := client.Connect(cctx, s.tr, sopts)
+	if err != nil {
+		if conn := s.tr.Conn(); conn != nil {
+			_ = conn.Close()
+		}
+		return nil, s.connectError(ctx, cctx, err)
+	}
+	s.cs = cs
+	s.fillInfo(capture)
+	return s, nil
+}
+
+func (s *Session) connectError(parent, cctx context.Context, err error) error {
+	var se *wire.StartError
+	if errors.As(err, &se) {
+		return &ServerError{Reason: se.Error()}
+	}
+	if parent.Err() != nil {
+		return parent.Err()
+	}
+	reason := "could not connect: " + err.Error()
+	if cctx.Err() == context.DeadlineExceeded {
+		reason = fmt.Sprintf("the server did not complete the handshake within %v (--connect-timeout)", s.opts.ConnectTimeout)
+	}
+	return s.serverError(reason, err)
+}
+
+// serverError explains a failure of the connection with what the wire layer knows:
+// why reading stopped, how the process ended, its last stderr lines.
+func (s *Session) serverError(reason string, err error) error {
+	conn := s.tr.Conn()
+	if conn == nil {
+		return &ServerError{Reason: reason}
+	}
+	e := &ServerError{Reason: reason, Stderr: conn.LastStderr()}
+	if werr := conn.Err(); werr != nil {
+		e.Reason = werr.Error()
+	}
+	if exit, ok := conn.Exit(300 * time.Millisecond); ok {
+		e.Exit = &exit
+		if conn.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
+			e.Reason = "the server closed the connection"
+			if s.cs == nil {
+				e.Reason += " before completing the handshake"
+			}
+		}
+	}
+	return e
+}
+
+func (s *Session) fillInfo(capture *wire.Capture) {
+	ir := s.cs.InitializeResult()
+	info := Info{Transport: "stdio", ProtocolVersion: ir.ProtocolVersion, Instructions: ir.Instructions, Era: EraLegacy}
+	if info.ProtocolVersion >= ModernVersion {
+		info.Era = EraModern
+	}
+	if ir.ServerInfo != nil {
+		info.Name, info.Version, info.Title = ir.ServerInfo.Name, ir.ServerInfo.Version, ir.ServerInfo.Title
+	}
+	if conn := s.tr.Conn(); conn != nil {
+		info.Framing = conn.Framing()
+	}
+	// Capabilities from the raw result keep members the SDK's struct drops.
+	for _, method := range []string{"initialize", "server/discover"} {
+		if raw, ok := capture.Last(method); ok {
+			var env struct {
+				Result struct {
+					Capabilities json.RawMessage `json:"capabilities"`
+				} `json:"result"`
+			}
+			if json.Unmarshal(raw, &env) == nil && env.Result.Capabilities != nil {
+				info.Capabilities = env.Result.Capabilities
+				break
+			}
+		}
+	}
+	if info.Capabilities == nil {
+		info.Capabilities, _ = json.Marshal(ir.Capabilities)
+	}
+	s.info = info
+}
+
+// Info describes the connected server.
+func (s *Session) Info() Info { return s.info }
+
+// Tap is the session's wire event fan-out.
+func (s *Session) Tap() *wire.Tap { return s.tap }
+
+// Close ends the session and the server process; it returns once the process is gone.
+func (s *Session) Close() error {
+	if s.cs == nil {
+		return nil
+	}
+	return s.cs.Close()
+}
+
+// response is a raw JSON-RPC response.
+type response struct {
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int64           `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	} `json:"error"`
+}
+
+func parseResponse(raw json.RawMessage) (json.RawMessage, error) {
+	var r response
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, err
+	}
+	if r.Error != nil {
+		return nil, &RPCError{Code: r.Error.Code, Message: r.Error.Message, Data: r.Error.Data}
+	}
+	return r.Result, nil
+}
+
+// callError turns an SDK error for which no raw response was captured into ours.
+func (s *Session) callError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if errors.Is(err, mcp.ErrConnectionClosed) || s.tr.Conn().Err() != nil {
+		return s.serverError("the server closed the connection", err)
+	}
+	if _, ok := s.tr.Conn().Exit(0); ok {
+		return s.serverError("the server closed the connection", err)
+	}
+	return err
+}
+
+// ToolList is the result of listing every page of tools.
+type ToolList struct {
+	Tools    []Tool
+	Pages    int
+	Problems []string // what was wrong with the list itself (tools that are not objects, a bad cursor)
+}
+
+// Tools lists every page of tools.
+func (s *Session) Tools(ctx context.Context) (*ToolList, error) {
+	list := &ToolList{}
+	seen := map[string]bool{}
+	cursor := ""
+	for {
+		list.Pages++
+		cctx, capture := wire.WithCapture(ctx)
+		_, err := s.cs.ListTools(cctx, &mcp.ListToolsParams{Cursor: cursor})
+		raw, ok := capture.Last("tools/list")
+		var result json.RawMessage
+		switch {
+		case ok:
+			var perr error
+			if result, perr = parseResponse(raw); perr != nil {
+				return nil, perr
+			}
+			s.mu.Lock()
+			s.toolPages[cursor] = result
+			s.mu.Unlock()
+		case err != nil:
+			return nil, s.callError(ctx, err)
+		default:
+			// Served from the SDK's 2026-07-28 cache: use the page as it came last time.
+			s.mu.Lock()
+			result = s.toolPages[cursor]
+			s.mu.Unlock()
+		}
+		var page struct {
+			Tools      json.RawMessage `json:"tools"`
+			NextCursor *string         `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(result, &page); err != nil {
+			return nil, fmt.Errorf("the tools/list result is not an object: %v", err)
+		}
+		if page.Tools == nil {
+			list.Problems = append(list.Problems, "a tools/list result has no tools member")
+		} else {
+			tools, problems := decodeTools(page.Tools)
+			list.Tools = append(list.Tools, tools...)
+			list.Problems = append(list.Problems, problems...)
+		}
+		if page.NextCursor == nil {
+			return list, nil
+		}
+		next := *page.NextCursor
+		switch {
+		case next == "":
+			// Valid per the spec, but the SDK omits an empty cursor, so it cannot be sent.
+			list.Problems = append(list.Problems, "the server returned an empty nextCursor, which cannot be sent back; listing stopped there")
+			return list, nil
+		case seen[next]:
+			list.Problems = append(list.Problems, fmt.Sprintf("the server returned cursor %q twice; listing stopped to avoid a loop", next))
+			return list, nil
+		case list.Pages >= 10000:
+			list.Problems = append(list.Problems, "more than 10000 pages; listing stopped")
+			return list, nil
+		}
+		seen[next] = true
+		cursor = next
+	}
+}
+
+// CallOptions configures one call.
+type CallOptions struct {
+	OnProgress func(Progress)
+}
+
+// Call calls a tool. A JSON-RPC error comes back as *RPCError; a tool error is a
+// result with IsError set. Cancelling ctx cancels the call on the server
+// (notifications/cancelled) and returns ctx.Err().
+func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, opts CallOptions) (*CallResult, error) {
+	params := &mcp.CallToolParams{Name: name}
+	if len(args) > 0 {
+		params.Arguments = args
+	}
+	if opts.OnProgress != nil {
+		token := "mcpscope-" + strconv.FormatInt(s.token.Add(1), 10)
+		s.progress.Store(token, opts.OnProgress)
+		defer s.progress.Delete(token)
+		params.SetProgressToken(token)
+	}
+	cctx, capture := wire.WithCapture(ctx)
+	_, err := s.cs.CallTool(cctx, params)
+	raw, ok := capture.Last("tools/call")
+	if !ok {
+		if err == nil {
+			err = errors.New("no response was seen for the call")
+		}
+		return nil, s.callError(ctx, err)
+	}
+	result, perr := parseResponse(raw)
+	if perr != nil {
+		return nil, perr
+	}
+	r := decodeCallResult(result)
+	if err != nil {
+		r.SDKError = err.Error()
+	}
+	return r, nil
+}
+
+// Raw sends a hand-written request and returns the raw response message. On a
+// 2026-07-28 session the required _meta members are added when params lack them.
+func (s *Session) Raw(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	if s.info.Era == EraModern {
+		var err error
+		if params, err = s.withModernMeta(params); err != nil {
+			return nil, err
+		}
+	}
+	raw, err := s.tr.Conn().RawCall(ctx, method, params)
+	if err != nil {
+		return nil, s.callError(ctx, err)
+	}
+	return raw, nil
+}
+
+func (s *Session) withModernMeta(params json.RawMessage) (json.RawMessage, error) {
+	m := map[string]json.RawMessage{}
+	if len(params) > 0 {
+		if err := json.Unmarshal(params, &m); err != nil {
+			return nil, &UsageError{Msg: "params must be a JSON object: " + err.Error()}
+		}
+	}
+	meta := map[string]json.RawMessage{}
+	if m["_meta"] != nil {
+		if err := json.Unmarshal(m["_meta"], &meta); err != nil {
+			return nil, &UsageError{Msg: "params._meta must be a JSON object"}
+		}
+	}
+	set := func(k string, v any) {
+		if _, ok := meta[k]; !ok {
+			meta[k], _ = json.Marshal(v)
+		}
+	}
+	set("io.modelcontextprotocol/protocolVersion", s.info.ProtocolVersion)
+	set("io.modelcontextprotocol/clientCapabilities", map[string]any{})
+	set("io.modelcontextprotocol/clientInfo", map[string]string{"name": "mcpscope", "version": Version})
+	m["_meta"], _ = json.Marshal(meta)
+	return json.Marshal(m)
+}
+
+// LastStderr returns the server's last stderr lines.
+func (s *Session) LastStderr() []string {
+	if c := s.tr.Conn(); c != nil {
+		return c.LastStderr()
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+package wire
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+)
+
+// Capture collects the raw responses to the requests written with a context from
+// WithCapture. The client uses it to read results in full fidelity (unknown fields, an
+// annotation absent rather than false) while the SDK does the protocol work, and to
+// still show a result the SDK failed to decode.
+type Capture struct {
+	mu        sync.Mutex
+	responses []CapturedResponse
+}
+
+// CapturedResponse is one raw JSON-RPC response and the method it answered.
+type CapturedResponse struct {
+	Method string
+	Data   json.RawMessage
+}
+
+type captureKey struct{}
+
+// WithCapture returns a context whose requests' responses are captured.
+func WithCapture(ctx context.Context) (context.Context, *Capture) {
+	c := &Capture{}
+	return context.WithValue(ctx, captureKey{}, c), c
+}
+
+func captureFrom(ctx context.Context) *Capture {
+	c, _ := ctx.Value(captureKey{}).(*Capture)
+	return c
+}
+
+func (c *Capture) add(method string, data []byte) {
+	c.mu.Lock()
+	c.responses = append(c.responses, CapturedResponse{Method: method, Data: append(json.RawMessage(nil), data...)})
+	c.mu.Unlock()
+}
+
+// Last returns the last response to a request with the given method.
+func (c *Capture) Last(method string) (json.RawMessage, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := len(c.responses) - 1; i >= 0; i-- {
+		if c.responses[i].Method == method {
+			return c.responses[i].Data, true
+		}
+	}
+	return nil, false
+}

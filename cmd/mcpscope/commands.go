@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/inspect"
+)
+
+func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	var c common
+	c.register(fs, inspect.FormatTable)
+	// Without "--", the first positional starts the server command.
+	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
+	if err != nil {
+		return err
+	}
+	switch c.format {
+	case inspect.FormatTable, inspect.FormatJSON, inspect.FormatMarkdown, "md":
+	default:
+		return usageErr("--format %q: use table, json or markdown", c.format)
+	}
+	if c.format == "md" {
+		c.format = inspect.FormatMarkdown
+	}
+	if len(argv) == 0 {
+		return usageErr("no server given: mcpscope --inspect -- CMD [ARGS...]")
+	}
+	opts, err := c.options(&wire.Tap{}, stderr)
+	if err != nil {
+		return err
+	}
+	s, err := client.Connect(ctx, client.Target{Argv: argv}, opts)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	lctx, cancel := withTimeout(ctx, c.timeout)
+	defer cancel()
+	list, err := s.Tools(lctx)
+	if err != nil {
+		return err
+	}
+	return inspect.Write(stdout, c.format, s.Info(), list)
+}
+
+// withTimeout bounds ctx by d; d <= 0 means no bound.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d > 0 {
+		return context.WithTimeout(ctx, d)
+	}
+	return context.WithCancel(ctx)
+}
+
+func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	var c common
+	c.register(fs, "text")
+	var argsJSON, saveDir string
+	fs.StringVar(&argsJSON, "args", "", "arguments as a JSON object")
+	fs.StringVar(&saveDir, "save-dir", "", "write binary and resource blocks here")
+	// Positionals: TOOL, then key=value pairs; the first other word starts the
+	// server command when "--" is not used.
+	pos, argv, err := parse(fs, args, func(pos []string, arg string) bool {
+		return len(pos) >= 1 && !strings.Contains(arg, "=")
+	})
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usageErr("call needs a tool name: mcpscope call TOOL [key=value ...] -- CMD [ARGS...]")
+	}
+	tool, pairs := pos[0], pos[1:]
+	switch c.format {
+	case "text", "table":
+		c.format = "text"
+	case inspect.FormatJSON:
+	default:
+		return usageErr("--format %q: use text or json", c.format)
+	}
+	if len(argv) == 0 {
+		return usageErr("no server given: mcpscope call %s [key=value ...] -- CMD [ARGS...]", tool)
+	}
+	opts, err := c.options(&wire.Tap{}, stderr)
+	if err != nil {
+		return err
+	}
+	// Check the arguments' syntax before starting anything.
+	if _, err := inspect.BuildArgs(client.Tool{}, argsJSON, pairs); err != nil {
+		return usageErr("%v", err)
+	}
+	s, err := client.Connect(ctx, client.Target{Argv: argv}, opts)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	cctx, cancel := withTimeout(ctx, c.timeout)
+	defer cancel()
+	// The tool list gives the schema that key=value pairs are coerced by, and lets an
+	// unknown name fail with the names that exist.
+	list, err := s.Tools(cctx)
+	if err != nil {
+		return err
+	}
+	t, ok := findTool(list.Tools, tool)
+	if !ok {
+		return usageErr("the server has no tool %q; it has: %s", tool, toolNames(list.Tools, tool))
+	}
+	arguments, err := inspect.BuildArgs(t, argsJSON, pairs)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	r, err := s.Call(cctx, tool, arguments, client.CallOptions{})
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			return &exitError{code: exitServer, msg: fmt.Sprintf("the call did not finish within %v (--timeout); it was cancelled on the server", c.timeout)}
+		}
+		return err
+	}
+	if err := inspect.WriteResult(stdout, inspect.CallOutput{Format: c.format, SaveDir: saveDir, Tool: tool}, r); err != nil {
+		return err
+	}
+	for _, p := range r.Problems {
+		fmt.Fprintln(stderr, "mcpscope: problem in the result: "+p)
+	}
+	if r.IsError {
+		return &exitError{code: exitToolError, msg: fmt.Sprintf("tool %q returned an error result (isError: true)", tool)}
+	}
+	return nil
+}
+
+func findTool(tools []client.Tool, name string) (client.Tool, bool) {
+	for _, t := range tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return client.Tool{}, false
+}
+
+// toolNames lists the names, the ones that look like the wanted one first.
+func toolNames(tools []client.Tool, want string) string {
+	if len(tools) == 0 {
+		return "no tools at all"
+	}
+	names := make([]string, 0, len(tools))
+	for _, t := range tools {
+		names = append(names, t.Name)
+	}
+	w := strings.ToLower(want)
+	sort.SliceStable(names, func(i, j int) bool {
+		return similar(names[i], w) && !similar(names[j], w)
+	})
+	if len(names) > 12 {
+		names = append(names[:12], fmt.Sprintf("… (%d in all)", len(tools)))
+	}
+	return strings.Join(names, ", ")
+}
+
+func similar(name, want string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, want) || strings.Contains(want, n)
+}

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
+)
+
+// common holds the flags every command that talks to a server takes.
+type common struct {
+	format         string
+	protocol       string
+	framing        string
+	repair         bool
+	env            multiFlag
+	envFiles       multiFlag
+	grace          time.Duration
+	probeTimeout   time.Duration
+	connectTimeout time.Duration
+	timeout        time.Duration
+	maxFrame       sizeFlag
+	trace          bool
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// sizeFlag reads sizes like 512MiB, 1GiB, 300MB or plain bytes.
+type sizeFlag int
+
+func (s *sizeFlag) String() string { return strconv.Itoa(int(*s)) }
+func (s *sizeFlag) Set(v string) error {
+	n, err := parseSize(v)
+	if err != nil {
+		return err
+	}
+	*s = sizeFlag(n)
+	return nil
+}
+
+func parseSize(v string) (int, error) {
+	units := []struct {
+		suffix string
+		mult   int
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}}
+	s := strings.TrimSpace(v)
+	mult := 1
+	for _, u := range units {
+		if strings.HasSuffix(strings.ToUpper(s), strings.ToUpper(u.suffix)) {
+			s, mult = strings.TrimSpace(s[:len(s)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f <= 0 {
+		return 0, fmt.Errorf("%q is not a size like 512MiB", v)
+	}
+	return int(f * float64(mult)), nil
+}
+
+func (c *common) register(fs *flag.FlagSet, defaultFormat string) {
+	fs.StringVar(&c.format, "format", defaultFormat, "output format")
+	fs.StringVar(&c.protocol, "protocol", "", "force a protocol version")
+	fs.StringVar(&c.framing, "framing", "auto", "stdio framing: auto, ndjson, content-length")
+	fs.BoolVar(&c.repair, "repair", false, "repair a missing jsonrpc tag and string-echoed ids")
+	fs.Var(&c.env, "e", "K=V for the server's environment (repeatable)")
+	fs.Var(&c.env, "env", "K=V for the server's environment (repeatable)")
+	fs.Var(&c.envFiles, "env-file", "file of K=V lines for the server's environment")
+	fs.DurationVar(&c.grace, "grace", wire.DefaultGrace, "time to exit after stdin closes, and after SIGTERM")
+	fs.DurationVar(&c.probeTimeout, "probe-timeout", wire.DefaultProbeTimeout, "silence that counts as no answer to a probe")
+	fs.DurationVar(&c.connectTimeout, "connect-timeout", 30*time.Second, "bound on the handshake")
+	fs.DurationVar(&c.timeout, "timeout", 0, "bound on the request (0: none)")
+	c.maxFrame = sizeFlag(wire.DefaultMaxFrame)
+	fs.Var(&c.maxFrame, "max-frame", "largest message accepted")
+	fs.BoolVar(&c.trace, "trace", false, "print every wire event to stderr")
+}
+
+// parse reads flags and positionals in any order up to "--"; what follows "--" is
+// the server command. Without "--", stopAt decides which positional starts it.
+func parse(fs *flag.FlagSet, args []string, stopAt func(positionals []string, arg string) bool) (positionals, argv []string, err error) {
+	fs.SetOutput(io.Discard)
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return nil, nil, usageErr("%v (see mcpscope --help)", err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		// flag stops at "--" only when it is the next arg; it consumed it then.
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return positionals, rest, nil
+		}
+		if rest[0] == "--" {
+			return positionals, rest[1:], nil
+		}
+		if stopAt(positionals, rest[0]) {
+			return positionals, rest, nil
+		}
+		positionals = append(positionals, rest[0])
+		args = rest[1:]
+	}
+	return positionals, nil, nil
+}
+
+func (c *common) options(tap *wire.Tap, stderr io.Writer) (client.Options, error) {
+	framing, ok := wire.ParseFraming(c.framing)
+	if !ok {
+		return client.Options{}, usageErr("--framing %q: use auto, ndjson or content-length", c.framing)
+	}
+	var env []string
+	for _, f := range c.envFiles {
+		kv, err := readEnvFile(f)
+		if err != nil {
+			return client.Options{}, err
+		}
+		env = append(env, kv...)
+	}
+	for _, kv := range c.env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return client.Options{}, usageErr("-e %q: give K=V", kv)
+		}
+		env = append(env, kv)
+	}
+	if c.trace {
+		tap.Listen(traceListener(stderr))
+	}
+	return client.Options{
+		Env: env, Framing: framing, Repair: c.repair, Grace: c.grace,
+		ProbeTimeout: c.probeTimeout, MaxFrame: int(c.maxFrame), Protocol: c.protocol,
+		ConnectTimeout: c.connectTimeout, Tap: tap,
+	}, nil
+}
+
+// readEnvFile reads K=V lines; blank lines and # comments are skipped, "export " and
+// matching quotes around the value are accepted.
+func readEnvFile(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageErr("--env-file: %v", err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		line = strings.TrimPrefix(line, "export ")
+		k, v, ok := strings.Cut(line, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" || strings.ContainsAny(k, " \t") {
+			return nil, usageErr("--env-file %s:%d: expected KEY=VALUE, got %q", path, n, line)
+		}
+		v = strings.TrimSpace(v)
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		}
+		out = append(out, k+"="+v)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, usageErr("--env-file %s: %v", path, err)
+	}
+	return out, nil
+}
+
+func traceListener(w io.Writer) wire.Listener {
+	start := time.Now()
+	return func(e wire.Event) {
+		t := e.Time.Sub(start).Seconds()
+		switch e.Kind {
+		case wire.KindMessage, wire.KindNoise:
+			fmt.Fprintf(w, "%8.3f %-7s %-4s %s\n", t, e.Kind, e.Dir, clip(string(e.Data), 400, e.Size))
+		case wire.KindStderr:
+			fmt.Fprintf(w, "%8.3f stderr       %s\n", t, clip(string(e.Data), 400, e.Size))
+		default:
+			fmt.Fprintf(w, "%8.3f %-7s      %s\n", t, e.Kind, e.Text)
+		}
+	}
+}
+
+func clip(s string, n, size int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("… (%s)", wire.HumanBytes(int64(size)))
+}

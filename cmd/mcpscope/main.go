@@ -1,0 +1,148 @@
+// Command mcpscope is a terminal workbench for MCP servers. This file only parses flags
+// and wires packages together.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mcpscope/mcpscope/client"
+)
+
+// Exit codes, documented in the README.
+const (
+	exitOK        = 0
+	exitServer    = 1 // could not connect, or the server failed
+	exitUsage     = 2
+	exitRPCError  = 3 // the server answered with a JSON-RPC error
+	exitToolError = 4 // the tool returned isError: true
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `mcpscope: a workbench for MCP servers
+
+Usage:
+  mcpscope --inspect [flags] -- CMD [ARGS...]     list a server's tools (also: mcpscope inspect)
+  mcpscope call TOOL [--args JSON | key=value ...] [flags] -- CMD [ARGS...]
+  mcpscope version
+
+Flags:
+  --format table|json|markdown   output format (call: text|json)
+  --protocol VERSION             force a protocol version instead of negotiating
+  --framing auto|ndjson|content-length   stdio framing (default auto)
+  --repair                       accept a missing "jsonrpc" tag and ids echoed as strings
+  -e K=V, --env-file FILE        add to the server's environment
+  --grace DURATION               time the server gets to exit after stdin closes (default 500ms)
+  --probe-timeout DURATION       silence that counts as "no answer" to a probe (default 500ms)
+  --connect-timeout DURATION     bound on the handshake (default 30s)
+  --timeout DURATION             bound on the call (default: none)
+  --max-frame SIZE               largest message accepted (default 256MiB)
+  --save-dir DIR                 call: write image, audio and resource blocks here
+  --trace                        print every wire event to stderr
+
+Exit codes: 0 ok, 1 connection or server failure, 2 usage error,
+3 JSON-RPC error from the server, 4 the tool returned isError: true.
+`
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	var cmd string
+	switch args[0] {
+	case "--inspect", "-inspect", "inspect":
+		cmd, args = "inspect", args[1:]
+	case "call":
+		cmd, args = "call", args[1:]
+	case "version", "--version":
+		fmt.Fprintln(stdout, "mcpscope", client.Version)
+		return exitOK
+	case "help", "--help", "-h":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	default:
+		// Flags may come before --inspect: mcpscope --format json --inspect -- cmd.
+		for i, a := range args {
+			if a == "--" {
+				break
+			}
+			if a == "--inspect" || a == "-inspect" {
+				cmd = "inspect"
+				args = append(append([]string{}, args[:i]...), args[i+1:]...)
+				break
+			}
+		}
+		if cmd == "" {
+			fmt.Fprintf(stderr, "mcpscope: unknown command %q\n\n%s", args[0], usage)
+			return exitUsage
+		}
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var err error
+	switch cmd {
+	case "inspect":
+		err = runInspect(ctx, args, stdout, stderr)
+	case "call":
+		err = runCall(ctx, args, stdout, stderr)
+	}
+	return report(ctx, err, stderr)
+}
+
+// exitError carries an exit code with an already printed or printable message.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func usageErr(format string, a ...any) error {
+	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, a...)}
+}
+
+// report prints the one line that says what failed and returns the exit code.
+func report(ctx context.Context, err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	var ue *client.UsageError
+	var re *client.RPCError
+	var se *client.ServerError
+	switch {
+	case errors.As(err, &ee):
+		if ee.msg != "" {
+			fmt.Fprintln(stderr, "mcpscope: "+ee.msg)
+		}
+		return ee.code
+	case errors.As(err, &ue):
+		fmt.Fprintln(stderr, "mcpscope: "+ue.Msg)
+		return exitUsage
+	case errors.As(err, &re):
+		fmt.Fprintln(stderr, "mcpscope: "+re.Error())
+		return exitRPCError
+	case errors.As(err, &se):
+		fmt.Fprintln(stderr, "mcpscope: "+se.Error())
+		return exitServer
+	case ctx.Err() != nil:
+		fmt.Fprintln(stderr, "mcpscope: interrupted; the server was stopped")
+		return 130
+	case errors.Is(err, context.DeadlineExceeded):
+		fmt.Fprintln(stderr, "mcpscope: timed out (--timeout); the call was cancelled on the server")
+		return exitServer
+	}
+	fmt.Fprintln(stderr, "mcpscope: "+err.Error())
+	return exitServer
+}

@@ -1,0 +1,124 @@
+package inspect
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/client"
+)
+
+// BuildArgs makes a call's arguments from --args JSON and key=value pairs. A value is
+// coerced by the type the tool's input schema gives its key: numbers, booleans, and
+// JSON for objects and arrays; key:=JSON always takes JSON as written. Pairs override
+// members of --args.
+func BuildArgs(tool client.Tool, argsJSON string, pairs []string) (json.RawMessage, error) {
+	args := map[string]json.RawMessage{}
+	if strings.TrimSpace(argsJSON) != "" {
+		dec := json.NewDecoder(strings.NewReader(argsJSON))
+		if err := dec.Decode(&args); err != nil {
+			return nil, fmt.Errorf("--args is not a JSON object: %s", jsonErr(argsJSON, err))
+		}
+		if dec.More() {
+			return nil, fmt.Errorf("--args has more after the JSON object; give one object like '{\"a\":1}'")
+		}
+		if args == nil {
+			return nil, fmt.Errorf("--args is null; give a JSON object like '{\"a\":1}'")
+		}
+	}
+	for _, pair := range pairs {
+		key, value, raw, err := splitPair(pair)
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if raw {
+			if !json.Valid([]byte(value)) {
+				return nil, fmt.Errorf("%s:= needs JSON, and %q is not valid JSON", key, value)
+			}
+			v = json.RawMessage(value)
+		} else if v, err = coerce(tool, key, value); err != nil {
+			return nil, err
+		}
+		args[key] = v
+	}
+	return json.Marshal(args)
+}
+
+func splitPair(pair string) (key, value string, raw bool, err error) {
+	i := strings.IndexByte(pair, '=')
+	if i <= 0 {
+		return "", "", false, fmt.Errorf("argument %q is not key=value (or key:=JSON)", pair)
+	}
+	key, value = pair[:i], pair[i+1:]
+	if strings.HasSuffix(key, ":") {
+		key, raw = strings.TrimSuffix(key, ":"), true
+	}
+	if key == "" {
+		return "", "", false, fmt.Errorf("argument %q has an empty key", pair)
+	}
+	return key, value, raw, nil
+}
+
+func coerce(tool client.Tool, key, value string) (json.RawMessage, error) {
+	typ := tool.PropertyType(key)
+	// A union such as "integer|null" coerces by its first concrete type.
+	for _, t := range strings.Split(typ, "|") {
+		if t != "null" {
+			typ = t
+			break
+		}
+	}
+	switch typ {
+	case "number":
+		f, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s=%q: the tool wants a number", key, value)
+		}
+		return json.Marshal(f)
+	case "integer":
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s=%q: the tool wants an integer", key, value)
+		}
+		return json.Marshal(n)
+	case "boolean":
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			return nil, fmt.Errorf("%s=%q: the tool wants true or false", key, value)
+		}
+		return json.Marshal(b)
+	case "object", "array":
+		if !json.Valid([]byte(value)) {
+			return nil, fmt.Errorf("%s=%q: the tool wants a JSON %s", key, value, typ)
+		}
+		return json.RawMessage(value), nil
+	case "string":
+		return json.Marshal(value)
+	}
+	if typ == "" && !tool.HasProperty(key) {
+		// Not in the schema: a string, unless it is plainly JSON. Servers without
+		// properties in their schema (2024-11-05 servers often have none) still get
+		// numbers and booleans as such.
+		if json.Valid([]byte(value)) && value != "" && !isBareWord(value) {
+			return json.RawMessage(value), nil
+		}
+	}
+	return json.Marshal(value)
+}
+
+func isBareWord(s string) bool {
+	return !(s == "true" || s == "false" || s == "null" || s[0] == '{' || s[0] == '[' || s[0] == '"' || s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
+}
+
+// jsonErr describes a JSON syntax error with its position.
+func jsonErr(src string, err error) string {
+	if se, ok := err.(*json.SyntaxError); ok {
+		return fmt.Sprintf("%v at byte %d", se, se.Offset)
+	}
+	if ute, ok := err.(*json.UnmarshalTypeError); ok && ute.Field == "" {
+		return fmt.Sprintf("it is a JSON %s", ute.Value)
+	}
+	return err.Error()
+}

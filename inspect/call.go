@@ -1,0 +1,186 @@
+package inspect
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	_ "image/gif" // image.DecodeConfig learns these formats
+	_ "image/jpeg"
+	_ "image/png"
+	"io"
+	"mime"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
+)
+
+// CallOutput says how to print a call's result.
+type CallOutput struct {
+	Format  string // table (text) or json
+	SaveDir string // write binary and resource blocks here
+	Tool    string // for file names
+}
+
+// WriteResult prints a result: text blocks as text, other blocks described (and saved
+// with SaveDir), structuredContent as JSON.
+func WriteResult(w io.Writer, out CallOutput, r *client.CallResult) error {
+	if out.Format == FormatJSON {
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, r.Raw, "", "  "); err != nil {
+			buf.Reset()
+			buf.Write(r.Raw)
+		}
+		buf.WriteByte('\n')
+		_, err := w.Write(buf.Bytes())
+		return err
+	}
+	for i, c := range r.Content {
+		line, err := describe(out, i, c)
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, line); err != nil {
+			return err
+		}
+	}
+	if r.Structured != nil {
+		var buf bytes.Buffer
+		if json.Indent(&buf, r.Structured, "", "  ") != nil {
+			buf.Write(r.Structured)
+		}
+		fmt.Fprintf(w, "structuredContent:\n%s\n", buf.String())
+	}
+	if len(r.Content) == 0 && r.Structured == nil {
+		fmt.Fprintln(w, "(the result has no content)")
+	}
+	return nil
+}
+
+func describe(out CallOutput, i int, c client.Content) (string, error) {
+	switch c.Type {
+	case "text":
+		if strings.HasSuffix(c.Text, "\n") {
+			return c.Text, nil
+		}
+		return c.Text + "\n", nil
+	case "image", "audio":
+		data, err := c.Bytes()
+		if err != nil {
+			return fmt.Sprintf("[%s %s: %v]\n", c.Type, c.MIMEType, err), nil
+		}
+		desc := fmt.Sprintf("[%s %s, %s", c.Type, orUnknown(c.MIMEType), wire.HumanBytes(int64(len(data))))
+		if c.Type == "image" {
+			if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
+				desc += fmt.Sprintf(", %d×%d", cfg.Width, cfg.Height)
+			}
+		}
+		if path, err := save(out, i, c.MIMEType, data); err != nil {
+			return "", err
+		} else if path != "" {
+			desc += ", saved to " + path
+		}
+		return desc + "]\n", nil
+	case "resource_link":
+		desc := "[resource link " + c.URI
+		if c.Name != "" {
+			desc += " " + strconv.Quote(c.Name)
+		}
+		if c.MIMEType != "" {
+			desc += ", " + c.MIMEType
+		}
+		if c.Size != nil {
+			desc += ", " + wire.HumanBytes(*c.Size)
+		}
+		if c.Description != "" {
+			desc += ": " + c.Description
+		}
+		return desc + "]\n", nil
+	case "resource":
+		rc := c.Resource
+		if rc == nil {
+			return "[embedded resource without a resource member]\n", nil
+		}
+		desc := "[embedded resource " + rc.URI + ", " + orUnknown(rc.MIMEType)
+		var data []byte
+		if rc.HasText {
+			data = []byte(rc.Text)
+			desc += ", text, " + wire.HumanBytes(int64(len(data)))
+		} else if rc.HasBlob {
+			b, err := c.Bytes()
+			if err != nil {
+				return desc + ": " + err.Error() + "]\n", nil
+			}
+			data = b
+			desc += ", binary, " + wire.HumanBytes(int64(len(data)))
+		}
+		if path, err := save(out, i, rc.MIMEType, data); err != nil {
+			return "", err
+		} else if path != "" {
+			desc += ", saved to " + path
+		}
+		return desc + "]\n", nil
+	}
+	return fmt.Sprintf("[%s: %s]\n", orUnknownType(c), string(c.Raw)), nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(no MIME type)"
+	}
+	return s
+}
+
+func orUnknownType(c client.Content) string {
+	if c.Problem != "" {
+		return c.Problem
+	}
+	return "content of type " + strconv.Quote(c.Type)
+}
+
+// save writes one block's bytes into SaveDir as TOOL-N.EXT and returns the path.
+func save(out CallOutput, i int, mimeType string, data []byte) (string, error) {
+	if out.SaveDir == "" {
+		return "", nil
+	}
+	if err := os.MkdirAll(out.SaveDir, 0o755); err != nil {
+		return "", fmt.Errorf("--save-dir: %w", err)
+	}
+	ext := ".bin"
+	switch mimeType {
+	case "image/png":
+		ext = ".png"
+	case "image/jpeg":
+		ext = ".jpg"
+	case "audio/wav", "audio/x-wav", "audio/wave":
+		ext = ".wav"
+	case "text/plain":
+		ext = ".txt"
+	default:
+		if exts, _ := mime.ExtensionsByType(mimeType); len(exts) > 0 {
+			ext = exts[0]
+		}
+	}
+	name := out.Tool
+	if name == "" {
+		name = "result"
+	}
+	path := filepath.Join(out.SaveDir, fmt.Sprintf("%s-%d%s", safeName(name), i+1, ext))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return "", fmt.Errorf("--save-dir: %w", err)
+	}
+	return path, nil
+}
+
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == 0 || r == ':' {
+			return '_'
+		}
+		return r
+	}, s)
+}
