@@ -4,6 +4,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -132,18 +133,16 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 		ProbeTimeout: opts.ProbeTimeout, NoDiscoverProbe: opts.Protocol != "",
 		MaxFrame: opts.MaxFrame, Tap: opts.Tap,
 	})
+	// Progress is taken from the wire, not from the SDK's handler: the SDK runs
+	// notification handlers asynchronously, so the last progress of a call could arrive
+	// after the call returned. The tap sees frames in order, before the SDK does.
+	opts.Tap.Listen(s.onFrame)
 	copts := &mcp.ClientOptions{
 		// No roots, sampling or elicitation unless a handler is given: mcpscope has no
 		// workspace to offer, and a server that asked for roots (server-everything does)
 		// no longer exits when its stdin closes, which costs every one-shot command the
 		// whole grace period.
 		Capabilities: &mcp.ClientCapabilities{},
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			p := req.Params
-			if fn, ok := s.progress.Load(fmt.Sprint(p.ProgressToken)); ok {
-				fn.(func(Progress))(Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
-			}
-		},
 	}
 	if opts.OnToolsChanged != nil {
 		copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) { opts.OnToolsChanged() }
@@ -173,6 +172,32 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 	s.cs = cs
 	s.fillInfo(capture)
 	return s, nil
+}
+
+// onFrame dispatches progress notifications to the call that asked for them.
+func (s *Session) onFrame(e wire.Event) {
+	if e.Kind != wire.KindMessage || e.Dir != wire.Recv || !bytes.Contains(e.Data, []byte(`notifications/progress`)) {
+		return
+	}
+	var n struct {
+		Method string `json:"method"`
+		Params struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+			Progress      float64         `json:"progress"`
+			Total         float64         `json:"total"`
+			Message       string          `json:"message"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(e.Data, &n) != nil || n.Method != "notifications/progress" {
+		return
+	}
+	var token string
+	if json.Unmarshal(n.Params.ProgressToken, &token) != nil {
+		token = string(n.Params.ProgressToken)
+	}
+	if fn, ok := s.progress.Load(token); ok {
+		fn.(func(Progress))(Progress{Progress: n.Params.Progress, Total: n.Params.Total, Message: n.Params.Message})
+	}
 }
 
 func (s *Session) connectError(parent, cctx context.Context, err error) error {
@@ -285,10 +310,11 @@ func (s *Session) callError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if errors.Is(err, mcp.ErrConnectionClosed) || s.tr.Conn().Err() != nil {
+	conn := s.tr.Conn()
+	if errors.Is(err, mcp.ErrConnectionClosed) || conn.Ended() {
 		return s.serverError("the server closed the connection", err)
 	}
-	if _, ok := s.tr.Conn().Exit(0); ok {
+	if _, ok := conn.Exit(0); ok {
 		return s.serverError("the server closed the connection", err)
 	}
 	return err

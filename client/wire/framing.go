@@ -119,28 +119,30 @@ func hasPrefixFold(b []byte, prefix string) bool {
 }
 
 // readLine reads up to and without the next '\n'. A line longer than the limit is cut:
-// the returned slice holds its start (a message: up to the limit; otherwise noiseKeep
-// bytes) and full is its real length, the rest having been consumed and dropped.
+// the returned slice holds at most noiseKeep bytes of its start, full is its real
+// length, and the rest has been consumed and dropped without being held in memory.
 func (fr *frameReader) readLine() (line []byte, full int, err error) {
 	var buf []byte
 	for {
 		chunk, err := fr.r.ReadSlice('\n')
 		if len(buf)+len(chunk) > fr.max {
-			// Too long. Keep the head for the message and skip to the end of the line
-			// without holding it in memory.
-			keep := buf
-			if len(keep) == 0 {
-				keep = append([]byte(nil), chunk[:min(len(chunk), noiseKeep)]...)
+			head := append(buf, chunk...)
+			if len(head) > noiseKeep {
+				head = head[:noiseKeep]
 			}
-			if len(keep) > noiseKeep {
-				keep = keep[:noiseKeep]
-			}
+			head = append([]byte(nil), head...)
 			total := len(buf) + len(chunk)
 			for err == bufio.ErrBufferFull {
 				chunk, err = fr.r.ReadSlice('\n')
 				total += len(chunk)
 			}
-			return keep, total, err
+			if total > 0 && err == nil {
+				total-- // the newline
+			}
+			if total <= len(head) { // keep "cut" visible: full > len(line)
+				head = head[:total-1]
+			}
+			return bytes.TrimRight(head, "\n"), total, err
 		}
 		buf = append(buf, chunk...)
 		if err == bufio.ErrBufferFull {
@@ -178,7 +180,7 @@ func (fr *frameReader) readContentLength(first []byte) (frame, error) {
 			return frame{}, fmt.Errorf("the server sent a header line of %s in a Content-Length frame", HumanBytes(int64(full)))
 		}
 		if err != nil {
-			return frame{}, fmt.Errorf("the server's output ended inside a Content-Length header block: %w", err)
+			return frame{}, fmt.Errorf("the server's output ended inside a Content-Length header block (%v)", err)
 		}
 		h := bytes.TrimSpace(line)
 		if len(h) == 0 {
@@ -196,7 +198,7 @@ func (fr *frameReader) readContentLength(first []byte) (frame, error) {
 	}
 	body := make([]byte, length)
 	if _, err := io.ReadFull(fr.r, body); err != nil {
-		return frame{}, fmt.Errorf("the server's output ended inside a %d-byte Content-Length frame: %w", length, err)
+		return frame{}, fmt.Errorf("the server's output ended inside a %d-byte Content-Length frame (%v)", length, err)
 	}
 	return frame{data: body, framing: FramingContentLength, size: len(body)}, nil
 }

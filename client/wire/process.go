@@ -2,10 +2,13 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 	"unsafe"
@@ -20,7 +23,9 @@ type process struct {
 	stderr *os.File
 	pgid   int
 	done   chan struct{} // closed once the leader has been reaped
-	exit   Exit          // valid after done
+	// stderrDone is closed when stderr reaches EOF (every holder of the pipe exited).
+	stderrDone chan struct{}
+	exit       Exit // valid after done
 }
 
 // StartError says the server command could not be started at all.
@@ -85,7 +90,7 @@ func startProcess(argv []string, env []string, dir string) (*process, error) {
 		errR.Close()
 		return nil, &StartError{Argv: argv, Err: err}
 	}
-	p := &process{cmd: cmd, stdin: inW, stdout: outR, stderr: errR, pgid: cmd.Process.Pid, done: make(chan struct{})}
+	p := &process{cmd: cmd, stdin: inW, stdout: outR, stderr: errR, pgid: cmd.Process.Pid, done: make(chan struct{}), stderrDone: make(chan struct{})}
 	go func() {
 		err := cmd.Wait()
 		p.exit = exitOf(cmd.ProcessState, err)
@@ -148,9 +153,46 @@ func (p *process) waitExit(d time.Duration) bool {
 	}
 }
 
-// groupAlive reports whether any process of the group is left (a signal 0 probe).
+// groupAlive reports whether any process of the group is left running. A signal-0
+// probe answers for zombies too, which init may take its time to reap (or, in some
+// containers, never), so a positive answer is checked against /proc.
 func (p *process) groupAlive() bool {
-	return syscall.Kill(-p.pgid, 0) == nil
+	if syscall.Kill(-p.pgid, 0) != nil {
+		return false
+	}
+	return groupHasLiveMember(p.pgid)
+}
+
+// groupHasLiveMember scans /proc for a process of the group that is not a zombie.
+// Where /proc cannot be read it trusts the signal probe.
+func groupHasLiveMember(pgid int) bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if name[0] < '0' || name[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + name + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 3 || f[2] != strconv.Itoa(pgid) {
+			continue
+		}
+		if f[0] != "Z" && f[0] != "X" {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *process) signalGroup(sig syscall.Signal) {

@@ -129,17 +129,20 @@ type StdioConn struct {
 	writeFraming Framing
 	framingKnown bool // a frame has arrived, so its framing is the server's
 	restarted    bool
-	closing      bool // Close has begun: no restart may start a new process
+	closing      bool                       // Close has begun: no restart may start a new process
 	pending      map[string]*pendingRequest // written calls not yet answered, by id JSON
 	order        []string                   // pending keys in write order, for a restart
 	probed       map[string]bool            // ids answered by a synthetic reply
 	raw          map[string]chan json.RawMessage
 	rawSeq       int
 	err          error // why reading stopped (nil: clean EOF)
+	noiseLines   int   // stdout lines that were not JSON-RPC
+	firstNoise   string
 	stderr       *ring
 
 	incoming  chan jsonrpc.Message
 	readDone  chan struct{}
+	readOnce  sync.Once
 	closed    chan struct{}
 	closeOnce sync.Once
 	lastExit  *Exit
@@ -156,11 +159,7 @@ func (c *StdioConn) start() error {
 	gen := c.gen
 	c.mu.Unlock()
 	go c.readStdout(p, gen)
-	go readLines(p.stderr, func(line []byte, full int) {
-		text := strings.TrimRight(string(line), "\r")
-		c.stderr.add(text)
-		c.tap.Emit(Event{Kind: KindStderr, Data: []byte(text), Size: full})
-	})
+	go c.readStderr(p)
 	go func() {
 		<-p.done
 		e := p.exit
@@ -175,6 +174,25 @@ func (c *StdioConn) start() error {
 		c.tap.Emit(Event{Kind: KindClosed, Exit: &e, Text: note})
 	}()
 	return nil
+}
+
+func (c *StdioConn) readStderr(p *process) {
+	defer close(p.stderrDone)
+	readLines(p.stderr, func(line []byte, full int) {
+		text := strings.TrimRight(string(line), "\r")
+		c.stderr.add(text)
+		c.tap.Emit(Event{Kind: KindStderr, Data: []byte(text), Size: full})
+	})
+}
+
+// Ended reports whether the server's output has ended (or reading failed).
+func (c *StdioConn) Ended() bool {
+	select {
+	case <-c.readDone:
+		return true
+	default:
+		return false
+	}
 }
 
 // SessionID implements mcp.Connection; stdio has no sessions.
@@ -265,7 +283,7 @@ func (c *StdioConn) readStdout(p *process, gen int) {
 			}
 			c.mu.Unlock()
 			if current {
-				close(c.readDone)
+				c.endRead()
 			}
 			return
 		}
@@ -296,6 +314,7 @@ func (c *StdioConn) handleFrame(f frame, gen int) error {
 		return nil // output of a process a probe replaced
 	}
 	if f.noise {
+		c.noise(f.data)
 		c.tap.Emit(Event{Kind: KindNoise, Dir: Recv, Data: f.data, Size: f.size})
 		return nil
 	}
@@ -303,6 +322,7 @@ func (c *StdioConn) handleFrame(f frame, gen int) error {
 	var items []json.RawMessage
 	if f.data[0] == '[' {
 		if err := json.Unmarshal(f.data, &items); err != nil {
+			c.noise(f.data)
 			c.tap.Emit(Event{Kind: KindNoise, Dir: Recv, Data: f.data})
 			return nil
 		}
@@ -314,6 +334,7 @@ func (c *StdioConn) handleFrame(f frame, gen int) error {
 		if err := json.Unmarshal(it, &envs[i]); err != nil || !(bool(envs[i].Method) || envs[i].ID != nil) {
 			// Valid-looking start but not a JSON-RPC message (a JSON log line, a torn
 			// line): noise, and the session goes on.
+			c.noise(f.data)
 			c.tap.Emit(Event{Kind: KindNoise, Dir: Recv, Data: f.data})
 			return nil
 		}
@@ -336,6 +357,39 @@ func (c *StdioConn) handleFrame(f frame, gen int) error {
 		}
 	}
 	return nil
+}
+
+func (c *StdioConn) noise(line []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.noiseLines == 0 {
+		c.firstNoise = abbreviate(string(line), 80)
+	}
+	c.noiseLines++
+}
+
+func abbreviate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// Noise reports how many stdout lines were not JSON-RPC, and the first of them.
+func (c *StdioConn) Noise() (int, string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.noiseLines, c.firstNoise
+}
+
+// NotMCPError says the server writes to stdout, but nothing it writes is JSON-RPC.
+type NotMCPError struct {
+	Lines int
+	First string
+}
+
+func (e *NotMCPError) Error() string {
+	return fmt.Sprintf("the server wrote %d lines to stdout and none was a JSON-RPC message (the first: %q); is it an MCP server speaking stdio? (a server that logs to stdout must log to stderr instead)", e.Lines, e.First)
 }
 
 // RepairNeededError says the server broke the protocol in a way --repair can fix.
@@ -490,11 +544,38 @@ func (c *StdioConn) probe(pr *pendingRequest) {
 		}
 		if isDiscover {
 			c.answerDiscover(pr, key)
-		} else {
-			c.restartContentLength()
+			return
 		}
+		c.mu.Lock()
+		noise, first := c.noiseLines, c.firstNoise
+		c.mu.Unlock()
+		if noise == 0 {
+			c.restartContentLength()
+			return
+		}
+		// Not silent, only never JSON-RPC: give it ten probe times, in case a banner
+		// comes before a slow answer, then say what it is writing.
+		if time.Since(drainedAt) >= 10*c.opts.ProbeTimeout {
+			c.fail(&NotMCPError{Lines: noise, First: first})
+			return
+		}
+	}
+}
+
+// endRead marks the end of the server's output for Read.
+func (c *StdioConn) endRead() { c.readOnce.Do(func() { close(c.readDone) }) }
+
+// fail ends reading with err, which the session reports.
+func (c *StdioConn) fail(err error) {
+	c.mu.Lock()
+	if c.err != nil || c.closing {
+		c.mu.Unlock()
 		return
 	}
+	c.err = err
+	c.gen++ // the reader stops delivering
+	c.mu.Unlock()
+	c.endRead()
 }
 
 func (c *StdioConn) answerDiscover(pr *pendingRequest, key string) {
@@ -543,7 +624,7 @@ func (c *StdioConn) restartContentLength() {
 		c.mu.Lock()
 		c.err = err
 		c.mu.Unlock()
-		close(c.readDone)
+		c.endRead()
 		return
 	}
 	c.mu.Lock()
@@ -551,11 +632,7 @@ func (c *StdioConn) restartContentLength() {
 	gen := c.gen
 	c.mu.Unlock()
 	go c.readStdout(p, gen)
-	go readLines(p.stderr, func(line []byte, full int) {
-		text := strings.TrimRight(string(line), "\r")
-		c.stderr.add(text)
-		c.tap.Emit(Event{Kind: KindStderr, Data: []byte(text), Size: full})
-	})
+	go c.readStderr(p)
 	go func() {
 		<-p.done
 		e := p.exit
@@ -605,8 +682,23 @@ func (c *StdioConn) Exit(d time.Duration) (Exit, bool) {
 	return p.exit, true
 }
 
-// LastStderr returns the server's last stderr lines (at most 20).
-func (c *StdioConn) LastStderr() []string { return c.stderr.lines() }
+// LastStderr returns the server's last stderr lines (at most 20). When the server has
+// exited it first waits a moment for the rest of its stderr, so that a fatal message
+// written just before exiting is included.
+func (c *StdioConn) LastStderr() []string {
+	c.mu.Lock()
+	p := c.proc
+	c.mu.Unlock()
+	if p != nil && p.exited() {
+		t := time.NewTimer(200 * time.Millisecond)
+		select {
+		case <-p.stderrDone:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	return c.stderr.lines()
+}
 
 // RawCall sends a hand-written request past the SDK and returns the raw response
 // message. Its id is a private string, so it cannot collide with the SDK's numbers.

@@ -8,12 +8,58 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/inspect"
 )
+
+// noiseNote counts the stdout lines a server wrote that were not JSON-RPC, so that a
+// one-shot command can say so once at the end instead of hiding it.
+type noiseNote struct {
+	mu    sync.Mutex
+	lines int
+	first string
+	size  int
+}
+
+func (n *noiseNote) listen(e wire.Event) {
+	if e.Kind != wire.KindNoise {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.lines == 0 {
+		n.first, n.size = string(e.Data), e.Size
+	}
+	n.lines++
+}
+
+func (n *noiseNote) report(stderr io.Writer) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.lines == 0 {
+		return
+	}
+	first := n.first
+	if len(first) > 60 {
+		first = first[:60] + "…"
+	}
+	if n.size > 200 {
+		first += " (" + wire.HumanBytes(int64(n.size)) + ")"
+	}
+	fmt.Fprintf(stderr, "mcpscope: note: the server wrote %d non-JSON line(s) to stdout, skipped (the first: %q); use --trace to see them\n", n.lines, first)
+}
+
+// newTap makes the wire tap for a one-shot command.
+func newTap(stderr io.Writer) (*wire.Tap, *noiseNote) {
+	tap := &wire.Tap{}
+	note := &noiseNote{}
+	tap.Listen(note.listen)
+	return tap, note
+}
 
 func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
@@ -35,7 +81,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(argv) == 0 {
 		return usageErr("no server given: mcpscope --inspect -- CMD [ARGS...]")
 	}
-	opts, err := c.options(&wire.Tap{}, stderr)
+	tap, note := newTap(stderr)
+	defer note.report(stderr)
+	opts, err := c.options(tap, stderr)
 	if err != nil {
 		return err
 	}
@@ -90,7 +138,9 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(argv) == 0 {
 		return usageErr("no server given: mcpscope call %s [key=value ...] -- CMD [ARGS...]", tool)
 	}
-	opts, err := c.options(&wire.Tap{}, stderr)
+	tap, note := newTap(stderr)
+	defer note.report(stderr)
+	opts, err := c.options(tap, stderr)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -63,6 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cmd, args = "inspect", args[1:]
 	case "call":
 		cmd, args = "call", args[1:]
+	case "host":
+		cmd, args = "host", args[1:]
 	case "version", "--version":
 		fmt.Fprintln(stdout, "mcpscope", client.Version)
 		return exitOK
@@ -87,8 +90,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// A signal cancels the context: the command stops, closes the session (which ends
+	// the server's process group) and exits with 128+signal.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var got atomic.Int32
+	go func() {
+		select {
+		case s := <-sigs:
+			got.Store(int32(s.(syscall.Signal)))
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 
 	var err error
 	switch cmd {
@@ -96,8 +113,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runInspect(ctx, args, stdout, stderr)
 	case "call":
 		err = runCall(ctx, args, stdout, stderr)
+	case "host":
+		err = runHost(ctx, args, stdout, stderr)
 	}
-	return report(ctx, err, stderr)
+	code := report(ctx, err, stderr)
+	if sig := got.Load(); sig != 0 && err != nil {
+		code = 128 + int(sig)
+	}
+	return code
 }
 
 // exitError carries an exit code with an already printed or printable message.
@@ -138,7 +161,7 @@ func report(ctx context.Context, err error, stderr io.Writer) int {
 		return exitServer
 	case ctx.Err() != nil:
 		fmt.Fprintln(stderr, "mcpscope: interrupted; the server was stopped")
-		return 130
+		return 128 + int(syscall.SIGINT)
 	case errors.Is(err, context.DeadlineExceeded):
 		fmt.Fprintln(stderr, "mcpscope: timed out (--timeout); the call was cancelled on the server")
 		return exitServer

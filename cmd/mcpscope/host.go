@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/host"
+)
+
+const hostUsage = `Usage: mcpscope host [--tools FILE [--demo]] [--framing ndjson|content-length]
+       mcpscope host --http [ADDR] [--allow-remote] [--tools FILE [--demo]]
+
+Serves mcpscope's bundled MCP server: demo tools, resources and prompts, or the tools
+of a tool file (watched: an edit reloads it).
+
+Flags:
+  --tools FILE         serve the tools in FILE ({"tools":[{"name":…,"run":[argv…]}]})
+  --demo               with --tools, serve the demo tools too
+  --framing MODE       stdio framing: ndjson (default) or content-length
+  --http [ADDR]        serve stateless Streamable HTTP at http://ADDR/mcp (default ` + host.DefaultHTTPAddr + `)
+  --allow-remote       allow --http on an address that is not loopback (there is no authentication)
+`
+
+// runHost serves the bundled tool host (see package host).
+func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("host", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		tools, framing, httpAddr string
+		demo, allowRemote, help  bool
+	)
+	fs.StringVar(&tools, "tools", "", "tool file")
+	fs.BoolVar(&demo, "demo", false, "serve the demo tools with --tools")
+	fs.StringVar(&framing, "framing", "", "stdio framing")
+	fs.StringVar(&httpAddr, "http", "", "serve HTTP on ADDR")
+	fs.BoolVar(&allowRemote, "allow-remote", false, "allow a non-loopback --http address")
+	fs.BoolVar(&help, "help", false, "")
+	fs.BoolVar(&help, "h", false, "")
+	if err := fs.Parse(defaultHTTPAddr(args)); err != nil {
+		return usageErr("%v (see mcpscope host --help)", err)
+	}
+	if help {
+		fmt.Fprint(stdout, hostUsage)
+		return nil
+	}
+	if fs.NArg() > 0 {
+		return usageErr("mcpscope host takes no arguments, got %q (see mcpscope host --help)", fs.Arg(0))
+	}
+	switch framing {
+	case "", host.FramingNDJSON, host.FramingContentLength:
+	default:
+		return usageErr("--framing %q: use ndjson or content-length", framing)
+	}
+	if httpAddr != "" && framing != "" {
+		return usageErr("--framing applies to stdio; it cannot be combined with --http")
+	}
+	if allowRemote && httpAddr == "" {
+		return usageErr("--allow-remote applies to --http")
+	}
+	if demo && tools == "" {
+		return usageErr("--demo adds the demo tools to a --tools file; without --tools they are served anyway")
+	}
+	if httpAddr != "" {
+		if err := host.CheckBindAddr(httpAddr, allowRemote); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+
+	h, err := host.New(host.Options{
+		ToolFile: tools,
+		Demo:     demo,
+		Logger:   slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		Version:  client.Version,
+	})
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+
+	if httpAddr != "" {
+		return host.ServeHTTP(ctx, h.HTTPHandler(), httpAddr, allowRemote, func(a net.Addr) {
+			fmt.Fprintf(stderr, "mcpscope host: serving http://%s/mcp (stateless; 2025 and 2026-07-28 clients)\n", a)
+		})
+	}
+	err = host.ServeStdio(ctx, h.Server(), os.Stdin, stdout, framing)
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil // interrupted: a normal way to stop a server
+	}
+	return err
+}
+
+// defaultHTTPAddr turns a bare --http (last, or followed by another flag) into
+// --http=DefaultHTTPAddr, since the flag package needs a value.
+func defaultHTTPAddr(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if (a == "--http" || a == "-http") && (i == len(args)-1 || strings.HasPrefix(args[i+1], "-")) {
+			a = "--http=" + host.DefaultHTTPAddr
+		}
+		out = append(out, a)
+	}
+	return out
+}

@@ -1,0 +1,328 @@
+// Package host is mcpscope's bundled MCP server ("mcpscope host"), built on the official
+// Go SDK's server.
+//
+// It serves demo tools that exercise the whole protocol (content of every type,
+// annotations, progress, cancellation, logging, elicitation in both eras, list_changed,
+// resources, prompts and completion), tools loaded from a tool file (see package
+// toolfile), or both. One *mcp.Server is served over stdio (NDJSON or Content-Length
+// framing, see ServeStdio) or stateless Streamable HTTP for the 2025 and 2026-07-28 eras
+// on one endpoint (see NewHTTPHandler and ServeHTTP).
+package host
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"reflect"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/host/toolfile"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Name is the server name the host reports in serverInfo.
+const Name = "mcpscope-host"
+
+// DefaultWatchInterval is how often the tool file is checked for edits.
+const DefaultWatchInterval = 300 * time.Millisecond
+
+// Options configure a Host.
+type Options struct {
+	// ToolFile is the path of a tool file ({"tools":[…]}). Empty: no file tools.
+	ToolFile string
+	// Demo serves the demo tools, resources and prompts alongside the tool file's
+	// tools. They are always served when ToolFile is empty.
+	Demo bool
+	// Logger receives the host's diagnostics (tool file reloads and errors, tool
+	// stderr). Nil discards them. The SDK's own logging goes here at Warn and above.
+	Logger *slog.Logger
+	// Version is reported in serverInfo. Empty means "dev".
+	Version string
+	// WatchInterval is how often the tool file is polled for edits; zero means
+	// DefaultWatchInterval, a negative value turns watching off.
+	WatchInterval time.Duration
+}
+
+// Host is a running bundled host: an *mcp.Server with its demo state and, when a tool
+// file is given, the goroutine that watches it. Close stops the watcher.
+type Host struct {
+	server *mcp.Server
+	log    *slog.Logger
+	opts   Options
+
+	mu        sync.Mutex
+	fileTools []string // names registered from the tool file
+	lastSeen  []byte   // tool file content last looked at (good or broken)
+	lastErr   error    // the error of the last reload, nil if it was good
+	demo      *demoState
+
+	stop      chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+
+	testSlowDone func(error) // tests: called when the slow tool stops on cancellation
+}
+
+// New builds the host's server. With a tool file, the file must load: a broken file is
+// an error here (a broken edit later keeps the last good set instead).
+func New(opts Options) (*Host, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	if opts.ToolFile == "" {
+		opts.Demo = true
+	}
+	h := &Host{log: log, opts: opts, stop: make(chan struct{}), done: make(chan struct{})}
+
+	instructions := "mcpscope's bundled tool host."
+	if opts.Demo {
+		instructions += " Its demo tools exercise the protocol; none of them touches the network."
+	}
+	if opts.ToolFile != "" {
+		instructions += " Tools from " + opts.ToolFile + " run local commands."
+	}
+	sopts := &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       slog.New(minLevel{log.Handler(), slog.LevelWarn}),
+		Capabilities: &mcp.ServerCapabilities{
+			Logging: &mcp.LoggingCapabilities{},
+			Tools:   &mcp.ToolCapabilities{ListChanged: true},
+		},
+	}
+	if opts.Demo {
+		sopts.CompletionHandler = complete
+	}
+	h.server = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "mcpscope bundled host", Version: opts.Version}, sopts)
+	h.server.AddReceivingMiddleware(versionGuard)
+
+	if opts.Demo {
+		h.demo = newDemoState()
+		h.addDemo()
+	}
+	if opts.ToolFile != "" {
+		data, err := os.ReadFile(opts.ToolFile)
+		if err != nil {
+			return nil, fmt.Errorf("reading tool file: %w", err)
+		}
+		if err := h.apply(data); err != nil {
+			return nil, err
+		}
+		if opts.WatchInterval >= 0 {
+			go h.watch()
+			return h, nil
+		}
+	}
+	close(h.done)
+	return h, nil
+}
+
+// Server returns the MCP server, to serve over any transport.
+func (h *Host) Server() *mcp.Server { return h.server }
+
+// Close stops watching the tool file. It does not close sessions: cancel the context
+// given to ServeStdio or ServeHTTP for that.
+func (h *Host) Close() error {
+	h.closeOnce.Do(func() { close(h.stop) })
+	<-h.done
+	return nil
+}
+
+// ToolFileError reports the error of the last tool file reload, or nil when the tools
+// served are the file's current content.
+func (h *Host) ToolFileError() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.lastErr
+}
+
+func (h *Host) watch() {
+	defer close(h.done)
+	interval := h.opts.WatchInterval
+	if interval == 0 {
+		interval = DefaultWatchInterval
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-t.C:
+			h.Reload()
+		}
+	}
+}
+
+// Reload re-reads the tool file if its content changed since it was last looked at.
+// A good file replaces the file's tools (the SDK then sends
+// notifications/tools/list_changed); a broken one keeps the last good set, and the
+// error goes to the logger and, as a notifications/message, to connected clients.
+func (h *Host) Reload() {
+	if h.opts.ToolFile == "" {
+		return
+	}
+	data, err := os.ReadFile(h.opts.ToolFile)
+	h.mu.Lock()
+	if err == nil && bytes.Equal(data, h.lastSeen) {
+		h.mu.Unlock()
+		return
+	}
+	if err != nil && h.lastErr != nil && h.lastErr.Error() == fmt.Sprintf("reading tool file: %v", err) {
+		h.mu.Unlock()
+		return // already reported
+	}
+	h.mu.Unlock()
+	if err != nil {
+		err = fmt.Errorf("reading tool file: %w", err)
+	} else {
+		err = h.apply(data)
+	}
+	if err != nil {
+		h.mu.Lock()
+		h.lastErr = err
+		h.mu.Unlock()
+		msg := fmt.Sprintf("tool file edit rejected, still serving the last good tools: %v", err)
+		h.log.Error(msg)
+		h.notifyLog(msg)
+		return
+	}
+	h.log.Info("tool file reloaded", "file", h.opts.ToolFile, "tools", len(h.fileTools))
+}
+
+// apply validates data as the tool file and, if it is good, makes its tools the served
+// set. It records data as seen either way.
+func (h *Host) apply(data []byte) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.lastSeen = bytes.Clone(data)
+	f, err := toolfile.Parse(h.opts.ToolFile, data)
+	if err != nil {
+		h.lastErr = err
+		return err
+	}
+	if h.opts.Demo {
+		for i, t := range f.Tools {
+			if isDemoTool(t.Name) {
+				err := fmt.Errorf("%s: tools[%d] (%q): the name is taken by a demo tool; rename it or serve without demo tools", f.Path, i, t.Name)
+				h.lastErr = err
+				return err
+			}
+		}
+	}
+	if err := sdkAccepts(f); err != nil {
+		h.lastErr = err
+		return err
+	}
+	var names []string
+	for _, t := range f.Tools {
+		names = append(names, t.Name)
+	}
+	var gone []string
+	for _, n := range h.fileTools {
+		if !slices.Contains(names, n) {
+			gone = append(gone, n)
+		}
+	}
+	if len(gone) > 0 {
+		h.server.RemoveTools(gone...)
+	}
+	for _, t := range f.Tools {
+		h.server.AddTool(t.MCPTool(), h.fileToolHandler(t))
+	}
+	h.fileTools = names
+	h.lastErr = nil
+	return nil
+}
+
+// sdkAccepts registers f's tools on a scratch server, turning the SDK's panics on tools
+// it refuses (an invalid x-mcp-header annotation, for one) into an error.
+func sdkAccepts(f *toolfile.File) (err error) {
+	scratch := mcp.NewServer(&mcp.Implementation{Name: "check"}, &mcp.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
+	for i, t := range f.Tools {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("%s: tools[%d] (%q): rejected by the MCP SDK: %v", f.Path, i, t.Name, r)
+				}
+			}()
+			scratch.AddTool(t.MCPTool(), func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil })
+		}()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (h *Host) fileToolHandler(t *toolfile.Tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, out, err := t.Call(ctx, req.Params.Arguments)
+		if out.Stderr != "" {
+			h.log.Info("tool stderr", "tool", t.Name, "exit", out.ExitCode, "stderr", out.Stderr)
+		}
+		return res, err
+	}
+}
+
+// notifyLog sends msg as an error-level notifications/message to every connected
+// session that asked for log messages.
+func (h *Host) notifyLog(msg string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	for ss := range h.server.Sessions() {
+		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "error", Logger: Name, Data: msg})
+	}
+}
+
+// versionGuard answers a request whose _meta names a protocol version the server does
+// not support with -32022 and data.supported. The SDK does so for unsupported versions
+// from 2026-07-28 on, but lets an older unknown one (1900-01-01, say) through.
+func versionGuard(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		p := req.GetParams()
+		if p == nil || reflect.ValueOf(p).IsNil() {
+			return next(ctx, method, req)
+		}
+		v, ok := p.GetMeta()["io.modelcontextprotocol/protocolVersion"].(string)
+		if !ok || slices.Contains(mcp.SupportedProtocolVersions(), v) {
+			return next(ctx, method, req)
+		}
+		data, _ := json.Marshal(mcp.UnsupportedProtocolVersionData{Supported: mcp.SupportedProtocolVersions(), Requested: v})
+		return nil, &jsonrpc.Error{
+			Code:    mcp.CodeUnsupportedProtocolVersion,
+			Message: fmt.Sprintf("unsupported protocol version %q", v),
+			Data:    data,
+		}
+	}
+}
+
+// minLevel passes on only records at or above a level.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (m minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= m.min && m.Handler.Enabled(ctx, l)
+}
+
+func (m minLevel) WithAttrs(a []slog.Attr) slog.Handler {
+	return minLevel{m.Handler.WithAttrs(a), m.min}
+}
+
+func (m minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{m.Handler.WithGroup(name), m.min}
+}
+
+var _ io.Closer = (*Host)(nil)

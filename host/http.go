@@ -1,0 +1,322 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultHTTPAddr is where "mcpscope host --http" listens when given no address.
+const DefaultHTTPAddr = "127.0.0.1:5757"
+
+// MaxBodyBytes is the largest request body the HTTP endpoint accepts (413 above it).
+const MaxBodyBytes = 4 << 20
+
+// The 2026-07-28 error codes the endpoint produces itself.
+const (
+	codeUnsupportedProtocolVersion = -32022
+	modernVersion                  = "2026-07-28"
+)
+
+// Header names (canonical forms).
+const (
+	hdrProtocolVersion = "Mcp-Protocol-Version"
+)
+
+// HTTPOptions configure NewHTTPHandler.
+type HTTPOptions struct {
+	// StreamingTools names tools whose calls send notifications without being asked
+	// for progress (the log tool, for one). Calls to them are answered as an SSE
+	// stream, so the notifications have somewhere to go.
+	StreamingTools []string
+	// Logger receives the SDK's warnings and errors. Nil discards them.
+	Logger *slog.Logger
+}
+
+// HTTPHandler returns the host's HTTP handler (see NewHTTPHandler).
+func (h *Host) HTTPHandler() http.Handler {
+	var streaming []string
+	if h.opts.Demo {
+		streaming = []string{"log"}
+	}
+	return NewHTTPHandler(h.server, HTTPOptions{StreamingTools: streaming, Logger: h.log})
+}
+
+// NewHTTPHandler serves s as stateless Streamable HTTP at /mcp, for clients of the 2025
+// revisions (initialize handshake, no Mcp-Session-Id minted) and of 2026-07-28
+// (server/discover, _meta on every request, mirrored headers) alike, and answers
+// /healthz with 200.
+//
+// In front of the SDK's handler it adds: 403 for a request whose Origin is not a
+// loopback origin; 413 for a body over MaxBodyBytes; -32022 (HTTP 400) with
+// data.supported for an MCP-Protocol-Version the server does not support; -32601 as a
+// JSON-RPC error for an unknown method in every era (HTTP 404 from 2026-07-28); and
+// the choice between a JSON response (the default) and an SSE stream (when the client
+// accepts only text/event-stream, or the request asks for progress or log messages).
+func NewHTTPHandler(s *mcp.Server, opts HTTPOptions) http.Handler {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	base := mcp.StreamableHTTPOptions{
+		Stateless:                    true,
+		PropagateRequestCancellation: true,
+		MaxRequestBodyBytes:          MaxBodyBytes,
+		Logger:                       slog.New(minLevel{log.Handler(), slog.LevelWarn}),
+	}
+	jsonOpts, sseOpts := base, base
+	jsonOpts.JSONResponse = true
+	get := func(*http.Request) *mcp.Server { return s }
+	m := &mcpEndpoint{
+		json:      mcp.NewStreamableHTTPHandler(get, &jsonOpts),
+		sse:       mcp.NewStreamableHTTPHandler(get, &sseOpts),
+		streaming: slices.Clone(opts.StreamingTools),
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", m)
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, "ok\n")
+	})
+	return mux
+}
+
+type mcpEndpoint struct {
+	json, sse http.Handler
+	streaming []string
+}
+
+func (m *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if origin := r.Header.Get("Origin"); origin != "" && !loopbackOrigin(origin) {
+		http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not a loopback origin (protection against DNS rebinding)", origin), http.StatusForbidden)
+		return
+	}
+	if r.Method != http.MethodPost {
+		m.json.ServeHTTP(w, r) // the SDK answers GET and DELETE with 405 when stateless
+		return
+	}
+	if r.ContentLength > MaxBodyBytes {
+		tooLarge(w)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			tooLarge(w)
+			return
+		}
+		http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+
+	p := peek(body)
+	version := r.Header.Get(hdrProtocolVersion)
+	if version != "" && !slices.Contains(mcp.SupportedProtocolVersions(), version) {
+		data, _ := json.Marshal(map[string]any{"supported": mcp.SupportedProtocolVersions(), "requested": version})
+		writeRPCError(w, http.StatusBadRequest, p.id, codeUnsupportedProtocolVersion,
+			fmt.Sprintf("unsupported protocol version %q (MCP-Protocol-Version header)", version), data)
+		return
+	}
+	modern := version >= modernVersion || (version == "" && p.metaVersion >= modernVersion)
+	if p.ok && len(p.id) > 0 && !knownMethods[p.method] {
+		status := http.StatusOK // before 2026-07-28 an unknown method is a normal JSON-RPC error
+		if modern {
+			status = http.StatusNotFound
+		}
+		writeRPCError(w, status, p.id, jsonrpc.CodeMethodNotFound, fmt.Sprintf("method %q not found", p.method), nil)
+		return
+	}
+
+	jsonOK, sseOK := accepts(r.Header.Values("Accept"))
+	useSSE := false
+	if sseOK && !jsonOK {
+		// The SDK insists on both; a client that takes only SSE gets SSE.
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		useSSE = true
+	}
+	if p.progress || p.logLevel || p.method == "subscriptions/listen" ||
+		(!modern && p.method == "tools/call" && slices.Contains(m.streaming, p.name)) {
+		useSSE = true
+	}
+	if useSSE {
+		w.Header().Set("X-Accel-Buffering", "no")
+		m.sse.ServeHTTP(w, r)
+		return
+	}
+	m.json.ServeHTTP(w, r)
+}
+
+// knownMethods are the requests the server handles; anything else is -32601.
+var knownMethods = map[string]bool{
+	"initialize": true, "ping": true, "server/discover": true, "subscriptions/listen": true,
+	"tools/list": true, "tools/call": true,
+	"resources/list": true, "resources/templates/list": true, "resources/read": true,
+	"resources/subscribe": true, "resources/unsubscribe": true,
+	"prompts/list": true, "prompts/get": true,
+	"completion/complete": true, "logging/setLevel": true,
+}
+
+// peeked is what the endpoint reads from a request body before the SDK sees it.
+type peeked struct {
+	ok          bool            // the body is one JSON-RPC object
+	id          json.RawMessage // nil for a notification
+	method      string
+	name        string // params.name
+	metaVersion string // params._meta["io.modelcontextprotocol/protocolVersion"]
+	progress    bool   // params._meta.progressToken is set
+	logLevel    bool   // params._meta["io.modelcontextprotocol/logLevel"] is set
+}
+
+func peek(body []byte) peeked {
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			Name string                     `json:"name"`
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(trimmed, &msg) != nil {
+		return peeked{}
+	}
+	p := peeked{ok: msg.Method != "", method: msg.Method, name: msg.Params.Name}
+	if len(msg.ID) > 0 && string(msg.ID) != "null" {
+		p.id = msg.ID
+	}
+	if v, ok := msg.Params.Meta["io.modelcontextprotocol/protocolVersion"]; ok {
+		_ = json.Unmarshal(v, &p.metaVersion)
+	}
+	if v, ok := msg.Params.Meta["progressToken"]; ok && string(v) != "null" {
+		p.progress = true
+	}
+	if v, ok := msg.Params.Meta["io.modelcontextprotocol/logLevel"]; ok && string(v) != "null" {
+		p.logLevel = true
+	}
+	return p
+}
+
+func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int, msg string, data json.RawMessage) {
+	type rpcError struct {
+		Code    int             `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data,omitempty"`
+	}
+	resp := struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id,omitempty"`
+		Error   rpcError        `json:"error"`
+	}{"2.0", id, rpcError{code, msg, data}}
+	b, _ := json.Marshal(resp)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+func tooLarge(w http.ResponseWriter) {
+	http.Error(w, fmt.Sprintf("request body exceeds %d bytes (4 MiB)", MaxBodyBytes), http.StatusRequestEntityTooLarge)
+}
+
+// accepts reports whether an Accept header allows JSON and SSE.
+func accepts(values []string) (jsonOK, sseOK bool) {
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			mt, _, _ := strings.Cut(part, ";")
+			switch strings.ToLower(strings.TrimSpace(mt)) {
+			case "application/json", "application/*":
+				jsonOK = true
+			case "text/event-stream", "text/*":
+				sseOK = true
+			case "*/*":
+				jsonOK, sseOK = true, true
+			}
+		}
+	}
+	return jsonOK, sseOK
+}
+
+func loopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	return isLoopbackHost(u.Hostname())
+}
+
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// CheckBindAddr refuses an address that is not loopback unless allowRemote is set: the
+// host has no authentication, and its tools may run commands.
+func CheckBindAddr(addr string, allowRemote bool) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" {
+		return fmt.Errorf("--http %q: want HOST:PORT, such as %s", addr, DefaultHTTPAddr)
+	}
+	if allowRemote || isLoopbackHost(host) {
+		return nil
+	}
+	what := fmt.Sprintf("%q is not a loopback address", host)
+	switch {
+	case host == "":
+		what = fmt.Sprintf("%q listens on every network interface", addr)
+	case net.ParseIP(host) == nil:
+		what = fmt.Sprintf("%q is a host name, not a loopback address", host)
+	case net.ParseIP(host).IsUnspecified():
+		what = fmt.Sprintf("%s listens on every network interface", host)
+	}
+	return fmt.Errorf("refusing to listen on %s: %s, and the host has no authentication, so anyone who can reach it could call its tools (and a tool file's tools run commands); use 127.0.0.1:%s, or add --allow-remote if you mean it", addr, what, port)
+}
+
+// ServeHTTP listens on addr (after CheckBindAddr) and serves handler until ctx is
+// cancelled, then shuts down, giving open requests a few seconds. ready, if not nil,
+// is called with the bound address once the listener is open. It returns nil after a
+// shutdown caused by ctx.
+func ServeHTTP(ctx context.Context, handler http.Handler, addr string, allowRemote bool, ready func(net.Addr)) error {
+	if err := CheckBindAddr(addr, allowRemote); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(sctx); err != nil {
+			srv.Close()
+		}
+		<-errc
+		return nil
+	}
+}
