@@ -33,13 +33,17 @@ func newHost(t *testing.T, opts Options) *Host {
 // connect joins a new SDK client to h's server in memory, at version (an era).
 func connect(t *testing.T, h *Host, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
+	return connectClient(t, h, version, mcp.NewClient(&mcp.Implementation{Name: "host-test", Version: "0"}, opts))
+}
+
+func connectClient(t *testing.T, h *Host, version string, c *mcp.Client) *mcp.ClientSession {
+	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := h.Server().Connect(t.Context(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	c := mcp.NewClient(&mcp.Implementation{Name: "host-test", Version: "0"}, opts)
 	cs, err := c.Connect(t.Context(), ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
@@ -471,20 +475,41 @@ func TestElicitation(t *testing.T) {
 	}
 	forEachEra(t, func(t *testing.T, version string) {
 		for _, a := range answers {
+			var mu sync.Mutex
 			var asked *mcp.ElicitParams
-			cs := connect(t, newHost(t, Options{}), version, &mcp.ClientOptions{
+			var received []string // requests the server sent to the client
+			c := mcp.NewClient(&mcp.Implementation{Name: "host-test", Version: "0"}, &mcp.ClientOptions{
 				ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					mu.Lock()
 					asked = req.Params
+					mu.Unlock()
 					return a.result, nil
 				},
 			})
+			c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+					mu.Lock()
+					received = append(received, method)
+					mu.Unlock()
+					return next(ctx, method, req)
+				}
+			})
+			cs := connectClient(t, newHost(t, Options{}), version, c)
 			res := call(t, cs, "ask", map[string]any{"question": "Who are you?"})
 			if got := textOf(res); got != a.want || res.IsError {
 				t.Errorf("ask answered %s = %q (isError %v); want %q", a.result.Action, got, res.IsError, a.want)
 			}
+			mu.Lock()
 			if asked == nil || asked.Message != "Who are you?" || asked.Mode != "form" {
 				t.Errorf("the elicitation handler saw %+v", asked)
 			}
+			// Before 2026-07-28 the question is a server-to-client request; from
+			// 2026-07-28 it travels inside an input_required result instead.
+			sentRequest := slices.Contains(received, "elicitation/create")
+			if legacy := version < "2026-07-28"; sentRequest != legacy {
+				t.Errorf("server sent elicitation/create as a request: %v; want %v (received %v)", sentRequest, legacy, received)
+			}
+			mu.Unlock()
 		}
 	})
 }
