@@ -40,7 +40,7 @@ func ServeStdio(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer,
 	case "", FramingNDJSON:
 		t = &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}, MaxLineLength: MaxFrameBytes}
 	case FramingContentLength:
-		t = &ContentLengthTransport{Reader: in, Writer: out}
+		t = &ContentLengthTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
 	default:
 		return fmt.Errorf("unknown framing %q: use %q or %q", framing, FramingNDJSON, FramingContentLength)
 	}
@@ -63,7 +63,8 @@ func (nopWriteCloser) Close() error { return nil }
 // Server Protocol does: a header block holding "Content-Length: N" (other headers are
 // ignored), an empty line, then N bytes of JSON. It accepts "\r\n" or "\n" line ends
 // and writes "\r\n". A frame whose body is not JSON-RPC is answered with a -32700 parse
-// error and the connection keeps going.
+// error and the connection keeps going. It serves a client as well as a server; closing
+// the connection closes Reader and Writer if they are io.Closers.
 type ContentLengthTransport struct {
 	Reader io.Reader
 	Writer io.Writer
@@ -77,7 +78,7 @@ func (t *ContentLengthTransport) Connect(context.Context) (mcp.Connection, error
 	if max <= 0 {
 		max = MaxFrameBytes
 	}
-	c := &clConn{w: t.Writer, incoming: make(chan readResult), closed: make(chan struct{})}
+	c := &clConn{r: t.Reader, w: t.Writer, incoming: make(chan readResult), closed: make(chan struct{})}
 	go c.readLoop(bufio.NewReader(t.Reader), max)
 	return c, nil
 }
@@ -89,6 +90,7 @@ type readResult struct {
 
 type clConn struct {
 	writeMu  sync.Mutex
+	r        io.Reader
 	w        io.Writer
 	incoming chan readResult
 	closed   chan struct{}
@@ -143,9 +145,12 @@ func readFrame(r *bufio.Reader, max int) ([]byte, error) {
 			}
 			break
 		}
+		if !sawHeader && (line[0] == '{' || line[0] == '[') {
+			return nil, fmt.Errorf("content-length framing: got a bare JSON line; the client seems to use NDJSON framing (serve without --framing content-length)")
+		}
 		sawHeader = true
 		name, value, ok := strings.Cut(line, ":")
-		if !ok {
+		if !ok || !isToken(name) {
 			return nil, fmt.Errorf("content-length framing: bad header line %q (want \"Content-Length: N\")", line)
 		}
 		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
@@ -167,6 +172,19 @@ func readFrame(r *bufio.Reader, max int) ([]byte, error) {
 		return nil, fmt.Errorf("content-length framing: reading a %d-byte body: %w", length, err)
 	}
 	return body, nil
+}
+
+// isToken reports whether s is an RFC 9110 header field name.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r > 0x7e || r <= ' ' || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", r) {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *clConn) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -201,8 +219,18 @@ func (c *clConn) Write(_ context.Context, msg jsonrpc.Message) error {
 }
 
 func (c *clConn) Close() error {
-	c.once.Do(func() { close(c.closed) })
-	return nil
+	var errs []error
+	c.once.Do(func() {
+		close(c.closed)
+		// No write lock: closing the writer is what unblocks a stuck Write.
+		if wc, ok := c.w.(io.Closer); ok {
+			errs = append(errs, wc.Close())
+		}
+		if rc, ok := c.r.(io.Closer); ok {
+			errs = append(errs, rc.Close())
+		}
+	})
+	return errors.Join(errs...)
 }
 
 func (c *clConn) SessionID() string { return "" }
