@@ -47,14 +47,14 @@ type ServerJSON struct {
 
 // ToolJSON is one tool in the report.
 type ToolJSON struct {
-	Name         string                 `json:"name"`
-	Title        string                 `json:"title,omitempty"`
-	Description  string                 `json:"description,omitempty"`
-	Annotations  map[string]HintJSON    `json:"annotations"`
-	Parameters   []client.Param         `json:"parameters"`
-	InputSchema  json.RawMessage        `json:"inputSchema,omitempty"`
-	OutputSchema json.RawMessage        `json:"outputSchema,omitempty"`
-	Problems     []string               `json:"problems,omitempty"`
+	Name         string              `json:"name"`
+	Title        string              `json:"title,omitempty"`
+	Description  string              `json:"description,omitempty"`
+	Annotations  map[string]HintJSON `json:"annotations"`
+	Parameters   []client.Param      `json:"parameters"`
+	InputSchema  json.RawMessage     `json:"inputSchema,omitempty"`
+	OutputSchema json.RawMessage     `json:"outputSchema,omitempty"`
+	Problems     []string            `json:"problems,omitempty"`
 }
 
 // HintJSON is one annotation: value is what applies (the spec default when the server
