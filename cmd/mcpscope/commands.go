@@ -53,12 +53,32 @@ func (n *noiseNote) report(stderr io.Writer) {
 	fmt.Fprintf(stderr, "mcpscope: note: the server wrote %d non-JSON line(s) to stdout, skipped (the first: %q); use --trace to see them\n", n.lines, first)
 }
 
-// newTap makes the wire tap for a one-shot command.
-func newTap(stderr io.Writer) (*wire.Tap, *noiseNote) {
+// connect opens a session for a one-shot command with everything the common flags
+// ask for (tracing, recording). done closes the session, then finishes the recording
+// and prints the note about skipped stdout lines.
+func connect(ctx context.Context, c *common, target client.Target, stderr io.Writer) (s *client.Session, done func(), err error) {
 	tap := &wire.Tap{}
 	note := &noiseNote{}
 	tap.Listen(note.listen)
-	return tap, note
+	opts, err := c.options(tap, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	stopRecording, err := startRecording(c, target, tap)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err = client.Connect(ctx, target, opts)
+	if err != nil {
+		stopRecording()
+		note.report(stderr)
+		return nil, nil, err
+	}
+	return s, func() {
+		s.Close()
+		stopRecording()
+		note.report(stderr)
+	}, nil
 }
 
 func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -81,17 +101,11 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(argv) == 0 {
 		return usageErr("no server given: mcpscope --inspect -- CMD [ARGS...]")
 	}
-	tap, note := newTap(stderr)
-	defer note.report(stderr)
-	opts, err := c.options(tap, stderr)
+	s, done, err := connect(ctx, &c, client.Target{Argv: argv}, stderr)
 	if err != nil {
 		return err
 	}
-	s, err := client.Connect(ctx, client.Target{Argv: argv}, opts)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
+	defer done()
 	lctx, cancel := withTimeout(ctx, c.timeout)
 	defer cancel()
 	list, err := s.Tools(lctx)
@@ -138,21 +152,15 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(argv) == 0 {
 		return usageErr("no server given: mcpscope call %s [key=value ...] -- CMD [ARGS...]", tool)
 	}
-	tap, note := newTap(stderr)
-	defer note.report(stderr)
-	opts, err := c.options(tap, stderr)
-	if err != nil {
-		return err
-	}
 	// Check the arguments' syntax before starting anything.
 	if _, err := inspect.BuildArgs(client.Tool{}, argsJSON, pairs); err != nil {
 		return usageErr("%v", err)
 	}
-	s, err := client.Connect(ctx, client.Target{Argv: argv}, opts)
+	s, done, err := connect(ctx, &c, client.Target{Argv: argv}, stderr)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
+	defer done()
 	cctx, cancel := withTimeout(ctx, c.timeout)
 	defer cancel()
 	// The tool list gives the schema that key=value pairs are coerced by, and lets an

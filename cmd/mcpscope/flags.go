@@ -28,6 +28,7 @@ type common struct {
 	timeout        time.Duration
 	maxFrame       sizeFlag
 	trace          bool
+	record         string // --record FILE (see record.go)
 }
 
 type multiFlag []string
@@ -83,6 +84,7 @@ func (c *common) register(fs *flag.FlagSet, defaultFormat string) {
 	c.maxFrame = sizeFlag(wire.DefaultMaxFrame)
 	fs.Var(&c.maxFrame, "max-frame", "largest message accepted")
 	fs.BoolVar(&c.trace, "trace", false, "print every wire event to stderr")
+	registerRecordFlags(fs, c)
 }
 
 // parse reads flags and positionals in any order up to "--"; what follows "--" is

@@ -64,8 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cmd, args = "inspect", args[1:]
 	case "call":
 		cmd, args = "call", args[1:]
-	case "host":
-		cmd, args = "host", args[1:]
+	case "host", "replay", "serve":
+		cmd, args = args[0], args[1:]
 	case "version", "--version":
 		fmt.Fprintln(stdout, "mcpscope", client.Version)
 		return exitOK
@@ -115,6 +115,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runCall(ctx, args, stdout, stderr)
 	case "host":
 		err = runHost(ctx, args, stdout, stderr)
+	case "replay":
+		err = runReplay(ctx, args, stdout, stderr)
+	case "serve":
+		err = runServe(ctx, args, stdout, stderr)
 	}
 	code := report(ctx, err, stderr)
 	if sig := got.Load(); sig != 0 && err != nil {
