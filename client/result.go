@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -72,6 +73,86 @@ func (c Content) Bytes() ([]byte, error) {
 }
 
 func decodeCallResult(raw json.RawMessage) *CallResult {
+	if r, ok := decodeCallResultFast(raw); ok {
+		return r
+	}
+	return decodeCallResultTolerant(raw)
+}
+
+// fastResult is the shape of an ordinary, well-formed result. Decoding into it takes
+// one pass over the bytes, which matters for a 50 MB result; anything unusual (an
+// unknown member, a wrong type, an unknown block type) falls back to the tolerant
+// decoder, which keeps every member and notes every problem.
+type fastResult struct {
+	Content           []fastContent   `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	IsError           bool            `json:"isError"`
+	ResultType        string          `json:"resultType"`
+	Meta              json.RawMessage `json:"_meta"`
+}
+
+type fastContent struct {
+	Type        string          `json:"type"`
+	Text        string          `json:"text"`
+	MIMEType    string          `json:"mimeType"`
+	Data        string          `json:"data"`
+	URI         string          `json:"uri"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	Size        *int64          `json:"size"`
+	Annotations json.RawMessage `json:"annotations"`
+	Meta        json.RawMessage `json:"_meta"`
+	Resource    *struct {
+		URI      string          `json:"uri"`
+		MIMEType string          `json:"mimeType"`
+		Text     *string         `json:"text"`
+		Blob     *string         `json:"blob"`
+		Meta     json.RawMessage `json:"_meta"`
+	} `json:"resource"`
+}
+
+func decodeCallResultFast(raw json.RawMessage) (*CallResult, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var f fastResult
+	if dec.Decode(&f) != nil || dec.More() {
+		return nil, false
+	}
+	r := &CallResult{Raw: raw, ResultType: f.ResultType, IsError: f.IsError, Meta: f.Meta}
+	if r.ResultType == "" {
+		r.ResultType = "complete"
+	}
+	if len(f.StructuredContent) > 0 && string(f.StructuredContent) != "null" {
+		r.Structured = f.StructuredContent
+	}
+	r.Content = make([]Content, 0, len(f.Content))
+	for _, fc := range f.Content {
+		c := Content{Type: fc.Type, Text: fc.Text, MIMEType: fc.MIMEType, Data: fc.Data, URI: fc.URI,
+			Name: fc.Name, Title: fc.Title, Description: fc.Description, Size: fc.Size, Annotations: fc.Annotations}
+		switch fc.Type {
+		case "text", "image", "audio", "resource_link":
+		case "resource":
+			if fc.Resource == nil {
+				return nil, false
+			}
+			rc := &ResourceContent{URI: fc.Resource.URI, MIMEType: fc.Resource.MIMEType}
+			if fc.Resource.Text != nil {
+				rc.Text, rc.HasText = *fc.Resource.Text, true
+			}
+			if fc.Resource.Blob != nil {
+				rc.Blob, rc.HasBlob = *fc.Resource.Blob, true
+			}
+			c.Resource = rc
+		default:
+			return nil, false
+		}
+		r.Content = append(r.Content, c)
+	}
+	return r, true
+}
+
+func decodeCallResultTolerant(raw json.RawMessage) *CallResult {
 	r := &CallResult{Raw: raw, ResultType: "complete"}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
