@@ -98,10 +98,11 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if c.format == "md" {
 		c.format = inspect.FormatMarkdown
 	}
-	if len(argv) == 0 {
-		return usageErr("no server given: mcpscope --inspect -- CMD [ARGS...]")
+	target, err := resolveTarget(&c, argv)
+	if err != nil {
+		return err
 	}
-	s, done, err := connect(ctx, &c, client.Target{Argv: argv}, stderr)
+	s, done, err := connect(ctx, &c, target, stderr)
 	if err != nil {
 		return err
 	}
@@ -149,14 +150,15 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	default:
 		return usageErr("--format %q: use text or json", c.format)
 	}
-	if len(argv) == 0 {
-		return usageErr("no server given: mcpscope call %s [key=value ...] -- CMD [ARGS...]", tool)
+	target, err := resolveTarget(&c, argv)
+	if err != nil {
+		return err
 	}
 	// Check the arguments' syntax before starting anything.
 	if _, err := inspect.BuildArgs(client.Tool{}, argsJSON, pairs); err != nil {
 		return usageErr("%v", err)
 	}
-	s, done, err := connect(ctx, &c, client.Target{Argv: argv}, stderr)
+	s, done, err := connect(ctx, &c, target, stderr)
 	if err != nil {
 		return err
 	}
