@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/inspect"
+	"github.com/mcpscope/mcpscope/validate"
 )
 
 // noiseNote counts the stdout lines a server wrote that were not JSON-RPC, so that a
@@ -192,6 +193,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	for _, p := range r.Problems {
 		fmt.Fprintln(stderr, "mcpscope: problem in the result: "+p)
 	}
+	checkStructured(t, r, stderr)
 	if r.IsError {
 		return &exitError{code: exitToolError, msg: fmt.Sprintf("tool %q returned an error result (isError: true)", tool)}
 	}
@@ -229,4 +231,24 @@ func toolNames(tools []client.Tool, want string) string {
 func similar(name, want string) bool {
 	n := strings.ToLower(name)
 	return strings.Contains(n, want) || strings.Contains(want, n)
+}
+
+// checkStructured says on stderr when structuredContent breaks the tool's outputSchema
+// (the spec says clients should validate it), or is missing although one is declared.
+func checkStructured(t client.Tool, r *client.CallResult, stderr io.Writer) {
+	if len(t.OutputSchema) == 0 || r.IsError {
+		return
+	}
+	if r.Structured == nil {
+		fmt.Fprintf(stderr, "mcpscope: warning: tool %q declares an outputSchema but the result has no structuredContent\n", t.Name)
+		return
+	}
+	violations, err := validate.Check(t.OutputSchema, r.Structured)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpscope: warning: tool %q has an unusable outputSchema: %v\n", t.Name, err)
+		return
+	}
+	for _, v := range violations {
+		fmt.Fprintf(stderr, "mcpscope: warning: structuredContent does not match the outputSchema at %s\n", v)
+	}
 }

@@ -52,7 +52,7 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return nil
 	}
 	if fs.NArg() > 0 {
-		return usageErr("mcpscope host takes no arguments, got %q (see mcpscope host --help)", fs.Arg(0))
+		return usageErr("host takes no arguments, got %q (see mcpscope host --help)", fs.Arg(0))
 	}
 	switch framing {
 	case "", host.FramingNDJSON, host.FramingContentLength:
