@@ -57,11 +57,12 @@ type Host struct {
 	log    *slog.Logger
 	opts   Options
 
-	mu        sync.Mutex
-	fileTools []string // names registered from the tool file
-	lastSeen  []byte   // tool file content last looked at (good or broken)
-	lastErr   error    // the error of the last reload, nil if it was good
-	demo      *demoState
+	mu         sync.Mutex
+	fileTools  []string // names registered from the tool file
+	lastSeen   []byte   // tool file content last acted on (installed, or reported as broken)
+	pendingBad []byte   // broken content seen once, reported if the next poll sees it again
+	lastErr    error    // the error of the last reload, nil if it was good
+	demo       *demoState
 
 	stop      chan struct{}
 	done      chan struct{}
@@ -115,9 +116,11 @@ func New(opts Options) (*Host, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading tool file: %w", err)
 		}
-		if err := h.apply(data); err != nil {
+		f, err := h.load(data)
+		if err != nil {
 			return nil, err
 		}
+		h.install(f, data)
 		if opts.WatchInterval >= 0 {
 			go h.watch()
 			return h, nil
@@ -159,71 +162,84 @@ func (h *Host) watch() {
 		case <-h.stop:
 			return
 		case <-t.C:
-			h.Reload()
+			h.reload()
 		}
 	}
 }
 
-// Reload re-reads the tool file if its content changed since it was last looked at.
+// reload re-reads the tool file if its content changed since it was last looked at.
 // A good file replaces the file's tools (the SDK then sends
 // notifications/tools/list_changed); a broken one keeps the last good set, and the
-// error goes to the logger and, as a notifications/message, to connected clients.
-func (h *Host) Reload() {
-	if h.opts.ToolFile == "" {
-		return
-	}
+// error goes to the logger and, as a notifications/message, to connected clients. A
+// broken content is reported only when two polls in a row see it, so an editor that
+// writes a file in steps does not cause a false alarm. Only the watcher calls it.
+func (h *Host) reload() {
 	data, err := os.ReadFile(h.opts.ToolFile)
-	h.mu.Lock()
-	if err == nil && bytes.Equal(data, h.lastSeen) {
-		h.mu.Unlock()
-		return
-	}
-	if err != nil && h.lastErr != nil && h.lastErr.Error() == fmt.Sprintf("reading tool file: %v", err) {
-		h.mu.Unlock()
-		return // already reported
-	}
-	h.mu.Unlock()
 	if err != nil {
 		err = fmt.Errorf("reading tool file: %w", err)
-	} else {
-		err = h.apply(data)
-	}
-	if err != nil {
 		h.mu.Lock()
-		h.lastErr = err
+		already := h.lastErr != nil && h.lastErr.Error() == err.Error()
+		h.lastSeen, h.pendingBad, h.lastErr = nil, nil, err
 		h.mu.Unlock()
-		msg := fmt.Sprintf("tool file edit rejected, still serving the last good tools: %v", err)
-		h.log.Error(msg)
-		h.notifyLog(msg)
+		if !already {
+			h.reportReloadError(err)
+		}
 		return
 	}
-	h.log.Info("tool file reloaded", "file", h.opts.ToolFile, "tools", len(h.fileTools))
+	h.mu.Lock()
+	unchanged := bytes.Equal(data, h.lastSeen)
+	h.mu.Unlock()
+	if unchanged {
+		return
+	}
+	f, err := h.load(data)
+	if err != nil {
+		h.mu.Lock()
+		settled := bytes.Equal(data, h.pendingBad)
+		if settled {
+			h.lastSeen, h.pendingBad, h.lastErr = data, nil, err
+		} else {
+			h.pendingBad = data
+		}
+		h.mu.Unlock()
+		if settled {
+			h.reportReloadError(err)
+		}
+		return
+	}
+	h.install(f, data)
+	h.log.Info("tool file reloaded", "file", h.opts.ToolFile, "tools", len(f.Tools))
 }
 
-// apply validates data as the tool file and, if it is good, makes its tools the served
-// set. It records data as seen either way.
-func (h *Host) apply(data []byte) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.lastSeen = bytes.Clone(data)
+func (h *Host) reportReloadError(err error) {
+	msg := fmt.Sprintf("tool file edit rejected, still serving the last good tools: %v", err)
+	h.log.Error(msg)
+	h.notifyLog(msg)
+}
+
+// load validates data as the tool file.
+func (h *Host) load(data []byte) (*toolfile.File, error) {
 	f, err := toolfile.Parse(h.opts.ToolFile, data)
 	if err != nil {
-		h.lastErr = err
-		return err
+		return nil, err
 	}
 	if h.opts.Demo {
 		for i, t := range f.Tools {
 			if isDemoTool(t.Name) {
-				err := fmt.Errorf("%s: tools[%d] (%q): the name is taken by a demo tool; rename it or serve without demo tools", f.Path, i, t.Name)
-				h.lastErr = err
-				return err
+				return nil, fmt.Errorf("%s: tools[%d] (%q): the name is taken by a demo tool; rename it or serve without demo tools", f.Path, i, t.Name)
 			}
 		}
 	}
 	if err := sdkAccepts(f); err != nil {
-		h.lastErr = err
-		return err
+		return nil, err
 	}
+	return f, nil
+}
+
+// install makes f's tools the served set, data the content last seen.
+func (h *Host) install(f *toolfile.File, data []byte) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	var names []string
 	for _, t := range f.Tools {
 		names = append(names, t.Name)
@@ -241,8 +257,7 @@ func (h *Host) apply(data []byte) error {
 		h.server.AddTool(t.MCPTool(), h.fileToolHandler(t))
 	}
 	h.fileTools = names
-	h.lastErr = nil
-	return nil
+	h.lastSeen, h.pendingBad, h.lastErr = data, nil, nil
 }
 
 // sdkAccepts registers f's tools on a scratch server, turning the SDK's panics on tools

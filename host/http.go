@@ -25,16 +25,8 @@ const DefaultHTTPAddr = "127.0.0.1:5757"
 // MaxBodyBytes is the largest request body the HTTP endpoint accepts (413 above it).
 const MaxBodyBytes = 4 << 20
 
-// The 2026-07-28 error codes the endpoint produces itself.
-const (
-	codeUnsupportedProtocolVersion = -32022
-	modernVersion                  = "2026-07-28"
-)
-
-// Header names (canonical forms).
-const (
-	hdrProtocolVersion = "Mcp-Protocol-Version"
-)
+// modernVersion is the first protocol version of the stateless era.
+const modernVersion = "2026-07-28"
 
 // HTTPOptions configure NewHTTPHandler.
 type HTTPOptions struct {
@@ -126,10 +118,10 @@ func (m *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.ContentLength = int64(len(body))
 
 	p := peek(body)
-	version := r.Header.Get(hdrProtocolVersion)
+	version := r.Header.Get("MCP-Protocol-Version")
 	if version != "" && !slices.Contains(mcp.SupportedProtocolVersions(), version) {
 		data, _ := json.Marshal(map[string]any{"supported": mcp.SupportedProtocolVersions(), "requested": version})
-		writeRPCError(w, http.StatusBadRequest, p.id, codeUnsupportedProtocolVersion,
+		writeRPCError(w, http.StatusBadRequest, p.id, mcp.CodeUnsupportedProtocolVersion,
 			fmt.Sprintf("unsupported protocol version %q (MCP-Protocol-Version header)", version), data)
 		return
 	}
@@ -212,9 +204,9 @@ func peek(body []byte) peeked {
 	return p
 }
 
-func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int, msg string, data json.RawMessage) {
+func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int64, msg string, data json.RawMessage) {
 	type rpcError struct {
-		Code    int             `json:"code"`
+		Code    int64           `json:"code"`
 		Message string          `json:"message"`
 		Data    json.RawMessage `json:"data,omitempty"`
 	}

@@ -214,8 +214,23 @@ func TestHostToolFileHotReload(t *testing.T) {
 		}
 
 		// Fixing the file clears the error.
-		writeFile(t, path, `{"tools":[{"name":"d","run":["/bin/echo","d"]}]}`)
+		good := `{"tools":[{"name":"d","run":["/bin/echo","d"]}]}`
+		writeFile(t, path, good)
 		waitFor(t, func() bool { return h.ToolFileError() == nil })
 		waitFor(t, func() bool { return slices.Equal(toolNames(t, cs), []string{"d"}) })
+
+		// A deleted file is an error too; putting it back clears it.
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, func() bool {
+			e := h.ToolFileError()
+			return e != nil && strings.Contains(e.Error(), "reading tool file")
+		})
+		writeFile(t, path, good)
+		waitFor(t, func() bool { return h.ToolFileError() == nil })
+		if got := toolNames(t, cs); !slices.Equal(got, []string{"d"}) {
+			t.Errorf("tools after the file came back = %v", got)
+		}
 	})
 }

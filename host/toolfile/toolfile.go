@@ -1,11 +1,24 @@
 // Package toolfile reads mcpscope tool files and runs their tools.
 //
 // A tool file is a JSON object {"tools":[…]}. Each entry has the fields of an MCP tool
-// (name, title, description, inputSchema, outputSchema, annotations) plus "run", an argv
-// array executed without a shell, and optional "timeoutMs" and "maxOutputBytes". Unknown
-// fields are ignored, so the Amber runtime's tools.json (name, description, inputSchema
-// only) loads as it is; its entries have no "run" and answer every call with an error
-// result that says so.
+// (name, title, description, inputSchema, outputSchema, annotations) plus:
+//
+//   - "run": an argv array, run without a shell, in the tool file's directory (a
+//     relative program path with a slash is resolved there too);
+//   - "timeoutMs": per call, default 30000; the process group is killed after it;
+//   - "maxOutputBytes": cap on stdout (and, separately, stderr), default 16 MiB; a tool
+//     that writes more is killed.
+//
+// A call's arguments reach the command as JSON on stdin, and in MCPSCOPE_ARGS when they
+// are under 100 KiB; MCPSCOPE_TOOL holds the tool's name; otherwise the command sees the
+// host's environment. Arguments that do not match the inputSchema are refused before
+// the command runs. Exit status 0: stdout is the result, as given when it is a JSON
+// object with a "content" array, else as one text block. Any other outcome is a result
+// with isError: true that says what happened (exit status and stderr, timeout, cap).
+//
+// Unknown fields are ignored, so the Amber runtime's tools.json (name, description,
+// inputSchema only) loads as it is; its entries have no "run" and answer every call
+// with an error result that says so.
 package toolfile
 
 import (
