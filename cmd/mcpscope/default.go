@@ -1,8 +1,19 @@
 package main
 
-import "github.com/mcpscope/mcpscope/client"
+import (
+	"fmt"
+	"os"
 
-// defaultTarget is what mcpscope connects to when no server is named.
+	"github.com/mcpscope/mcpscope/client"
+)
+
+// defaultTarget is what mcpscope connects to when no server is named: its own bundled
+// host (mcpscope host), run as a child over stdio like any other server, so the wire
+// views show real traffic and a fresh machine needs nothing else installed.
 func defaultTarget() (client.Target, error) {
-	return client.Target{}, usageErr("no server given: mcpscope --inspect -- CMD [ARGS...]")
+	self, err := os.Executable()
+	if err != nil {
+		return client.Target{}, fmt.Errorf("cannot find mcpscope's own executable to run the bundled host: %w; name a server instead: mcpscope --inspect -- CMD", err)
+	}
+	return client.Target{Argv: []string{self, "host"}}, nil
 }

@@ -192,11 +192,21 @@ func TestCallFakeServers(t *testing.T) {
 
 func TestUsageErrors(t *testing.T) {
 	t.Parallel()
-	expect(t, mcpscope(t, nil, "--inspect"), 2, nil, []string{"no server given"})
 	expect(t, mcpscope(t, nil, "call"), 2, nil, []string{"call needs a tool name"})
 	expect(t, mcpscope(t, nil, "frob"), 2, nil, []string{`unknown command "frob"`})
 	expect(t, mcpscope(t, nil, "--inspect", "--", "mcpscope-no-such-server"), 1, nil, []string{`cannot start "mcpscope-no-such-server": no such command`})
 	expect(t, mcpscope(t, nil, "--inspect", "--env-file", "/nonexistent/env", "--", "true"), 2, nil, []string{"--env-file"})
+}
+
+// With no server named, mcpscope uses its bundled host.
+func TestDefaultTargetIsTheBundledHost(t *testing.T) {
+	t.Parallel()
+	expect(t, mcpscope(t, nil, "--inspect"), 0, []string{"mcpscope-host", "2026-07-28 (modern era)", "pretend_delete", "rich_form"}, nil)
+	expect(t, mcpscope(t, nil, "call", "echo", "text=hi from the host"), 0, []string{"hi from the host"}, nil)
+	expect(t, mcpscope(t, nil, "call", "add", "a=2", "b=3"), 0, []string{`"sum": 5`}, nil)
+	expect(t, mcpscope(t, nil, "call", "fail"), 4, nil, []string{"isError: true"})
+	expect(t, mcpscope(t, nil, "call", "bad_output"), 0, nil, []string{"structuredContent does not match the outputSchema"})
+	expect(t, mcpscope(t, nil, "--inspect", "--protocol", "2025-11-25"), 0, []string{"2025-11-25 (legacy era)"}, nil)
 }
 
 func TestEnvironmentReachesTheServer(t *testing.T) {
