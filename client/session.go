@@ -60,6 +60,24 @@ type Options struct {
 	OnToolsChanged func()
 	// OnLog is called for notifications/message.
 	OnLog func(LogMessage)
+	// Elicit answers the server's requests for user input: elicitation/create in the
+	// 2025 era, input_required results in 2026-07-28. Setting it advertises the
+	// elicitation capability. It may block until the user answers.
+	Elicit func(ctx context.Context, req ElicitRequest) (ElicitResponse, error)
+}
+
+// ElicitRequest is a server asking the user for input.
+type ElicitRequest struct {
+	Mode    string          // "form" (default) or "url"
+	Message string
+	Schema  json.RawMessage // requestedSchema, for form mode
+	URL     string          // for url mode
+}
+
+// ElicitResponse is the user's answer: Action is accept, decline or cancel.
+type ElicitResponse struct {
+	Action  string
+	Content json.RawMessage // a JSON object, with accept in form mode
 }
 
 // LogMessage is a notifications/message from the server.
@@ -152,6 +170,24 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 			data, _ := json.Marshal(req.Params.Data)
 			opts.OnLog(LogMessage{Level: string(req.Params.Level), Logger: req.Params.Logger, Data: data})
 		}
+	}
+	if opts.Elicit != nil {
+		copts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			p := req.Params
+			schema, _ := json.Marshal(p.RequestedSchema)
+			resp, err := opts.Elicit(ctx, ElicitRequest{Mode: p.Mode, Message: p.Message, Schema: schema, URL: p.URL})
+			if err != nil {
+				return nil, err
+			}
+			res := &mcp.ElicitResult{Action: resp.Action}
+			if len(resp.Content) > 0 {
+				if err := json.Unmarshal(resp.Content, &res.Content); err != nil {
+					return nil, fmt.Errorf("elicitation content must be a JSON object: %w", err)
+				}
+			}
+			return res, nil
+		}
+		copts.Capabilities.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpscope", Version: Version}, copts)
 

@@ -322,6 +322,13 @@ func typeName(v json.RawMessage) string {
 	return ""
 }
 
+// ObjectKeys returns the keys of a JSON object in document order (nil if it is not an
+// object).
+func ObjectKeys(raw json.RawMessage) []string {
+	keys, _ := orderedObject(raw)
+	return keys
+}
+
 // orderedObject returns the keys of a JSON object in document order, with their values.
 func orderedObject(raw json.RawMessage) ([]string, map[string]json.RawMessage) {
 	var m map[string]json.RawMessage
