@@ -68,7 +68,7 @@ type Options struct {
 
 // ElicitRequest is a server asking the user for input.
 type ElicitRequest struct {
-	Mode    string          // "form" (default) or "url"
+	Mode    string // "form" (default) or "url"
 	Message string
 	Schema  json.RawMessage // requestedSchema, for form mode
 	URL     string          // for url mode
@@ -363,52 +363,85 @@ type ToolList struct {
 	Problems []string // what was wrong with the list itself (tools that are not objects, a bad cursor)
 }
 
-// Tools lists every page of tools.
+// Tools lists every page of tools. On 2026-07-28 sessions the SDK may answer from its
+// TTL cache; the pages then come from the last raw answers. Use RefreshTools to ask the
+// server for real.
 func (s *Session) Tools(ctx context.Context) (*ToolList, error) {
-	list := &ToolList{}
-	seen := map[string]bool{}
-	cursor := ""
-	for {
-		list.Pages++
+	return s.listTools(ctx, func(cursor string) (json.RawMessage, error) {
 		cctx, capture := wire.WithCapture(ctx)
 		_, err := s.cs.ListTools(cctx, &mcp.ListToolsParams{Cursor: cursor})
 		raw, ok := capture.Last("tools/list")
-		var result json.RawMessage
 		switch {
 		case ok:
-			var perr error
-			if result, perr = parseResponse(raw); perr != nil {
+			result, perr := parseResponse(raw)
+			if perr != nil {
 				return nil, perr
 			}
 			s.mu.Lock()
 			s.toolPages[cursor] = result
 			s.mu.Unlock()
+			return result, nil
 		case err != nil:
 			return nil, s.callError(ctx, err)
-		default:
-			// Served from the SDK's 2026-07-28 cache: use the page as it came last time.
-			s.mu.Lock()
-			result = s.toolPages[cursor]
-			s.mu.Unlock()
 		}
-		var page struct {
+		// Served from the SDK's 2026-07-28 cache: use the page as it came last time.
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.toolPages[cursor], nil
+	})
+}
+
+// RefreshTools lists every page of tools from the server itself, past any cache.
+func (s *Session) RefreshTools(ctx context.Context) (*ToolList, error) {
+	return s.listTools(ctx, func(cursor string) (json.RawMessage, error) {
+		params := json.RawMessage(`{}`)
+		if cursor != "" {
+			params, _ = json.Marshal(map[string]string{"cursor": cursor})
+		}
+		raw, err := s.Raw(ctx, "tools/list", params)
+		if err != nil {
+			return nil, err
+		}
+		result, err := parseResponse(raw)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		s.toolPages[cursor] = result
+		s.mu.Unlock()
+		return result, nil
+	})
+}
+
+// listTools follows nextCursor through every page that page returns.
+func (s *Session) listTools(ctx context.Context, page func(cursor string) (json.RawMessage, error)) (*ToolList, error) {
+	list := &ToolList{}
+	seen := map[string]bool{}
+	cursor := ""
+	for {
+		list.Pages++
+		result, err := page(cursor)
+		if err != nil {
+			return nil, err
+		}
+		var p struct {
 			Tools      json.RawMessage `json:"tools"`
 			NextCursor *string         `json:"nextCursor"`
 		}
-		if err := json.Unmarshal(result, &page); err != nil {
+		if err := json.Unmarshal(result, &p); err != nil {
 			return nil, fmt.Errorf("the tools/list result is not an object: %v", err)
 		}
-		if page.Tools == nil {
+		if p.Tools == nil {
 			list.Problems = append(list.Problems, "a tools/list result has no tools member")
 		} else {
-			tools, problems := decodeTools(page.Tools)
+			tools, problems := decodeTools(p.Tools)
 			list.Tools = append(list.Tools, tools...)
 			list.Problems = append(list.Problems, problems...)
 		}
-		if page.NextCursor == nil {
+		if p.NextCursor == nil {
 			return list, nil
 		}
-		next := *page.NextCursor
+		next := *p.NextCursor
 		switch {
 		case next == "":
 			// Valid per the spec, but the SDK omits an empty cursor, so it cannot be sent.

@@ -534,3 +534,15 @@ func TestForcedProtocolVersion(t *testing.T) {
 		t.Errorf("unknown version: %v", err)
 	}
 }
+
+func TestRefreshToolsAsksTheServer(t *testing.T) {
+	t.Parallel()
+	f := connect(t, "paged", client.Options{})
+	list, err := f.s.RefreshTools(ctx(t))
+	if err != nil || len(list.Tools) != 5 || list.Pages != 3 {
+		t.Fatalf("refresh: %+v, %v", list, err)
+	}
+	if _, ok := f.rec.find(wire.KindMessage, `"cursor":"p3"`); !ok {
+		t.Error("the last page was not requested on the wire")
+	}
+}
