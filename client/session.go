@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"sync"
@@ -32,12 +33,28 @@ const (
 	EraLegacy = "legacy" // 2024-11-05 … 2025-11-25: initialize handshake
 )
 
-// Target is what to connect to.
+// Target is what to connect to: a command (Argv) or an HTTP URL.
 type Target struct {
 	Argv []string // a server command, run as a child speaking stdio
+	Env  []string // K=V pairs for the command's environment (from a config entry); Options.Env comes after
+	Dir  string   // the command's working directory (from a config entry); Options.Dir wins
+
+	URL string // an http:// or https:// MCP endpoint
+	// Transport for a URL: "" (detect), "streamable" or "sse". Options.Transport wins.
+	Transport string
+	// Header is sent with every HTTP request (from a config entry); Options.Header wins.
+	Header http.Header
+	// Secrets are values that must never appear in an event (tokens from a config).
+	Secrets []string
+
+	Name   string // the config entry's name, when the target came from a config file
+	Config string // the config file it came from
 }
 
 func (t Target) String() string {
+	if t.URL != "" {
+		return t.URL
+	}
 	return fmt.Sprint(t.Argv)
 }
 
@@ -54,12 +71,28 @@ type Options struct {
 	Protocol string
 	// ConnectTimeout bounds the handshake (default 30 s).
 	ConnectTimeout time.Duration
+	// Timeout bounds each request (list page, call, raw request) while it is silent:
+	// every progress notification restarts it. 0: no bound.
+	Timeout time.Duration
+	// TimeoutCap bounds each request however much progress it reports (default 10 ×
+	// Timeout).
+	TimeoutCap time.Duration
+	// Transport for an HTTP target: "" (detect), "streamable" or "sse".
+	Transport string
+	// Header is sent with every HTTP request, over the target's own headers.
+	Header http.Header
+	// Secrets are values that must never appear in an event (a bearer token).
+	Secrets []string
 	// Tap receives every wire event. One is made when nil.
 	Tap *wire.Tap
 	// OnToolsChanged is called on notifications/tools/list_changed.
 	OnToolsChanged func()
 	// OnLog is called for notifications/message.
 	OnLog func(LogMessage)
+	// LogLevel asks for the server's log messages at this level and above: with
+	// logging/setLevel after a legacy handshake, and in each call's _meta on 2026-07-28
+	// sessions (where log messages only come for requests that ask). "" asks for none.
+	LogLevel string
 	// Elicit answers the server's requests for user input: elicitation/create in the
 	// 2025 era, input_required results in 2026-07-28. Setting it advertises the
 	// elicitation capability. It may block until the user answers.
@@ -101,7 +134,8 @@ type Info struct {
 	Title           string
 	ProtocolVersion string
 	Era             string
-	Transport       string
+	Transport       string // TransportStdio, TransportStreamable or TransportSSE
+	URL             string // the endpoint of an HTTP server
 	Framing         wire.Framing
 	Capabilities    json.RawMessage
 	Instructions    string
@@ -109,17 +143,30 @@ type Info struct {
 
 // Session is a connected MCP server.
 type Session struct {
-	cs    *mcp.ClientSession
-	tr    *wire.Stdio
-	tap   *wire.Tap
-	info  Info
-	opts  Options
-	token atomic.Int64
+	cs     *mcp.ClientSession // guarded by mu: an expired HTTP session is replaced
+	tr     *wire.Stdio        // stdio targets
+	h      *httpConn          // HTTP targets
+	tap    *wire.Tap
+	info   Info
+	opts   Options
+	target Target
+	token  atomic.Int64
+
+	client      *mcp.Client
+	sopts       *mcp.ClientSessionOptions
+	reconnectMu sync.Mutex
 
 	progress sync.Map // progress token -> func(Progress)
 
 	mu        sync.Mutex
 	toolPages map[string]json.RawMessage // raw tools/list results by cursor, for the SDK's cache hits
+}
+
+// session returns the current SDK session.
+func (s *Session) session() *mcp.ClientSession {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cs
 }
 
 // SupportedVersions lists the protocol versions mcpscope speaks, newest first.
@@ -135,8 +182,14 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 	if opts.Protocol != "" && !slices.Contains(SupportedVersions(), opts.Protocol) {
 		return nil, &UsageError{Msg: fmt.Sprintf("unknown protocol version %q; mcpscope speaks %v", opts.Protocol, SupportedVersions())}
 	}
-	if len(target.Argv) == 0 {
+	if len(target.Argv) == 0 && target.URL == "" {
 		return nil, &UsageError{Msg: "no server command given"}
+	}
+	if target.URL != "" && len(target.Argv) > 0 {
+		return nil, &UsageError{Msg: "a target is either a command or a URL, not both"}
+	}
+	if target.URL == "" && (len(opts.Header) > 0 || opts.Transport != "") {
+		return nil, &UsageError{Msg: "headers, tokens and --transport apply to HTTP servers; this target is a command"}
 	}
 	if opts.Tap == nil {
 		opts.Tap = &wire.Tap{}
@@ -144,13 +197,19 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 	if opts.ConnectTimeout <= 0 {
 		opts.ConnectTimeout = 30 * time.Second
 	}
-	s := &Session{tap: opts.Tap, opts: opts, toolPages: map[string]json.RawMessage{}}
-	s.tr = wire.NewStdio(wire.StdioOptions{
-		Argv: target.Argv, Env: opts.Env, Dir: opts.Dir,
-		Framing: opts.Framing, Repair: opts.Repair, Grace: opts.Grace,
-		ProbeTimeout: opts.ProbeTimeout, NoDiscoverProbe: opts.Protocol != "",
-		MaxFrame: opts.MaxFrame, Tap: opts.Tap,
-	})
+	s := &Session{tap: opts.Tap, opts: opts, target: target, toolPages: map[string]json.RawMessage{}}
+	if target.URL == "" {
+		dir := opts.Dir
+		if dir == "" {
+			dir = target.Dir
+		}
+		s.tr = wire.NewStdio(wire.StdioOptions{
+			Argv: target.Argv, Env: append(append([]string(nil), target.Env...), opts.Env...), Dir: dir,
+			Framing: opts.Framing, Repair: opts.Repair, Grace: opts.Grace,
+			ProbeTimeout: opts.ProbeTimeout, NoDiscoverProbe: opts.Protocol != "",
+			MaxFrame: opts.MaxFrame, Tap: opts.Tap,
+		})
+	}
 	// Progress is taken from the wire, not from the SDK's handler: the SDK runs
 	// notification handlers asynchronously, so the last progress of a call could arrive
 	// after the call returned. The tap sees frames in order, before the SDK does.
@@ -190,6 +249,7 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 		copts.Capabilities.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpscope", Version: Version}, copts)
+	s.client = client
 
 	cctx, cancel := context.WithTimeout(ctx, opts.ConnectTimeout)
 	defer cancel()
@@ -197,6 +257,21 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 	var sopts *mcp.ClientSessionOptions
 	if opts.Protocol != "" {
 		sopts = &mcp.ClientSessionOptions{ProtocolVersion: opts.Protocol}
+	}
+	s.sopts = sopts
+	if target.URL != "" {
+		cs, err := s.connectHTTP(ctx, cctx, client, target, sopts)
+		if err != nil {
+			s.tap.Emit(wire.Event{Kind: wire.KindClosed, Text: "could not connect"})
+			if s.h != nil {
+				s.h.tap.CloseIdleConnections()
+			}
+			return nil, err
+		}
+		s.cs = cs
+		s.fillInfo(capture)
+		s.setLogLevel(cctx)
+		return s, nil
 	}
 	cs, err := client.Connect(cctx, s.tr, sopts)
 	if err != nil {
@@ -207,7 +282,17 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 	}
 	s.cs = cs
 	s.fillInfo(capture)
+	s.setLogLevel(cctx)
 	return s, nil
+}
+
+// setLogLevel asks a legacy server that offers logging for messages at LogLevel. A
+// refusal is not fatal: the session works without logs.
+func (s *Session) setLogLevel(ctx context.Context) {
+	if s.opts.LogLevel == "" || s.info.Era == EraModern || !bytes.Contains(s.info.Capabilities, []byte(`"logging"`)) {
+		return
+	}
+	_ = s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(s.opts.LogLevel)})
 }
 
 // onFrame dispatches progress notifications to the call that asked for them.
@@ -254,6 +339,9 @@ func (s *Session) connectError(parent, cctx context.Context, err error) error {
 // serverError explains a failure of the connection with what the wire layer knows:
 // why reading stopped, how the process ended, its last stderr lines.
 func (s *Session) serverError(reason string, err error) error {
+	if s.tr == nil {
+		return &ServerError{Reason: reason}
+	}
 	conn := s.tr.Conn()
 	if conn == nil {
 		return &ServerError{Reason: reason}
@@ -276,15 +364,23 @@ func (s *Session) serverError(reason string, err error) error {
 
 func (s *Session) fillInfo(capture *wire.Capture) {
 	ir := s.cs.InitializeResult()
-	info := Info{Transport: "stdio", ProtocolVersion: ir.ProtocolVersion, Instructions: ir.Instructions, Era: EraLegacy}
+	info := Info{Transport: TransportStdio, ProtocolVersion: ir.ProtocolVersion, Instructions: ir.Instructions, Era: EraLegacy}
+	if s.h != nil {
+		info.Transport, info.URL = TransportStreamable, s.target.URL
+		if s.h.mode == "sse" {
+			info.Transport = TransportSSE
+		}
+	}
 	if info.ProtocolVersion >= ModernVersion {
 		info.Era = EraModern
 	}
 	if ir.ServerInfo != nil {
 		info.Name, info.Version, info.Title = ir.ServerInfo.Name, ir.ServerInfo.Version, ir.ServerInfo.Title
 	}
-	if conn := s.tr.Conn(); conn != nil {
-		info.Framing = conn.Framing()
+	if s.tr != nil {
+		if conn := s.tr.Conn(); conn != nil {
+			info.Framing = conn.Framing()
+		}
 	}
 	// Capabilities from the raw result keep members the SDK's struct drops.
 	for _, method := range []string{"initialize", "server/discover"} {
@@ -313,11 +409,19 @@ func (s *Session) Info() Info { return s.info }
 func (s *Session) Tap() *wire.Tap { return s.tap }
 
 // Close ends the session and the server process; it returns once the process is gone.
+// Over HTTP it ends the session on the server (DELETE) and closes the streams.
 func (s *Session) Close() error {
-	if s.cs == nil {
+	cs := s.session()
+	if cs == nil {
 		return nil
 	}
-	return s.cs.Close()
+	err := cs.Close()
+	if s.h != nil {
+		s.h.endSSE()
+		s.h.tap.CloseIdleConnections()
+		s.tap.Emit(wire.Event{Kind: wire.KindClosed, Text: "session closed"})
+	}
+	return err
 }
 
 // response is a raw JSON-RPC response.
@@ -343,8 +447,23 @@ func parseResponse(raw json.RawMessage) (json.RawMessage, error) {
 
 // callError turns an SDK error for which no raw response was captured into ours.
 func (s *Session) callError(ctx context.Context, err error) error {
+	return s.requestError(ctx, ctx, err, nil)
+}
+
+// requestError explains a failed request: ctx is the caller's context, rctx the
+// request's (it carries the timeout), capture the request's capture if any.
+func (s *Session) requestError(ctx, rctx context.Context, err error, capture *wire.Capture) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if te := timeoutErr(rctx); te != nil {
+		return te
+	}
+	if s.h != nil {
+		if capture == nil {
+			capture = &wire.Capture{}
+		}
+		return s.httpCallError(err, capture)
 	}
 	conn := s.tr.Conn()
 	if errors.Is(err, mcp.ErrConnectionClosed) || conn.Ended() {
@@ -365,29 +484,11 @@ type ToolList struct {
 
 // Tools lists every page of tools. On 2026-07-28 sessions the SDK may answer from its
 // TTL cache; the pages then come from the last raw answers. Use RefreshTools to ask the
-// server for real.
+// server for real. On a 2026-07-28 session over HTTP, a tool whose x-mcp-header
+// markings are invalid is dropped, with a note in Problems.
 func (s *Session) Tools(ctx context.Context) (*ToolList, error) {
 	return s.listTools(ctx, func(cursor string) (json.RawMessage, error) {
-		cctx, capture := wire.WithCapture(ctx)
-		_, err := s.cs.ListTools(cctx, &mcp.ListToolsParams{Cursor: cursor})
-		raw, ok := capture.Last("tools/list")
-		switch {
-		case ok:
-			result, perr := parseResponse(raw)
-			if perr != nil {
-				return nil, perr
-			}
-			s.mu.Lock()
-			s.toolPages[cursor] = result
-			s.mu.Unlock()
-			return result, nil
-		case err != nil:
-			return nil, s.callError(ctx, err)
-		}
-		// Served from the SDK's 2026-07-28 cache: use the page as it came last time.
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return s.toolPages[cursor], nil
+		return s.toolsPage(ctx, cursor)
 	})
 }
 
@@ -435,8 +536,16 @@ func (s *Session) listTools(ctx context.Context, page func(cursor string) (json.
 			list.Problems = append(list.Problems, "a tools/list result has no tools member")
 		} else {
 			tools, problems := decodeTools(p.Tools)
-			list.Tools = append(list.Tools, tools...)
 			list.Problems = append(list.Problems, problems...)
+			for _, t := range tools {
+				if s.h != nil && s.info.Era == EraModern {
+					if why := invalidParamHeaders(t.InputSchema); why != "" {
+						list.Problems = append(list.Problems, fmt.Sprintf("tool %q is not shown: %s (a 2026-07-28 HTTP client must drop such a tool)", t.Name, why))
+						continue
+					}
+				}
+				list.Tools = append(list.Tools, t)
+			}
 		}
 		if p.NextCursor == nil {
 			return list, nil
@@ -459,6 +568,43 @@ func (s *Session) listTools(ctx context.Context, page func(cursor string) (json.
 	}
 }
 
+// toolsPage fetches one page of tools/list as the raw result.
+func (s *Session) toolsPage(ctx context.Context, cursor string) (json.RawMessage, error) {
+	rctx, rt := s.startRequest(ctx, "tools/list")
+	defer rt.stop()
+	for attempt := 0; ; attempt++ {
+		cs := s.session()
+		cctx, capture := wire.WithCapture(rctx)
+		_, err := cs.ListTools(cctx, &mcp.ListToolsParams{Cursor: cursor})
+		raw, ok := capture.Last("tools/list")
+		switch {
+		case ok:
+			result, perr := parseResponse(raw)
+			if perr != nil {
+				return nil, perr
+			}
+			s.mu.Lock()
+			s.toolPages[cursor] = result
+			s.mu.Unlock()
+			return result, nil
+		case err != nil:
+			if attempt == 0 && rctx.Err() == nil && s.sessionExpired(err, capture) {
+				if rerr := s.reinitialize(ctx, cs); rerr != nil {
+					return nil, rerr
+				}
+				continue
+			}
+			return nil, s.requestError(ctx, rctx, err, capture)
+		default:
+			// Served from the SDK's 2026-07-28 cache: use the page as it came last time.
+			s.mu.Lock()
+			result := s.toolPages[cursor]
+			s.mu.Unlock()
+			return result, nil
+		}
+	}
+}
+
 // CallOptions configures one call.
 type CallOptions struct {
 	OnProgress func(Progress)
@@ -466,40 +612,64 @@ type CallOptions struct {
 
 // Call calls a tool. A JSON-RPC error comes back as *RPCError; a tool error is a
 // result with IsError set. Cancelling ctx cancels the call on the server
-// (notifications/cancelled) and returns ctx.Err().
+// (notifications/cancelled, or closing the stream over 2026-07-28 HTTP) and returns
+// ctx.Err(). With Options.Timeout the call always asks for progress, and each
+// progress notification restarts its timeout; a timeout is a *TimeoutError.
 func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, opts CallOptions) (*CallResult, error) {
+	rctx, rt := s.startRequest(ctx, fmt.Sprintf("tools/call %q", name))
+	defer rt.stop()
 	params := &mcp.CallToolParams{Name: name}
 	if len(args) > 0 {
 		params.Arguments = args
 	}
-	if opts.OnProgress != nil {
+	if s.opts.LogLevel != "" && s.info.Era == EraModern {
+		params.Meta = mcp.Meta{"io.modelcontextprotocol/logLevel": s.opts.LogLevel}
+	}
+	if opts.OnProgress != nil || s.opts.Timeout > 0 {
 		token := "mcpscope-" + strconv.FormatInt(s.token.Add(1), 10)
-		s.progress.Store(token, opts.OnProgress)
+		s.progress.Store(token, func(p Progress) {
+			rt.progressed()
+			if opts.OnProgress != nil {
+				opts.OnProgress(p)
+			}
+		})
 		defer s.progress.Delete(token)
 		params.SetProgressToken(token)
 	}
-	cctx, capture := wire.WithCapture(ctx)
-	_, err := s.cs.CallTool(cctx, params)
-	raw, ok := capture.Last("tools/call")
-	if !ok {
-		if err == nil {
-			err = errors.New("no response was seen for the call")
+	for attempt := 0; ; attempt++ {
+		cs := s.session()
+		cctx, capture := wire.WithCapture(rctx)
+		_, err := cs.CallTool(cctx, params)
+		raw, ok := capture.Last("tools/call")
+		if !ok {
+			if err == nil {
+				err = errors.New("no response was seen for the call")
+			}
+			// A 404 for an ended session means the server never ran the call.
+			if attempt == 0 && rctx.Err() == nil && s.sessionExpired(err, capture) {
+				if rerr := s.reinitialize(ctx, cs); rerr != nil {
+					return nil, rerr
+				}
+				continue
+			}
+			return nil, s.requestError(ctx, rctx, err, capture)
 		}
-		return nil, s.callError(ctx, err)
+		result, perr := parseResponse(raw)
+		if perr != nil {
+			return nil, perr
+		}
+		r := decodeCallResult(result)
+		if err != nil {
+			r.SDKError = err.Error()
+		}
+		return r, nil
 	}
-	result, perr := parseResponse(raw)
-	if perr != nil {
-		return nil, perr
-	}
-	r := decodeCallResult(result)
-	if err != nil {
-		r.SDKError = err.Error()
-	}
-	return r, nil
 }
 
 // Raw sends a hand-written request and returns the raw response message. On a
 // 2026-07-28 session the required _meta members are added when params lack them.
+// Over HTTP it is a POST of its own with the session's headers (Mcp-Session-Id and
+// MCP-Protocol-Version, or Mcp-Method and Mcp-Name on 2026-07-28).
 func (s *Session) Raw(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 	if s.info.Era == EraModern {
 		var err error
@@ -507,9 +677,23 @@ func (s *Session) Raw(ctx context.Context, method string, params json.RawMessage
 			return nil, err
 		}
 	}
-	raw, err := s.tr.Conn().RawCall(ctx, method, params)
+	rctx, rt := s.startRequest(ctx, method)
+	defer rt.stop()
+	var raw json.RawMessage
+	var err error
+	if s.h != nil {
+		raw, err = s.rawHTTP(rctx, method, params)
+		if err != nil {
+			if te := timeoutErr(rctx); te != nil && ctx.Err() == nil {
+				return nil, te
+			}
+			return nil, err
+		}
+		return raw, nil
+	}
+	raw, err = s.tr.Conn().RawCall(rctx, method, params)
 	if err != nil {
-		return nil, s.callError(ctx, err)
+		return nil, s.requestError(ctx, rctx, err, nil)
 	}
 	return raw, nil
 }
@@ -539,8 +723,11 @@ func (s *Session) withModernMeta(params json.RawMessage) (json.RawMessage, error
 	return json.Marshal(m)
 }
 
-// LastStderr returns the server's last stderr lines.
+// LastStderr returns the server's last stderr lines (none over HTTP).
 func (s *Session) LastStderr() []string {
+	if s.tr == nil {
+		return nil
+	}
 	if c := s.tr.Conn(); c != nil {
 		return c.LastStderr()
 	}

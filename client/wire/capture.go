@@ -13,6 +13,7 @@ import (
 type Capture struct {
 	mu        sync.Mutex
 	responses []CapturedResponse
+	problems  []HTTPProblem // what went wrong with the HTTP exchanges of these requests
 }
 
 // CapturedResponse is one raw JSON-RPC response and the method it answered.
@@ -50,4 +51,19 @@ func (c *Capture) Last(method string) (json.RawMessage, bool) {
 		}
 	}
 	return nil, false
+}
+
+// addOwned is add for data nobody else will modify (no copy).
+func (c *Capture) addOwned(method string, data []byte) {
+	c.mu.Lock()
+	c.responses = append(c.responses, CapturedResponse{Method: method, Data: data})
+	c.mu.Unlock()
+}
+
+// Problems returns what went wrong with the HTTP exchanges of the requests written
+// with this capture's context (HTTP transports only).
+func (c *Capture) Problems() []HTTPProblem {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]HTTPProblem(nil), c.problems...)
 }

@@ -70,6 +70,11 @@ type Event struct {
 	Size    int     // payload size in bytes; for a noise line too long to keep, the full size
 	Text    string  // a human note for repair, synthetic and closed events
 	Exit    *Exit   // for KindClosed
+	// HTTP is set on every event of an HTTP transport (KindHTTP, and KindMessage
+	// for a message sent or received over HTTP): the exchange it belongs to, with
+	// method and URL, and the status, headers or server-sent event fields where they
+	// apply. Secret values in it are already redacted. Nil for stdio.
+	HTTP *HTTPInfo
 }
 
 // Exit describes how a server process ended.

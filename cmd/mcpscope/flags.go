@@ -29,6 +29,11 @@ type common struct {
 	maxFrame       sizeFlag
 	trace          bool
 	record         string // --record FILE (see record.go)
+	recordSet      bool   // --record was given (an empty value or a directory picks a dated name)
+	redact         multiFlag
+
+	// remote: HTTP headers and tokens, --transport, --timeout, --config (see remote.go).
+	remote remoteFlags
 }
 
 type multiFlag []string
@@ -80,10 +85,10 @@ func (c *common) register(fs *flag.FlagSet, defaultFormat string) {
 	fs.DurationVar(&c.grace, "grace", wire.DefaultGrace, "time to exit after stdin closes, and after SIGTERM")
 	fs.DurationVar(&c.probeTimeout, "probe-timeout", wire.DefaultProbeTimeout, "silence that counts as no answer to a probe")
 	fs.DurationVar(&c.connectTimeout, "connect-timeout", 30*time.Second, "bound on the handshake")
-	fs.DurationVar(&c.timeout, "timeout", 0, "bound on the request (0: none)")
 	c.maxFrame = sizeFlag(wire.DefaultMaxFrame)
 	fs.Var(&c.maxFrame, "max-frame", "largest message accepted")
 	fs.BoolVar(&c.trace, "trace", false, "print every wire event to stderr")
+	c.registerRemote(fs)
 	registerRecordFlags(fs, c)
 }
 
@@ -137,11 +142,15 @@ func (c *common) options(tap *wire.Tap, stderr io.Writer) (client.Options, error
 	if c.trace {
 		tap.Listen(traceListener(stderr))
 	}
-	return client.Options{
+	opts := client.Options{
 		Env: env, Framing: framing, Repair: c.repair, Grace: c.grace,
 		ProbeTimeout: c.probeTimeout, MaxFrame: int(c.maxFrame), Protocol: c.protocol,
 		ConnectTimeout: c.connectTimeout, Tap: tap,
-	}, nil
+	}
+	if err := c.applyRemote(&opts); err != nil {
+		return client.Options{}, err
+	}
+	return opts, nil
 }
 
 // readEnvFile reads K=V lines; blank lines and # comments are skipped, "export " and
@@ -187,6 +196,8 @@ func traceListener(w io.Writer) wire.Listener {
 			fmt.Fprintf(w, "%8.3f %-7s %-4s %s\n", t, e.Kind, e.Dir, clip(string(e.Data), 400, e.Size))
 		case wire.KindStderr:
 			fmt.Fprintf(w, "%8.3f stderr       %s\n", t, clip(string(e.Data), 400, e.Size))
+		case wire.KindHTTP:
+			traceHTTP(w, t, e)
 		default:
 			fmt.Fprintf(w, "%8.3f %-7s      %s\n", t, e.Kind, e.Text)
 		}

@@ -31,8 +31,12 @@ func main() {
 const usage = `mcpscope: a workbench for MCP servers
 
 Usage:
+  mcpscope [flags] [-- CMD [ARGS...]]             the workbench (TUI); no server: the bundled host
   mcpscope --inspect [flags] -- CMD [ARGS...]     list a server's tools (also: mcpscope inspect)
   mcpscope call TOOL [--args JSON | key=value ...] [flags] -- CMD [ARGS...]
+  mcpscope host [--tools FILE] [--http [ADDR]]  the bundled tool host, an MCP server
+  mcpscope --inspect [flags] URL | NAME            an HTTP server, or one a client config names
+  mcpscope servers [--config FILE]               the servers configured for Claude, Cursor, VS Code
   mcpscope version
 
 Flags:
@@ -54,17 +58,17 @@ Exit codes: 0 ok, 1 connection or server failure, 2 usage error,
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return exitUsage
-	}
 	var cmd string
-	switch args[0] {
+	if len(args) == 0 {
+		cmd = "tui"
+	}
+	switch first(args) {
+	case "":
 	case "--inspect", "-inspect", "inspect":
 		cmd, args = "inspect", args[1:]
 	case "call":
 		cmd, args = "call", args[1:]
-	case "host", "replay", "serve":
+	case "host", "replay", "serve", "servers":
 		cmd, args = args[0], args[1:]
 	case "version", "--version":
 		fmt.Fprintln(stdout, "mcpscope", client.Version)
@@ -85,8 +89,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if cmd == "" {
-			fmt.Fprintf(stderr, "mcpscope: unknown command %q\n\n%s", args[0], usage)
-			return exitUsage
+			// Anything else is the TUI on a target: mcpscope -- CMD, mcpscope URL, NAME.
+			cmd = "tui"
 		}
 	}
 
@@ -95,7 +99,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	var got atomic.Int32
 	go func() {
@@ -113,18 +117,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runInspect(ctx, args, stdout, stderr)
 	case "call":
 		err = runCall(ctx, args, stdout, stderr)
+	case "tui":
+		err = runTUI(ctx, args, stdout, stderr)
 	case "host":
 		err = runHost(ctx, args, stdout, stderr)
 	case "replay":
 		err = runReplay(ctx, args, stdout, stderr)
 	case "serve":
 		err = runServe(ctx, args, stdout, stderr)
+	case "servers":
+		err = runServers(ctx, args, stdout, stderr)
 	}
 	code := report(ctx, err, stderr)
 	if sig := got.Load(); sig != 0 && err != nil {
 		code = 128 + int(sig)
 	}
 	return code
+}
+
+func first(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
 }
 
 // exitError carries an exit code with an already printed or printable message.

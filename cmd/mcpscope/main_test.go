@@ -180,7 +180,7 @@ func TestCallFakeServers(t *testing.T) {
 		{"bad format", "ndjson", []string{"--inspect", "--format", "yaml"}, 2, nil, []string{"--format"}},
 		{"unknown flag", "ndjson", []string{"--inspect", "--frobnicate"}, 2, nil, []string{"frobnicate"}},
 		{"bad protocol", "ndjson", []string{"--inspect", "--protocol", "1999-01-01"}, 2, nil, []string{"unknown protocol version"}},
-		{"timeout", "progress", []string{"call", "slow", "steps=100", "--timeout", "200ms"}, 1, nil, []string{"did not finish within 200ms"}},
+		{"timeout", "progress", []string{"call", "slow", "steps=100", "--timeout", "200ms"}, 1, nil, []string{"did not finish within 2s, the hard cap"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -193,7 +193,7 @@ func TestCallFakeServers(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	t.Parallel()
 	expect(t, mcpscope(t, nil, "call"), 2, nil, []string{"call needs a tool name"})
-	expect(t, mcpscope(t, nil, "frob"), 2, nil, []string{`unknown command "frob"`})
+	expect(t, mcpscope(t, nil, "frob"), 2, nil, []string{"the workbench needs a terminal"})
 	expect(t, mcpscope(t, nil, "--inspect", "--", "mcpscope-no-such-server"), 1, nil, []string{`cannot start "mcpscope-no-such-server": no such command`})
 	expect(t, mcpscope(t, nil, "--inspect", "--env-file", "/nonexistent/env", "--", "true"), 2, nil, []string{"--env-file"})
 }

@@ -1,0 +1,98 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// DefaultTimeout is the default per-request timeout (Options.Timeout).
+const DefaultTimeout = 60 * time.Second
+
+// TimeoutError says a request got no answer in time. It was cancelled: over stdio
+// and legacy HTTP with notifications/cancelled, over 2026-07-28 HTTP by closing its
+// stream.
+type TimeoutError struct {
+	What     string        // the request: `tools/call "slow"`, `tools/list`
+	After    time.Duration // how long it ran
+	Timeout  time.Duration // the per-request timeout
+	Cap      bool          // the hard cap ended it, not silence
+	Progress int           // progress notifications it reported
+}
+
+func (e *TimeoutError) Error() string {
+	if e.Cap {
+		return fmt.Sprintf("%s did not finish within %v, the hard cap (--timeout-cap), although it kept reporting progress (%d notifications, each of which restarts the %v --timeout); it was cancelled", e.What, e.After, e.Progress, e.Timeout)
+	}
+	if e.Progress > 0 {
+		return fmt.Sprintf("%s did not finish: no answer and no progress for %v (--timeout) after %d progress notifications; it was cancelled", e.What, e.Timeout, e.Progress)
+	}
+	return fmt.Sprintf("%s did not finish within %v (--timeout); it was cancelled", e.What, e.Timeout)
+}
+
+// requestTimer bounds one request: Timeout of silence, which each progress
+// notification restarts, and TimeoutCap in all.
+type requestTimer struct {
+	mu       sync.Mutex
+	what     string
+	idle     time.Duration
+	start    time.Time
+	progress int
+	idleT    *time.Timer
+	capT     *time.Timer
+	cancel   context.CancelCauseFunc
+}
+
+// startRequest returns the context for one request and its timer; stop it when the
+// request is done. With no timeout configured the context only inherits ctx.
+func (s *Session) startRequest(ctx context.Context, what string) (context.Context, *requestTimer) {
+	rctx, cancel := context.WithCancelCause(ctx)
+	rt := &requestTimer{what: what, idle: s.opts.Timeout, start: time.Now(), cancel: cancel}
+	if rt.idle <= 0 {
+		return rctx, rt
+	}
+	capD := s.opts.TimeoutCap
+	if capD <= 0 {
+		capD = 10 * rt.idle
+	}
+	rt.idleT = time.AfterFunc(rt.idle, func() { rt.fire(false) })
+	rt.capT = time.AfterFunc(capD, func() { rt.fire(true) })
+	return rctx, rt
+}
+
+func (rt *requestTimer) fire(isCap bool) {
+	rt.mu.Lock()
+	e := &TimeoutError{What: rt.what, After: time.Since(rt.start).Round(time.Millisecond), Timeout: rt.idle, Cap: isCap, Progress: rt.progress}
+	if isCap {
+		e.After = e.After.Round(100 * time.Millisecond)
+	}
+	rt.mu.Unlock()
+	rt.cancel(e)
+}
+
+// progressed restarts the silence clock.
+func (rt *requestTimer) progressed() {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.progress++
+	if rt.idleT != nil {
+		rt.idleT.Reset(rt.idle)
+	}
+}
+
+func (rt *requestTimer) stop() {
+	if rt.idleT != nil {
+		rt.idleT.Stop()
+		rt.capT.Stop()
+	}
+	rt.cancel(nil)
+}
+
+// timeoutErr returns the TimeoutError that ended rctx, if one did.
+func timeoutErr(rctx context.Context) *TimeoutError {
+	if e, ok := context.Cause(rctx).(*TimeoutError); ok {
+		return e
+	}
+	return nil
+}

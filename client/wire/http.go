@@ -1,0 +1,858 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// KindHTTP is an event of an HTTP transport that is not itself a JSON-RPC message: a
+// request's method, URL and headers (Dir Send); a response's status and headers (Dir
+// Recv); a body that is not a JSON-RPC message (an HTML error page); a server-sent event
+// that carries no message (a priming event, the legacy "endpoint" event); the end of an
+// SSE stream, or a failed exchange. Event.HTTP says which exchange it belongs to.
+const KindHTTP Kind = "http"
+
+// Framings of messages on HTTP transports (Event.Framing of a KindMessage event).
+const (
+	// FramingHTTP: the message is the whole body of an HTTP request or response.
+	FramingHTTP Framing = "http"
+	// FramingSSE: the message is the data of one server-sent event.
+	FramingSSE Framing = "sse"
+)
+
+// Redacted replaces secret values in events: header values, URL query values, and any
+// occurrence of a value marked secret.
+const Redacted = "[redacted]"
+
+// HTTPInfo is the HTTP side of an event on an HTTP transport (Event.HTTP). Every event
+// of one request/response exchange carries the same Exchange number, method and URL.
+type HTTPInfo struct {
+	// Exchange numbers the HTTP exchanges of a tap from 1, in the order they started.
+	Exchange int
+	Method   string // the request's method: POST, GET, DELETE
+	URL      string // the request's URL, with secret query values redacted
+	// Status is the response status; 0 on the request's events and on a failed exchange.
+	Status int
+	// Header is set on the request event (request headers) and the response event
+	// (response headers) only. Secret values are replaced by Redacted.
+	Header http.Header
+	// SSE is set on events read from a text/event-stream body.
+	SSE *SSEInfo
+	// Error says why the exchange failed without a (complete) response: a connection
+	// refused, a timeout, a body over the size limit, a stream cut off.
+	Error string
+}
+
+// SSEInfo holds the fields of one server-sent event other than its data.
+type SSEInfo struct {
+	ID    string // the id field; "" when absent
+	Event string // the event field; "" means "message"
+	Retry string // the retry field, in milliseconds, as sent
+}
+
+// HTTPOptions configures an HTTPTap.
+type HTTPOptions struct {
+	// Base does the real round trips; nil means a transport cloned from
+	// http.DefaultTransport.
+	Base http.RoundTripper
+	Tap  *Tap
+	// Header is added to every request, except where the SDK has set the same header
+	// (the protocol's own headers win).
+	Header http.Header
+	// Secrets are values never to appear in an event (tokens the user gave); they are
+	// replaced by Redacted in headers, URLs and bodies.
+	Secrets []string
+	// MaxBody bounds a response body or a single server-sent event (DefaultMaxFrame
+	// when 0). A bigger one fails the exchange with a *TooLargeError.
+	MaxBody int
+	// HeaderTimeout bounds the wait for the response headers of a GET (the event
+	// streams the SDK opens on its own). A standalone GET stream that times out is
+	// answered with a synthetic 405, so the session goes on without it. 0: no bound.
+	HeaderTimeout time.Duration
+}
+
+// HTTPTap is an http.RoundTripper that turns every request and response into events,
+// adds the user's headers, hands captured responses to the Capture of the request's
+// context (wire.WithCapture) by JSON-RPC id, whatever stream they arrive on, and
+// records what went wrong for error messages.
+type HTTPTap struct {
+	opts     HTTPOptions
+	exchange atomic.Int64
+
+	mu       sync.Mutex
+	pending  map[string]pendingHTTP // JSON-RPC requests sent, by id, until answered
+	waiters  map[string]chan json.RawMessage
+	problems []HTTPProblem
+	endpoint string // the legacy HTTP+SSE message endpoint, from the "endpoint" event
+	rawSeq   int
+}
+
+type pendingHTTP struct {
+	method  string
+	capture *Capture
+}
+
+// NewHTTPTap returns a tap with the given options.
+func NewHTTPTap(opts HTTPOptions) *HTTPTap {
+	if opts.Base == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.ResponseHeaderTimeout = 0
+		opts.Base = t
+	}
+	if opts.Tap == nil {
+		opts.Tap = &Tap{}
+	}
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxFrame
+	}
+	var secrets []string
+	for _, s := range opts.Secrets {
+		if len(s) >= 4 { // a shorter value would redact half of every message
+			secrets = append(secrets, s)
+		}
+	}
+	opts.Secrets = secrets
+	return &HTTPTap{opts: opts, pending: map[string]pendingHTTP{}, waiters: map[string]chan json.RawMessage{}}
+}
+
+// Tap returns the event fan-out.
+func (t *HTTPTap) Tap() *Tap { return t.opts.Tap }
+
+// Client returns an http.Client that sends through the tap.
+func (t *HTTPTap) Client() *http.Client { return &http.Client{Transport: t} }
+
+// CloseIdleConnections closes the base transport's idle connections.
+func (t *HTTPTap) CloseIdleConnections() {
+	if c, ok := t.opts.Base.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
+// Endpoint is the message endpoint a legacy HTTP+SSE server announced, resolved
+// against the URL of its event stream; "" before one arrived.
+func (t *HTTPTap) Endpoint() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.endpoint
+}
+
+// HTTPProblem is what went wrong with one HTTP exchange, as the tap saw it.
+type HTTPProblem struct {
+	Exchange    int
+	Method      string // HTTP method
+	URL         string // redacted
+	RPCMethod   string // the JSON-RPC method of the request body, if any
+	Status      int    // 0 when there was no response
+	ContentType string
+	// WWWAuthenticate holds the WWW-Authenticate header values of a 401 or 403.
+	WWWAuthenticate []string
+	Body            []byte // the start of the response body (at most 4 KiB), redacted
+	// What says what was wrong: "status" (not 2xx), "content-type" (neither JSON nor
+	// SSE for a request), "transport" (no response), "too-large", "stream-cut" (an SSE
+	// stream ended in the middle of an event), "bad-event" (an SSE event with invalid
+	// JSON).
+	What string
+	Err  string
+	// SessionGone is set for a 404 to a request that carried Mcp-Session-Id: the
+	// server has ended that session.
+	SessionGone bool
+}
+
+// Problems returns the problems recorded since mark (see Mark), oldest first.
+func (t *HTTPTap) Problems(mark int) []HTTPProblem {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []HTTPProblem
+	for _, p := range t.problems {
+		if p.Exchange > mark {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Mark returns the number of the last exchange started, for Problems.
+func (t *HTTPTap) Mark() int { return int(t.exchange.Load()) }
+
+func (t *HTTPTap) problem(p HTTPProblem, capture *Capture) {
+	t.mu.Lock()
+	t.problems = append(t.problems, p)
+	if len(t.problems) > 64 {
+		t.problems = append([]HTTPProblem(nil), t.problems[len(t.problems)-32:]...)
+	}
+	t.mu.Unlock()
+	if capture != nil {
+		capture.mu.Lock()
+		capture.problems = append(capture.problems, p)
+		capture.mu.Unlock()
+	}
+}
+
+// TooLargeError says a response body or an event was bigger than the limit.
+type TooLargeError struct {
+	What  string // "the response to tools/call", "an SSE event"
+	Size  int64  // the size seen so far or announced (-1: unknown)
+	Limit int
+}
+
+func (e *TooLargeError) Error() string {
+	size := "more than " + HumanBytes(int64(e.Limit))
+	if e.Size > int64(e.Limit) {
+		size = HumanBytes(e.Size)
+	}
+	return fmt.Sprintf("%s is %s, over the %s limit (--max-frame); raise --max-frame to accept it", e.What, size, HumanBytes(int64(e.Limit)))
+}
+
+// exchange is one request/response pair in flight.
+type exchange struct {
+	n         int
+	method    string
+	url       string
+	rpcMethod string
+	capture   *Capture
+	sessioned bool // the request carried Mcp-Session-Id
+}
+
+func (x *exchange) info() *HTTPInfo {
+	return &HTTPInfo{Exchange: x.n, Method: x.method, URL: x.url}
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for k, vs := range t.opts.Header {
+		if _, set := req.Header[k]; !set {
+			req.Header[k] = append([]string(nil), vs...)
+		}
+	}
+	x := &exchange{
+		n:         int(t.exchange.Add(1)),
+		method:    req.Method,
+		url:       t.redactURL(req.URL),
+		capture:   captureFrom(req.Context()),
+		sessioned: req.Header.Get("Mcp-Session-Id") != "",
+	}
+	var body []byte
+	if req.Body != nil && req.Body != http.NoBody {
+		var err error
+		body, err = io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		req.ContentLength = int64(len(body))
+	}
+	info := x.info()
+	info.Header = t.redactHeader(req.Header)
+	t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Send, HTTP: info, Text: req.Method + " " + x.url})
+	if len(body) > 0 {
+		t.sent(x, body)
+	}
+
+	ctx := req.Context()
+	var stop context.CancelFunc = func() {}
+	var timedOut atomic.Bool
+	if req.Method == http.MethodGet && t.opts.HeaderTimeout > 0 {
+		var cctx context.Context
+		cctx, stop = context.WithCancel(ctx)
+		timer := time.AfterFunc(t.opts.HeaderTimeout, func() { timedOut.Store(true); stop() })
+		req = req.WithContext(cctx)
+		defer timer.Stop()
+	}
+	resp, err := t.opts.Base.RoundTrip(req)
+	if err != nil {
+		stop()
+		if timedOut.Load() {
+			err = fmt.Errorf("no response headers within %v", t.opts.HeaderTimeout)
+			// The stream the SDK opens on its own after the handshake: carry on without it.
+			if req.Header.Get("Last-Event-ID") == "" && req.Header.Get("Mcp-Protocol-Version") != "" {
+				t.failed(x, err, "transport")
+				t.opts.Tap.Emit(Event{Kind: KindSynthetic, HTTP: x.info(), Text: fmt.Sprintf("the server sent no headers for its event stream (GET) within %v; going on without that stream (answered 405 for it)", t.opts.HeaderTimeout)})
+				return &http.Response{
+					Status: "405 Method Not Allowed", StatusCode: http.StatusMethodNotAllowed,
+					Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+					Header: http.Header{}, Body: http.NoBody, Request: req, ContentLength: 0,
+				}, nil
+			}
+		}
+		t.failed(x, err, "transport")
+		return nil, err
+	}
+	ri := x.info()
+	ri.Status = resp.StatusCode
+	ri.Header = t.redactHeader(resp.Header)
+	ct := resp.Header.Get("Content-Type")
+	note := resp.Status
+	if ct != "" {
+		note += " (" + ct + ")"
+	}
+	t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: ri, Text: note})
+
+	mt, _, _ := mime.ParseMediaType(ct)
+	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
+	if ok && mt == "text/event-stream" {
+		resp.Body = &sseBody{t: t, x: x, rc: resp.Body, max: t.opts.MaxBody, stop: stop, base: req.URL}
+		return resp, nil
+	}
+	// Any other body is read here whole (bounded), so that its event and its captured
+	// response are ready before the SDK sees it.
+	data, rerr := t.readBody(x, resp)
+	resp.Body.Close()
+	stop()
+	if rerr != nil {
+		return nil, rerr
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	resp.ContentLength = int64(len(data))
+	if !ok {
+		p := HTTPProblem{Exchange: x.n, Method: x.method, URL: x.url, RPCMethod: x.rpcMethod, Status: resp.StatusCode,
+			ContentType: ct, Body: t.redactBytes(head(data, 4096)), What: "status", Err: resp.Status,
+			SessionGone: resp.StatusCode == http.StatusNotFound && x.sessioned}
+		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+			p.WWWAuthenticate = resp.Header.Values("WWW-Authenticate")
+		}
+		t.problem(p, x.capture)
+	} else if x.rpcMethod != "" && x.method == http.MethodPost && resp.StatusCode != http.StatusAccepted && resp.StatusCode != http.StatusNoContent && mt != "application/json" {
+		t.problem(HTTPProblem{Exchange: x.n, Method: x.method, URL: x.url, RPCMethod: x.rpcMethod, Status: resp.StatusCode,
+			ContentType: ct, Body: t.redactBytes(head(data, 4096)), What: "content-type",
+			Err: fmt.Sprintf("Content-Type %q is neither application/json nor text/event-stream", ct)}, x.capture)
+	}
+	if len(data) > 0 {
+		t.received(x, data, FramingHTTP, nil, mt)
+	}
+	return resp, nil
+}
+
+func head(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[:n]
+	}
+	return b
+}
+
+func (t *HTTPTap) readBody(x *exchange, resp *http.Response) ([]byte, error) {
+	limit := t.opts.MaxBody
+	what := "the response"
+	if x.rpcMethod != "" {
+		what = "the response to " + x.rpcMethod
+	}
+	if resp.ContentLength > int64(limit) {
+		err := &TooLargeError{What: what, Size: resp.ContentLength, Limit: limit}
+		t.failed(x, err, "too-large")
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 {
+		buf.Grow(int(resp.ContentLength))
+	}
+	n, err := io.Copy(&buf, io.LimitReader(resp.Body, int64(limit)+1))
+	if n > int64(limit) {
+		err := &TooLargeError{What: what, Size: -1, Limit: limit}
+		t.failed(x, err, "too-large")
+		return nil, err
+	}
+	if err != nil {
+		err = fmt.Errorf("reading the response body: %w", err)
+		t.failed(x, err, "transport")
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func (t *HTTPTap) failed(x *exchange, err error, what string) {
+	info := x.info()
+	info.Error = err.Error()
+	t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: info, Text: "failed: " + err.Error()})
+	t.problem(HTTPProblem{Exchange: x.n, Method: x.method, URL: x.url, RPCMethod: x.rpcMethod, What: what, Err: err.Error()}, x.capture)
+}
+
+// envelopeHTTP is enough of a JSON-RPC message to route it.
+type envelopeHTTP struct {
+	ID     json.RawMessage `json:"id"`
+	Method *string         `json:"method"`
+	Result presence        `json:"result"`
+	Error  presence        `json:"error"`
+}
+
+func (e envelopeHTTP) isRequest() bool {
+	return e.Method != nil && len(e.ID) > 0 && string(e.ID) != "null"
+}
+func (e envelopeHTTP) isResponse() bool {
+	return e.Method == nil && len(e.ID) > 0 && (bool(e.Result) || bool(e.Error))
+}
+
+// sent handles the body of a request.
+func (t *HTTPTap) sent(x *exchange, body []byte) {
+	var env envelopeHTTP
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(trimmed, &env) != nil || (env.Method == nil && len(env.ID) == 0) {
+		info := x.info()
+		t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Send, HTTP: info, Data: t.redactBytes(body), Text: "request body (not a JSON-RPC message)"})
+		return
+	}
+	if env.Method != nil {
+		x.rpcMethod = *env.Method
+	}
+	if env.isRequest() {
+		t.mu.Lock()
+		t.pending[string(normalizeID(env.ID))] = pendingHTTP{method: *env.Method, capture: x.capture}
+		t.mu.Unlock()
+	}
+	t.opts.Tap.Emit(Event{Kind: KindMessage, Dir: Send, Data: t.redactBytes(body), Framing: FramingHTTP, HTTP: x.info()})
+}
+
+// normalizeID makes equal ids equal bytes (whitespace aside).
+func normalizeID(id json.RawMessage) json.RawMessage {
+	var v any
+	if json.Unmarshal(id, &v) != nil {
+		return id
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// received handles a message-sized piece of a response: a whole body or an event's data.
+func (t *HTTPTap) received(x *exchange, data []byte, framing Framing, sse *SSEInfo, contentType string) {
+	info := x.info()
+	info.SSE = sse
+	var env envelopeHTTP
+	trimmed := bytes.TrimSpace(data)
+	isJSON := len(trimmed) > 0 && trimmed[0] == '{' && json.Unmarshal(trimmed, &env) == nil && (env.Method != nil || len(env.ID) > 0)
+	if !isJSON || (framing == FramingHTTP && contentType != "application/json" && contentType != "") {
+		text := "response body"
+		if contentType != "" {
+			text += " (" + contentType + ")"
+		}
+		if framing == FramingSSE {
+			text = "server-sent event data that is not a JSON-RPC message"
+		}
+		t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: info, Data: t.redactBytes(data), Text: text})
+		return
+	}
+	t.opts.Tap.Emit(Event{Kind: KindMessage, Dir: Recv, Data: t.redactBytes(data), Framing: framing, HTTP: info})
+	if !env.isResponse() {
+		return
+	}
+	key := string(normalizeID(env.ID))
+	t.mu.Lock()
+	p, ok := t.pending[key]
+	if ok {
+		delete(t.pending, key)
+	}
+	w, isRaw := t.waiters[key]
+	if isRaw {
+		delete(t.waiters, key)
+	}
+	t.mu.Unlock()
+	if ok && p.capture != nil {
+		p.capture.addOwned(p.method, data)
+	}
+	if isRaw {
+		w <- data
+	}
+}
+
+// sseBody passes an SSE stream through to the SDK one complete event at a time,
+// emitting each event as it completes. An event the stream ends in the middle of is
+// not passed on (the SSE rule: an unfinished event is discarded), so a cut stream
+// reads as a stream that ended after its last complete event, which the SDK can resume
+// from its last event id.
+type sseBody struct {
+	t    *HTTPTap
+	x    *exchange
+	rc   io.ReadCloser
+	base *url.URL
+	max  int
+	stop context.CancelFunc
+
+	mu     sync.Mutex
+	buf    []byte
+	off    int // next byte of buf[:ready] to hand out
+	ready  int // end of the complete events
+	scan   int // where line scanning resumes
+	line   int // start of the line being scanned
+	err    error
+	events int
+	done   atomic.Bool // the end of the stream was reported
+	closed atomic.Bool
+}
+
+func (b *sseBody) Read(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.off == b.ready {
+		if b.off > 0 {
+			n := copy(b.buf, b.buf[b.off:])
+			b.buf = b.buf[:n]
+			b.scan -= b.off
+			b.line -= b.off
+			b.ready, b.off = 0, 0
+		}
+		if b.err != nil {
+			return 0, b.err
+		}
+		if cap(b.buf)-len(b.buf) < 32<<10 {
+			nb := make([]byte, len(b.buf), 2*cap(b.buf)+64<<10)
+			copy(nb, b.buf)
+			b.buf = nb
+		}
+		n, err := b.rc.Read(b.buf[len(b.buf):cap(b.buf)])
+		b.buf = b.buf[:len(b.buf)+n]
+		b.parse()
+		if len(b.buf)-b.ready > b.max {
+			b.err = &TooLargeError{What: "a server-sent event", Size: int64(len(b.buf) - b.ready), Limit: b.max}
+			b.t.failed(b.x, b.err, "too-large")
+			b.done.Store(true)
+			continue
+		}
+		if err != nil {
+			b.end(err)
+		}
+	}
+	n := copy(p, b.buf[b.off:b.ready])
+	b.off += n
+	return n, nil
+}
+
+// parse finds the events completed by the bytes read so far.
+func (b *sseBody) parse() {
+	for i := b.scan; i < len(b.buf); i++ {
+		if b.buf[i] != '\n' {
+			continue
+		}
+		line := bytes.TrimRight(b.buf[b.line:i], "\r")
+		b.line = i + 1
+		if len(line) == 0 {
+			b.event(b.buf[b.ready:i+1], false)
+			b.ready = i + 1
+		}
+	}
+	b.scan = len(b.buf)
+}
+
+// end handles the end of the underlying stream.
+func (b *sseBody) end(err error) {
+	rest := b.buf[b.ready:]
+	b.done.Store(true)
+	if len(bytes.TrimSpace(rest)) > 0 {
+		// An unfinished event. Its complete lines may still hold a whole message (a
+		// server that ends the stream without the final blank line): pass that on.
+		if ev, ok := parseEvent(rest); ok && json.Valid(ev.data) && bytes.HasSuffix(rest, []byte("\n")) {
+			b.event(rest, true)
+			b.ready = len(b.buf)
+		} else {
+			dropped := len(rest)
+			b.buf = b.buf[:b.ready]
+			b.scan, b.line = b.ready, b.ready
+			b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: b.x.info(), Data: b.t.redactBytes(rest),
+				Text: fmt.Sprintf("the SSE stream ended in the middle of an event; its %d bytes were dropped", dropped)})
+			b.t.problem(HTTPProblem{Exchange: b.x.n, Method: b.x.method, URL: b.x.url, RPCMethod: b.x.rpcMethod, What: "stream-cut",
+				Err: fmt.Sprintf("the server's SSE stream ended in the middle of an event (%d bytes of it arrived: %q)", dropped, abbreviate(string(rest), 120))}, b.x.capture)
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: b.x.info(), Text: "end of the SSE stream (" + plural(b.events, "event") + ")"})
+		b.err = io.EOF
+		return
+	}
+	b.err = err
+	if !b.closed.Load() {
+		info := b.x.info()
+		info.Error = err.Error()
+		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: info, Text: fmt.Sprintf("the SSE stream broke after %s: %v", plural(b.events, "event"), err)})
+	}
+}
+
+type sseEvent struct {
+	SSEInfo
+	data    []byte
+	hasData bool
+}
+
+// parseEvent reads the fields of one event block. ok is false for a block of comments.
+func parseEvent(block []byte) (sseEvent, bool) {
+	var ev sseEvent
+	any := false
+	for _, line := range bytes.Split(block, []byte("\n")) {
+		line = bytes.TrimRight(line, "\r")
+		if len(line) == 0 || line[0] == ':' {
+			continue
+		}
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimPrefix(value, []byte(" "))
+		any = true
+		switch string(field) {
+		case "data":
+			if ev.hasData {
+				ev.data = append(ev.data, '\n')
+			}
+			ev.data = append(ev.data, bytes.TrimSpace(value)...)
+			ev.hasData = true
+		case "id":
+			ev.ID = strings.TrimSpace(string(value))
+		case "event":
+			ev.Event = strings.TrimSpace(string(value))
+		case "retry":
+			ev.Retry = strings.TrimSpace(string(value))
+		}
+	}
+	return ev, any
+}
+
+func (b *sseBody) event(block []byte, unfinished bool) {
+	ev, ok := parseEvent(block)
+	if !ok {
+		return // comments only: a keep-alive
+	}
+	b.events++
+	info := ev.SSEInfo
+	switch {
+	case ev.Event == "endpoint":
+		ep := strings.TrimSpace(string(ev.data))
+		if u, err := b.base.Parse(ep); err == nil {
+			ep = u.String()
+		}
+		b.t.mu.Lock()
+		b.t.endpoint = ep
+		b.t.mu.Unlock()
+		hi := b.x.info()
+		hi.SSE = &info
+		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: hi, Data: b.t.redactBytes(ev.data), Text: "endpoint event: messages go to " + b.t.redactString(ep)})
+	case len(ev.data) == 0:
+		hi := b.x.info()
+		hi.SSE = &info
+		text := "server-sent event without data"
+		if ev.ID != "" {
+			text = "priming event (id " + ev.ID
+			if ev.Retry != "" {
+				text += ", retry " + ev.Retry + " ms"
+			}
+			text += ")"
+		}
+		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: hi, Text: text})
+	case ev.Event != "" && ev.Event != "message":
+		hi := b.x.info()
+		hi.SSE = &info
+		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: hi, Data: b.t.redactBytes(ev.data), Text: "server-sent event of type " + strconv.Quote(ev.Event) + " (not a message; ignored)"})
+	default:
+		if !json.Valid(ev.data) {
+			b.t.problem(HTTPProblem{Exchange: b.x.n, Method: b.x.method, URL: b.x.url, RPCMethod: b.x.rpcMethod, What: "bad-event",
+				Err: fmt.Sprintf("a server-sent event's data is not valid JSON: %q", abbreviate(string(ev.data), 120))}, b.x.capture)
+		}
+		b.t.received(b.x, ev.data, FramingSSE, &info, "")
+	}
+	_ = unfinished
+}
+
+// Close may be called while a Read waits for the network: it must not wait for the
+// lock Read holds.
+func (b *sseBody) Close() error {
+	first := b.closed.CompareAndSwap(false, true)
+	err := b.rc.Close()
+	if first && !b.done.Load() {
+		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, HTTP: b.x.info(), Text: "mcpscope closed the SSE stream"})
+	}
+	b.stop()
+	return err
+}
+
+// RawCall sends one hand-written JSON-RPC request as a POST to endpoint, with header
+// added, and returns the response message with its id, whether it comes back in the
+// POST's own response (JSON or an SSE stream) or on another stream (the GET stream of
+// a legacy HTTP+SSE session). Its id is a private string, so it cannot collide with
+// the SDK's numbers.
+func (t *HTTPTap) RawCall(ctx context.Context, endpoint string, header http.Header, method string, params json.RawMessage) (json.RawMessage, error) {
+	t.mu.Lock()
+	t.rawSeq++
+	id := "mcpscope-" + strconv.Itoa(t.rawSeq)
+	key, _ := json.Marshal(id)
+	ch := make(chan json.RawMessage, 1)
+	t.waiters[string(key)] = ch
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		delete(t.waiters, string(key))
+		t.mu.Unlock()
+	}()
+	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if len(params) > 0 {
+		msg["params"] = params
+	}
+	body, err := json.Marshal(msg)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	for k, vs := range header {
+		req.Header[k] = vs
+	}
+	mark := t.Mark()
+	resp, err := t.Client().Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
+		data, _ := io.ReadAll(resp.Body)
+		// A JSON-RPC error in the body is the answer.
+		select {
+		case m := <-ch:
+			return m, nil
+		default:
+		}
+		return nil, &StatusError{Status: resp.StatusCode, Problems: t.Problems(mark), Body: t.redactBytes(head(data, 4096))}
+	}
+	// An SSE stream is read until the answer comes; reading delivers it.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 32<<10)
+		for {
+			if _, err := resp.Body.Read(buf); err != nil {
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			default:
+			}
+			if len(ch) > 0 {
+				return
+			}
+		}
+	}()
+	select {
+	case m := <-ch:
+		return m, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-done:
+		select {
+		case m := <-ch:
+			return m, nil
+		default:
+		}
+		if resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent {
+			// Legacy HTTP+SSE: the answer comes on the event stream.
+			select {
+			case m := <-ch:
+				return m, nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		return nil, errors.New("the server's response carried no answer to the request")
+	}
+}
+
+// StatusError is an HTTP error status for a request of ours.
+type StatusError struct {
+	Status   int
+	Problems []HTTPProblem
+	Body     []byte
+}
+
+func (e *StatusError) Error() string {
+	s := fmt.Sprintf("HTTP %d %s", e.Status, http.StatusText(e.Status))
+	if b := bytes.TrimSpace(e.Body); len(b) > 0 {
+		s += ": " + abbreviate(string(b), 200)
+	}
+	return s
+}
+
+// Redaction.
+
+// SensitiveHeader reports whether a header's values are secrets by its name alone.
+func SensitiveHeader(name string) bool {
+	n := strings.ToLower(name)
+	for _, s := range []string{"authorization", "cookie", "token", "secret", "password", "passwd", "api-key", "apikey", "api_key", "credential", "private"} {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *HTTPTap) redactHeader(h http.Header) http.Header {
+	out := make(http.Header, len(h))
+	for k, vs := range h {
+		nv := make([]string, len(vs))
+		for i, v := range vs {
+			switch {
+			case SensitiveHeader(k):
+				if scheme, _, ok := strings.Cut(v, " "); ok && (strings.EqualFold(k, "Authorization") || strings.EqualFold(k, "Proxy-Authorization")) {
+					nv[i] = scheme + " " + Redacted
+				} else {
+					nv[i] = Redacted
+				}
+			default:
+				nv[i] = t.redactString(v)
+			}
+		}
+		out[k] = nv
+	}
+	return out
+}
+
+func (t *HTTPTap) redactString(s string) string {
+	for _, sec := range t.opts.Secrets {
+		s = strings.ReplaceAll(s, sec, Redacted)
+	}
+	return s
+}
+
+func (t *HTTPTap) redactBytes(b []byte) []byte {
+	for _, sec := range t.opts.Secrets {
+		if bytes.Contains(b, []byte(sec)) {
+			b = bytes.ReplaceAll(b, []byte(sec), []byte(Redacted))
+		}
+	}
+	return b
+}
+
+func (t *HTTPTap) redactURL(u *url.URL) string {
+	c := *u
+	if c.User != nil {
+		c.User = url.User(Redacted)
+	}
+	if c.RawQuery != "" {
+		q := c.Query()
+		changed := false
+		for k, vs := range q {
+			if SensitiveHeader(k) || strings.EqualFold(k, "key") || strings.EqualFold(k, "sig") || strings.EqualFold(k, "code") {
+				for i := range vs {
+					vs[i] = Redacted
+				}
+				changed = true
+			}
+		}
+		if changed {
+			c.RawQuery = q.Encode()
+		}
+	}
+	return t.redactString(c.String())
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

@@ -1,0 +1,63 @@
+package main_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testutil"
+)
+
+// TestConformance runs the client scenarios of the official conformance suite (npm
+// @modelcontextprotocol/conformance, pinned in interop/, on the Node 22 that the npm
+// package "node" installs there) against the ordinary commands. The suite starts its
+// own servers; the loopback preload keeps them on 127.0.0.1. Nothing in mcpscope
+// knows the suite: the commands are the ones a user types.
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	interop := filepath.Join(testutil.Root(), "interop")
+	node := filepath.Join(interop, "node_modules", "node", "bin", "node")
+	suite := filepath.Join(interop, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
+	for _, p := range []string{node, suite} {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("%s is not installed (%v); run scripts/test, or `npm ci` in interop/", p, err)
+		}
+	}
+	bin := testutil.Mcpscope(t)
+	cases := []struct{ scenario, command string }{
+		{"initialize", bin + " --inspect"},
+		{"tools_call", bin + ` call add_numbers --args '{"a":1,"b":2}'`},
+		{"sse-retry", bin + " call test_reconnection"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.scenario, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(node, suite, "client", "--scenario", tc.scenario, "--command", tc.command, "--timeout", "30000")
+			cmd.Dir = t.TempDir()
+			cmd.Env = append(os.Environ(), "NODE_OPTIONS=--require "+filepath.Join(interop, "loopback.cjs"),
+				"PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"))
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(90 * time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("the conformance suite hung:\n%s", out.String())
+			}
+			if err != nil || !strings.Contains(out.String(), "OVERALL: PASSED") {
+				t.Fatalf("scenario %s: %v\n%s", tc.scenario, err, out.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// runServers lists the servers the config files name: mcpscope servers [--config FILE]
+// [--format table|json].
+func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("servers", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var c common
+	format := fs.String("format", "table", "table or json")
+	fs.StringVar(&c.remote.config, "config", "", "read this config file only")
+	if err := fs.Parse(args); err != nil {
+		return usageErr("%v (mcpscope servers [--config FILE] [--format table|json])", err)
+	}
+	if fs.NArg() > 0 {
+		return usageErr("servers takes no arguments, got %q", fs.Arg(0))
+	}
+	if *format != "table" && *format != "json" {
+		return usageErr("--format %q: use table or json", *format)
+	}
+	f, err := loadServers(&c)
+	if err != nil {
+		return err
+	}
+	for _, b := range f.broken {
+		fmt.Fprintln(stderr, "mcpscope: warning: "+b.Error())
+	}
+	if *format == "json" {
+		type doc struct {
+			Servers []serverEntry `json:"servers"`
+			Looked  []string      `json:"looked"`
+			Broken  []string      `json:"broken,omitempty"`
+		}
+		d := doc{Servers: f.entries, Looked: []string{}}
+		if d.Servers == nil {
+			d.Servers = []serverEntry{}
+		}
+		for _, l := range f.looked {
+			d.Looked = append(d.Looked, l.Path)
+		}
+		for _, b := range f.broken {
+			d.Broken = append(d.Broken, b.Error())
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(d)
+	}
+	if len(f.entries) == 0 {
+		fmt.Fprintln(stdout, "No MCP servers configured. Looked in:")
+		for _, l := range f.looked {
+			fmt.Fprintf(stdout, "  %s  (%s)\n", tildePath(l.Path), l.Client)
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tTYPE\tCOMMAND OR URL\tFROM")
+	for _, e := range f.entries {
+		what := e.summary()
+		if len(what) > 70 {
+			what = what[:69] + "…"
+		}
+		var notes []string
+		if len(e.EnvKeys) > 0 {
+			notes = append(notes, "env "+strings.Join(e.EnvKeys, ","))
+		}
+		if len(e.HeaderKeys) > 0 {
+			notes = append(notes, "headers "+strings.Join(e.HeaderKeys, ","))
+		}
+		if e.Disabled {
+			notes = append(notes, "disabled")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s (%s)\n", e.Name, e.Type, what, e.where(), e.Client)
+		if e.Problem != "" {
+			fmt.Fprintf(tw, "\t\t! %s\t\n", e.Problem)
+		}
+		if len(notes) > 0 {
+			fmt.Fprintf(tw, "\t\t%s\t\n", strings.Join(notes, "; "))
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "\n%d servers. Inspect one with: mcpscope --inspect NAME\n", len(f.entries))
+	return nil
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/tui"
+)
+
+// runTUI opens the workbench on a target.
+func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("mcpscope", flag.ContinueOnError)
+	var c common
+	c.register(fs, "table")
+	var theme string
+	var noConfirm bool
+	fs.StringVar(&theme, "theme", "auto", "auto, dark, light or high-contrast")
+	fs.BoolVar(&noConfirm, "no-confirm", false, "call destructive tools without asking")
+	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
+	if err != nil {
+		return err
+	}
+	switch theme {
+	case "auto", "dark", "light", "high-contrast":
+	default:
+		return usageErr("--theme %q: use auto, dark, light or high-contrast", theme)
+	}
+	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
+		return usageErr("the workbench needs a terminal; in scripts use mcpscope --inspect or mcpscope call")
+	}
+	target, err := resolveTarget(&c, argv)
+	if err != nil {
+		return err
+	}
+	name := strings.Join(target.Argv, " ")
+	if len(argv) == 0 {
+		name = "bundled host"
+	}
+	tap := &wire.Tap{}
+	opts, err := c.options(tap, io.Discard) // --trace would write over the screen
+	if err != nil {
+		return err
+	}
+	stopRecording, err := startRecording(&c, target, tap)
+	if err != nil {
+		return err
+	}
+	defer stopRecording()
+	return tui.Run(ctx, tui.Options{
+		Target: target, Name: name, Client: opts, Theme: theme, NoConfirm: noConfirm,
+		Recording: c.record,
+	})
+}

@@ -1,0 +1,117 @@
+// Package tui is mcpscope's Bubble Tea screen: the tools of a server on the left, the
+// selected tool's detail and argument form, the result, the wire traffic, the server's
+// logs and stderr, and the call history on the right.
+//
+// One root model holds plain structs with methods for its parts; a focus value decides
+// who gets keys; backend events (wire frames, progress, results) arrive as messages
+// through Program.Send.
+package tui
+
+import (
+	"context"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
+)
+
+// Options configures the TUI.
+type Options struct {
+	Target client.Target
+	// Name is how the target is shown (the command line, a URL, a config name).
+	Name   string
+	Client client.Options
+	// Theme is auto (from the terminal background), dark, light or high-contrast.
+	Theme string
+	// NoConfirm skips the confirmation before calling a destructive tool.
+	NoConfirm bool
+	// Input and Output default to the terminal.
+	Input  io.Reader
+	Output io.Writer
+	// Recording names the file the session is being recorded to, for the status bar.
+	Recording string
+}
+
+// Run shows the TUI until the user quits, then closes the session; it returns only once
+// the server process is gone.
+func Run(ctx context.Context, opts Options) error {
+	m := newModel(opts)
+	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if opts.Input != nil {
+		popts = append(popts, tea.WithInput(opts.Input))
+	}
+	if opts.Output != nil {
+		popts = append(popts, tea.WithOutput(opts.Output))
+	}
+	p := tea.NewProgram(m, popts...)
+	m.send = p.Send
+	m.pump = newPump(p.Send)
+	defer m.pump.stop()
+	_, err := p.Run()
+	m.closeSession()
+	if err == tea.ErrProgramKilled && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// pump batches wire events so that a chatty server cannot flood the UI with one
+// message per frame: events are collected and delivered at most every 16 ms.
+type pump struct {
+	mu      sync.Mutex
+	pending []wire.Event
+	wake    chan struct{}
+	done    chan struct{}
+	once    sync.Once
+}
+
+type wireBatchMsg struct{ events []wire.Event }
+
+func newPump(send func(tea.Msg)) *pump {
+	p := &pump{wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go func() {
+		for {
+			select {
+			case <-p.done:
+				return
+			case <-p.wake:
+			}
+			time.Sleep(16 * time.Millisecond)
+			p.mu.Lock()
+			batch := p.pending
+			p.pending = nil
+			p.mu.Unlock()
+			if len(batch) > 0 {
+				send(wireBatchMsg{events: batch})
+			}
+		}
+	}()
+	return p
+}
+
+func (p *pump) listen(e wire.Event) {
+	p.mu.Lock()
+	p.pending = append(p.pending, e)
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (p *pump) stop() { p.once.Do(func() { close(p.done) }) }
+
+// editorCommand is the user's editor for ctrl+e.
+func editorCommand() string {
+	for _, k := range []string{"VISUAL", "EDITOR"} {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+	}
+	return "vi"
+}

@@ -1,0 +1,217 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/client"
+)
+
+// detailLines renders a tool's description, annotations and schemas as lines.
+func detailLines(st styles, t client.Tool, width int) []string {
+	var out []string
+	add := func(s string) { out = append(out, s) }
+	title := st.title.Render(t.DisplayName())
+	if t.DisplayName() != t.Name {
+		title += st.muted.Render("  " + t.Name)
+	}
+	add(title)
+	for _, p := range t.Problems {
+		add(st.warn.Render("⚠ " + p))
+	}
+	if t.Description != "" {
+		add("")
+		out = append(out, wrapText(strings.TrimSpace(t.Description), width)...)
+	}
+	add("")
+	add(st.accent.Render("Annotations") + st.muted.Render(describeAnnotationsPresence(t.Annotations)))
+	hints := t.Annotations.Hints()
+	for i, h := range client.HintNames {
+		v := "no"
+		if hints[i].Value {
+			v = "yes"
+		}
+		note := st.muted.Render("  spec default, not set by the server")
+		if hints[i].Set {
+			note = st.muted.Render("  set by the server")
+		}
+		add(fmt.Sprintf("  %-12s %-4s", h.Label, v) + note)
+	}
+	add("")
+	add(st.accent.Render("Input schema"))
+	out = append(out, schemaTree(st, t.InputSchema, width)...)
+	if len(t.OutputSchema) > 0 {
+		add("")
+		add(st.accent.Render("Output schema"))
+		out = append(out, schemaTree(st, t.OutputSchema, width)...)
+	}
+	return out
+}
+
+func describeAnnotationsPresence(a client.Annotations) string {
+	if !a.Present {
+		return "  (none sent: every hint is the spec default)"
+	}
+	return ""
+}
+
+// schemaTree renders a schema as an indented tree of properties with their types,
+// required marks, enums, defaults, formats and bounds.
+func schemaTree(st styles, raw json.RawMessage, width int) []string {
+	if len(raw) == 0 {
+		return []string{st.muted.Render("  (none)")}
+	}
+	var root map[string]any
+	if err := json.Unmarshal(raw, &root); err != nil {
+		return []string{st.warn.Render("  not an object: " + string(raw))}
+	}
+	var out []string
+	var walk func(schema map[string]any, depth int)
+	walk = func(schema map[string]any, depth int) {
+		if depth > 8 {
+			out = append(out, strings.Repeat("  ", depth+1)+st.muted.Render("…"))
+			return
+		}
+		props, _ := schema["properties"].(map[string]any)
+		required := map[string]bool{}
+		if req, ok := schema["required"].([]any); ok {
+			for _, r := range req {
+				if s, ok := r.(string); ok {
+					required[s] = true
+				}
+			}
+		}
+		names := orderedKeys(raw, props, depth == 0)
+		if len(props) == 0 && depth == 0 {
+			out = append(out, "  "+st.muted.Render("no parameters ("+summary(schema)+")"))
+			return
+		}
+		for _, name := range names {
+			p, _ := props[name].(map[string]any)
+			line := strings.Repeat("  ", depth+1) + name
+			if required[name] {
+				line += st.err.Render("*")
+			}
+			line += "  " + st.muted.Render(summary(p))
+			if d, ok := p["description"].(string); ok && d != "" {
+				line += "  " + firstLineOf(d)
+			}
+			out = append(out, truncate(line, width))
+			if p["type"] == "object" {
+				walk(p, depth+1)
+			} else if items, ok := p["items"].(map[string]any); ok && items["type"] == "object" {
+				walk(items, depth+1)
+			}
+		}
+	}
+	walk(root, 0)
+	return out
+}
+
+// orderedKeys keeps the server's order for the top level (from the raw bytes) and
+// sorts nested levels.
+func orderedKeys(raw json.RawMessage, props map[string]any, top bool) []string {
+	var names []string
+	if top {
+		var schema struct {
+			Properties json.RawMessage `json:"properties"`
+		}
+		if json.Unmarshal(raw, &schema) == nil {
+			names = client.ObjectKeys(schema.Properties)
+		}
+	}
+	if len(names) != len(props) {
+		names = names[:0]
+		for k := range props {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+	}
+	return names
+}
+
+// summary is a one-line description of a property schema.
+func summary(p map[string]any) string {
+	var parts []string
+	typ := fmt.Sprint(p["type"])
+	switch t := p["type"].(type) {
+	case nil:
+		typ = ""
+	case []any:
+		var ts []string
+		for _, x := range t {
+			ts = append(ts, fmt.Sprint(x))
+		}
+		typ = strings.Join(ts, "|")
+	}
+	if items, ok := p["items"].(map[string]any); ok && typ == "array" {
+		if it, ok := items["type"].(string); ok {
+			typ = it + "[]"
+		}
+	}
+	for _, k := range []string{"oneOf", "anyOf", "allOf"} {
+		if v, ok := p[k].([]any); ok {
+			typ += fmt.Sprintf(" %s(%d)", k, len(v))
+		}
+	}
+	if ref, ok := p["$ref"].(string); ok {
+		typ += " " + ref
+	}
+	if typ != "" {
+		parts = append(parts, strings.TrimSpace(typ))
+	}
+	if e, ok := p["enum"].([]any); ok {
+		var vs []string
+		for _, v := range e {
+			b, _ := json.Marshal(v)
+			vs = append(vs, string(b))
+		}
+		parts = append(parts, "one of "+strings.Join(vs, ", "))
+	}
+	if f, ok := p["format"].(string); ok {
+		parts = append(parts, "format "+f)
+	}
+	for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "pattern"} {
+		if v, ok := p[k]; ok {
+			parts = append(parts, fmt.Sprintf("%s %v", k, v))
+		}
+	}
+	if d, ok := p["default"]; ok {
+		b, _ := json.Marshal(d)
+		parts = append(parts, "default "+string(b))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// wrapText wraps plain text at width, keeping blank lines and indentation readable
+// (Markdown stays legible as text).
+func wrapText(s string, width int) []string {
+	if width < 10 {
+		width = 10
+	}
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		para = strings.TrimRight(para, " \r")
+		if para == "" {
+			out = append(out, "")
+			continue
+		}
+		indent := len(para) - len(strings.TrimLeft(para, " "))
+		words := strings.Fields(para)
+		line := strings.Repeat(" ", indent)
+		for _, w := range words {
+			if len(line)+len(w)+1 > width && strings.TrimSpace(line) != "" {
+				out = append(out, line)
+				line = strings.Repeat(" ", indent)
+			}
+			if strings.TrimSpace(line) != "" {
+				line += " "
+			}
+			line += w
+		}
+		out = append(out, line)
+	}
+	return out
+}

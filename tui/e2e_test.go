@@ -1,0 +1,186 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testutil"
+)
+
+// tmux runs the built binary in a real terminal, on a tmux server of its own (its own
+// socket), so nothing else on the machine is touched.
+type tmux struct {
+	t      testing.TB
+	socket string
+}
+
+func newTmux(t testing.TB, width, height int, command string) *tmux {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is needed for the end-to-end tests (apt-get install tmux; .ci/run installs it)")
+	}
+	x := &tmux{t: t, socket: fmt.Sprintf("mcpscope-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	x.run("new-session", "-d", "-s", "e2e", "-x", strconv.Itoa(width), "-y", strconv.Itoa(height), command)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
+	return x
+}
+
+func (x *tmux) run(args ...string) string {
+	x.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", x.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		x.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (x *tmux) screen() string { return x.run("capture-pane", "-p", "-t", "e2e") }
+
+func (x *tmux) keys(keys ...string) { x.run(append([]string{"send-keys", "-t", "e2e"}, keys...)...) }
+
+// typeText sends literal text.
+func (x *tmux) typeText(s string) { x.run("send-keys", "-t", "e2e", "-l", s) }
+
+func (x *tmux) waitFor(what string, timeout time.Duration) string {
+	x.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		s := x.screen()
+		if strings.Contains(s, what) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("the screen never showed %q:\n%s", what, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// panePID is the PID of the program the pane runs (the shell wrapper's child chain is
+// avoided by exec in the command).
+func (x *tmux) panePID() int {
+	n, _ := strconv.Atoi(strings.TrimSpace(x.run("display-message", "-p", "-t", "e2e", "#{pane_pid}")))
+	return n
+}
+
+// descendants lists the PIDs below pid.
+func descendants(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	children := map[int][]int{}
+	for _, e := range entries {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := strings.LastIndexByte(string(b), ')')
+		f := strings.Fields(string(b)[i+1:])
+		if len(f) > 1 {
+			pp, _ := strconv.Atoi(f[1])
+			children[pp] = append(children[pp], n)
+		}
+	}
+	var out []int
+	var walk func(p int)
+	walk = func(p int) {
+		for _, c := range children[p] {
+			out = append(out, c)
+			walk(c)
+		}
+	}
+	walk(pid)
+	return out
+}
+
+func e2eSession(t *testing.T, args string, tool, field, text, want string) {
+	bin := testutil.Mcpscope(t)
+	// exec keeps mcpscope the pane's own process; the trailing sleep keeps the pane
+	// readable after it exits, to read the exit line.
+	x := newTmux(t, 120, 40, fmt.Sprintf("sh -c '%s %s; echo mcpscope-exited:$?; sleep 30'", bin, args))
+	x.waitFor("connected", 20*time.Second)
+	shell := x.panePID()
+	pids := descendants(shell)
+	if len(pids) < 2 {
+		t.Fatalf("expected mcpscope and its server under the pane, found %v", pids)
+	}
+
+	// Filter to the tool, open its form, fill the field, call it, read the result.
+	x.keys("/")
+	x.typeText(tool)
+	x.keys("Enter", "Enter")
+	x.waitFor("Arguments", 5*time.Second)
+	x.typeText(text)
+	x.keys("Enter")
+	x.waitFor(want, 10*time.Second)
+
+	// A slow call, cancelled with esc.
+	if strings.Contains(args, "host") || args == "" {
+		x.keys("Tab", "/")
+		x.typeText("slow")
+		x.keys("Enter")
+		x.keys("Enter")
+		x.waitFor("Arguments", 5*time.Second)
+		x.typeText("200")
+		x.keys("Enter")
+		x.waitFor("esc cancels", 10*time.Second)
+		x.keys("Escape")
+		x.waitFor("Cancelled", 10*time.Second)
+	}
+
+	// Quit; mcpscope and every process it started must be gone.
+	x.keys("Tab", "q")
+	x.waitFor("mcpscope-exited:0", 10*time.Second)
+	for _, pid := range pids {
+		if testutil.Alive(pid) {
+			if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && strings.Contains(string(b), "sleep") {
+				continue // the pane's own sleep
+			}
+			t.Errorf("process %d is still running after quitting", pid)
+		}
+	}
+}
+
+func TestEndToEndBundledHost(t *testing.T) {
+	t.Parallel()
+	e2eSession(t, "", "echo", "text", "hi from tmux", "hi from tmux")
+}
+
+func TestEndToEndServerEverything(t *testing.T) {
+	t.Parallel()
+	argv := testutil.Everything(t)
+	e2eSession(t, "-- "+strings.Join(argv, " "), "echo", "message", "hi everything", "Echo: hi everything")
+}
+
+// BenchmarkIdleRSSEverything: mcpscope's resident memory while idle on
+// server-everything, in a real terminal (target: under 30 MB).
+func BenchmarkIdleRSSEverything(b *testing.B) {
+	bin := testutil.Mcpscope(b)
+	argv := testutil.Everything(b)
+	var worst float64
+	for i := 0; i < b.N; i++ {
+		x := newTmux(b, 120, 40, fmt.Sprintf("exec %s -- %s", bin, strings.Join(argv, " ")))
+		x.waitFor("connected", 20*time.Second)
+		time.Sleep(500 * time.Millisecond) // idle
+		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", x.panePID()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, line := range strings.Split(string(status), "\n") {
+			if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+				kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+				worst = max(worst, float64(kb)/1024)
+			}
+		}
+		x.keys("q")
+		_ = exec.Command("tmux", "-L", x.socket, "kill-server").Run()
+	}
+	b.ReportMetric(worst, "idle-RSS-MB")
+}

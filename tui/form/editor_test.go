@@ -1,0 +1,90 @@
+package form
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+func editorForm(t *testing.T) *Form {
+	return mustNew(t, `{"type":"object","properties":{"s":{"type":"string"}}}`)
+}
+
+func text(f *Form) string { return f.root.props[0].ed.text }
+
+func TestEditorKeys(t *testing.T) {
+	cases := []struct {
+		name  string
+		typed string
+		keys  []string
+		more  string
+		want  string
+	}{
+		{"combining mark stays with its letter", "cafe\u0301", []string{"backspace"}, "", "caf"},
+		{"left over a combining cluster", "cafe\u0301", []string{"left"}, "X", "cafXe\u0301"},
+		{"flag emoji is one cluster", "a🇫🇷b", []string{"left", "backspace"}, "", "ab"},
+		{"ZWJ family is one cluster", "👨‍👩‍👧x", []string{"home", "delete"}, "", "x"},
+		{"ctrl+w deletes a word", "hello big world", []string{"ctrl+w"}, "", "hello big "},
+		{"alt+left moves by word", "hello big world", []string{"alt+left", "alt+left"}, "_", "hello _big world"},
+		{"ctrl+k kills to the end", "hello world", []string{"home", "alt+right", "ctrl+k"}, "", "hello"},
+		{"ctrl+u kills to the start", "hello world", []string{"left", "ctrl+u"}, "", "d"},
+		{"ctrl+a and ctrl+e", "bc", []string{"ctrl+a"}, "a", "abc"},
+		{"delete at the end does nothing", "ab", []string{"delete", "right"}, "", "ab"},
+		{"backspace at the start does nothing", "ab", []string{"home", "backspace"}, "", "ab"},
+		{"ctrl+d outside arrays deletes forward", "ab", []string{"home", "ctrl+d"}, "", "b"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := editorForm(t)
+			typeText(f, c.typed)
+			press(f, c.keys...)
+			typeText(f, c.more)
+			if got := text(f); got != c.want {
+				t.Errorf("text %q, want %q", got, c.want)
+			}
+			checkView(t, f, 80, 3)
+		})
+	}
+}
+
+// TestEditorScrollsHorizontally: a long value keeps the cursor in view.
+func TestEditorScrollsHorizontally(t *testing.T) {
+	f := editorForm(t)
+	long := strings.Repeat("0123456789", 20) + "END"
+	typeText(f, long)
+	v := ansi.Strip(checkView(t, f, 40, 3))
+	if !strings.Contains(v, "END") {
+		t.Errorf("end of the text not shown while the cursor is there:\n%s", v)
+	}
+	press(f, "home")
+	v = ansi.Strip(checkView(t, f, 40, 3))
+	if !strings.Contains(v, "01234") || strings.Contains(v, "END") {
+		t.Errorf("start of the text not shown after home:\n%s", v)
+	}
+	// wide characters scroll by whole cells
+	f = editorForm(t)
+	typeText(f, strings.Repeat("世界", 40))
+	for w := 10; w < 30; w++ {
+		checkView(t, f, w, 2)
+	}
+}
+
+// TestEditorControlCharacters: what a terminal must not interpret is shown
+// as symbols, and kept in the value.
+func TestEditorControlCharacters(t *testing.T) {
+	f := editorForm(t)
+	f.Update(tea.PasteMsg{Content: "a\x1b[31mb\tc\r\nd\x00"})
+	out := f.View(80, 3)
+	if strings.Contains(out, "\x1b[31m") || strings.Contains(out, "\x00") || strings.Contains(out, "\t") {
+		t.Errorf("control characters reach the terminal: %q", out)
+	}
+	if got := text(f); got != "a\x1b[31mb\tc\r\nd\x00" {
+		t.Errorf("text %q", got)
+	}
+	v, _ := f.Value()
+	if !sameJSON(t, v, []byte(`{"s":"a\u001b[31mb\tc\r\nd\u0000"}`)) {
+		t.Errorf("value %s", v)
+	}
+}

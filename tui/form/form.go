@@ -1,0 +1,757 @@
+// Package form builds a keyboard-driven form from a JSON Schema: a tool's
+// inputSchema or an elicitation's requestedSchema.
+//
+// A Form is a plain struct owned by the root model, which forwards messages
+// to Update while the form has focus and draws View where it wants the form.
+// Anything the form cannot express becomes a JSON text field for that
+// subtree, so every schema gives a usable form. ToggleRaw switches the whole
+// form to one JSON text area and back without losing values.
+package form
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+)
+
+// FieldError is a problem with one field. Path is the JSON pointer of the
+// value ("" for the whole value).
+type FieldError struct{ Path, Message string }
+
+func (e FieldError) Error() string {
+	p := e.Path
+	if p == "" {
+		p = "/"
+	}
+	return p + ": " + e.Message
+}
+
+// Form is a form built from a JSON Schema.
+type Form struct {
+	schema []byte
+	doc    any
+	b      *builder
+	root   *node
+
+	// focus: the node and sub-row (multi-select option) with focus, and
+	// its last row index for when the node goes away.
+	fnode *node
+	fsub  int
+	fidx  int
+	top   int // first visible line
+
+	errs      map[string]string // validation errors by path
+	validated bool              // Validate ran; re-run it after each edit
+
+	raw     bool
+	ta      textarea.Model
+	rawErr  string
+	rawErrs []FieldError
+
+	val    validatorState
+	styles Styles
+	keys   KeyMap
+}
+
+// New builds a form from a JSON Schema. It fails only when schema is not
+// JSON; a schema the form cannot lay out becomes a JSON text field.
+func New(schema json.RawMessage) (*Form, error) {
+	doc, err := parseJSON(schema)
+	if err != nil {
+		return nil, fmt.Errorf("form: the schema is not JSON: %w", err)
+	}
+	f := &Form{
+		schema: slices.Clone(schema),
+		doc:    doc,
+		b:      newBuilder(doc),
+		fsub:   -1,
+		styles: DefaultStyles(),
+		keys:   DefaultKeyMap(),
+	}
+	f.b.fresh()
+	f.root = f.b.build(doc, 0, true)
+	f.ta = newTextarea(f.styles)
+	f.focusFirst()
+	return f, nil
+}
+
+func newTextarea(s Styles) textarea.Model {
+	ta := textarea.New()
+	ta.ShowLineNumbers = false
+	ta.Prompt = ""
+	ta.CharLimit = 0
+	ta.MaxHeight = 0
+	ta.MaxWidth = 0
+	ta.Placeholder = "{}"
+	ta.SetStyles(s.textareaStyles())
+	return ta
+}
+
+// SetStyles replaces the form's styles (see DefaultStyles).
+func (f *Form) SetStyles(s Styles) {
+	f.styles = s
+	f.ta.SetStyles(s.textareaStyles())
+}
+
+// Raw reports whether the form shows one raw JSON text area.
+func (f *Form) Raw() bool { return f.raw }
+
+// Focused returns the JSON pointer of the focused field ("" for the whole
+// value, and in raw mode).
+func (f *Form) Focused() string {
+	if f.raw {
+		return ""
+	}
+	rows := f.rows()
+	if i := f.focusIndex(rows); i >= 0 {
+		return rows[i].path
+	}
+	return ""
+}
+
+// Value returns the arguments as compact JSON. Optional fields left empty
+// are left out; pre-filled defaults are kept. When a field does not parse (a
+// number field holding "abc", a JSON field holding broken JSON) the error
+// says which, and the JSON returned is a best effort with that text as a
+// string, so a caller can still send it on purpose.
+func (f *Form) Value() (json.RawMessage, error) {
+	if f.raw {
+		v, err := f.rawParse()
+		if err != nil {
+			return nil, err
+		}
+		return encodeJSON(v, ""), nil
+	}
+	var errs []FieldError
+	v := f.rootValue(&errs)
+	out := json.RawMessage(encodeJSON(v, ""))
+	if len(errs) > 0 {
+		msgs := make([]string, len(errs))
+		for i, e := range errs {
+			msgs[i] = e.Error()
+		}
+		return out, errors.New("form: " + strings.Join(msgs, "; "))
+	}
+	return out, nil
+}
+
+// rootValue is the whole value; an empty JSON root (a schema such as {}
+// that accepts anything) gives {} since tool arguments are an object.
+func (f *Form) rootValue(errs *[]FieldError) any {
+	if f.root.k == kJSON && strings.TrimSpace(f.root.ed.text) == "" && !(f.root.nullable && f.root.isNull) {
+		return newOmap()
+	}
+	v, ok := f.root.value("", true, errs)
+	if !ok {
+		return nil
+	}
+	return v
+}
+
+// SetValue loads values into the form, replacing what it held (defaults
+// included). A value that does not fit the form's fields (a string where the
+// schema wants a number, an unknown enum value) is an error and leaves the
+// form unchanged; in raw mode the text is replaced either way.
+func (f *Form) SetValue(v json.RawMessage) error {
+	val, err := parseJSON(v)
+	if err != nil {
+		return fmt.Errorf("form: the value is not JSON: %w", err)
+	}
+	if f.raw {
+		f.ta.SetValue(prettyText(val))
+		f.ta.MoveToBegin()
+		f.rawErr = ""
+	}
+	return f.load(val)
+}
+
+func (f *Form) load(val any) error {
+	f.b.fresh()
+	root := f.b.build(f.doc, 0, true)
+	if err := root.set(val); err != nil {
+		return fmt.Errorf("form: %w", err)
+	}
+	path := f.Focused()
+	f.root = root
+	f.errs = nil
+	f.focusPath(path)
+	if f.validated {
+		f.Validate()
+	}
+	return nil
+}
+
+// ToggleRaw switches between the fields and one raw JSON text area. Going
+// back to the fields parses the text; if it is not JSON, or does not fit the
+// fields, the form stays raw and shows why.
+func (f *Form) ToggleRaw() {
+	if !f.raw {
+		v, _ := f.Value()
+		val, err := parseJSON(v)
+		text := string(v)
+		if err == nil {
+			text = prettyText(val)
+		}
+		f.ta.SetValue(text)
+		f.ta.MoveToBegin()
+		f.ta.Focus()
+		f.raw = true
+		f.rawErr = ""
+		f.rawErrs = nil
+		return
+	}
+	val, err := f.rawParse()
+	if err != nil {
+		f.rawErr = err.Error()
+		return
+	}
+	if err := f.load(val); err != nil {
+		f.rawErr = err.Error()
+		return
+	}
+	f.ta.Blur()
+	f.raw = false
+	f.rawErr = ""
+	f.rawErrs = nil
+}
+
+// prettyText indents v, unless that would be too many lines for the text
+// area.
+func prettyText(v any) string {
+	s := string(encodeJSON(v, "  "))
+	if strings.Count(s, "\n") > 5000 {
+		return string(encodeJSON(v, ""))
+	}
+	return s
+}
+
+func (f *Form) rawParse() (any, error) {
+	text := f.ta.Value()
+	if strings.TrimSpace(text) == "" {
+		if f.root.k == kObject {
+			return newOmap(), nil
+		}
+		return nil, errors.New("form: the raw JSON is empty")
+	}
+	v, err := parseJSON([]byte(text))
+	if err != nil {
+		return nil, fmt.Errorf("form: invalid JSON%s: %v", syntaxPos(text, err), err)
+	}
+	return v, nil
+}
+
+// syntaxPos turns a syntax error offset into " at line L, column C".
+func syntaxPos(text string, err error) string {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) || se.Offset <= 0 || int(se.Offset) > len(text) {
+		return ""
+	}
+	before := text[:se.Offset]
+	line := strings.Count(before, "\n") + 1
+	col := len([]rune(before[strings.LastIndexByte(before, '\n')+1:]))
+	return fmt.Sprintf(" at line %d, column %d", line, col)
+}
+
+// Update handles a message while the form has focus. Enter and escape are
+// left to the caller (in raw mode enter inserts a newline).
+func (f *Form) Update(msg tea.Msg) tea.Cmd {
+	if f.raw {
+		var cmd tea.Cmd
+		f.ta, cmd = f.ta.Update(msg)
+		return cmd
+	}
+	switch m := msg.(type) {
+	case tea.KeyPressMsg:
+		f.key(m)
+	case tea.PasteMsg:
+		rows := f.rows()
+		if i := f.focusIndex(rows); i >= 0 && rows[i].kind == rowField && rows[i].n.isText() {
+			n := rows[i].n
+			n.isNull = false
+			n.ed.insert(m.Content)
+			f.edited(n)
+		}
+	}
+	return nil
+}
+
+// --- rows: the form flattened into lines of fields ---
+
+type rowKind int
+
+const (
+	rowField   rowKind = iota // a scalar field (or any field set to null)
+	rowHeader                 // an object, array or multi-select heading
+	rowOption                 // one choice of a multi-select
+	rowVariant                // the oneOf/anyOf selector
+	rowNote                   // text that cannot take focus
+)
+
+// focusable says whether the row can take focus: notes and fixed values
+// cannot.
+func (r row) focusable() bool {
+	if r.kind == rowNote {
+		return false
+	}
+	return !(r.kind == rowField && r.n.k == kConst && !r.n.nullable)
+}
+
+type row struct {
+	n     *node
+	kind  rowKind
+	sub   int // option index for rowOption, else -1
+	depth int
+	label string
+	path  string
+	note  string
+}
+
+func (f *Form) rows() []row {
+	var rs []row
+	r := f.root
+	if r.k == kObject && !(r.nullable && r.isNull) {
+		f.children(r, 0, "", &rs)
+		if len(r.props) == 0 && r.extras.len() == 0 {
+			rs = append(rs, row{n: r, kind: rowNote, sub: -1, note: "no arguments"})
+		}
+	} else {
+		f.flatten(r, 0, "value", "", &rs)
+	}
+	return rs
+}
+
+func (f *Form) flatten(n *node, depth int, label, path string, rs *[]row) {
+	add := func(k rowKind) {
+		*rs = append(*rs, row{n: n, kind: k, sub: -1, depth: depth, label: label, path: path})
+	}
+	if n.nullable && n.isNull {
+		add(rowField)
+		return
+	}
+	switch n.k {
+	case kObject:
+		add(rowHeader)
+		f.children(n, depth+1, path, rs)
+	case kArray:
+		add(rowHeader)
+		for i, c := range n.items {
+			f.flatten(c, depth+1, "["+strconv.Itoa(i)+"]", path+"/"+strconv.Itoa(i), rs)
+		}
+	case kMulti:
+		add(rowHeader)
+		for i := range n.opts {
+			*rs = append(*rs, row{n: n, kind: rowOption, sub: i, depth: depth + 1, path: path})
+		}
+	case kUnion:
+		add(rowVariant)
+		c := n.kid(n.vsel)
+		if c.k == kObject && !(c.nullable && c.isNull) {
+			f.children(c, depth+1, path, rs)
+		} else {
+			f.flatten(c, depth+1, "value", path, rs)
+		}
+	default:
+		add(rowField)
+	}
+}
+
+func (f *Form) children(n *node, depth int, path string, rs *[]row) {
+	for _, c := range n.props {
+		f.flatten(c, depth, c.key, path+"/"+ptrEscape(c.key), rs)
+	}
+	if k := n.extras.len(); k > 0 {
+		note := fmt.Sprintf("+ %d more key(s) kept from the loaded value: %s (edit them as raw JSON)", k, strings.Join(n.extras.keys, ", "))
+		*rs = append(*rs, row{n: n, kind: rowNote, sub: -1, depth: depth, path: path, note: note})
+	}
+}
+
+// focusIndex finds the focused row, moving focus to a neighbour when the
+// focused node is gone. It returns -1 when nothing can take focus.
+func (f *Form) focusIndex(rows []row) int {
+	for i, r := range rows {
+		if r.focusable() && r.n == f.fnode && r.sub == f.fsub {
+			f.fidx = i
+			return i
+		}
+	}
+	i := min(max(f.fidx, 0), len(rows)-1)
+	for j := i; j < len(rows); j++ {
+		if rows[j].focusable() {
+			f.setFocus(rows, j)
+			return j
+		}
+	}
+	for j := i; j >= 0; j-- {
+		if rows[j].focusable() {
+			f.setFocus(rows, j)
+			return j
+		}
+	}
+	return -1
+}
+
+func (f *Form) setFocus(rows []row, i int) {
+	f.fnode, f.fsub, f.fidx = rows[i].n, rows[i].sub, i
+}
+
+func (f *Form) focusFirst() {
+	f.fidx = 0
+	f.fnode = nil
+	f.focusIndex(f.rows())
+}
+
+func (f *Form) focusPath(path string) {
+	rows := f.rows()
+	for i, r := range rows {
+		if r.focusable() && r.path == path {
+			f.setFocus(rows, i)
+			return
+		}
+	}
+	f.focusFirst()
+}
+
+// focusNode focuses the first row of n, or the next row that can take
+// focus.
+func (f *Form) focusNode(n *node) {
+	rows := f.rows()
+	for i, r := range rows {
+		if r.n != n {
+			continue
+		}
+		for j := i; j < len(rows); j++ {
+			if rows[j].focusable() {
+				f.setFocus(rows, j)
+				return
+			}
+		}
+		return
+	}
+}
+
+// move shifts focus by delta focusable rows, stopping at the ends.
+func (f *Form) move(rows []row, i, delta int) {
+	step := 1
+	if delta < 0 {
+		step, delta = -1, -delta
+	}
+	j := i
+	for k := 0; k < delta; k++ {
+		nj := j + step
+		for nj >= 0 && nj < len(rows) && !rows[nj].focusable() {
+			nj += step
+		}
+		if nj < 0 || nj >= len(rows) {
+			break
+		}
+		j = nj
+	}
+	f.setFocus(rows, j)
+}
+
+// --- keys ---
+
+func (f *Form) key(m tea.KeyPressMsg) {
+	rows := f.rows()
+	i := f.focusIndex(rows)
+	if i < 0 {
+		return
+	}
+	r := rows[i]
+	n := r.n
+	switch {
+	case key.Matches(m, f.keys.Next):
+		f.move(rows, i, 1)
+	case key.Matches(m, f.keys.Prev):
+		f.move(rows, i, -1)
+	case key.Matches(m, f.keys.PageDown):
+		f.move(rows, i, 10)
+	case key.Matches(m, f.keys.PageUp):
+		f.move(rows, i, -10)
+	case key.Matches(m, f.keys.AddItem):
+		f.addItem(r)
+	case key.Matches(m, f.keys.RemoveItem) && !(r.kind == rowField && n.isText() && (r.n.parent == nil || f.itemFor(r) == nil)):
+		f.removeItem(r)
+	case key.Matches(m, f.keys.MoveUp):
+		f.moveItem(r, -1)
+	case key.Matches(m, f.keys.MoveDown):
+		f.moveItem(r, 1)
+	case key.Matches(m, f.keys.ToggleNull):
+		f.toggleNull(n)
+	default:
+		if f.edit(r, m) {
+			f.edited(n)
+		}
+	}
+}
+
+// itemFor returns the innermost array item holding the row's node.
+func (f *Form) itemFor(r row) *node {
+	it, _ := itemOf(r.n)
+	return it
+}
+
+func (f *Form) edited(n *node) {
+	if f.errs != nil {
+		delete(f.errs, n.path())
+	}
+	if f.validated {
+		f.Validate()
+	}
+}
+
+// isTyping reports a key that types text.
+func isTyping(m tea.KeyPressMsg) bool {
+	if m.Text == "" || m.Mod&(tea.ModCtrl|tea.ModAlt|tea.ModSuper|tea.ModHyper|tea.ModMeta) != 0 {
+		return false
+	}
+	for _, r := range m.Text {
+		if isControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// edit applies a key to the focused row and reports whether a value changed.
+func (f *Form) edit(r row, m tea.KeyPressMsg) bool {
+	n := r.n
+	ks := m.Keystroke()
+	if n.nullable && n.isNull {
+		// Typing into a null field, or toggling it, brings it back.
+		if !(isTyping(m) || key.Matches(m, f.keys.Toggle, f.keys.NextValue, f.keys.PrevValue)) {
+			return false
+		}
+		n.isNull = false
+		if n.isText() && isTyping(m) {
+			n.ed.insert(m.Text)
+		}
+		return true
+	}
+	switch r.kind {
+	case rowOption:
+		if key.Matches(m, f.keys.Toggle) || ks == "enter" {
+			if j := slices.Index(n.msel, r.sub); j >= 0 {
+				n.msel = slices.Delete(n.msel, j, j+1)
+			} else {
+				n.msel = append(n.msel, r.sub)
+			}
+			return true
+		}
+		return false
+	case rowVariant:
+		d := 0
+		switch {
+		case key.Matches(m, f.keys.NextValue, f.keys.Toggle):
+			d = 1
+		case key.Matches(m, f.keys.PrevValue):
+			d = -1
+		}
+		if d == 0 || len(n.variants) == 0 {
+			return false
+		}
+		n.vsel = (n.vsel + d + len(n.variants)) % len(n.variants)
+		n.present = true
+		return true
+	case rowHeader:
+		if key.Matches(m, f.keys.Clear) && !n.required {
+			switch n.k {
+			case kArray:
+				if len(n.items) == 0 && n.present {
+					n.present = false
+					return true
+				}
+			case kMulti:
+				if len(n.msel) > 0 || n.present {
+					n.msel, n.present = nil, false
+					return true
+				}
+			}
+		}
+		return false
+	case rowNote:
+		return false
+	}
+	switch n.k {
+	case kString, kNumber, kInteger, kJSON:
+		return f.editText(n, m)
+	case kBool:
+		switch {
+		case key.Matches(m, f.keys.Toggle, f.keys.NextValue, f.keys.PrevValue):
+			n.bval = !n.bval || !n.bset
+			n.bset = true
+		case key.Matches(m, f.keys.Clear):
+			if n.required || !n.bset {
+				return false
+			}
+			n.bset, n.bval = false, false
+		case isTyping(m) && strings.ContainsAny(strings.ToLower(m.Text), "ty1"):
+			n.bset, n.bval = true, true
+		case isTyping(m) && strings.ContainsAny(strings.ToLower(m.Text), "fn0"):
+			n.bset, n.bval = true, false
+		default:
+			return false
+		}
+		return true
+	case kEnum:
+		count := len(n.opts)
+		switch {
+		case key.Matches(m, f.keys.NextValue, f.keys.Toggle):
+			n.sel++
+			if n.sel >= count {
+				n.sel = 0
+				if !n.required {
+					n.sel = -1
+				}
+			}
+		case key.Matches(m, f.keys.PrevValue):
+			n.sel--
+			if n.sel < -1 || (n.sel == -1 && n.required) {
+				n.sel = count - 1
+			}
+		case key.Matches(m, f.keys.Clear):
+			if n.sel < 0 {
+				return false
+			}
+			n.sel = -1
+		case isTyping(m):
+			// Jump to the next choice starting with what was typed.
+			t := strings.ToLower(m.Text)
+			for k := 1; k <= count; k++ {
+				j := (n.sel + k + count) % count
+				if j < 0 {
+					j += count
+				}
+				if strings.HasPrefix(strings.ToLower(n.opts[j].label), t) {
+					n.sel = j
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+func (f *Form) editText(n *node, m tea.KeyPressMsg) bool {
+	e := &n.ed
+	before := e.text
+	switch m.Keystroke() {
+	case "left", "ctrl+b":
+		e.left()
+	case "right", "ctrl+f":
+		e.right()
+	case "home", "ctrl+a":
+		e.home()
+	case "end", "ctrl+e":
+		e.end()
+	case "alt+left", "ctrl+left", "alt+b":
+		e.wordLeft()
+	case "alt+right", "ctrl+right", "alt+f":
+		e.wordRight()
+	case "backspace", "ctrl+h":
+		e.backspace()
+	case "delete", "ctrl+d":
+		e.del()
+	case "ctrl+u":
+		e.killLeft()
+	case "ctrl+k":
+		e.killRight()
+	case "ctrl+w", "alt+backspace":
+		e.deleteWordLeft()
+	default:
+		if !isTyping(m) {
+			return false
+		}
+		e.insert(m.Text)
+	}
+	if e.text == before {
+		return false
+	}
+	if e.text == "" {
+		n.present = false
+	}
+	return true
+}
+
+// --- arrays and null ---
+
+func (f *Form) addItem(r row) {
+	var arr *node
+	pos := 0
+	if r.n.k == kArray && (r.kind == rowHeader || r.n.isNull) {
+		arr, pos = r.n, len(r.n.items)
+	} else {
+		var it *node
+		it, arr = itemOf(r.n)
+		if arr == nil {
+			return
+		}
+		pos = slices.Index(arr.items, it) + 1
+	}
+	arr.isNull = false
+	c := arr.newItem()
+	arr.items = slices.Insert(arr.items, pos, c)
+	target := c
+	if c.k == kObject && len(c.props) > 0 {
+		target = c.props[0]
+	}
+	f.focusNode(target)
+	f.edited(arr)
+}
+
+func (f *Form) removeItem(r row) {
+	it, arr := itemOf(r.n)
+	if arr == nil {
+		return
+	}
+	i := slices.Index(arr.items, it)
+	if i < 0 {
+		return
+	}
+	arr.items = slices.Delete(arr.items, i, i+1)
+	switch {
+	case i < len(arr.items):
+		f.focusNode(arr.items[i])
+	case i > 0:
+		f.focusNode(arr.items[i-1])
+	default:
+		f.focusNode(arr)
+	}
+	f.edited(arr)
+}
+
+func (f *Form) moveItem(r row, d int) {
+	it, arr := itemOf(r.n)
+	if arr == nil {
+		return
+	}
+	i := slices.Index(arr.items, it)
+	j := i + d
+	if i < 0 || j < 0 || j >= len(arr.items) {
+		return
+	}
+	arr.items[i], arr.items[j] = arr.items[j], arr.items[i]
+	f.edited(arr)
+}
+
+func (f *Form) toggleNull(n *node) {
+	for c := n; c != nil; c = c.parent {
+		if c.nullable {
+			c.isNull = !c.isNull
+			f.focusNode(c)
+			f.edited(c)
+			return
+		}
+	}
+}

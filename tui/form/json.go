@@ -1,0 +1,403 @@
+package form
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// omap is a JSON object that remembers the order of its keys. Schemas are
+// decoded into it so that a form lists properties in the order the server
+// wrote them, and values are decoded into it so that extra keys round-trip in
+// their original order.
+type omap struct {
+	keys []string
+	vals map[string]any
+}
+
+func newOmap() *omap { return &omap{vals: map[string]any{}} }
+
+func (o *omap) get(k string) (any, bool) {
+	if o == nil {
+		return nil, false
+	}
+	v, ok := o.vals[k]
+	return v, ok
+}
+
+// at returns the value at k, or nil.
+func (o *omap) at(k string) any {
+	v, _ := o.get(k)
+	return v
+}
+
+func (o *omap) has(k string) bool {
+	_, ok := o.get(k)
+	return ok
+}
+
+func (o *omap) set(k string, v any) {
+	if _, ok := o.vals[k]; !ok {
+		o.keys = append(o.keys, k)
+	}
+	o.vals[k] = v
+}
+
+func (o *omap) del(k string) {
+	if _, ok := o.vals[k]; !ok {
+		return
+	}
+	delete(o.vals, k)
+	for i, key := range o.keys {
+		if key == k {
+			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
+			break
+		}
+	}
+}
+
+func (o *omap) len() int {
+	if o == nil {
+		return 0
+	}
+	return len(o.keys)
+}
+
+// str returns the string value at k, or "" when absent or not a string.
+func (o *omap) str(k string) string {
+	v, _ := o.get(k)
+	s, _ := v.(string)
+	return s
+}
+
+// clone is a shallow copy.
+func (o *omap) clone() *omap {
+	c := &omap{keys: append([]string(nil), o.keys...), vals: make(map[string]any, len(o.vals))}
+	for k, v := range o.vals {
+		c.vals[k] = v
+	}
+	return c
+}
+
+const maxJSONDepth = 10000
+
+// parseJSON decodes one JSON value into nil, bool, json.Number, string, []any
+// and *omap, keeping object key order. Duplicate keys keep their first
+// position and their last value.
+func parseJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := decodeValue(dec, 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("unexpected data after the JSON value")
+	}
+	return v, nil
+}
+
+func decodeValue(dec *json.Decoder, depth int) (any, error) {
+	if depth > maxJSONDepth {
+		return nil, errors.New("JSON nested too deeply")
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		if err == io.EOF {
+			return nil, errors.New("unexpected end of JSON input")
+		}
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			o := newOmap()
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				k, ok := kt.(string)
+				if !ok {
+					return nil, errors.New("object key is not a string")
+				}
+				v, err := decodeValue(dec, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				o.set(k, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return o, nil
+		case '[':
+			arr := []any{}
+			for dec.More() {
+				v, err := decodeValue(dec, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				arr = append(arr, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return arr, nil
+		}
+		return nil, fmt.Errorf("unexpected %q", t)
+	default:
+		return t, nil
+	}
+}
+
+// encodeJSON writes v compactly (indent == "") or pretty-printed.
+func encodeJSON(v any, indent string) []byte {
+	var b bytes.Buffer
+	writeJSON(&b, v, indent, 0)
+	return b.Bytes()
+}
+
+func writeJSON(b *bytes.Buffer, v any, indent string, level int) {
+	nl := func(l int) {
+		if indent != "" {
+			b.WriteByte('\n')
+			for i := 0; i < l; i++ {
+				b.WriteString(indent)
+			}
+		}
+	}
+	switch t := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		if t {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	case json.Number:
+		if isJSONNumber(string(t)) {
+			b.WriteString(string(t))
+		} else {
+			writeString(b, string(t))
+		}
+	case string:
+		writeString(b, t)
+	case []any:
+		if len(t) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteByte('[')
+		for i, e := range t {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			nl(level + 1)
+			writeJSON(b, e, indent, level+1)
+		}
+		nl(level)
+		b.WriteByte(']')
+	case *omap:
+		if t.len() == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteByte('{')
+		for i, k := range t.keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			nl(level + 1)
+			writeString(b, k)
+			b.WriteByte(':')
+			if indent != "" {
+				b.WriteByte(' ')
+			}
+			writeJSON(b, t.vals[k], indent, level+1)
+		}
+		nl(level)
+		b.WriteByte('}')
+	case rawJSON:
+		if indent == "" {
+			b.Write(t)
+		} else {
+			var pb bytes.Buffer
+			if json.Indent(&pb, t, strings.Repeat(indent, level), indent) == nil {
+				b.Write(pb.Bytes())
+			} else {
+				b.Write(t)
+			}
+		}
+	default:
+		// Not produced by this package; fall back to encoding/json.
+		data, err := json.Marshal(t)
+		if err != nil {
+			b.WriteString("null")
+			return
+		}
+		b.Write(data)
+	}
+}
+
+// rawJSON is already-valid compact JSON.
+type rawJSON []byte
+
+const hexDigits = "0123456789abcdef"
+
+// writeString writes s as a JSON string without HTML escaping.
+func writeString(b *bytes.Buffer, s string) {
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"':
+				b.WriteString(`\"`)
+			case c == '\\':
+				b.WriteString(`\\`)
+			case c == '\n':
+				b.WriteString(`\n`)
+			case c == '\r':
+				b.WriteString(`\r`)
+			case c == '\t':
+				b.WriteString(`\t`)
+			case c < 0x20:
+				b.WriteString(`\u00`)
+				b.WriteByte(hexDigits[c>>4])
+				b.WriteByte(hexDigits[c&0xf])
+			default:
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString(`\ufffd`)
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('"')
+}
+
+var numberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// isJSONNumber reports whether s is a number in JSON syntax.
+func isJSONNumber(s string) bool { return numberRE.MatchString(s) }
+
+// isIntegral reports whether the JSON number s has no fractional part.
+func isIntegral(s string) bool {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		// Out of float range: a huge magnitude is integral for any
+		// practical purpose; the validator has the final word.
+		return math.IsInf(f, 0)
+	}
+	return f == math.Trunc(f)
+}
+
+// jsonEqual compares two decoded JSON values; numbers compare by value.
+func jsonEqual(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		if x == y {
+			return true
+		}
+		fx, err1 := strconv.ParseFloat(string(x), 64)
+		fy, err2 := strconv.ParseFloat(string(y), 64)
+		return err1 == nil && err2 == nil && fx == fy
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case *omap:
+		y, ok := b.(*omap)
+		if !ok || x.len() != y.len() {
+			return false
+		}
+		for _, k := range x.keys {
+			yv, ok := y.get(k)
+			if !ok || !jsonEqual(x.vals[k], yv) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// jsonType names the JSON type of a decoded value as JSON Schema does.
+func jsonType(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number:
+		if isIntegral(string(t)) {
+			return "integer"
+		}
+		return "number"
+	case []any:
+		return "array"
+	case *omap:
+		return "object"
+	}
+	return "unknown"
+}
+
+// ptrEscape escapes one JSON pointer reference token.
+func ptrEscape(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+func ptrUnescape(s string) string {
+	if !strings.Contains(s, "~") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+}
+
+// compactText renders v as one line of JSON, for hints and labels.
+func compactText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return string(encodeJSON(v, ""))
+}

@@ -1,0 +1,603 @@
+package form
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+type kind int
+
+const (
+	kString kind = iota
+	kNumber
+	kInteger
+	kBool
+	kEnum   // one of a list of values
+	kMulti  // array of enum values: a set of checkboxes
+	kArray  // list of items built from one item schema
+	kObject // section of properties
+	kUnion  // oneOf/anyOf: a variant selector and the chosen variant's fields
+	kConst  // a fixed value, shown but not edited
+	kJSON   // raw JSON text for anything the form cannot express
+)
+
+func (k kind) String() string {
+	return [...]string{"string", "number", "integer", "boolean", "choice", "multi-select", "array", "object", "variant", "constant", "JSON"}[k]
+}
+
+type option struct {
+	val   any
+	label string
+	desc  string
+}
+
+// node is one field of the form. Which members are used depends on k.
+type node struct {
+	k        kind
+	parent   *node
+	key      string // property name when the parent is an object
+	sc       *omap  // the normalized schema
+	b        *builder
+	depth    int
+	title    string
+	desc     string
+	format   string
+	reason   string // why this is a JSON field
+	required bool
+
+	nullable bool
+	isNull   bool
+
+	// present says a value was loaded or defaulted, so an empty string,
+	// array or object is still sent.
+	present bool
+
+	ed editor // kString, kNumber, kInteger, kJSON
+
+	bval bool // kBool
+	bset bool
+
+	opts []option // kEnum, kMulti
+	sel  int      // kEnum: index into opts, -1 for none
+	msel []int    // kMulti: chosen indexes in the order chosen
+
+	itemSchema any     // kArray
+	items      []*node // kArray
+
+	props  []*node // kObject
+	extras *omap   // kObject: loaded keys the schema does not list
+
+	unionKw  string // kUnion: "oneOf", "anyOf" or "type"
+	variants []any
+	vlabels  []string
+	vkids    []*node
+	vsel     int
+
+	cval any // kConst
+}
+
+func (n *node) isText() bool {
+	switch n.k {
+	case kString, kNumber, kInteger, kJSON:
+		return true
+	}
+	return false
+}
+
+// kid returns the node of variant i, building it on first use.
+func (n *node) kid(i int) *node {
+	if n.vkids[i] == nil {
+		n.b.fresh()
+		c := n.b.build(n.variants[i], n.depth+1, false)
+		c.parent = n
+		n.vkids[i] = c
+	}
+	return n.vkids[i]
+}
+
+func (n *node) newItem() *node {
+	n.b.fresh()
+	c := n.b.build(n.itemSchema, n.depth+1, false)
+	c.parent = n
+	if c.k == kBool && !c.bset {
+		c.bset = true
+	}
+	return c
+}
+
+// path is the JSON pointer of the node's value.
+func (n *node) path() string {
+	if n.parent == nil {
+		return ""
+	}
+	p := n.parent
+	switch p.k {
+	case kObject:
+		return p.path() + "/" + ptrEscape(n.key)
+	case kArray:
+		return p.path() + "/" + strconv.Itoa(slices.Index(p.items, n))
+	}
+	return p.path()
+}
+
+// clear empties the node (it does not restore defaults).
+func (n *node) clear() {
+	n.isNull = false
+	n.present = false
+	switch n.k {
+	case kString, kNumber, kInteger, kJSON:
+		n.ed.setText("")
+	case kBool:
+		n.bset, n.bval = false, false
+	case kEnum:
+		n.sel = -1
+	case kMulti:
+		n.msel = nil
+	case kArray:
+		n.items = nil
+	case kObject:
+		for _, c := range n.props {
+			c.clear()
+		}
+		n.extras = nil
+	case kUnion:
+		for _, c := range n.vkids {
+			if c != nil {
+				c.clear()
+			}
+		}
+		n.vsel = 0
+	}
+}
+
+// isSet reports whether the node holds something the user (or a default)
+// put there, so an optional field is sent.
+func (n *node) isSet() bool {
+	if n.nullable && n.isNull {
+		return true
+	}
+	switch n.k {
+	case kString:
+		return n.ed.text != "" || n.present
+	case kNumber, kInteger, kJSON:
+		return strings.TrimSpace(n.ed.text) != ""
+	case kBool:
+		return n.bset
+	case kEnum:
+		return n.sel >= 0
+	case kMulti:
+		return len(n.msel) > 0 || n.present
+	case kArray:
+		return len(n.items) > 0 || n.present
+	case kObject:
+		if n.present || n.extras.len() > 0 {
+			return true
+		}
+		for _, c := range n.props {
+			if c.k != kConst && c.isSet() {
+				return true
+			}
+		}
+		return false
+	case kUnion:
+		return n.present || n.kid(n.vsel).isSet()
+	}
+	return false
+}
+
+// value builds the node's JSON value. force asks for a value even when the
+// node is empty (array items, required sections). Text that does not parse
+// is returned as a string and reported in errs.
+func (n *node) value(path string, force bool, errs *[]FieldError) (any, bool) {
+	if n.nullable && n.isNull {
+		return nil, true
+	}
+	if !force && !n.isSet() && n.k != kConst {
+		return nil, false
+	}
+	switch n.k {
+	case kString:
+		return n.ed.text, true
+	case kNumber, kInteger:
+		t := strings.TrimSpace(n.ed.text)
+		if t == "" {
+			return nil, true
+		}
+		if !isJSONNumber(t) {
+			*errs = append(*errs, FieldError{Path: path, Message: "not a number: " + strconv.Quote(t)})
+			return t, true
+		}
+		return json.Number(t), true
+	case kJSON:
+		t := strings.TrimSpace(n.ed.text)
+		if t == "" {
+			return nil, true
+		}
+		v, err := parseJSON([]byte(t))
+		if err != nil {
+			*errs = append(*errs, FieldError{Path: path, Message: "invalid JSON: " + err.Error()})
+			return t, true
+		}
+		return v, true
+	case kBool:
+		return n.bval, true
+	case kEnum:
+		if n.sel < 0 || n.sel >= len(n.opts) {
+			return nil, true
+		}
+		return n.opts[n.sel].val, true
+	case kConst:
+		return n.cval, true
+	case kMulti:
+		out := make([]any, 0, len(n.msel))
+		for _, i := range n.msel {
+			out = append(out, n.opts[i].val)
+		}
+		return out, true
+	case kArray:
+		out := make([]any, 0, len(n.items))
+		for i, c := range n.items {
+			v, _ := c.value(path+"/"+strconv.Itoa(i), true, errs)
+			out = append(out, v)
+		}
+		return out, true
+	case kObject:
+		o := newOmap()
+		for _, c := range n.props {
+			cforce := c.k == kConst || (c.required && c.isContainer())
+			if v, ok := c.value(path+"/"+ptrEscape(c.key), cforce, errs); ok {
+				o.set(c.key, v)
+			}
+		}
+		if n.extras != nil {
+			for _, k := range n.extras.keys {
+				if !o.has(k) {
+					o.set(k, n.extras.vals[k])
+				}
+			}
+		}
+		return o, true
+	case kUnion:
+		return n.kid(n.vsel).value(path, force || n.present, errs)
+	}
+	return nil, false
+}
+
+// isContainer says an empty value of this node still means something when
+// it is required ({} or []), unlike an empty scalar, which is left out so
+// the validator reports it missing.
+func (n *node) isContainer() bool {
+	switch n.k {
+	case kObject, kArray, kMulti:
+		return true
+	case kUnion:
+		return n.kid(n.vsel).isContainer()
+	}
+	return false
+}
+
+type mismatchError struct {
+	path string
+	want string
+	got  any
+}
+
+func (e *mismatchError) Error() string {
+	p := e.path
+	if p == "" {
+		p = "/"
+	}
+	return fmt.Sprintf("value at %s does not fit the form: want %s, got %s", p, e.want, describe(e.got))
+}
+
+func describe(v any) string {
+	s := compactText(v)
+	if _, ok := v.(string); ok {
+		s = string(encodeJSON(v, ""))
+	}
+	if len(s) > 40 {
+		s = s[:37] + "…"
+	}
+	return jsonType(v) + " " + s
+}
+
+// set loads v into the node, replacing what it held. On error the node may
+// be partly changed; callers work on a fresh tree.
+func (n *node) set(v any) error {
+	n.b.work++
+	if n.b.work > maxSetWork {
+		return errTooComplex
+	}
+	n.isNull = false
+	if v == nil && n.nullable {
+		n.clear()
+		n.isNull = true
+		return nil
+	}
+	if v == nil && n.parent != nil && n.parent.k == kArray && (n.k == kNumber || n.k == kInteger || n.k == kEnum) {
+		// An empty array item is sent as null; take it back as empty.
+		n.clear()
+		return nil
+	}
+	mismatch := func(want string) error { return &mismatchError{path: n.path(), want: want, got: v} }
+	switch n.k {
+	case kJSON:
+		n.ed.setText(string(encodeJSON(v, "")))
+		n.present = true
+		return nil
+	case kString:
+		s, ok := v.(string)
+		if !ok {
+			return mismatch("a string")
+		}
+		n.ed.setText(s)
+		n.present = true
+	case kNumber, kInteger:
+		switch x := v.(type) {
+		case json.Number:
+			n.ed.setText(string(x))
+		case string:
+			// Text that is not a number is what Value gives for a number
+			// field typed wrong; take it back as typed so a trip through
+			// raw JSON loses nothing. A string holding a number is a real
+			// type mismatch and is refused.
+			if isJSONNumber(strings.TrimSpace(x)) || strings.TrimSpace(x) == "" {
+				return mismatch("a number")
+			}
+			n.ed.setText(x)
+		default:
+			return mismatch("a number")
+		}
+	case kBool:
+		x, ok := v.(bool)
+		if !ok {
+			return mismatch("true or false")
+		}
+		n.bval, n.bset = x, true
+	case kConst:
+		if !jsonEqual(v, n.cval) {
+			return mismatch(describe(n.cval))
+		}
+	case kEnum:
+		for i, o := range n.opts {
+			if jsonEqual(o.val, v) {
+				n.sel = i
+				return nil
+			}
+		}
+		return mismatch("one of the listed values")
+	case kMulti:
+		arr, ok := v.([]any)
+		if !ok {
+			return mismatch("an array")
+		}
+		n.msel = nil
+	outer:
+		for _, e := range arr {
+			for i, o := range n.opts {
+				if jsonEqual(o.val, e) {
+					if slices.Contains(n.msel, i) {
+						return mismatch("each choice at most once")
+					}
+					n.msel = append(n.msel, i)
+					continue outer
+				}
+			}
+			return mismatch("listed values only")
+		}
+		n.present = true
+	case kArray:
+		arr, ok := v.([]any)
+		if !ok {
+			return mismatch("an array")
+		}
+		n.items = nil
+		for _, e := range arr {
+			c := n.newItem()
+			n.items = append(n.items, c)
+			if err := c.set(e); err != nil {
+				return err
+			}
+		}
+		n.present = true
+	case kObject:
+		o, ok := v.(*omap)
+		if !ok {
+			return mismatch("an object")
+		}
+		seen := map[string]bool{}
+		for _, c := range n.props {
+			seen[c.key] = true
+			if cv, ok := o.get(c.key); ok {
+				if err := c.set(cv); err != nil {
+					return err
+				}
+			} else {
+				c.clear()
+			}
+		}
+		n.extras = nil
+		for _, k := range o.keys {
+			if !seen[k] {
+				if n.extras == nil {
+					n.extras = newOmap()
+				}
+				n.extras.set(k, o.vals[k])
+			}
+		}
+		n.present = true
+	case kUnion:
+		order := n.rankVariants(v)
+		var firstErr error
+		for _, i := range order {
+			c := n.kid(i)
+			if err := c.set(v); err != nil {
+				c.clear()
+				if firstErr == nil {
+					firstErr = err
+				}
+				continue
+			}
+			n.vsel = i
+			n.present = true
+			return nil
+		}
+		if firstErr == nil {
+			firstErr = mismatch("one of the variants")
+		}
+		return firstErr
+	default:
+		return mismatch(n.k.String())
+	}
+	return nil
+}
+
+// rankVariants orders variant indexes for trying a value: those it fits
+// best first, then those it fits once required properties are overlooked (a
+// half-filled variant the form itself produced); all of them when it fits
+// none.
+func (n *node) rankVariants(v any) []int {
+	type scored struct{ i, s int }
+	var out []int
+	seen := make([]bool, len(n.variants))
+	for _, strict := range []bool{true, false} {
+		var list []scored
+		for i, vs := range n.variants {
+			if seen[i] {
+				continue
+			}
+			if s := n.b.match(vs, v, 0, strict); s >= 0 {
+				list = append(list, scored{i, s})
+			}
+		}
+		slices.SortStableFunc(list, func(a, b scored) int { return b.s - a.s })
+		for _, s := range list {
+			seen[s.i] = true
+			out = append(out, s.i)
+		}
+	}
+	if len(out) == 0 {
+		for i := range n.variants {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// match scores how well value v fits schema s: -1 when it cannot, higher
+// for a closer fit. It is a cheap structural check used to pick a
+// oneOf/anyOf variant for a loaded value, not a validator.
+func (b *builder) match(sv any, v any, depth int, strict bool) int {
+	steps := 0
+	return b.matchN(sv, v, depth, strict, &steps)
+}
+
+// maxMatch bounds the work of one match (unions of unions of unions…).
+const maxMatch = 5000
+
+func (b *builder) matchN(sv any, v any, depth int, strict bool, steps *int) int {
+	*steps++
+	if depth > maxDepth || *steps > maxMatch {
+		return 0
+	}
+	s, _, err := b.normalize(sv, 0)
+	if err != nil {
+		return 0
+	}
+	if c, ok := s.get("const"); ok {
+		if jsonEqual(c, v) {
+			return 100
+		}
+		return -1
+	}
+	if e, ok := s.at("enum").([]any); ok {
+		for _, x := range e {
+			if jsonEqual(x, v) {
+				return 50
+			}
+		}
+		return -1
+	}
+	if vs := unionVariants(s); vs != nil {
+		best := -1
+		for _, x := range vs {
+			if m := b.matchN(x, v, depth+1, strict, steps); m > best {
+				best = m
+			}
+		}
+		if best < 0 {
+			return -1
+		}
+		return best
+	}
+	types := typeList(s.vals["type"])
+	if len(types) == 0 {
+		if t := inferType(s); t != "" && t != "string" && t != "number" {
+			types = []string{t}
+		}
+	}
+	if len(types) > 0 {
+		vt := jsonType(v)
+		ok := false
+		for _, t := range types {
+			if t == vt || (t == "number" && vt == "integer") {
+				ok = true
+			}
+		}
+		if !ok {
+			return -1
+		}
+	}
+	score := 1
+	switch t := v.(type) {
+	case *omap:
+		props, _ := s.at("properties").(*omap)
+		for _, r := range typeList(s.vals["required"]) {
+			if strict && !t.has(r) {
+				return -1
+			}
+		}
+		closed := s.vals["additionalProperties"] == false
+		for _, k := range t.keys {
+			ps, ok := props.get(k)
+			if !ok {
+				if closed {
+					return -1
+				}
+				continue
+			}
+			m := b.matchN(ps, t.vals[k], depth+1, strict, steps)
+			if m < 0 {
+				return -1
+			}
+			score += 1 + m
+		}
+	case []any:
+		if items, ok := s.get("items"); ok {
+			if _, tuple := items.([]any); !tuple {
+				for _, e := range t {
+					m := b.matchN(items, e, depth+1, strict, steps)
+					if m < 0 {
+						return -1
+					}
+					score += m
+				}
+			}
+		}
+	}
+	return score
+}
+
+// itemOf returns the innermost array item that holds n (or n itself) and
+// its array.
+func itemOf(n *node) (item, arr *node) {
+	for c := n; c != nil && c.parent != nil; c = c.parent {
+		if c.parent.k == kArray {
+			return c, c.parent
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,234 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/vt"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testutil"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testutil.Cleanup()
+	os.Exit(code)
+}
+
+// harness drives the root model the way Bubble Tea would, without a terminal: it runs
+// commands, collects what the backend sends, and feeds messages to Update. Keys go
+// through the same key map a user presses.
+type harness struct {
+	t     testing.TB
+	m     *model
+	mu    sync.Mutex
+	inbox []tea.Msg
+	wake  chan struct{}
+}
+
+func newHarness(t testing.TB, target client.Target, width, height int) *harness {
+	t.Helper()
+	h := &harness{t: t, wake: make(chan struct{}, 1)}
+	m := newModel(Options{Target: target, Name: "bundled host", Theme: "dark", Client: client.Options{}})
+	m.send = h.post
+	m.pump = newPump(h.post)
+	h.m = m
+	t.Cleanup(h.close)
+	h.update(tea.WindowSizeMsg{Width: width, Height: height})
+	h.run(m.connect())
+	return h
+}
+
+// close stops the backend and the server.
+func (h *harness) close() {
+	h.m.pump.stop()
+	h.m.closeSession()
+}
+
+// hostTarget runs the bundled host from the built binary.
+func hostTarget(t testing.TB) client.Target {
+	return client.Target{Argv: []string{testutil.Mcpscope(t), "host"}}
+}
+
+func (h *harness) post(msg tea.Msg) {
+	h.mu.Lock()
+	h.inbox = append(h.inbox, msg)
+	h.mu.Unlock()
+	select {
+	case h.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run executes a command in the background, as Bubble Tea does; its message arrives in
+// the inbox.
+func (h *harness) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		msg := cmd()
+		if msg == nil {
+			return
+		}
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range batch {
+				h.run(c)
+			}
+			return
+		}
+		h.post(msg)
+	}()
+}
+
+func (h *harness) update(msg tea.Msg) {
+	_, cmd := h.m.Update(msg)
+	h.runQuiet(cmd)
+}
+
+// runQuiet runs a command unless it only animates (spinner ticks would loop forever).
+func (h *harness) runQuiet(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	h.run(func() tea.Msg {
+		msg := cmd()
+		switch msg.(type) {
+		case tea.QuitMsg:
+			return nil
+		}
+		if isTick(msg) {
+			return nil
+		}
+		return msg
+	})
+}
+
+func isTick(msg tea.Msg) bool {
+	return strings.Contains(strings.ToLower(fmt.Sprintf("%T", msg)), "tickmsg")
+}
+
+// until processes messages until cond holds (or fails the test after a while).
+func (h *harness) until(what string, cond func(*model) bool) {
+	h.t.Helper()
+	// Generous: under -race on a loaded two-core machine a server start can be slow.
+	deadline := time.Now().Add(45 * time.Second)
+	for !cond(h.m) {
+		h.mu.Lock()
+		msgs := h.inbox
+		h.inbox = nil
+		h.mu.Unlock()
+		for _, msg := range msgs {
+			h.update(msg)
+		}
+		if cond(h.m) {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s; screen:\n%s", what, h.screen())
+		}
+		select {
+		case <-h.wake:
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// settle processes whatever arrives within a short quiet period.
+func (h *harness) settle() {
+	quiet := time.Now().Add(150 * time.Millisecond)
+	for time.Now().Before(quiet) {
+		h.mu.Lock()
+		msgs := h.inbox
+		h.inbox = nil
+		h.mu.Unlock()
+		for _, msg := range msgs {
+			h.update(msg)
+			quiet = time.Now().Add(150 * time.Millisecond)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// press sends keys by their names in the key map ("enter", "tab", "ctrl+c", "a").
+func (h *harness) press(keys ...string) {
+	for _, k := range keys {
+		h.update(keyMsg(k))
+	}
+}
+
+// typeText types text one rune at a time.
+func (h *harness) typeText(s string) {
+	for _, r := range s {
+		h.update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func keyMsg(name string) tea.KeyPressMsg {
+	switch name {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "alt+enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModAlt}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+c", "ctrl+r", "ctrl+j", "ctrl+e":
+		return tea.KeyPressMsg{Code: rune(name[5]), Mod: tea.ModCtrl}
+	}
+	r := []rune(name)
+	return tea.KeyPressMsg{Code: r[0], Text: name}
+}
+
+// screen renders the model through a terminal emulator and returns the text a user
+// would read, with times and durations masked so that goldens are stable.
+func (h *harness) screen() string {
+	em := vt.NewEmulator(h.m.width, h.m.height)
+	em.WriteString(strings.ReplaceAll(h.m.render(), "\n", "\r\n"))
+	return normalize(em.String())
+}
+
+var volatile = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`\d+\.\d{3}s`), "T.TTTs"},
+	{regexp.MustCompile(`\b\d+(\.\d+)?(µs|ms|s)\b`), "Nms"},
+	{regexp.MustCompile(`\d\d:\d\d:\d\d`), "HH:MM:SS"},
+	{regexp.MustCompile(`[⠁-⣿]`), "*"},
+	{regexp.MustCompile(`"(now|time)": "[^"]*"`), `"$1": "…"`},
+	{regexp.MustCompile(`[0-9a-f]{32}`), "<hex>"},
+}
+
+func normalize(s string) string {
+	for _, v := range volatile {
+		s = v.re.ReplaceAllString(s, v.with)
+	}
+	return s
+}
+
+func (h *harness) contains(want ...string) {
+	h.t.Helper()
+	s := h.screen()
+	for _, w := range want {
+		if !strings.Contains(s, w) {
+			h.t.Errorf("screen lacks %q:\n%s", w, s)
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// keyMap is every key binding, as data: the help view is generated from it.
+type keyMap struct {
+	Quit, ForceQuit, Help                  key.Binding
+	NextPane, PrevPane                     key.Binding
+	Up, Down, PageUp, PageDown, Home, End  key.Binding
+	Filter, ClearFilter, Open, Refetch     key.Binding
+	Send, SendAnyway, RawJSON, Editor      key.Binding
+	Cancel, Restart                        key.Binding
+	TabTool, TabResult, TabTraffic         key.Binding
+	TabLogs, TabStderr, TabHistory         key.Binding
+	NextTab, PrevTab                       key.Binding
+	ShowRaw, CopyResult, CopyArgs, CopyCmd key.Binding
+	SaveResult, Rerun, LoadArgs            key.Binding
+	TrafficDir, ReadResource               key.Binding
+}
+
+func defaultKeys() keyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return keyMap{
+		Quit:         b("q", "quit", "q"),
+		ForceQuit:    b("ctrl+c", "quit", "ctrl+c"),
+		Help:         b("?", "help", "?"),
+		NextPane:     b("tab", "next pane", "tab"),
+		PrevPane:     b("shift+tab", "previous pane", "shift+tab"),
+		Up:           b("↑/k", "up", "up", "k"),
+		Down:         b("↓/j", "down", "down", "j"),
+		PageUp:       b("pgup", "page up", "pgup", "ctrl+u"),
+		PageDown:     b("pgdn", "page down", "pgdown", "ctrl+d"),
+		Home:         b("home/g", "top", "home", "g"),
+		End:          b("end/G", "bottom", "end", "G"),
+		Filter:       b("/", "filter", "/"),
+		ClearFilter:  b("esc", "clear filter", "esc"),
+		Open:         b("enter", "open tool form", "enter"),
+		Refetch:      b("r", "refetch tools", "r"),
+		Send:         b("enter", "call the tool", "enter"),
+		SendAnyway:   b("alt+enter", "call even if invalid", "alt+enter"),
+		RawJSON:      b("ctrl+j", "form ↔ raw JSON", "ctrl+j"),
+		Editor:       b("ctrl+e", "edit arguments in $EDITOR", "ctrl+e"),
+		Cancel:       b("esc", "cancel the call", "esc"),
+		Restart:      b("ctrl+r", "restart the server", "ctrl+r"),
+		TabTool:      b("1", "tool", "1"),
+		TabResult:    b("2", "result", "2"),
+		TabTraffic:   b("3", "traffic", "3"),
+		TabLogs:      b("4", "logs", "4"),
+		TabStderr:    b("5", "stderr", "5"),
+		TabHistory:   b("6", "history", "6"),
+		NextTab:      b("]", "next tab", "]"),
+		PrevTab:      b("[", "previous tab", "["),
+		ShowRaw:      b("v", "raw JSON", "v"),
+		CopyResult:   b("y", "copy result", "y"),
+		CopyArgs:     b("Y", "copy arguments", "Y"),
+		CopyCmd:      b("c", "copy as mcpscope call", "c"),
+		SaveResult:   b("s", "save result to a file", "s"),
+		Rerun:        b("enter", "re-run", "enter"),
+		LoadArgs:     b("e", "edit arguments", "e"),
+		TrafficDir:   b("d", "direction filter", "d"),
+		ReadResource: b("o", "read linked resource", "o"),
+	}
+}
+
+// ShortHelp and FullHelp make keyMap a help.KeyMap.
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Help, k.NextPane, k.Filter, k.Send, k.Cancel, k.Quit}
+}
+
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.NextPane, k.PrevPane, k.NextTab, k.PrevTab, k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Filter, k.ClearFilter, k.Open, k.Refetch},
+		{k.Send, k.SendAnyway, k.RawJSON, k.Editor, k.Cancel, k.ShowRaw, k.CopyResult, k.CopyArgs, k.CopyCmd, k.SaveResult},
+		{k.ReadResource, k.Rerun, k.LoadArgs, k.TrafficDir, k.Restart, k.Help, k.Quit, k.ForceQuit},
+	}
+}

@@ -1,0 +1,1379 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/themes"
+	"github.com/mcpscope/mcpscope/tui/form"
+)
+
+type pane int
+
+const (
+	paneList pane = iota
+	paneRight
+)
+
+type tab int
+
+const (
+	tabTool tab = iota
+	tabResult
+	tabTraffic
+	tabLogs
+	tabStderr
+	tabHistory
+	tabCount
+)
+
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History"}
+
+type connState int
+
+const (
+	stateConnecting connState = iota
+	stateReady
+	stateFailed
+	stateDied
+)
+
+// server is one connected server. The root model keeps it as a value it owns, so that
+// several servers can later sit side by side.
+type server struct {
+	name    string
+	gen     int // bumped on every (re)connect; messages of older generations are dropped
+	state   connState
+	session *client.Session
+	info    client.Info
+	err     error
+	exit    *wire.Exit
+	cancel  context.CancelFunc // ends the connect and everything of this generation
+}
+
+// Messages from the backend.
+type (
+	connectedMsg struct {
+		gen     int
+		session *client.Session
+		err     error
+	}
+	toolsMsg struct {
+		gen  int
+		list *client.ToolList
+		err  error
+	}
+	toolsChangedMsg struct{ gen int }
+	logMsg          struct{ m client.LogMessage }
+	progressMsg     struct {
+		id int
+		p  client.Progress
+	}
+	callDoneMsg struct {
+		id      int
+		result  *client.CallResult
+		err     error
+		elapsed time.Duration
+	}
+	elicitMsg struct {
+		req   client.ElicitRequest
+		reply chan client.ElicitResponse
+	}
+	noticeMsg struct{ text string }
+	linkedMsg struct {
+		id    int
+		items []linkedResource
+	}
+	editorDone struct {
+		path string
+		err  error
+	}
+)
+
+// model is the root model.
+type model struct {
+	opts  Options
+	keys  keyMap
+	help  help.Model
+	st    styles
+	theme string // chosen palette name; "auto" follows the background
+
+	width, height int
+	focus         pane
+	tab           tab
+	showHelp      bool
+
+	srv  server
+	list toolList
+
+	form        *form.Form
+	formTool    string
+	formError   string
+	detail      scroller
+	confirm     bool // a destructive call waits for y/n
+	pendingArgs json.RawMessage
+
+	nextID    int
+	calls     []*outcome // history, oldest first
+	current   *outcome   // shown in the Result tab
+	cancels   map[int]context.CancelFunc
+	result    scroller
+	resultKey struct {
+		o     *outcome
+		width int
+		ver   int
+	}
+	resultVer int
+	showRaw   bool
+
+	traffic    trafficView
+	logs       []string
+	logView    scroller
+	stderr     []string
+	stderrView scroller
+	histCursor int
+
+	elicit     *elicitMsg
+	elicitForm *form.Form
+
+	notice   string
+	spinner  spinner.Model
+	send     func(tea.Msg)
+	pump     *pump
+	closeMu  sync.Mutex
+	lastCall time.Duration
+}
+
+func newModel(opts Options) *model {
+	m := &model{
+		opts:    opts,
+		keys:    defaultKeys(),
+		help:    help.New(),
+		theme:   opts.Theme,
+		cancels: map[int]context.CancelFunc{},
+		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		width:   80,
+		height:  24,
+	}
+	m.traffic.follow = true
+	p, ok := themes.ByName(opts.Theme)
+	if !ok {
+		p = themes.Dark
+		m.theme = "auto"
+	}
+	m.st = newStyles(p)
+	m.srv.name = opts.Name
+	return m
+}
+
+func (m *model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.connect(), m.spinner.Tick}
+	if m.theme == "auto" {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// connect starts (or restarts) the server and the handshake.
+func (m *model) connect() tea.Cmd {
+	if m.srv.cancel != nil {
+		m.srv.cancel()
+	}
+	old := m.srv.session
+	m.srv.gen++
+	m.srv.state = stateConnecting
+	m.srv.err, m.srv.exit, m.srv.session = nil, nil, nil
+	gen := m.srv.gen
+	ctx, cancel := context.WithCancel(context.Background())
+	m.srv.cancel = cancel
+	opts := m.opts.Client
+	tap := &wire.Tap{}
+	if opts.Tap != nil {
+		// Keep listeners the caller attached (a recorder) on every generation.
+		parent := opts.Tap
+		tap.Listen(parent.Emit)
+	}
+	if m.pump != nil {
+		tap.Listen(m.pump.listen)
+	}
+	opts.Tap = tap
+	send := m.send
+	opts.OnToolsChanged = func() { send(toolsChangedMsg{gen: gen}) }
+	opts.OnLog = func(l client.LogMessage) { send(logMsg{m: l}) }
+	if opts.LogLevel == "" {
+		opts.LogLevel = "debug" // the Logs tab shows everything the server says
+	}
+	opts.Elicit = func(ctx context.Context, req client.ElicitRequest) (client.ElicitResponse, error) {
+		reply := make(chan client.ElicitResponse, 1)
+		send(elicitMsg{req: req, reply: reply})
+		select {
+		case r := <-reply:
+			return r, nil
+		case <-ctx.Done():
+			return client.ElicitResponse{}, ctx.Err()
+		}
+	}
+	target := m.opts.Target
+	return func() tea.Msg {
+		if old != nil {
+			old.Close()
+		}
+		s, err := client.Connect(ctx, target, opts)
+		return connectedMsg{gen: gen, session: s, err: err}
+	}
+}
+
+// fetchTools lists the tools; fresh asks the server itself, past the SDK's
+// 2026-07-28 TTL cache (the user's "r", and after list_changed).
+func (m *model) fetchTools(fresh ...bool) tea.Cmd {
+	s, gen := m.srv.session, m.srv.gen
+	if s == nil {
+		return nil
+	}
+	refetch := len(fresh) > 0 && fresh[0]
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		var list *client.ToolList
+		var err error
+		if refetch {
+			list, err = s.RefreshTools(ctx)
+		} else {
+			list, err = s.Tools(ctx)
+		}
+		return toolsMsg{gen: gen, list: list, err: err}
+	}
+}
+
+// closeSession ends the server process; it is called once the program has stopped.
+func (m *model) closeSession() {
+	m.closeMu.Lock()
+	defer m.closeMu.Unlock()
+	for _, c := range m.cancels {
+		c()
+	}
+	if m.srv.cancel != nil {
+		m.srv.cancel()
+	}
+	if m.srv.session != nil {
+		m.srv.session.Close()
+		m.srv.session = nil
+	}
+}
+
+// typing reports whether keys are text for a field (so q and digits are not commands).
+func (m *model) typing() bool {
+	return m.list.filtering || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil
+}
+
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.resultVer++
+		return m, nil
+	case tea.BackgroundColorMsg:
+		if m.theme == "auto" && !msg.IsDark() {
+			m.st = newStyles(themes.Light)
+			m.resultVer++
+		}
+		return m, nil
+	case spinner.TickMsg:
+		var cmd tea.Cmd
+		m.spinner, cmd = m.spinner.Update(msg)
+		return m, cmd
+	case connectedMsg:
+		return m, m.onConnected(msg)
+	case toolsMsg:
+		if msg.gen != m.srv.gen {
+			return m, nil
+		}
+		if msg.err != nil {
+			m.notice = "listing tools failed: " + msg.err.Error()
+			return m, nil
+		}
+		m.list.setTools(msg.list.Tools)
+		if len(msg.list.Problems) > 0 {
+			m.notice = "tool list: " + strings.Join(msg.list.Problems, "; ")
+		}
+		m.syncForm()
+		return m, nil
+	case toolsChangedMsg:
+		if msg.gen == m.srv.gen {
+			m.notice = "the server's tools changed; list refreshed"
+			return m, m.fetchTools(true)
+		}
+		return m, nil
+	case wireBatchMsg:
+		m.onWire(msg.events)
+		return m, nil
+	case logMsg:
+		m.logs = append(m.logs, fmt.Sprintf("%s %-9s %s%s", time.Now().Format("15:04:05"), msg.m.Level, loggerPrefix(msg.m.Logger), oneLine(string(msg.m.Data), 500)))
+		m.logView.setLines(m.logs)
+		m.logView.bottom()
+		return m, nil
+	case progressMsg:
+		for _, o := range m.calls {
+			if o.id == msg.id {
+				p := msg.p
+				o.progress = &p
+			}
+		}
+		m.resultVer++
+		return m, nil
+	case callDoneMsg:
+		m.onCallDone(msg)
+		return m, nil
+	case elicitMsg:
+		f, err := form.New(msg.req.Schema)
+		if err != nil {
+			msg.reply <- client.ElicitResponse{Action: "decline"}
+			m.notice = "the server asked for input with an unusable schema; declined"
+			return m, nil
+		}
+		f.SetStyles(m.st.form)
+		m.elicit, m.elicitForm = &msg, f
+		return m, nil
+	case noticeMsg:
+		m.notice = msg.text
+		return m, nil
+	case linkedMsg:
+		for _, o := range m.calls {
+			if o.id == msg.id {
+				o.linked = msg.items
+			}
+		}
+		m.notice = fmt.Sprintf("read %d linked resource(s); they are below the result", len(msg.items))
+		m.resultVer++
+		return m, nil
+	case editorDone:
+		return m, m.onEditorDone(msg)
+	case tea.MouseWheelMsg:
+		delta := 3
+		if msg.Button == tea.MouseWheelUp {
+			delta = -3
+		}
+		m.scroll(delta)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	case tea.PasteMsg:
+		return m, m.forwardToField(msg)
+	}
+	return m, nil
+}
+
+func loggerPrefix(l string) string {
+	if l == "" {
+		return ""
+	}
+	return "[" + l + "] "
+}
+
+func (m *model) onConnected(msg connectedMsg) tea.Cmd {
+	if msg.gen != m.srv.gen {
+		if msg.session != nil {
+			go msg.session.Close()
+		}
+		return nil
+	}
+	if msg.err != nil {
+		m.srv.state, m.srv.err = stateFailed, msg.err
+		var se *client.ServerError
+		if errors.As(msg.err, &se) {
+			m.srv.exit = se.Exit
+		}
+		return nil
+	}
+	m.srv.state, m.srv.session, m.srv.info = stateReady, msg.session, msg.session.Info()
+	m.notice = ""
+	return m.fetchTools()
+}
+
+func (m *model) onWire(events []wire.Event) {
+	m.traffic.add(events)
+	for _, e := range events {
+		switch e.Kind {
+		case wire.KindStderr:
+			m.stderr = append(m.stderr, string(e.Data))
+		case wire.KindClosed:
+			// The current process ending while the session was up means it died.
+			if m.srv.state == stateReady && !strings.Contains(e.Text, "replaced by a restart") {
+				m.srv.state, m.srv.exit = stateDied, e.Exit
+			}
+		}
+	}
+	m.stderrView.setLines(m.stderr)
+	m.stderrView.bottom()
+}
+
+func (m *model) onCallDone(msg callDoneMsg) {
+	delete(m.cancels, msg.id)
+	for _, o := range m.calls {
+		if o.id != msg.id {
+			continue
+		}
+		o.running = false
+		o.elapsed = msg.elapsed
+		if o.cancelled {
+			if msg.result != nil {
+				o.late, o.result, o.err = true, msg.result, nil
+			} else {
+				o.err = msg.err
+			}
+		} else {
+			o.result, o.err = msg.result, msg.err
+		}
+		o.checkStructured()
+		m.lastCall = msg.elapsed
+		if o.err != nil && m.srv.state == stateReady {
+			var se *client.ServerError
+			if errors.As(o.err, &se) {
+				m.srv.state, m.srv.exit, m.srv.err = stateDied, se.Exit, o.err
+			}
+		}
+	}
+	m.resultVer++
+}
+
+// syncForm builds the form for the selected tool when the selection changed.
+func (m *model) syncForm() {
+	t, ok := m.list.selected()
+	if !ok {
+		m.form, m.formTool = nil, ""
+		return
+	}
+	if t.Name == m.formTool && m.form != nil {
+		return
+	}
+	m.formTool = t.Name
+	m.formError = ""
+	schema := t.InputSchema
+	if len(schema) == 0 {
+		schema = json.RawMessage(`{"type":"object"}`)
+	}
+	f, err := form.New(schema)
+	if err != nil {
+		m.form, m.formError = nil, err.Error()
+	} else {
+		f.SetStyles(m.st.form)
+		m.form = f
+	}
+	m.detail.offset = 0
+}
+
+func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(k, m.keys.ForceQuit) {
+		return tea.Quit
+	}
+	if m.elicit != nil {
+		return m.onElicitKey(k)
+	}
+	if m.confirm {
+		switch k.String() {
+		case "y", "Y", "enter":
+			m.confirm = false
+			return m.startCall(m.pendingArgs)
+		default:
+			m.confirm = false
+			m.notice = "call not sent"
+			return nil
+		}
+	}
+	if m.showHelp {
+		m.showHelp = false
+		return nil
+	}
+	if m.list.filtering {
+		return m.onFilterKey(k)
+	}
+	// Esc cancels a running call wherever the focus is.
+	if key.Matches(k, m.keys.Cancel) && m.current != nil && m.current.running {
+		m.cancelCall(m.current)
+		return nil
+	}
+	if key.Matches(k, m.keys.Restart) {
+		m.notice = "restarting the server…"
+		return m.connect()
+	}
+	if !m.typing() {
+		switch {
+		case key.Matches(k, m.keys.Quit):
+			return tea.Quit
+		case key.Matches(k, m.keys.Help):
+			m.showHelp = true
+			return nil
+		case key.Matches(k, m.keys.TabTool, m.keys.TabResult, m.keys.TabTraffic, m.keys.TabLogs, m.keys.TabStderr, m.keys.TabHistory):
+			m.tab = tab(k.String()[0] - '1')
+			m.focus = paneRight
+			return nil
+		case key.Matches(k, m.keys.NextTab):
+			m.tab = (m.tab + 1) % tabCount
+			return nil
+		case key.Matches(k, m.keys.PrevTab):
+			m.tab = (m.tab + tabCount - 1) % tabCount
+			return nil
+		}
+	}
+	switch {
+	case key.Matches(k, m.keys.NextPane), key.Matches(k, m.keys.PrevPane):
+		if m.focus == paneRight && m.tab == tabTool && m.form != nil && !m.formEdgeTab(k) {
+			return m.forwardToField(k)
+		}
+		if m.focus == paneList {
+			m.focus = paneRight
+		} else {
+			m.focus = paneList
+		}
+		return nil
+	}
+	if m.focus == paneList {
+		return m.onListKey(k)
+	}
+	switch m.tab {
+	case tabTool:
+		return m.onFormKey(k)
+	case tabTraffic:
+		return m.onTrafficKey(k)
+	case tabHistory:
+		return m.onHistoryKey(k)
+	case tabResult:
+		return m.onResultKey(k)
+	}
+	return m.onScrollKey(k)
+}
+
+// formEdgeTab lets tab leave the form only when the form has nothing to move to; the
+// form's own tab moves between fields. shift+tab on the list side always returns.
+func (m *model) formEdgeTab(k tea.KeyPressMsg) bool {
+	return key.Matches(k, m.keys.PrevPane) && m.form.Focused() == ""
+}
+
+func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, m.keys.Up):
+		m.list.move(-1)
+	case key.Matches(k, m.keys.Down):
+		m.list.move(1)
+	case key.Matches(k, m.keys.PageUp):
+		m.list.move(-(m.height - 6))
+	case key.Matches(k, m.keys.PageDown):
+		m.list.move(m.height - 6)
+	case key.Matches(k, m.keys.Home):
+		m.list.cursor = 0
+	case key.Matches(k, m.keys.End):
+		m.list.cursor = max(len(m.list.rows)-1, 0)
+	case key.Matches(k, m.keys.Filter):
+		// A new search, as / does in less and vim.
+		m.list.setFilter("")
+		m.list.filtering = true
+	case key.Matches(k, m.keys.ClearFilter):
+		m.list.setFilter("")
+	case key.Matches(k, m.keys.Refetch):
+		m.notice = "refetching tools…"
+		return m.fetchTools(true)
+	case key.Matches(k, m.keys.Open):
+		m.syncForm()
+		m.focus, m.tab = paneRight, tabTool
+		return nil
+	}
+	m.syncForm()
+	return nil
+}
+
+func (m *model) onFilterKey(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "esc":
+		m.list.filtering = false
+		m.list.setFilter("")
+	case "enter":
+		m.list.filtering = false
+	case "up":
+		m.list.move(-1)
+	case "down":
+		m.list.move(1)
+	case "backspace":
+		if r := []rune(m.list.filter); len(r) > 0 {
+			m.list.setFilter(string(r[:len(r)-1]))
+		}
+	default:
+		if k.Text != "" {
+			m.list.setFilter(m.list.filter + k.Text)
+		}
+	}
+	m.syncForm()
+	return nil
+}
+
+func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, m.keys.SendAnyway):
+		return m.send_(true)
+	case key.Matches(k, m.keys.Send):
+		return m.send_(false)
+	case key.Matches(k, m.keys.RawJSON):
+		if m.form != nil {
+			m.form.ToggleRaw()
+		}
+		return nil
+	case key.Matches(k, m.keys.Editor):
+		return m.openEditor()
+	case k.String() == "esc":
+		m.focus = paneList
+		return nil
+	}
+	return m.forwardToField(k)
+}
+
+func (m *model) forwardToField(msg tea.Msg) tea.Cmd {
+	if m.elicit != nil && m.elicitForm != nil {
+		return m.elicitForm.Update(msg)
+	}
+	if m.form != nil && m.focus == paneRight && m.tab == tabTool {
+		return m.form.Update(msg)
+	}
+	if m.list.filtering {
+		if p, ok := msg.(tea.PasteMsg); ok {
+			m.list.setFilter(m.list.filter + p.Content)
+		}
+	}
+	return nil
+}
+
+// send_ validates the form and starts the call (asking first for destructive tools).
+func (m *model) send_(anyway bool) tea.Cmd {
+	t, ok := m.list.selected()
+	if !ok || m.form == nil {
+		return nil
+	}
+	if m.srv.state != stateReady {
+		m.notice = "not connected; ctrl+r restarts the server"
+		return nil
+	}
+	args, err := m.form.Value()
+	if err != nil {
+		m.notice = "arguments: " + err.Error()
+		return nil
+	}
+	if errs := m.form.Validate(); len(errs) > 0 && !anyway {
+		m.notice = fmt.Sprintf("%d argument error(s) shown beside their fields; alt+enter sends anyway", len(errs))
+		return nil
+	}
+	// Ask only when the server marked the tool destructive. The spec's default for an
+	// unannotated tool is "destructive" too, but asking before every call of every
+	// unannotated tool would train users to answer yes without reading.
+	a := t.Annotations
+	if !m.opts.NoConfirm && !a.ReadOnly.Value && a.Destructive.Set && a.Destructive.Value {
+		m.confirm, m.pendingArgs = true, args
+		return nil
+	}
+	return m.startCall(args)
+}
+
+func (m *model) startCall(args json.RawMessage) tea.Cmd {
+	t, ok := m.list.selected()
+	if !ok || m.srv.session == nil {
+		return nil
+	}
+	m.nextID++
+	o := &outcome{id: m.nextID, tool: t, args: args, started: time.Now(), running: true}
+	m.calls = append(m.calls, o)
+	m.current = o
+	m.tab = tabResult
+	m.result.offset = 0
+	m.resultVer++
+	ctx, cancel := context.WithCancel(context.Background())
+	m.cancels[o.id] = cancel
+	s, id, send := m.srv.session, o.id, m.send
+	return func() tea.Msg {
+		start := time.Now()
+		r, err := s.Call(ctx, t.Name, args, client.CallOptions{OnProgress: func(p client.Progress) {
+			send(progressMsg{id: id, p: p})
+		}})
+		return callDoneMsg{id: id, result: r, err: err, elapsed: time.Since(start)}
+	}
+}
+
+func (m *model) cancelCall(o *outcome) {
+	if c, ok := m.cancels[o.id]; ok {
+		c()
+		o.cancelled = true
+		m.notice = "cancelled; notifications/cancelled sent"
+		m.resultVer++
+	}
+}
+
+func (m *model) onResultKey(k tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, m.keys.ShowRaw):
+		m.showRaw = !m.showRaw
+		m.resultVer++
+		return nil
+	case key.Matches(k, m.keys.CopyResult):
+		if o := m.current; o != nil && o.result != nil {
+			m.notice = "result copied (OSC 52)"
+			return tea.SetClipboard(resultText(o.result))
+		}
+	case key.Matches(k, m.keys.CopyArgs):
+		if o := m.current; o != nil {
+			m.notice = "arguments copied (OSC 52)"
+			return tea.SetClipboard(string(o.args))
+		}
+	case key.Matches(k, m.keys.CopyCmd):
+		if o := m.current; o != nil {
+			m.notice = "command line copied (OSC 52)"
+			return tea.SetClipboard(callCommand(o, m.opts.Target))
+		}
+	case key.Matches(k, m.keys.SaveResult):
+		return m.saveResult()
+	case key.Matches(k, m.keys.ReadResource):
+		return m.readLinks()
+	}
+	return m.onScrollKey(k)
+}
+
+// readLinks reads every resource_link of the shown result (resources/read).
+func (m *model) readLinks() tea.Cmd {
+	o := m.current
+	if o == nil || o.result == nil || m.srv.session == nil {
+		return nil
+	}
+	var uris []string
+	for _, c := range o.result.Content {
+		if c.Type == "resource_link" && c.URI != "" {
+			uris = append(uris, c.URI)
+		}
+	}
+	if len(uris) == 0 {
+		m.notice = "this result has no resource_link to read"
+		return nil
+	}
+	s, id := m.srv.session, o.id
+	m.notice = "reading linked resources…"
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		var items []linkedResource
+		for _, u := range uris {
+			c, err := s.ReadResource(ctx, u)
+			items = append(items, linkedResource{uri: u, contents: c, err: err})
+		}
+		return linkedMsg{id: id, items: items}
+	}
+}
+
+func (m *model) onScrollKey(k tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, m.keys.Up):
+		m.scroll(-1)
+	case key.Matches(k, m.keys.Down):
+		m.scroll(1)
+	case key.Matches(k, m.keys.PageUp):
+		m.scroll(-(m.height - 6))
+	case key.Matches(k, m.keys.PageDown):
+		m.scroll(m.height - 6)
+	case key.Matches(k, m.keys.Home):
+		m.scroll(-1 << 30)
+	case key.Matches(k, m.keys.End):
+		m.scroll(1 << 30)
+	}
+	return nil
+}
+
+func (m *model) scroll(delta int) {
+	switch {
+	case m.focus == paneList:
+		m.list.move(delta)
+		m.syncForm()
+	case m.tab == tabTool:
+		m.detail.scroll(delta)
+	case m.tab == tabResult:
+		m.result.scroll(delta)
+	case m.tab == tabTraffic:
+		if m.traffic.open {
+			m.traffic.detail.scroll(delta)
+		} else {
+			m.traffic.move(delta)
+		}
+	case m.tab == tabLogs:
+		m.logView.scroll(delta)
+	case m.tab == tabStderr:
+		m.stderrView.scroll(delta)
+	case m.tab == tabHistory:
+		m.histCursor = min(max(m.histCursor+delta, 0), max(len(m.calls)-1, 0))
+	}
+}
+
+func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, m.keys.TrafficDir):
+		m.traffic.dirIndex = (m.traffic.dirIndex + 1) % len(dirFilters)
+		m.traffic.cursor = max(len(m.traffic.visible())-1, 0)
+		m.traffic.follow = true
+		return nil
+	case k.String() == "enter":
+		m.traffic.open = !m.traffic.open
+		m.traffic.detail.offset = 0
+		return nil
+	case k.String() == "esc":
+		m.traffic.open = false
+		return nil
+	}
+	return m.onScrollKey(k)
+}
+
+func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
+	if len(m.calls) == 0 {
+		return m.onScrollKey(k)
+	}
+	idx := len(m.calls) - 1 - m.histCursor // newest first on screen
+	o := m.calls[idx]
+	switch {
+	case key.Matches(k, m.keys.Rerun):
+		m.selectTool(o.tool.Name)
+		return m.startCall(o.args)
+	case key.Matches(k, m.keys.LoadArgs):
+		m.selectTool(o.tool.Name)
+		if m.form != nil {
+			if err := m.form.SetValue(o.args); err != nil {
+				m.notice = "could not load the arguments into the form: " + err.Error()
+			}
+		}
+		m.tab = tabTool
+		return nil
+	case k.String() == "right", k.String() == "l":
+		m.current = o
+		m.tab = tabResult
+		m.resultVer++
+		return nil
+	}
+	return m.onScrollKey(k)
+}
+
+func (m *model) selectTool(name string) {
+	for i, r := range m.list.rows {
+		if m.list.tools[r.tool].Name == name {
+			m.list.cursor = i
+		}
+	}
+	m.syncForm()
+}
+
+func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
+	e := m.elicit
+	answer := func(r client.ElicitResponse) tea.Cmd {
+		e.reply <- r
+		m.elicit, m.elicitForm = nil, nil
+		return nil
+	}
+	switch k.String() {
+	case "ctrl+a", "enter":
+		if m.elicitForm == nil {
+			return answer(client.ElicitResponse{Action: "accept"})
+		}
+		if errs := m.elicitForm.Validate(); len(errs) > 0 {
+			m.notice = "fix the highlighted fields, or ctrl+x to decline"
+			return nil
+		}
+		v, err := m.elicitForm.Value()
+		if err != nil {
+			m.notice = err.Error()
+			return nil
+		}
+		return answer(client.ElicitResponse{Action: "accept", Content: v})
+	case "ctrl+x":
+		return answer(client.ElicitResponse{Action: "decline"})
+	case "esc":
+		return answer(client.ElicitResponse{Action: "cancel"})
+	}
+	return m.forwardToField(k)
+}
+
+func (m *model) saveResult() tea.Cmd {
+	o := m.current
+	if o == nil || o.result == nil {
+		return nil
+	}
+	dir, err := os.MkdirTemp(".", "mcpscope-result-")
+	if err != nil {
+		m.notice = "save: " + err.Error()
+		return nil
+	}
+	var saved []string
+	for i, c := range o.result.Content {
+		var data []byte
+		ext := ".txt"
+		switch c.Type {
+		case "text":
+			data = []byte(c.Text)
+		case "image", "audio", "resource":
+			if c.Resource != nil && c.Resource.HasText {
+				data = []byte(c.Resource.Text)
+			} else if b, err := c.Bytes(); err == nil {
+				data, ext = b, extFor(c.MIMEType, c.Resource)
+			}
+		default:
+			data, ext = c.Raw, ".json"
+		}
+		p := filepath.Join(dir, fmt.Sprintf("%d-%s%s", i+1, c.Type, ext))
+		if err := os.WriteFile(p, data, 0o644); err == nil {
+			saved = append(saved, p)
+		}
+	}
+	_ = os.WriteFile(filepath.Join(dir, "result.json"), o.result.Raw, 0o644)
+	m.notice = fmt.Sprintf("saved %d block(s) and result.json to %s", len(saved), dir)
+	return nil
+}
+
+func extFor(mime string, rc *client.ResourceContent) string {
+	if rc != nil && mime == "" {
+		mime = rc.MIMEType
+	}
+	switch mime {
+	case "image/png":
+		return ".png"
+	case "image/jpeg":
+		return ".jpg"
+	case "image/gif":
+		return ".gif"
+	case "audio/wav", "audio/x-wav", "audio/wave":
+		return ".wav"
+	case "audio/mpeg":
+		return ".mp3"
+	}
+	return ".bin"
+}
+
+// openEditor writes the current arguments to a file and opens $EDITOR on it; the edited
+// JSON is loaded back into the form.
+func (m *model) openEditor() tea.Cmd {
+	if m.form == nil {
+		return nil
+	}
+	args, err := m.form.Value()
+	if err != nil {
+		args = json.RawMessage(`{}`)
+	}
+	f, err := os.CreateTemp("", "mcpscope-args-*.json")
+	if err != nil {
+		m.notice = "editor: " + err.Error()
+		return nil
+	}
+	pretty, _ := json.MarshalIndent(json.RawMessage(args), "", "  ")
+	f.Write(pretty)
+	f.Close()
+	parts := strings.Fields(editorCommand())
+	c := exec.Command(parts[0], append(parts[1:], f.Name())...)
+	return tea.ExecProcess(c, func(err error) tea.Msg { return editorDone{path: f.Name(), err: err} })
+}
+
+func (m *model) onEditorDone(msg editorDone) tea.Cmd {
+	defer os.Remove(msg.path)
+	if msg.err != nil {
+		m.notice = "editor: " + msg.err.Error()
+		return nil
+	}
+	b, err := os.ReadFile(msg.path)
+	if err != nil {
+		m.notice = "editor: " + err.Error()
+		return nil
+	}
+	if m.form != nil {
+		if err := m.form.SetValue(b); err != nil {
+			m.notice = "the edited arguments do not fit the form: " + err.Error()
+			return nil
+		}
+	}
+	m.notice = "arguments loaded from the editor"
+	return nil
+}
+
+// resultText is a result as plain text for the clipboard.
+func resultText(r *client.CallResult) string {
+	var parts []string
+	for _, c := range r.Content {
+		if c.Type == "text" {
+			parts = append(parts, c.Text)
+		}
+	}
+	if r.Structured != nil {
+		parts = append(parts, string(r.Structured))
+	}
+	if len(parts) == 0 {
+		return string(r.Raw)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// callCommand is the call as an mcpscope command line.
+func callCommand(o *outcome, t client.Target) string {
+	cmd := "mcpscope call " + shellQuote(o.tool.Name)
+	if len(o.args) > 0 && string(o.args) != "{}" {
+		cmd += " --args " + shellQuote(string(o.args))
+	}
+	if len(t.Argv) > 0 {
+		cmd += " --"
+		for _, a := range t.Argv {
+			cmd += " " + shellQuote(a)
+		}
+	}
+	return cmd
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ':' || r == '@' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// View draws the screen.
+func (m *model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "mcpscope"
+	return v
+}
+
+func (m *model) render() string {
+	w, h := max(m.width, 40), max(m.height, 10)
+	status := m.statusBar(w)
+	bodyH := h - lipgloss.Height(status)
+	if m.showHelp {
+		box := m.st.focusedPane.Width(w).Height(bodyH).Render(clampLines(m.helpView(w-2), bodyH-2, w-2))
+		return box + "\n" + status
+	}
+	listW := min(max(w/3, 24), 44)
+	rightW := w - listW
+	innerH := bodyH - 2
+	left := m.list.view(m.st, listW-2, innerH, m.focus == paneList)
+	lp := m.st.pane
+	if m.focus == paneList {
+		lp = m.st.focusedPane
+	}
+	leftBox := lp.Width(listW).Height(bodyH).Render(clampLines(left, innerH, listW-2))
+	right := m.rightPane(rightW-2, innerH)
+	rp := m.st.pane
+	if m.focus == paneRight {
+		rp = m.st.focusedPane
+	}
+	rightBox := rp.Width(rightW).Height(bodyH).Render(clampLines(right, innerH, rightW-2))
+	return lipgloss.JoinHorizontal(lipgloss.Top, leftBox, rightBox) + "\n" + status
+}
+
+// helpView flows every binding of the key map into as many columns as fit, so the
+// whole map shows even at 80×24.
+func (m *model) helpView(width int) string {
+	type entry struct{ k, d string }
+	var entries []entry
+	keyW, descW := 0, 0
+	seen := map[string]bool{}
+	for _, group := range m.keys.FullHelp() {
+		for _, b := range group {
+			h := b.Help()
+			if seen[h.Key+h.Desc] {
+				continue
+			}
+			seen[h.Key+h.Desc] = true
+			entries = append(entries, entry{h.Key, h.Desc})
+			keyW = max(keyW, ansi.StringWidth(h.Key))
+			descW = max(descW, ansi.StringWidth(h.Desc))
+		}
+	}
+	colW := keyW + 1 + descW + 2
+	cols := max(width/colW, 1)
+	if cols < 3 && width/(keyW+1+18+2) >= 3 {
+		// Three columns with descriptions cut short read better than two long ones.
+		cols, descW = 3, width/3-keyW-3
+		colW = keyW + 1 + descW + 2
+	}
+	rows := (len(entries) + cols - 1) / cols
+	lines := []string{m.st.title.Render("Keys") + m.st.muted.Render("  (any key closes this help)")}
+	for r := 0; r < rows; r++ {
+		var b strings.Builder
+		for c := 0; c < cols; c++ {
+			i := c*rows + r
+			if i >= len(entries) {
+				break
+			}
+			d := ansi.Truncate(entries[i].d, descW, "…")
+			b.WriteString(m.st.statusKey.Render(fmt.Sprintf("%-*s", keyW, entries[i].k)) + " " +
+				m.st.muted.Render(d) + strings.Repeat(" ", descW-ansi.StringWidth(d)+2))
+		}
+		lines = append(lines, b.String())
+	}
+	lines = append(lines, "", m.st.muted.Render("Badges: RO read-only · DESTR destructive · IDEM idempotent · OPEN open-world."),
+		m.st.muted.Render("Capitals: set by the server; faint lower case: the spec default it left unset."))
+	return strings.Join(lines, "\n")
+}
+
+// clampLines keeps a block within height lines and width cells, so that a long line
+// never wraps and pushes the layout around.
+func clampLines(s string, height, width int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > height {
+		lines = lines[:max(height, 0)]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > width {
+			lines[i] = ansi.Truncate(l, width, "…")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *model) tabBar(width int) string {
+	var parts []string
+	for i, name := range tabNames {
+		label := fmt.Sprintf("%d %s", i+1, name)
+		if tab(i) == tabResult && m.current != nil && m.current.running {
+			label += " " + m.spinner.View()
+		}
+		if tab(i) == m.tab {
+			parts = append(parts, m.st.activeTab.Render(label))
+		} else {
+			parts = append(parts, m.st.tab.Render(label))
+		}
+	}
+	return truncate(strings.Join(parts, ""), width)
+}
+
+func (m *model) rightPane(width, height int) string {
+	if m.elicit != nil {
+		return m.elicitView(width, height)
+	}
+	switch m.srv.state {
+	case stateConnecting:
+		return m.spinner.View() + " connecting to " + m.srv.name + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol")
+	case stateFailed:
+		return m.failureView(width, "Could not connect")
+	}
+	bar := m.tabBar(width)
+	bodyH := height - 2
+	var body string
+	switch m.tab {
+	case tabTool:
+		body = m.toolView(width, bodyH)
+	case tabResult:
+		body = m.resultView(width, bodyH)
+	case tabTraffic:
+		body = m.traffic.view(m.st, width, bodyH)
+	case tabLogs:
+		if len(m.logs) == 0 {
+			body = m.st.muted.Render("No log messages (notifications/message) yet.")
+		} else {
+			body = m.logView.view(bodyH)
+		}
+	case tabStderr:
+		if len(m.stderr) == 0 {
+			body = m.st.muted.Render("The server has written nothing to stderr.")
+		} else {
+			body = m.stderrView.view(bodyH)
+		}
+	case tabHistory:
+		body = m.historyView(width, bodyH)
+	}
+	if m.srv.state == stateDied {
+		body = m.failureView(width, "The server stopped") + "\n\n" + body
+	}
+	return bar + "\n\n" + body
+}
+
+func (m *model) failureView(width int, title string) string {
+	lines := []string{m.st.err.Render(title)}
+	if m.srv.err != nil {
+		lines = append(lines, wrapText(m.srv.err.Error(), width)...)
+	} else if m.srv.exit != nil {
+		lines = append(lines, "server "+m.srv.exit.String())
+	}
+	lines = append(lines, "", m.st.statusKey.Render("ctrl+r")+m.st.muted.Render(" restarts the server (history is kept) · q quits"))
+	return strings.Join(lines, "\n")
+}
+
+func (m *model) toolView(width, height int) string {
+	t, ok := m.list.selected()
+	if !ok {
+		if len(m.list.tools) == 0 {
+			return m.st.muted.Render("The server lists no tools.")
+		}
+		return m.st.muted.Render("No tool selected.")
+	}
+	lines := detailLines(m.st, t, width)
+	formH := height / 2
+	if m.form == nil {
+		formH = 2
+	}
+	detailH := height - formH - 1
+	m.detail.setLines(lines)
+	top := m.detail.view(detailH)
+	var formBlock string
+	switch {
+	case m.form == nil:
+		formBlock = m.st.warn.Render("No form: " + m.formError)
+	default:
+		hint := "enter calls · tab moves · ctrl+j raw JSON · ctrl+e $EDITOR"
+		if m.focus != paneRight {
+			hint = "tab or enter to fill in the arguments"
+		}
+		formBlock = m.st.accent.Render("Arguments") + m.st.muted.Render("  "+hint) + "\n" + m.form.View(width, formH-1)
+	}
+	if m.confirm {
+		formBlock = m.st.err.Render(fmt.Sprintf("%s is destructive. Call it? y/n", t.Name)) + "\n" + formBlock
+	}
+	return padLines(top, detailH) + "\n" + formBlock
+}
+
+func padLines(s string, n int) string {
+	c := strings.Count(s, "\n") + 1
+	if s == "" {
+		c = 0
+	}
+	if c < n {
+		s += strings.Repeat("\n", n-c)
+	}
+	return s
+}
+
+func (m *model) resultView(width, height int) string {
+	o := m.current
+	if o == nil {
+		return m.st.muted.Render("No call yet. Pick a tool, fill in its arguments and press enter.")
+	}
+	if o.running {
+		s := m.spinner.View() + " " + o.tool.Name + " running " + time.Since(o.started).Round(100*time.Millisecond).String() + m.st.muted.Render("  esc cancels")
+		if p := o.progress; p != nil {
+			s += "\n" + progressBar(m.st, p, width)
+		}
+		return s
+	}
+	if m.resultKey.o != o || m.resultKey.width != width || m.resultKey.ver != m.resultVer {
+		var lines []string
+		if m.showRaw && o.result != nil {
+			lines = jsonLines(m.st, o.result.Raw, width)
+		} else {
+			lines = resultLines(m.st, o, width)
+		}
+		m.result.setLines(lines)
+		m.resultKey.o, m.resultKey.width, m.resultKey.ver = o, width, m.resultVer
+	}
+	return m.result.view(height)
+}
+
+func progressBar(st styles, p *client.Progress, width int) string {
+	label := fmt.Sprintf("%g", p.Progress)
+	frac := 0.0
+	if p.Total > 0 {
+		frac = min(p.Progress/p.Total, 1)
+		label = fmt.Sprintf("%g/%g", p.Progress, p.Total)
+	}
+	barW := max(width-len(label)-4, 10)
+	filled := int(frac * float64(barW))
+	bar := st.accent.Render(strings.Repeat("█", filled)) + st.muted.Render(strings.Repeat("░", barW-filled))
+	s := bar + " " + label
+	if p.Message != "" {
+		s += "\n" + p.Message
+	}
+	return s
+}
+
+func (m *model) historyView(width, height int) string {
+	if len(m.calls) == 0 {
+		return m.st.muted.Render("No calls yet.")
+	}
+	lines := []string{m.st.muted.Render("enter re-runs · e loads the arguments into the form · → shows the result")}
+	for i := len(m.calls) - 1; i >= 0; i-- {
+		o := m.calls[i]
+		row := fmt.Sprintf("%s  %-10s %-12s %s", o.started.Format("15:04:05"), o.status(), o.tool.Name, oneLine(string(o.args), 200))
+		row = truncate(row, width-2)
+		switch o.status() {
+		case "failed":
+			row = m.st.err.Render(row)
+		case "tool error":
+			row = m.st.toolErr.Render(row)
+		}
+		if len(m.calls)-1-i == m.histCursor {
+			row = m.st.selected.Render("›") + " " + row
+		} else {
+			row = "  " + row
+		}
+		lines = append(lines, row)
+		if len(lines) >= height {
+			break
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *model) elicitView(width, height int) string {
+	e := m.elicit.req
+	lines := []string{m.st.title.Render("The server asks for input")}
+	lines = append(lines, wrapText(e.Message, width)...)
+	if e.Mode == "url" {
+		lines = append(lines, "", "URL: "+e.URL, m.st.muted.Render("enter accepts (you open the URL yourself) · ctrl+x declines · esc cancels"))
+		return strings.Join(lines, "\n")
+	}
+	lines = append(lines, m.st.muted.Render("enter accepts · ctrl+x declines · esc cancels"), "")
+	if m.elicitForm != nil {
+		lines = append(lines, m.elicitForm.View(width, height-len(lines)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *model) statusBar(width int) string {
+	st := m.st
+	var parts []string
+	name := m.srv.name
+	if m.srv.info.Name != "" {
+		name = m.srv.info.Name + " " + m.srv.info.Version
+	}
+	parts = append(parts, st.accent.Render(truncate(name, 30)))
+	switch m.srv.state {
+	case stateConnecting:
+		parts = append(parts, st.warn.Render("connecting"))
+	case stateReady:
+		i := m.srv.info
+		tr := i.Transport
+		if i.Framing != "" {
+			tr += " " + string(i.Framing)
+		}
+		parts = append(parts, tr, i.Era+" "+i.ProtocolVersion, st.ok.Render("connected"))
+	case stateFailed:
+		parts = append(parts, st.err.Render("failed"))
+	case stateDied:
+		parts = append(parts, st.err.Render("server stopped"))
+	}
+	if m.lastCall > 0 {
+		parts = append(parts, "last call "+m.lastCall.Round(time.Millisecond).String())
+	}
+	if m.opts.Recording != "" {
+		parts = append(parts, st.err.Render("● REC"))
+	}
+	line := strings.Join(parts, st.muted.Render(" · "))
+	right := st.statusKey.Render("?") + st.muted.Render(" help")
+	if m.notice != "" {
+		line = line + st.muted.Render(" · ") + st.warn.Render(m.notice)
+	}
+	gap := width - ansi.StringWidth(right) - 1
+	line = ansi.Truncate(line, max(gap, 0), "…")
+	return line + strings.Repeat(" ", max(gap-ansi.StringWidth(line), 1)) + right
+}

@@ -1,0 +1,343 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	_ "image/gif" // formats for image.DecodeConfig
+	_ "image/jpeg"
+	_ "image/png"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/validate"
+)
+
+// outcome is one call and what came of it.
+type outcome struct {
+	id        int
+	tool      client.Tool
+	args      json.RawMessage
+	started   time.Time
+	elapsed   time.Duration
+	running   bool
+	progress  *client.Progress
+	result    *client.CallResult
+	err       error
+	cancelled bool // the user cancelled it
+	late      bool // a result arrived after the cancel
+	checked   bool // structured content validated
+	violation []validate.Violation
+	schemaErr error
+	linked    []linkedResource // resource_link targets read with "o"
+}
+
+// linkedResource is what reading one resource_link returned.
+type linkedResource struct {
+	uri      string
+	contents []client.ResourceContents
+	err      error
+}
+
+// status is a short word for the history list and the status bar.
+func (o *outcome) status() string {
+	switch {
+	case o.running:
+		return "running"
+	case o.cancelled && !o.late:
+		return "cancelled"
+	case o.err != nil:
+		return "failed"
+	case o.result != nil && o.result.IsError:
+		return "tool error"
+	}
+	return "ok"
+}
+
+// checkStructured validates structured content against the tool's output schema once.
+func (o *outcome) checkStructured() {
+	if o.checked || o.result == nil || o.result.Structured == nil || len(o.tool.OutputSchema) == 0 {
+		return
+	}
+	o.checked = true
+	o.violation, o.schemaErr = validate.Check(o.tool.OutputSchema, o.result.Structured)
+}
+
+// bigText is the size above which text is shown as is: no JSON pretty-printing or
+// highlighting, only wrapping, so a 50 MB result opens at once.
+const bigText = 1 << 20
+
+// resultLines renders an outcome as lines of at most width cells.
+func resultLines(st styles, o *outcome, width int) []string {
+	var out []string
+	add := func(s ...string) { out = append(out, s...) }
+	head := st.title.Render(o.tool.Name)
+	if o.elapsed > 0 {
+		head += st.muted.Render("  " + o.elapsed.Round(time.Millisecond).String())
+	}
+	switch {
+	case o.running:
+		add(head + st.muted.Render("  running…"))
+		return out
+	case o.cancelled && !o.late:
+		add(head, st.warn.Render("Cancelled: notifications/cancelled was sent to the server."))
+		if o.err != nil {
+			add(st.muted.Render(o.err.Error()))
+		}
+		return out
+	}
+	if o.late {
+		head += st.warn.Render("  (late: arrived after you cancelled)")
+	}
+	add(head)
+	if o.err != nil {
+		var rpc *client.RPCError
+		if asRPC(o.err, &rpc) {
+			add(st.err.Render(fmt.Sprintf("JSON-RPC error %d (a protocol error, not a tool result)", rpc.Code)))
+			add(wrapText(rpc.Message, width)...)
+			if len(rpc.Data) > 0 {
+				add(st.muted.Render("data:"))
+				add(jsonLines(st, rpc.Data, width)...)
+			}
+		} else {
+			add(st.err.Render("The call failed"))
+			add(wrapText(o.err.Error(), width)...)
+		}
+		return out
+	}
+	r := o.result
+	if r.IsError {
+		add(st.toolErr.Render("Tool error (isError: true): the tool ran and reported a failure"))
+	}
+	for _, p := range r.Problems {
+		add(st.warn.Render("⚠ " + p))
+	}
+	if r.SDKError != "" {
+		add(st.warn.Render("⚠ the SDK could not decode this result (" + r.SDKError + "); shown from the raw frame"))
+	}
+	for i, c := range r.Content {
+		add("", st.accent.Render(fmt.Sprintf("── [%d] %s ", i+1, orType(c.Type)))+annotationNote(st, c))
+		add(contentLines(st, c, width)...)
+	}
+	if r.Structured != nil {
+		add("", st.accent.Render("── structuredContent ")+structuredNote(st, o))
+		add(jsonLines(st, r.Structured, width)...)
+		for _, v := range o.violation {
+			add(st.err.Render("  ✗ " + v.String()))
+		}
+	}
+	if len(r.Content) == 0 && r.Structured == nil {
+		add(st.muted.Render("(no content)"))
+	}
+	for _, l := range o.linked {
+		add("", st.accent.Render("── read "+l.uri+" "))
+		if l.err != nil {
+			add(st.err.Render(l.err.Error()))
+			continue
+		}
+		for _, c := range l.contents {
+			add(st.muted.Render(c.URI + "  " + orNone(c.MIMEType)))
+			if c.HasText {
+				add(textLines(st, c.Text, width)...)
+			} else {
+				add(fmt.Sprintf("binary, %s (base64 in the raw result)", wire.HumanBytes(int64(len(c.Blob)*3/4))))
+			}
+		}
+	}
+	return out
+}
+
+func asRPC(err error, target **client.RPCError) bool {
+	e, ok := err.(*client.RPCError)
+	if ok {
+		*target = e
+	}
+	return ok
+}
+
+func orType(t string) string {
+	if t == "" {
+		return "(no type)"
+	}
+	return t
+}
+
+func structuredNote(st styles, o *outcome) string {
+	switch {
+	case len(o.tool.OutputSchema) == 0:
+		return st.muted.Render("(no outputSchema to check against)")
+	case o.schemaErr != nil:
+		return st.warn.Render("(outputSchema unusable: " + o.schemaErr.Error() + ")")
+	case len(o.violation) > 0:
+		return st.err.Render(fmt.Sprintf("✗ %d outputSchema violation(s)", len(o.violation)))
+	}
+	return st.ok.Render("✓ matches outputSchema")
+}
+
+func annotationNote(st styles, c client.Content) string {
+	if len(c.Annotations) == 0 {
+		return ""
+	}
+	var a struct {
+		Audience []string `json:"audience"`
+		Priority *float64 `json:"priority"`
+	}
+	_ = json.Unmarshal(c.Annotations, &a)
+	var parts []string
+	if len(a.Audience) > 0 {
+		parts = append(parts, "audience "+strings.Join(a.Audience, ","))
+	}
+	if a.Priority != nil {
+		parts = append(parts, fmt.Sprintf("priority %g", *a.Priority))
+	}
+	return st.muted.Render(strings.Join(parts, " · "))
+}
+
+func contentLines(st styles, c client.Content, width int) []string {
+	switch c.Type {
+	case "text":
+		if c.Problem != "" {
+			return []string{st.warn.Render("⚠ " + c.Problem)}
+		}
+		return textLines(st, c.Text, width)
+	case "image", "audio":
+		data, err := c.Bytes()
+		if err != nil {
+			return []string{st.warn.Render(err.Error())}
+		}
+		desc := fmt.Sprintf("%s, %s", orNone(c.MIMEType), wire.HumanBytes(int64(len(data))))
+		if c.Type == "image" {
+			if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
+				desc += fmt.Sprintf(", %d×%d", cfg.Width, cfg.Height)
+			}
+		}
+		return []string{desc, st.muted.Render("s saves it to a file")}
+	case "resource_link":
+		lines := []string{c.URI}
+		meta := orNone(c.MIMEType)
+		if c.Name != "" {
+			meta = c.Name + ", " + meta
+		}
+		if c.Size != nil {
+			meta += ", " + wire.HumanBytes(*c.Size)
+		}
+		lines = append(lines, st.muted.Render(meta))
+		if c.Description != "" {
+			lines = append(lines, wrapText(c.Description, width)...)
+		}
+		return append(lines, st.muted.Render("o reads the linked resource"))
+	case "resource":
+		if c.Resource == nil {
+			return []string{st.warn.Render("embedded resource without a resource member")}
+		}
+		lines := []string{c.Resource.URI + st.muted.Render("  "+orNone(c.Resource.MIMEType))}
+		if c.Resource.HasText {
+			return append(lines, textLines(st, c.Resource.Text, width)...)
+		}
+		if data, err := c.Bytes(); err == nil {
+			return append(lines, fmt.Sprintf("binary, %s", wire.HumanBytes(int64(len(data)))), st.muted.Render("s saves it to a file"))
+		}
+		return lines
+	}
+	lines := []string{st.warn.Render("⚠ " + orProblem(c))}
+	return append(lines, jsonLines(st, c.Raw, width)...)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no MIME type"
+	}
+	return s
+}
+
+func orProblem(c client.Content) string {
+	if c.Problem != "" {
+		return c.Problem
+	}
+	return "unknown content"
+}
+
+// textLines shows text; text that is a JSON object or array is pretty-printed and
+// highlighted (unless it is big).
+func textLines(st styles, s string, width int) []string {
+	if len(s) < bigText {
+		t := strings.TrimSpace(s)
+		if len(t) > 1 && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
+			return jsonLines(st, json.RawMessage(t), width)
+		}
+	}
+	return wrapHard(s, width)
+}
+
+// jsonLines pretty-prints and highlights JSON.
+func jsonLines(st styles, raw json.RawMessage, width int) []string {
+	if len(raw) >= bigText {
+		return wrapHard(string(raw), width)
+	}
+	var buf bytes.Buffer
+	if json.Indent(&buf, raw, "", "  ") != nil {
+		return wrapHard(string(raw), width)
+	}
+	lines := strings.Split(strings.TrimRight(highlightJSON(st.palette, buf.String()), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = truncate(l, width)
+	}
+	return lines
+}
+
+// wrapHard splits text into lines of at most width cells without copying: each line is
+// a slice of s. ASCII is measured by bytes; other text by runes.
+func wrapHard(s string, width int) []string {
+	if width < 1 {
+		width = 1
+	}
+	out := make([]string, 0, len(s)/max(width, 1)+1)
+	for len(s) > 0 {
+		nl := strings.IndexByte(s, '\n')
+		line := s
+		if nl >= 0 {
+			line = s[:nl]
+			s = s[nl+1:]
+		} else {
+			s = ""
+		}
+		line = strings.TrimSuffix(line, "\r")
+		for {
+			cut := cutAt(line, width)
+			out = append(out, line[:cut])
+			line = line[cut:]
+			if line == "" {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// cutAt returns the byte offset of the first width cells of line (tabs count as one).
+func cutAt(line string, width int) int {
+	if len(line) <= width {
+		ascii := true
+		for i := 0; i < len(line); i++ {
+			if line[i] >= utf8.RuneSelf {
+				ascii = false
+				break
+			}
+		}
+		if ascii {
+			return len(line)
+		}
+	}
+	n := 0
+	for i := range line {
+		if n == width {
+			return i
+		}
+		n++
+	}
+	return len(line)
+}
