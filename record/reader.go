@@ -1,0 +1,199 @@
+package record
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Recording is a recording read back.
+type Recording struct {
+	Header Header
+	Events []Event
+	// Warnings say what was wrong but tolerated: a torn last line, a line that is not
+	// an event, a missing end marker.
+	Warnings []string
+	// Complete reports whether the recording ended with its end marker (the recorder
+	// finished it rather than being killed).
+	Complete bool
+}
+
+// Load reads the recording at path.
+func Load(path string) (*Recording, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rec, err := Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rec, nil
+}
+
+// Read reads a recording. It is tolerant: a torn last line (the recorder was killed
+// while writing it) and lines that are not events are skipped with a warning. It fails
+// only when there is no valid header, or the header is from a newer format version.
+func Read(r io.Reader) (*Recording, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	rec := &Recording{}
+	n := 0
+	sawHeader := false
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) == 0 && err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return nil, err
+		}
+		n++
+		torn := err != nil // the last line had no newline
+		text := bytes.TrimSpace(line)
+		if len(text) == 0 {
+			continue
+		}
+		if !sawHeader {
+			if err := readHeader(text, &rec.Header); err != nil {
+				return nil, err
+			}
+			sawHeader = true
+			continue
+		}
+		var ev Event
+		if uerr := json.Unmarshal(text, &ev); uerr != nil {
+			if torn {
+				rec.Warnings = append(rec.Warnings, fmt.Sprintf("line %d is incomplete (%d bytes, no line end): the recorder stopped while writing it; ignored", n, len(line)))
+			} else {
+				rec.Warnings = append(rec.Warnings, fmt.Sprintf("line %d is not a recording event (%v); skipped", n, shortErr(uerr)))
+			}
+			continue
+		}
+		if ev.Kind == "" {
+			ev.Kind = KindMessage
+		}
+		ev.Line = n
+		if ev.Kind == KindEnd {
+			rec.Complete = true
+			continue
+		}
+		rec.Events = append(rec.Events, ev)
+	}
+	if !sawHeader {
+		return nil, errors.New("empty file: not an mcpscope recording")
+	}
+	if !rec.Complete {
+		rec.Warnings = append(rec.Warnings, "the recording has no end marker: the recorder was stopped before finishing it (it is read up to its last whole line)")
+	}
+	return rec, nil
+}
+
+func readHeader(line []byte, h *Header) error {
+	var probe struct {
+		Format  *string `json:"mcpscope"`
+		Version *int    `json:"version"`
+	}
+	if err := json.Unmarshal(line, &probe); err != nil || probe.Format == nil {
+		return errors.New("not an mcpscope recording: the first line is not a recording header")
+	}
+	if *probe.Format != Format {
+		return fmt.Errorf("not an mcpscope recording: the header says %q, not %q", *probe.Format, Format)
+	}
+	if probe.Version == nil || *probe.Version < 1 {
+		return errors.New("the recording header has no valid format version")
+	}
+	if *probe.Version > Version {
+		return fmt.Errorf("the recording has format version %d, which this mcpscope (format %d) cannot read; use a newer mcpscope", *probe.Version, Version)
+	}
+	if err := json.Unmarshal(line, h); err != nil {
+		return fmt.Errorf("the recording header is malformed: %v", shortErr(err))
+	}
+	return nil
+}
+
+func shortErr(err error) string {
+	s := err.Error()
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
+}
+
+// WriteTo writes the recording as a file: header, events, end marker. Events are
+// written as they are (they were redacted when first recorded).
+func (rec *Recording) WriteTo(w io.Writer) (int64, error) {
+	h := rec.Header
+	h.Format, h.Version = Format, Version
+	line, err := marshalLine(h)
+	if err != nil {
+		return 0, err
+	}
+	bw := bufio.NewWriter(w)
+	total := int64(0)
+	nw, err := bw.Write(line)
+	total += int64(nw)
+	if err != nil {
+		return total, err
+	}
+	var buf []byte
+	last := 0.0
+	for i := range rec.Events {
+		buf = appendEvent(buf[:0], &rec.Events[i], nil, false)
+		nw, err := bw.Write(buf)
+		total += int64(nw)
+		if err != nil {
+			return total, err
+		}
+		last = max(last, rec.Events[i].T)
+	}
+	buf = appendEvent(buf[:0], &Event{T: last, Kind: KindEnd}, nil, false)
+	nw, err = bw.Write(buf)
+	total += int64(nw)
+	if err != nil {
+		return total, err
+	}
+	return total, bw.Flush()
+}
+
+// Save writes the recording to path atomically: a temporary file in the same directory
+// renamed over it.
+func (rec *Recording) Save(path string) error {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+strings.TrimSuffix(base, filepath.Ext(base))+"-*.tmp")
+	if err != nil {
+		return err
+	}
+	mode := os.FileMode(0o600)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	if _, err := rec.WriteTo(f); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}

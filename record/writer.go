@@ -1,0 +1,348 @@
+package record
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/client/wire"
+)
+
+// Writer appends events to a recording. Every event is one write of one whole line,
+// with no buffering in between: when mcpscope is killed, at most the line being written
+// is lost (the kernel has everything written before; no fsync is done, so a power cut
+// may lose more). It is safe for concurrent use.
+type Writer struct {
+	mu     sync.Mutex
+	w      io.Writer
+	file   *os.File
+	path   string
+	start  time.Time
+	red    *Redactor
+	buf    []byte
+	err    error
+	closed bool
+
+	sawClosed chan struct{} // closed when a "closed" event has been written
+	closeOnce sync.Once
+}
+
+// Create creates (or truncates) the file at path and writes the header.
+func Create(path string, h Header, red *Redactor) (*Writer, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot create the recording: %w", err)
+	}
+	w, err := NewWriter(f, h, red)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	w.file, w.path = f, path
+	return w, nil
+}
+
+// AutoName is the file name a recording started at t gets when none is given.
+func AutoName(t time.Time) string {
+	return "mcpscope-" + t.Format("20060102-150405") + ".jsonl"
+}
+
+// CreateIn creates a new recording with a dated name (see AutoName) in dir, adding -2,
+// -3… when that name is taken, and returns it; Path tells the name.
+func CreateIn(dir string, h Header, red *Redactor) (*Writer, error) {
+	now := time.Now()
+	base := AutoName(now)
+	ext := filepath.Ext(base)
+	stem := base[:len(base)-len(ext)]
+	for n := 1; n < 1000; n++ {
+		name := base
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d%s", stem, n, ext)
+		}
+		path := filepath.Join(dir, name)
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("cannot create the recording: %w", err)
+		}
+		w, err := NewWriter(f, h, red)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		w.file, w.path = f, path
+		return w, nil
+	}
+	return nil, fmt.Errorf("cannot create the recording: too many files named %s-*%s in %s", stem, ext, dir)
+}
+
+// NewWriter writes the header to w and returns a writer for the events. Missing header
+// fields (format, version, start time) are filled in; argv, URL and headers are
+// redacted.
+func NewWriter(w io.Writer, h Header, red *Redactor) (*Writer, error) {
+	wr := &Writer{w: w, red: red, start: time.Now(), sawClosed: make(chan struct{})}
+	h.Format, h.Version = Format, Version
+	if h.Started.IsZero() {
+		h.Started = wr.start
+	}
+	h.Started = h.Started.UTC()
+	h.Target.Argv = red.Strings(h.Target.Argv)
+	h.Target.URL = red.Text(h.Target.URL)
+	line, err := marshalLine(h)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(line); err != nil {
+		return nil, fmt.Errorf("writing the recording: %w", err)
+	}
+	return wr, nil
+}
+
+// Path is the file's path ("" for a writer made with NewWriter).
+func (w *Writer) Path() string { return w.path }
+
+// Start is when the recording started; event times are relative to it.
+func (w *Writer) Start() time.Time { return w.start }
+
+// Listen records one wire event; it is a wire.Listener.
+func (w *Writer) Listen(e wire.Event) {
+	t := e.Time
+	if t.IsZero() {
+		t = time.Now()
+	}
+	ev := Event{T: t.Sub(w.start).Seconds(), Dir: string(e.Dir)}
+	switch e.Kind {
+	case wire.KindMessage:
+		if e.Framing != "" && e.Framing != wire.FramingNDJSON {
+			ev.Framing = string(e.Framing) // content-length; http and sse on HTTP transports
+		}
+		ev.Msg = e.Data
+	case wire.KindNoise, wire.KindStderr:
+		ev.Kind = string(e.Kind)
+		ev.Text = string(e.Data)
+		if e.Size > len(e.Data) {
+			ev.Size = e.Size
+		}
+		if e.Kind == wire.KindStderr {
+			ev.Dir = ""
+		}
+	case wire.KindClosed:
+		ev.Kind, ev.Text, ev.Dir = KindClosed, e.Text, ""
+		if e.Exit != nil {
+			code := e.Exit.Code
+			ev.Exit, ev.Signal = &code, e.Exit.Signal
+		}
+	default: // repair, synthetic, and kinds a later wire layer adds
+		ev.Kind, ev.Text = string(e.Kind), e.Text
+		if len(e.Data) > 0 {
+			ev.Msg = e.Data
+		}
+	}
+	if h := e.HTTP; h != nil {
+		ev.Exchange, ev.Error = h.Exchange, h.Error
+		if e.Kind == wire.KindHTTP {
+			if e.Dir == wire.Send {
+				ev.Method, ev.URL = h.Method, h.URL
+			}
+			ev.Status = h.Status
+			if len(h.Header) > 0 {
+				ev.Headers = map[string][]string(h.Header)
+			}
+		}
+		if h.SSE != nil {
+			ev.SSE = &SSE{ID: h.SSE.ID, Event: h.SSE.Event, Retry: h.SSE.Retry}
+		}
+	}
+	// A message event's bytes were parsed by the wire layer: valid JSON, so the
+	// recorder does not check them again (the hot path of --record).
+	_ = w.write(&ev, e.Kind == wire.KindMessage)
+	if ev.Kind == KindClosed {
+		w.closeOnce.Do(func() { close(w.sawClosed) })
+	}
+}
+
+// Write appends one event (redacted) as one line. After the first failure it returns
+// that error and writes nothing more; Err reports it.
+func (w *Writer) Write(ev Event) error { return w.write(&ev, false) }
+
+func (w *Writer) write(ev *Event, validJSON bool) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil || w.closed {
+		return w.err
+	}
+	w.buf = appendEvent(w.buf[:0], ev, w.red, validJSON)
+	if _, err := w.w.Write(w.buf); err != nil {
+		w.err = fmt.Errorf("writing the recording: %w", err)
+	}
+	if cap(w.buf) > 1<<20 {
+		w.buf = nil // do not keep a huge message's buffer
+	}
+	return w.err
+}
+
+// WaitClosed waits up to d for the server's "closed" event, which the wire layer
+// emits from its own goroutine just after the process is reaped.
+func (w *Writer) WaitClosed(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-w.sawClosed:
+	case <-t.C:
+	}
+}
+
+// Err is the first write error, if any.
+func (w *Writer) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// Close writes the end marker and closes the file (when Create made it). Events after
+// Close are dropped.
+func (w *Writer) Close() error {
+	if err := w.Write(Event{T: time.Since(w.start).Seconds(), Kind: KindEnd}); err != nil {
+		if w.file != nil {
+			w.file.Close()
+		}
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+	if w.file != nil {
+		if err := w.file.Close(); err != nil {
+			w.err = fmt.Errorf("closing the recording: %w", err)
+		}
+	}
+	return w.err
+}
+
+// marshalLine encodes v as one line without HTML escaping.
+func marshalLine(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// appendEvent appends ev as one JSON line, redacting text, messages, URLs and headers.
+// The member order is fixed (t, kind, dir, framing, http members, exit, size, text,
+// msg) so that files diff well. validJSON says ev.Msg is known to be valid JSON.
+func appendEvent(b []byte, ev *Event, red *Redactor, validJSON bool) []byte {
+	b = append(b, `{"t":`...)
+	b = strconv.AppendFloat(b, roundMicro(ev.T), 'f', -1, 64)
+	str := func(name, v string) {
+		if v != "" {
+			b = append(b, `,"`...)
+			b = append(b, name...)
+			b = append(b, `":`...)
+			b = appendJSONString(b, v)
+		}
+	}
+	if ev.Kind != KindMessage {
+		str("kind", ev.Kind)
+	}
+	str("dir", ev.Dir)
+	str("framing", ev.Framing)
+	if ev.Exchange != 0 {
+		b = append(b, `,"exchange":`...)
+		b = strconv.AppendInt(b, int64(ev.Exchange), 10)
+	}
+	str("method", ev.Method)
+	str("url", red.Text(ev.URL))
+	if ev.Status != 0 {
+		b = append(b, `,"status":`...)
+		b = strconv.AppendInt(b, int64(ev.Status), 10)
+	}
+	if len(ev.Headers) > 0 {
+		h := red.Headers(ev.Headers)
+		keys := make([]string, 0, len(h))
+		for k := range h {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b = append(b, `,"headers":{`...)
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, k)
+			b = append(b, ':', '[')
+			for j, v := range h[k] {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, v)
+			}
+			b = append(b, ']')
+		}
+		b = append(b, '}')
+	}
+	if ev.SSE != nil && (ev.SSE.ID != "" || ev.SSE.Event != "" || ev.SSE.Retry != "") {
+		b = append(b, `,"sse":{`...)
+		first := true
+		for _, f := range [][2]string{{"id", ev.SSE.ID}, {"event", ev.SSE.Event}, {"retry", ev.SSE.Retry}} {
+			if f[1] == "" {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = append(b, '"')
+			b = append(b, f[0]...)
+			b = append(b, '"', ':')
+			b = appendJSONString(b, f[1])
+		}
+		b = append(b, '}')
+	}
+	str("error", red.Text(ev.Error))
+	if ev.Exit != nil {
+		b = append(b, `,"exit":`...)
+		b = strconv.AppendInt(b, int64(*ev.Exit), 10)
+	}
+	str("signal", ev.Signal)
+	if ev.Size != 0 {
+		b = append(b, `,"size":`...)
+		b = strconv.AppendInt(b, int64(ev.Size), 10)
+	}
+	text := red.Text(ev.Text)
+	if len(ev.Msg) > 0 {
+		msg, ok := compactJSON(ev.Msg, validJSON)
+		if ok {
+			str("text", text)
+			b = append(b, `,"msg":`...)
+			b = append(b, red.JSON(msg)...)
+		} else {
+			// Not JSON after all: keep the frame as text.
+			frame := red.Text(string(ev.Msg))
+			if text != "" {
+				frame = text + "\n" + frame
+			}
+			str("text", frame)
+		}
+	} else {
+		str("text", text)
+	}
+	return append(b, '}', '\n')
+}
+
+// roundMicro rounds seconds to microseconds, enough for wire timing and short to print.
+func roundMicro(s float64) float64 {
+	if s < 0 {
+		return 0
+	}
+	return float64(int64(s*1e6+0.5)) / 1e6
+}

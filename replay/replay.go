@@ -1,0 +1,612 @@
+// Package replay runs mcpscope recordings again: as a golden test against a live
+// server (Run, and Golden inside go test), and as a mock server that answers from a
+// recording (Mock).
+//
+// A golden replay connects to the server afresh with mcpscope's client (so the era is
+// negotiated again: a 2025-era recording replays against a dual-era server), skips the
+// recorded handshake, sends each recorded request that was answered with a fresh id,
+// waits for the response and compares it with the recorded one as JSON. Notifications
+// that arrive while a request is pending are compared as a multiset (or in order with
+// StrictOrder).
+package replay
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/record"
+)
+
+// DefaultTimeout bounds each exchange when Options.Timeout is zero.
+const DefaultTimeout = time.Minute
+
+// Options configure a golden replay.
+type Options struct {
+	// Client says how to start and talk to the server (environment, framing, grace…).
+	// Its Tap, if set, also receives the replay's wire events (--trace, --record).
+	Client client.Options
+	// Ignore lists JSON-pointer patterns to ignore on top of DefaultIgnore and the
+	// recording's own header "ignore" list.
+	Ignore []string
+	// StrictOrder compares the notifications of each exchange in order rather than as
+	// a multiset.
+	StrictOrder bool
+	// Update makes Report.Updated a copy of the recording in which the exchanges that
+	// differ have the live server's response and notifications.
+	Update bool
+	// Redact applies to what Update writes (the recording was redacted when made).
+	Redact *record.Redactor
+	// Timeout bounds each exchange; zero means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// Report is the outcome of a golden replay.
+type Report struct {
+	Replayed  int // exchanges sent and compared
+	Equal     int
+	Handshake int // handshake exchanges skipped (negotiated afresh)
+	Failures  []Failure
+	Skipped   []Skipped
+	// ClientNotifications counts recorded client notifications other than
+	// notifications/initialized, which replay does not send.
+	ClientNotifications int
+	Warnings            []string
+	RecordedEra         string
+	LiveEra             string
+	LiveVersion         string
+	// Updated is the rewritten recording when Options.Update was set.
+	Updated *record.Recording `json:"-"`
+}
+
+// OK reports whether every replayed exchange matched.
+func (r *Report) OK() bool { return len(r.Failures) == 0 }
+
+// Failure is one exchange that did not match.
+type Failure struct {
+	Exchange int    // 1-based, counting the recording's requests
+	Line     int    // the request's line in the recording
+	Request  string // method and a short form of its params
+	Diffs    []Where
+	Err      string // the exchange could not be completed (timeout, server gone)
+}
+
+// Where is a difference in one message of an exchange.
+type Where struct {
+	In string // "response", or a notification: "notifications/progress", "notifications/message #2"
+	Diff
+}
+
+// Skipped is a recorded request that was not replayed, and why.
+type Skipped struct {
+	Exchange int
+	Line     int
+	Request  string
+	Reason   string
+}
+
+// WriteText prints the differences per exchange and a summary line.
+func (r *Report) WriteText(w io.Writer) {
+	for _, f := range r.Failures {
+		fmt.Fprintf(w, "exchange %d (line %d): %s\n", f.Exchange, f.Line, f.Request)
+		if f.Err != "" {
+			fmt.Fprintf(w, "  %s\n", f.Err)
+		}
+		for _, d := range f.Diffs {
+			fmt.Fprintf(w, "  %s %s\n", d.In, d.Path)
+			fmt.Fprintf(w, "    expected: %s\n", d.Expected)
+			fmt.Fprintf(w, "    got:      %s\n", d.Got)
+		}
+	}
+	for _, s := range r.Skipped {
+		fmt.Fprintf(w, "skipped exchange %d (line %d): %s: %s\n", s.Exchange, s.Line, s.Request, s.Reason)
+	}
+	fmt.Fprintln(w, r.Summary())
+}
+
+// Summary is one line: how many exchanges matched.
+func (r *Report) Summary() string {
+	var b strings.Builder
+	if r.OK() {
+		fmt.Fprintf(&b, "replay: all %d exchanges equal", r.Replayed)
+	} else {
+		fmt.Fprintf(&b, "replay: %d of %d exchanges differ", len(r.Failures), r.Replayed)
+	}
+	var notes []string
+	if r.LiveEra != "" {
+		era := fmt.Sprintf("%s era (%s)", r.LiveEra, r.LiveVersion)
+		if r.RecordedEra != "" && r.RecordedEra != r.LiveEra {
+			era += ", recorded in the " + r.RecordedEra + " era"
+		}
+		notes = append(notes, era)
+	}
+	if r.Handshake > 0 {
+		notes = append(notes, fmt.Sprintf("%d handshake request(s) negotiated afresh", r.Handshake))
+	}
+	if len(r.Skipped) > 0 {
+		notes = append(notes, fmt.Sprintf("%d skipped", len(r.Skipped)))
+	}
+	if r.ClientNotifications > 0 {
+		notes = append(notes, fmt.Sprintf("%d client notification(s) not sent", r.ClientNotifications))
+	}
+	if len(notes) > 0 {
+		b.WriteString(" (" + strings.Join(notes, "; ") + ")")
+	}
+	return b.String()
+}
+
+// removedIn2026 are methods a 2026-07-28 server no longer has: a legacy recording's
+// calls to them are skipped when the live session is modern.
+var removedIn2026 = map[string]bool{
+	"ping": true, "logging/setLevel": true, "resources/subscribe": true, "resources/unsubscribe": true,
+	"tasks/list": true, "tasks/result": true,
+}
+
+// Run replays rec against the server target starts. It returns an error only when
+// the replay could not start (bad options, the server would not connect); differences
+// and an exchange the server failed are in the report.
+func Run(ctx context.Context, rec *record.Recording, target client.Target, opts Options) (*Report, error) {
+	patterns, err := parsePatterns(append(append(append([]string{}, DefaultIgnore...), rec.Header.Ignore...), opts.Ignore...))
+	if err != nil {
+		return nil, &client.UsageError{Msg: err.Error()}
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	xs := rec.Exchanges()
+	report := &Report{Warnings: append([]string(nil), rec.Warnings...)}
+	report.RecordedEra, _ = record.Era(xs)
+	report.ClientNotifications = countClientNotifications(rec)
+
+	copts := opts.Client
+	if copts.Framing == "" {
+		// The framing the recording asked for (auto unless the user forced one).
+		if f, ok := wire.ParseFraming(rec.Header.Target.Framing); ok {
+			copts.Framing = f
+		}
+	}
+	if copts.Tap == nil {
+		copts.Tap = &wire.Tap{}
+	}
+	col := &collector{}
+	remove := copts.Tap.Listen(col.listen)
+	defer remove()
+	s, err := client.Connect(ctx, target, copts)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	info := s.Info()
+	report.LiveEra, report.LiveVersion = info.Era, info.ProtocolVersion
+
+	m := newMatcher(patterns)
+	if report.RecordedEra != "" && report.RecordedEra != report.LiveEra {
+		extra, _ := parsePatterns(eraIgnore)
+		m.patterns = append(m.patterns, extra...)
+		m.eraLenient = true
+	}
+
+	type live struct {
+		x        *record.Exchange
+		response json.RawMessage
+		notes    []json.RawMessage
+	}
+	var lives []live
+	for i, x := range xs {
+		n := i + 1
+		line := rec.Events[x.RequestEvent].Line
+		switch {
+		case x.Handshake():
+			report.Handshake++
+			continue
+		case x.Response == nil:
+			report.Skipped = append(report.Skipped, Skipped{n, line, describe(x), "no response was recorded (cancelled, or the recording stopped first)"})
+			continue
+		case report.LiveEra == client.EraModern && report.RecordedEra == client.EraLegacy && removedIn2026[x.Method]:
+			report.Skipped = append(report.Skipped, Skipped{n, line, describe(x), "the method does not exist in the 2026-07-28 era the server negotiated"})
+			continue
+		}
+		params, perr := stripModernMeta(x.Params)
+		if perr != nil {
+			report.Skipped = append(report.Skipped, Skipped{n, line, describe(x), "its params are not a JSON object"})
+			continue
+		}
+		report.Replayed++
+		col.start()
+		cctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+		resp, err := s.Raw(cctx, x.Method, params)
+		cancel()
+		notes := col.stop()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			msg := err.Error()
+			if errors.Is(err, context.DeadlineExceeded) {
+				msg = fmt.Sprintf("no response within %v", opts.Timeout)
+			}
+			report.Failures = append(report.Failures, Failure{Exchange: n, Line: line, Request: describe(x), Err: msg})
+			var se *client.ServerError
+			if errors.As(err, &se) {
+				// The server is gone: nothing more can be replayed.
+				for _, rest := range xs[i+1:] {
+					if !rest.Handshake() && rest.Response != nil {
+						report.Skipped = append(report.Skipped, Skipped{indexOf(xs, rest) + 1, rec.Events[rest.RequestEvent].Line, describe(rest), "not replayed: the server had stopped"})
+					}
+				}
+				break
+			}
+			continue
+		}
+		scopes := []string{x.Method}
+		if name := requestName(x.Params); name != "" {
+			scopes = append(scopes, name)
+		}
+		var diffs []Where
+		for _, d := range m.scoped(scopes...).Compare(x.Response, resp) {
+			diffs = append(diffs, Where{In: "response", Diff: d})
+		}
+		diffs = append(diffs, compareNotifications(m, scopes, x.Notifications, notes, opts.StrictOrder)...)
+		if len(diffs) == 0 {
+			report.Equal++
+			continue
+		}
+		report.Failures = append(report.Failures, Failure{Exchange: n, Line: line, Request: describe(x), Diffs: diffs})
+		if opts.Update {
+			// Only what differs is rewritten, so that a golden's history shows real
+			// changes, not new values of ignored fields.
+			lives = append(lives, live{x, resp, notes})
+		}
+		// A server error after the response (it crashed) surfaces at the next Raw.
+	}
+	if opts.Update {
+		upd := &record.Recording{Header: rec.Header, Warnings: rec.Warnings, Complete: true}
+		now := time.Now().UTC()
+		upd.Header.Updated = &now
+		replace := map[int]live{}
+		drop := map[int]bool{}
+		for _, l := range lives {
+			replace[l.x.ResponseEvent] = l
+			for _, e := range l.x.NotificationEvents {
+				drop[e] = true
+			}
+		}
+		for i, ev := range rec.Events {
+			if drop[i] && !isBatch(ev.Msg) {
+				continue
+			}
+			l, ok := replace[i]
+			if !ok || isBatch(ev.Msg) {
+				upd.Events = append(upd.Events, ev)
+				continue
+			}
+			for _, n := range l.notes {
+				upd.Events = append(upd.Events, record.Event{T: ev.T, Kind: record.KindMessage, Dir: record.Recv, Msg: opts.Redact.JSON(n)})
+			}
+			ev.Msg = opts.Redact.JSON(withID(l.response, l.x.ID))
+			upd.Events = append(upd.Events, ev)
+		}
+		report.Updated = upd
+	}
+	return report, nil
+}
+
+func isBatch(msg json.RawMessage) bool {
+	t := strings.TrimSpace(string(msg))
+	return strings.HasPrefix(t, "[")
+}
+
+func indexOf(xs []*record.Exchange, x *record.Exchange) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+func countClientNotifications(rec *record.Recording) int {
+	n := 0
+	for _, ev := range rec.Events {
+		if !ev.IsMessage() || ev.Dir != record.Send {
+			continue
+		}
+		for _, raw := range record.Split(ev.Msg) {
+			var m record.Message
+			if json.Unmarshal(raw, &m) == nil && m.IsNotification() && m.Method != "notifications/initialized" {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// collector gathers the server notifications that arrive while an exchange is pending.
+type collector struct {
+	mu     sync.Mutex
+	active bool
+	notes  []json.RawMessage
+}
+
+func (c *collector) start() {
+	c.mu.Lock()
+	c.active, c.notes = true, nil
+	c.mu.Unlock()
+}
+
+func (c *collector) stop() []json.RawMessage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.active = false
+	n := c.notes
+	c.notes = nil
+	return n
+}
+
+func (c *collector) listen(e wire.Event) {
+	if e.Kind != wire.KindMessage || e.Dir != wire.Recv || !bytes.Contains(e.Data, []byte(`"method"`)) {
+		return // responses need no look
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.active {
+		return
+	}
+	for _, raw := range record.Split(e.Data) {
+		var m record.Message
+		if json.Unmarshal(raw, &m) == nil && m.IsNotification() {
+			c.notes = append(c.notes, append(json.RawMessage(nil), raw...))
+		}
+	}
+}
+
+// sessionMeta are the _meta members a modern session puts on every request; the live
+// session adds its own. Other members (logLevel, progressToken) change what the server
+// does and are sent as recorded.
+var sessionMeta = map[string]bool{
+	"io.modelcontextprotocol/protocolVersion":    true,
+	"io.modelcontextprotocol/clientCapabilities": true,
+	"io.modelcontextprotocol/clientInfo":         true,
+}
+
+// stripModernMeta removes the session members of params._meta (see sessionMeta) and
+// an _meta left empty.
+func stripModernMeta(params json.RawMessage) (json.RawMessage, error) {
+	if len(params) == 0 || string(params) == "null" {
+		return nil, nil
+	}
+	if !strings.Contains(string(params), "io.modelcontextprotocol/") {
+		return params, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(params, &m); err != nil {
+		return nil, err
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(m["_meta"], &meta) == nil && meta != nil {
+		for k := range meta {
+			if sessionMeta[k] {
+				delete(meta, k)
+			}
+		}
+		if len(meta) == 0 {
+			delete(m, "_meta")
+		} else {
+			m["_meta"], _ = json.Marshal(meta)
+		}
+	}
+	return json.Marshal(m)
+}
+
+// withID returns msg with its top-level id set to id (compact JSON).
+func withID(msg json.RawMessage, id string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(msg, &m) != nil {
+		return msg
+	}
+	m["id"] = json.RawMessage(id)
+	out, err := json.Marshal(orderedMessage(m))
+	if err != nil {
+		return msg
+	}
+	return out
+}
+
+// orderedMessage marshals a message's members in the usual order: jsonrpc, id,
+// method, params, result, error, then the rest.
+type orderedMessage map[string]json.RawMessage
+
+func (o orderedMessage) MarshalJSON() ([]byte, error) {
+	first := []string{"jsonrpc", "id", "method", "params", "result", "error"}
+	var keys []string
+	for _, k := range first {
+		if _, ok := o[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	var rest []string
+	for k := range o {
+		switch k {
+		case "jsonrpc", "id", "method", "params", "result", "error":
+		default:
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	keys = append(keys, rest...)
+	var b []byte
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		kb, _ := json.Marshal(k)
+		b = append(b, kb...)
+		b = append(b, ':')
+		b = append(b, o[k]...)
+	}
+	return append(b, '}'), nil
+}
+
+// describe is a short form of a request for reports: method, the tool, prompt or
+// resource it names, and its arguments.
+func describe(x *record.Exchange) string {
+	var p struct {
+		Name      string          `json:"name"`
+		URI       string          `json:"uri"`
+		Arguments json.RawMessage `json:"arguments"`
+		Cursor    *string         `json:"cursor"`
+	}
+	_ = json.Unmarshal(x.Params, &p)
+	s := x.Method
+	switch {
+	case p.Name != "":
+		s += " " + p.Name
+	case p.URI != "":
+		s += " " + p.URI
+	}
+	if len(p.Arguments) > 0 && string(p.Arguments) != "null" {
+		a := string(p.Arguments)
+		if len(a) > 120 {
+			a = a[:120] + "…"
+		}
+		s += " " + a
+	}
+	if p.Cursor != nil {
+		s += fmt.Sprintf(" (cursor %q)", *p.Cursor)
+	}
+	return s
+}
+
+// requestName is the tool or prompt a request names (params.name), or "".
+func requestName(params json.RawMessage) string {
+	var p struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(params, &p)
+	return p.Name
+}
+
+// listChanged matches the notifications a server sends when its lists change. They are
+// not compared: a server sends them when its state changes, and whether one lands
+// before or after a response is a race (server-everything announces its tools while
+// the first tools/list is pending, or just after).
+func listChanged(method string) bool {
+	return strings.HasPrefix(method, "notifications/") && strings.HasSuffix(method, "/list_changed")
+}
+
+// compareNotifications compares the notifications of one exchange; scopes are its
+// request's (see parsePatterns).
+func compareNotifications(base *Matcher, scopes []string, expected, got []json.RawMessage, strict bool) []Where {
+	matchers := map[string]*Matcher{}
+	matcherFor := func(method string) *Matcher {
+		m, ok := matchers[method]
+		if !ok {
+			m = base.scoped(append(scopes[:len(scopes):len(scopes)], method)...)
+			matchers[method] = m
+		}
+		return m
+	}
+	type note struct {
+		method string
+		v      any
+		raw    json.RawMessage
+	}
+	withoutListChanged := func(ns []note) []note {
+		out := ns[:0]
+		for _, n := range ns {
+			if !listChanged(n.method) {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	parse := func(raws []json.RawMessage) []note {
+		out := make([]note, 0, len(raws))
+		for _, r := range raws {
+			v, err := decode(r)
+			if err != nil {
+				v = string(r)
+			}
+			var env record.Message
+			_ = json.Unmarshal(r, &env)
+			out = append(out, note{env.Method, v, r})
+		}
+		return out
+	}
+	exp, liv := withoutListChanged(parse(expected)), withoutListChanged(parse(got))
+	var out []Where
+	diffPair := func(in string, a, b note) {
+		var ds []Diff
+		matcherFor(a.method).walk(nil, a.v, b.v, &ds)
+		for _, d := range ds {
+			out = append(out, Where{In: in, Diff: d})
+		}
+	}
+	missing := func(a note) {
+		out = append(out, Where{In: a.method, Diff: Diff{Path: "(a notification)", Expected: render(a.v), Got: "(absent)"}})
+	}
+	unexpected := func(b note) {
+		out = append(out, Where{In: b.method, Diff: Diff{Path: "(a notification)", Expected: "(absent)", Got: render(b.v)}})
+	}
+	if strict {
+		for i := 0; i < max(len(exp), len(liv)); i++ {
+			switch {
+			case i >= len(liv):
+				missing(exp[i])
+			case i >= len(exp):
+				unexpected(liv[i])
+			case exp[i].method != liv[i].method:
+				out = append(out, Where{In: fmt.Sprintf("notification #%d", i+1), Diff: Diff{Path: "/method", Expected: render(exp[i].method), Got: render(liv[i].method)}})
+			default:
+				diffPair(fmt.Sprintf("%s (notification #%d)", exp[i].method, i+1), exp[i], liv[i])
+			}
+		}
+		return out
+	}
+	// Multiset: take out the equal pairs, then pair what is left by method, in order.
+	usedE := make([]bool, len(exp))
+	usedL := make([]bool, len(liv))
+	for i := range exp {
+		for j := range liv {
+			if !usedL[j] && exp[i].method == liv[j].method && matcherFor(exp[i].method).equal(nil, exp[i].v, liv[j].v) {
+				usedE[i], usedL[j] = true, true
+				break
+			}
+		}
+	}
+	count := map[string]int{}
+	for i := range exp {
+		if usedE[i] {
+			continue
+		}
+		paired := false
+		for j := range liv {
+			if !usedL[j] && exp[i].method == liv[j].method {
+				usedE[i], usedL[j] = true, true
+				count[exp[i].method]++
+				diffPair(fmt.Sprintf("%s #%d", exp[i].method, count[exp[i].method]), exp[i], liv[j])
+				paired = true
+				break
+			}
+		}
+		if !paired {
+			missing(exp[i])
+		}
+	}
+	for j := range liv {
+		if !usedL[j] {
+			unexpected(liv[j])
+		}
+	}
+	return out
+}
