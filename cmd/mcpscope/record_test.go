@@ -292,25 +292,24 @@ func TestServeOwnClient(t *testing.T) {
 	}
 }
 
-// serve answers the official TypeScript SDK client (installed in interop/ with
-// server-everything).
+// serve answers the official TypeScript SDK v2 client (pinned in interop/).
 func TestServeTypeScriptClient(t *testing.T) {
 	t.Parallel()
-	sdk := filepath.Join(testutil.Root(), "interop", "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm", "client")
-	if _, err := os.Stat(filepath.Join(sdk, "stdio.js")); err != nil {
-		t.Skipf("the TypeScript SDK is not installed in interop/ (%v)", err)
+	sdk := filepath.Join(testutil.Root(), "interop", "node_modules", "@modelcontextprotocol", "client", "dist")
+	if _, err := os.Stat(filepath.Join(sdk, "stdio.mjs")); err != nil {
+		t.Fatalf("the TypeScript SDK client is not installed in interop/ (%v); run scripts/test or npm ci in interop/", err)
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed")
+		t.Fatal("node is not installed")
 	}
 	dir := t.TempDir()
 	file := filepath.Join(dir, "host.jsonl")
 	expect(t, mcpscope(t, nil, "call", "echo", "text=from ts", "--record", file, "--", testutil.Mcpscope(t), "host"), 0, nil, nil)
 	script := filepath.Join(dir, "client.mjs")
 	os.WriteFile(script, []byte(`
-import { Client } from "`+filepath.ToSlash(filepath.Join(sdk, "index.js"))+`";
-import { StdioClientTransport } from "`+filepath.ToSlash(filepath.Join(sdk, "stdio.js"))+`";
+import { Client } from "`+filepath.ToSlash(filepath.Join(sdk, "index.mjs"))+`";
+import { StdioClientTransport } from "`+filepath.ToSlash(filepath.Join(sdk, "stdio.mjs"))+`";
 const [command, ...args] = process.argv.slice(2);
 const client = new Client({ name: "ts-client", version: "1.0.0" });
 await client.connect(new StdioClientTransport({ command, args, stderr: "inherit" }));
