@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
@@ -108,21 +106,11 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer done()
-	lctx, cancel := withTimeout(ctx, c.timeout)
-	defer cancel()
-	list, err := s.Tools(lctx)
+	list, err := s.Tools(ctx)
 	if err != nil {
 		return err
 	}
 	return inspect.Write(stdout, c.format, s.Info(), list)
-}
-
-// withTimeout bounds ctx by d; d <= 0 means no bound.
-func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	if d > 0 {
-		return context.WithTimeout(ctx, d)
-	}
-	return context.WithCancel(ctx)
 }
 
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -164,11 +152,10 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer done()
-	cctx, cancel := withTimeout(ctx, c.timeout)
-	defer cancel()
+	// --timeout is applied per request by the session (progress restarts it).
 	// The tool list gives the schema that key=value pairs are coerced by, and lets an
 	// unknown name fail with the names that exist.
-	list, err := s.Tools(cctx)
+	list, err := s.Tools(ctx)
 	if err != nil {
 		return err
 	}
@@ -180,11 +167,8 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	r, err := s.Call(cctx, tool, arguments, client.CallOptions{})
+	r, err := s.Call(ctx, tool, arguments, client.CallOptions{})
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			return &exitError{code: exitServer, msg: fmt.Sprintf("the call did not finish within %v (--timeout); it was cancelled on the server", c.timeout)}
-		}
 		return err
 	}
 	if err := inspect.WriteResult(stdout, inspect.CallOutput{Format: c.format, SaveDir: saveDir, Tool: tool}, r); err != nil {

@@ -25,7 +25,6 @@ type common struct {
 	grace          time.Duration
 	probeTimeout   time.Duration
 	connectTimeout time.Duration
-	timeout        time.Duration
 	maxFrame       sizeFlag
 	trace          bool
 	record         string // --record FILE (see record.go)

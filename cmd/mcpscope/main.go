@@ -31,12 +31,13 @@ func main() {
 const usage = `mcpscope: a workbench for MCP servers
 
 Usage:
-  mcpscope [flags] [-- CMD [ARGS...]]             the workbench (TUI); no server: the bundled host
-  mcpscope --inspect [flags] -- CMD [ARGS...]     list a server's tools (also: mcpscope inspect)
-  mcpscope call TOOL [--args JSON | key=value ...] [flags] -- CMD [ARGS...]
-  mcpscope host [--tools FILE] [--http [ADDR]]  the bundled tool host, an MCP server
-  mcpscope --inspect [flags] URL | NAME            an HTTP server, or one a client config names
-  mcpscope servers [--config FILE]               the servers configured for Claude, Cursor, VS Code
+  mcpscope [flags] [-- CMD ARGS... | URL | NAME]   the workbench (TUI); no server: the bundled host
+  mcpscope --inspect [flags] [-- CMD ARGS... | URL | NAME]     list a server's tools
+  mcpscope call TOOL [--args JSON | key=value ...] [flags] [-- CMD ARGS... | URL | NAME]
+  mcpscope replay FILE [--ignore PATH] [--update] [-- CMD ARGS... | URL]   golden replay
+  mcpscope serve FILE [--http [ADDR]]              a mock server from a recording
+  mcpscope host [--tools FILE] [--http [ADDR]]     the bundled tool host, an MCP server
+  mcpscope servers [--config FILE]                 servers configured for Claude, Cursor, VS Code
   mcpscope version
 
 Flags:
@@ -45,13 +46,18 @@ Flags:
   --framing auto|ndjson|content-length   stdio framing (default auto)
   --repair                       accept a missing "jsonrpc" tag and ids echoed as strings
   -e K=V, --env-file FILE        add to the server's environment
+  -H 'Name: value', --bearer TOKEN, --bearer-env VAR   HTTP headers and credentials
+  --transport streamable|sse     force an HTTP transport
+  --config FILE                  read server NAMEs from this client config
   --grace DURATION               time the server gets to exit after stdin closes (default 500ms)
   --probe-timeout DURATION       silence that counts as "no answer" to a probe (default 500ms)
   --connect-timeout DURATION     bound on the handshake (default 30s)
-  --timeout DURATION             bound on the call (default: none)
+  --timeout DURATION             bound on each request, restarted by progress (default 60s)
   --max-frame SIZE               largest message accepted (default 256MiB)
+  --record FILE|DIR              record the session (JSON Lines); --redact REGEX hides more
   --save-dir DIR                 call: write image, audio and resource blocks here
   --trace                        print every wire event to stderr
+  --theme auto|dark|light|high-contrast, --no-confirm   the workbench
 
 Exit codes: 0 ok, 1 connection or server failure, 2 usage error,
 3 JSON-RPC error from the server, 4 the tool returned isError: true.

@@ -247,7 +247,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	report, err := replay.Run(ctx, rec, target, replay.Options{
-		Client: opts, Ignore: ignore, StrictOrder: strict, Update: update, Redact: red, Timeout: c.timeout,
+		Client: opts, Ignore: ignore, StrictOrder: strict, Update: update, Redact: red, Timeout: c.remote.timeout,
 	})
 	stopRecording()
 	if err != nil {
