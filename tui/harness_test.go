@@ -217,11 +217,22 @@ var volatile = []struct {
 }
 
 func normalize(s string) string {
-	for _, v := range volatile {
-		s = v.re.ReplaceAllString(s, v.with)
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		masked := line
+		for _, v := range volatile {
+			masked = v.re.ReplaceAllString(masked, v.with)
+		}
+		if masked != line {
+			// A masked value's width varied, and the padding after it with it.
+			masked = runsOfSpaces.ReplaceAllString(masked, "  ")
+		}
+		lines[i] = masked
 	}
-	return s
+	return strings.Join(lines, "\n")
 }
+
+var runsOfSpaces = regexp.MustCompile(` {2,}`)
 
 func (h *harness) contains(want ...string) {
 	h.t.Helper()

@@ -52,7 +52,7 @@ func defaultKeys() keyMap {
 		TabHistory:   b("6", "history", "6"),
 		NextTab:      b("]", "next tab", "]"),
 		PrevTab:      b("[", "previous tab", "["),
-		ShowRaw:      b("v", "raw JSON", "v"),
+		ShowRaw:      b("v", "raw JSON (tool or result)", "v"),
 		CopyResult:   b("y", "copy result", "y"),
 		CopyArgs:     b("Y", "copy arguments", "Y"),
 		CopyCmd:      b("c", "copy as mcpscope call", "c"),

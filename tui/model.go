@@ -141,7 +141,8 @@ type model struct {
 		ver   int
 	}
 	resultVer int
-	showRaw   bool
+	showRaw   bool // the Result tab shows the raw result
+	toolRaw   bool // the Tool tab shows the raw tool object
 
 	traffic    trafficView
 	logs       []string
@@ -280,7 +281,7 @@ func (m *model) closeSession() {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.list.filtering || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil
+	return m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil
 }
 
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -568,6 +569,10 @@ func (m *model) formEdgeTab(k tea.KeyPressMsg) bool {
 
 func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
+	case key.Matches(k, m.keys.ShowRaw):
+		m.toolRaw = !m.toolRaw
+		m.tab = tabTool
+		return nil
 	case key.Matches(k, m.keys.Up):
 		m.list.move(-1)
 	case key.Matches(k, m.keys.Down):
@@ -822,7 +827,27 @@ func (m *model) scroll(delta int) {
 }
 
 func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
+	if m.traffic.typing {
+		switch k.String() {
+		case "esc":
+			m.traffic.typing, m.traffic.query = false, ""
+		case "enter":
+			m.traffic.typing = false
+		case "backspace":
+			if r := []rune(m.traffic.query); len(r) > 0 {
+				m.traffic.query = string(r[:len(r)-1])
+			}
+		default:
+			m.traffic.query += k.Text
+		}
+		m.traffic.cursor = max(len(m.traffic.visible())-1, 0)
+		m.traffic.follow = true
+		return nil
+	}
 	switch {
+	case key.Matches(k, m.keys.Filter):
+		m.traffic.typing, m.traffic.query, m.traffic.open = true, "", false
+		return nil
 	case key.Matches(k, m.keys.TrafficDir):
 		m.traffic.dirIndex = (m.traffic.dirIndex + 1) % len(dirFilters)
 		m.traffic.cursor = max(len(m.traffic.visible())-1, 0)
@@ -1219,6 +1244,9 @@ func (m *model) toolView(width, height int) string {
 		return m.st.muted.Render("No tool selected.")
 	}
 	lines := detailLines(m.st, t, width)
+	if m.toolRaw {
+		lines = append([]string{m.st.muted.Render("the tool as the server sent it (v returns to the summary)")}, jsonLines(m.st, t.Raw, width)...)
+	}
 	formH := height / 2
 	if m.form == nil {
 		formH = 2

@@ -70,8 +70,10 @@ func oneLine(s string, n int) string {
 // with the selected one pretty-printed on enter.
 type trafficView struct {
 	entries  []trafficEntry
-	dirIndex int // 0 all, 1 sent, 2 received, 3 other
-	cursor   int // index into visible()
+	dirIndex int    // 0 all, 1 sent, 2 received, 3 other
+	query    string // only entries whose summary contains this (method, tool, id)
+	typing   bool   // the query has the keyboard
+	cursor   int    // index into visible()
 	offset   int
 	follow   bool // stick to the newest entry
 	open     bool // show the selected entry in full
@@ -98,7 +100,11 @@ func (v *trafficView) add(es []wire.Event) {
 
 func (v *trafficView) visible() []int {
 	var idx []int
+	q := strings.ToLower(v.query)
 	for i, en := range v.entries {
+		if q != "" && !strings.Contains(strings.ToLower(en.summary), q) {
+			continue
+		}
 		switch v.dirIndex {
 		case 1:
 			if en.e.Dir != wire.Send || en.e.Kind != wire.KindMessage {
@@ -134,7 +140,13 @@ func (v *trafficView) selected() (trafficEntry, bool) {
 
 func (v *trafficView) view(st styles, width, height int) string {
 	vis := v.visible()
-	header := st.muted.Render(fmt.Sprintf("%d events · showing %s (d cycles) · enter opens", len(v.entries), dirFilters[v.dirIndex]))
+	header := st.muted.Render(fmt.Sprintf("%d events · showing %s (d cycles) · / filters by method · enter opens", len(v.entries), dirFilters[v.dirIndex]))
+	switch {
+	case v.typing:
+		header = st.accent.Render("/") + v.query + st.accent.Render("▏") + st.muted.Render("  enter keeps, esc clears")
+	case v.query != "":
+		header += st.muted.Render(" · matching ") + v.query
+	}
 	if v.open {
 		if en, ok := v.selected(); ok {
 			lines := []string{header, st.accent.Render(en.summary) + st.muted.Render("  "+wire.HumanBytes(int64(en.e.Size))+" · esc closes")}
