@@ -35,6 +35,9 @@ type Options struct {
 	Output io.Writer
 	// Recording names the file the session is being recorded to, for the status bar.
 	Recording string
+	// ToggleRecording starts a recording (returning its file) or stops the running one
+	// (returning ""); nil when recording is not available.
+	ToggleRecording func() (string, error)
 }
 
 // Run shows the TUI until the user quits, then closes the session; it returns only once

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/record"
 )
 
 // tmux runs the built binary in a real terminal, on a tmux server of its own (its own
@@ -25,7 +27,7 @@ func newTmux(t testing.TB, width, height int, command string) *tmux {
 		t.Fatal("tmux is needed for the end-to-end tests (apt-get install tmux; .ci/run installs it)")
 	}
 	x := &tmux{t: t, socket: fmt.Sprintf("mcpscope-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	x.run("new-session", "-d", "-s", "e2e", "-x", strconv.Itoa(width), "-y", strconv.Itoa(height), command)
+	x.run("new-session", "-d", "-s", "e2e", "-c", t.TempDir(), "-x", strconv.Itoa(width), "-y", strconv.Itoa(height), command)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
 	return x
 }
@@ -112,6 +114,10 @@ func e2eSession(t *testing.T, args string, tool, field, text, want string) {
 		t.Fatalf("expected mcpscope and its server under the pane, found %v", pids)
 	}
 
+	// Start recording with R; the status bar says so.
+	x.keys("R")
+	x.waitFor("● REC mcpscope-", 5*time.Second)
+
 	// Filter to the tool, open its form, fill the field, call it, read the result.
 	x.keys("/")
 	x.typeText(tool)
@@ -138,6 +144,26 @@ func e2eSession(t *testing.T, args string, tool, field, text, want string) {
 	// Quit; mcpscope and every process it started must be gone.
 	x.keys("Tab", "q")
 	x.waitFor("mcpscope-exited:0", 10*time.Second)
+
+	// The recording holds the call.
+	dir := strings.TrimSpace(x.run("display-message", "-p", "-t", "e2e", "#{pane_current_path}"))
+	files, _ := filepath.Glob(filepath.Join(dir, "mcpscope-*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("recordings in %s: %v", dir, files)
+	}
+	rec, err := record.Load(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	for _, ex := range rec.Exchanges() {
+		if ex.Method == "tools/call" && strings.Contains(string(ex.Response), want) {
+			calls++
+		}
+	}
+	if calls == 0 || !rec.Complete {
+		t.Errorf("the recording lacks the call (complete=%v, warnings %v)", rec.Complete, rec.Warnings)
+	}
 	for _, pid := range pids {
 		if testutil.Alive(pid) {
 			if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && strings.Contains(string(b), "sleep") {

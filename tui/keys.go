@@ -9,7 +9,7 @@ type keyMap struct {
 	Up, Down, PageUp, PageDown, Home, End  key.Binding
 	Filter, ClearFilter, Open, Refetch     key.Binding
 	Send, SendAnyway, RawJSON, Editor      key.Binding
-	Cancel, Restart                        key.Binding
+	Cancel, Restart, Record                key.Binding
 	TabTool, TabResult, TabTraffic         key.Binding
 	TabLogs, TabStderr, TabHistory         key.Binding
 	NextTab, PrevTab                       key.Binding
@@ -44,6 +44,7 @@ func defaultKeys() keyMap {
 		Editor:       b("ctrl+e", "edit arguments in $EDITOR", "ctrl+e"),
 		Cancel:       b("esc", "cancel the call", "esc"),
 		Restart:      b("ctrl+r", "restart the server", "ctrl+r"),
+		Record:       b("R", "start/stop recording", "R"),
 		TabTool:      b("1", "tool", "1"),
 		TabResult:    b("2", "result", "2"),
 		TabTraffic:   b("3", "traffic", "3"),
@@ -74,6 +75,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.NextPane, k.PrevPane, k.NextTab, k.PrevTab, k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Filter, k.ClearFilter, k.Open, k.Refetch},
 		{k.Send, k.SendAnyway, k.RawJSON, k.Editor, k.Cancel, k.ShowRaw, k.CopyResult, k.CopyArgs, k.CopyCmd, k.SaveResult},
-		{k.ReadResource, k.Rerun, k.LoadArgs, k.TrafficDir, k.Restart, k.Help, k.Quit, k.ForceQuit},
+		{k.ReadResource, k.Rerun, k.LoadArgs, k.TrafficDir, k.Restart, k.Record, k.Help, k.Quit, k.ForceQuit},
 	}
 }

@@ -510,6 +510,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.cancelCall(m.current)
 		return nil
 	}
+	if key.Matches(k, m.keys.Record) && !m.typing() {
+		return m.toggleRecording()
+	}
 	if key.Matches(k, m.keys.Restart) {
 		m.notice = "restarting the server…"
 		return m.connect()
@@ -752,6 +755,26 @@ func (m *model) onResultKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.readLinks()
 	}
 	return m.onScrollKey(k)
+}
+
+// toggleRecording starts or stops recording the session to a file.
+func (m *model) toggleRecording() tea.Cmd {
+	if m.opts.ToggleRecording == nil {
+		m.notice = "recording is not available here"
+		return nil
+	}
+	path, err := m.opts.ToggleRecording()
+	switch {
+	case err != nil:
+		m.notice = "recording: " + err.Error()
+	case path == "":
+		m.notice = "recording stopped: " + m.opts.Recording
+		m.opts.Recording = ""
+	default:
+		m.opts.Recording = path
+		m.notice = "recording to " + path
+	}
+	return nil
 }
 
 // readLinks reads every resource_link of the shown result (resources/read).
@@ -1394,7 +1417,7 @@ func (m *model) statusBar(width int) string {
 		parts = append(parts, "last call "+m.lastCall.Round(time.Millisecond).String())
 	}
 	if m.opts.Recording != "" {
-		parts = append(parts, st.err.Render("● REC"))
+		parts = append(parts, st.err.Render("● REC ")+st.muted.Render(filepath.Base(m.opts.Recording)))
 	}
 	line := strings.Join(parts, st.muted.Render(" · "))
 	right := st.statusKey.Render("?") + st.muted.Render(" help")

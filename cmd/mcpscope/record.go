@@ -69,9 +69,18 @@ func startRecording(c *common, target client.Target, tap *wire.Tap) (stop func()
 	if !c.recordSet {
 		return func() {}, nil
 	}
+	stop, path, err := startRecordingAt(c, target, tap)
+	if err == nil && path != c.record {
+		fmt.Fprintf(os.Stderr, "mcpscope: recording to %s\n", path) // a dated name was picked
+	}
+	return stop, err
+}
+
+// startRecordingAt starts a recording and also says where it goes.
+func startRecordingAt(c *common, target client.Target, tap *wire.Tap) (stop func(), path string, err error) {
 	red, envNames, err := c.redactor()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	for _, s := range target.Secrets {
 		red.AddSecret(s)
@@ -105,20 +114,17 @@ func startRecording(c *common, target client.Target, tap *wire.Tap) (stop func()
 		h.Target = record.Target{Transport: "http", URL: target.URL}
 	}
 	var w *record.Writer
-	path := c.record
+	path = c.record
 	if path == "" {
 		path = "."
 	}
 	if st, serr := os.Stat(path); serr == nil && st.IsDir() {
 		w, err = record.CreateIn(path, h, red)
-		if err == nil {
-			fmt.Fprintf(os.Stderr, "mcpscope: recording to %s\n", w.Path())
-		}
 	} else {
 		w, err = record.Create(path, h, red)
 	}
 	if err != nil {
-		return nil, &exitError{code: exitUsage, msg: fmt.Sprintf("--record: %v", err)}
+		return nil, "", &exitError{code: exitUsage, msg: fmt.Sprintf("--record: %v", err)}
 	}
 	remove := tap.Listen(w.Listen)
 	return func() {
@@ -131,7 +137,7 @@ func startRecording(c *common, target client.Target, tap *wire.Tap) (stop func()
 		if err := w.Close(); err != nil {
 			fmt.Fprintf(os.Stderr, "mcpscope: the recording %s is incomplete: %v\n", w.Path(), err)
 		}
-	}, nil
+	}, w.Path(), nil
 }
 
 const replayUsage = `Usage: mcpscope replay FILE [flags] [-- CMD ARGS... | -- URL]

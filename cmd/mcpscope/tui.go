@@ -47,13 +47,41 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	stopRecording, err := startRecording(&c, target, tap)
-	if err != nil {
-		return err
+	// Recording can start with --record and be switched on and off with a key; each
+	// start writes a new file (a dated name in the working directory unless --record
+	// named one for the first).
+	var stopRecording func()
+	recording := ""
+	start := func() (string, error) {
+		stop, path, err := startRecordingAt(&c, target, tap)
+		if err != nil {
+			return "", err
+		}
+		stopRecording, recording = stop, path
+		return path, nil
 	}
-	defer stopRecording()
+	if c.recordSet {
+		if _, err := start(); err != nil {
+			return err
+		}
+	}
+	defer func() {
+		if stopRecording != nil {
+			stopRecording()
+		}
+	}()
+	toggle := func() (string, error) {
+		if stopRecording != nil {
+			stopRecording()
+			stopRecording, recording = nil, ""
+			c.record = "" // the next start picks a new dated name
+			return "", nil
+		}
+		c.recordSet = true
+		return start()
+	}
 	return tui.Run(ctx, tui.Options{
 		Target: target, Name: name, Client: opts, Theme: theme, NoConfirm: noConfirm,
-		Recording: c.record,
+		Recording: recording, ToggleRecording: toggle,
 	})
 }
