@@ -256,3 +256,13 @@ func decodeContent(raw json.RawMessage) Content {
 	}
 	return c
 }
+
+// ParseCallResponse reads a recorded tools/call response message: its result, or its
+// JSON-RPC error as *RPCError.
+func ParseCallResponse(msg json.RawMessage) (*CallResult, error) {
+	result, err := parseResponse(msg)
+	if err != nil {
+		return nil, err
+	}
+	return decodeCallResult(result), nil
+}

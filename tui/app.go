@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/record"
 )
 
 // Options configures the TUI.
@@ -38,6 +39,9 @@ type Options struct {
 	// ToggleRecording starts a recording (returning its file) or stops the running one
 	// (returning ""); nil when recording is not available.
 	ToggleRecording func() (string, error)
+	// Browse is a recording to show: its traffic (with its timing) and its calls in
+	// History, before the live session (usually the recording served as a mock).
+	Browse *record.Recording
 }
 
 // Run shows the TUI until the user quits, then closes the session; it returns only once
@@ -68,12 +72,16 @@ func Run(ctx context.Context, opts Options) error {
 type pump struct {
 	mu      sync.Mutex
 	pending []wire.Event
+	gens    []int // the connection generation of each pending event
 	wake    chan struct{}
 	done    chan struct{}
 	once    sync.Once
 }
 
-type wireBatchMsg struct{ events []wire.Event }
+type wireBatchMsg struct {
+	events []wire.Event
+	gens   []int // which connection (model.srv.gen) each event came from
+}
 
 func newPump(send func(tea.Msg)) *pump {
 	p := &pump{wake: make(chan struct{}, 1), done: make(chan struct{})}
@@ -86,20 +94,26 @@ func newPump(send func(tea.Msg)) *pump {
 			}
 			time.Sleep(16 * time.Millisecond)
 			p.mu.Lock()
-			batch := p.pending
-			p.pending = nil
+			batch, gens := p.pending, p.gens
+			p.pending, p.gens = nil, nil
 			p.mu.Unlock()
 			if len(batch) > 0 {
-				send(wireBatchMsg{events: batch})
+				send(wireBatchMsg{events: batch, gens: gens})
 			}
 		}
 	}()
 	return p
 }
 
-func (p *pump) listen(e wire.Event) {
+// listener returns the tap listener of one connection generation.
+func (p *pump) listener(gen int) wire.Listener {
+	return func(e wire.Event) { p.listen(gen, e) }
+}
+
+func (p *pump) listen(gen int, e wire.Event) {
 	p.mu.Lock()
 	p.pending = append(p.pending, e)
+	p.gens = append(p.gens, gen)
 	p.mu.Unlock()
 	select {
 	case p.wake <- struct{}{}:

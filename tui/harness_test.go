@@ -34,9 +34,13 @@ type harness struct {
 }
 
 func newHarness(t testing.TB, target client.Target, width, height int) *harness {
+	return newHarnessWith(t, Options{Target: target, Name: "bundled host", Theme: "dark"}, width, height)
+}
+
+func newHarnessWith(t testing.TB, opts Options, width, height int) *harness {
 	t.Helper()
 	h := &harness{t: t, wake: make(chan struct{}, 1)}
-	m := newModel(Options{Target: target, Name: "bundled host", Theme: "dark", Client: client.Options{}})
+	m := newModel(opts)
 	m.send = h.post
 	m.pump = newPump(h.post)
 	h.m = m

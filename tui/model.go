@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
 )
@@ -181,7 +182,56 @@ func newModel(opts Options) *model {
 	}
 	m.st = newStyles(p)
 	m.srv.name = opts.Name
+	if opts.Browse != nil {
+		m.loadRecording(opts.Browse)
+	}
 	return m
+}
+
+// loadRecording shows a recording: its wire events in Traffic and its calls in History
+// (the last one in Result), as they were recorded.
+func (m *model) loadRecording(rec *record.Recording) {
+	started := rec.Header.Started
+	events := make([]wire.Event, 0, len(rec.Events)+1)
+	for i := range rec.Events {
+		e := &rec.Events[i]
+		if e.Kind == record.KindEnd {
+			continue
+		}
+		events = append(events, e.Wire(started))
+	}
+	events = append(events, wire.Event{Time: time.Now(), Kind: wire.KindSynthetic,
+		Text: "end of the recording; what follows is this session with the mock server"})
+	m.traffic.add(events)
+	for _, e := range events {
+		if e.Kind == wire.KindStderr {
+			m.stderr = append(m.stderr, string(e.Data))
+		}
+	}
+	m.stderrView.setLines(m.stderr)
+	at := func(i int) time.Time {
+		return started.Add(time.Duration(rec.Events[i].T * float64(time.Second)))
+	}
+	for _, ex := range rec.Exchanges() {
+		if ex.Method != "tools/call" {
+			continue
+		}
+		var p struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		_ = json.Unmarshal(ex.Params, &p)
+		m.nextID++
+		o := &outcome{id: m.nextID, tool: client.Tool{Name: p.Name}, args: p.Arguments, started: at(ex.RequestEvent)}
+		if ex.Response == nil {
+			o.cancelled = true
+		} else {
+			o.elapsed = at(ex.ResponseEvent).Sub(o.started)
+			o.result, o.err = client.ParseCallResponse(ex.Response)
+		}
+		m.calls = append(m.calls, o)
+		m.current = o
+	}
 }
 
 func (m *model) Init() tea.Cmd {
@@ -212,7 +262,7 @@ func (m *model) connect() tea.Cmd {
 		tap.Listen(parent.Emit)
 	}
 	if m.pump != nil {
-		tap.Listen(m.pump.listen)
+		tap.Listen(m.pump.listener(gen))
 	}
 	opts.Tap = tap
 	send := m.send
@@ -323,7 +373,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case wireBatchMsg:
-		m.onWire(msg.events)
+		m.onWire(msg.events, msg.gens)
 		return m, nil
 	case logMsg:
 		m.logs = append(m.logs, fmt.Sprintf("%s %-9s %s%s", time.Now().Format("15:04:05"), msg.m.Level, loggerPrefix(msg.m.Logger), oneLine(string(msg.m.Data), 500)))
@@ -408,15 +458,17 @@ func (m *model) onConnected(msg connectedMsg) tea.Cmd {
 	return m.fetchTools()
 }
 
-func (m *model) onWire(events []wire.Event) {
+func (m *model) onWire(events []wire.Event, gens []int) {
 	m.traffic.add(events)
-	for _, e := range events {
+	for i, e := range events {
 		switch e.Kind {
 		case wire.KindStderr:
 			m.stderr = append(m.stderr, string(e.Data))
 		case wire.KindClosed:
-			// The current process ending while the session was up means it died.
-			if m.srv.state == stateReady && !strings.Contains(e.Text, "replaced by a restart") {
+			// The current process ending while the session was up means it died; the
+			// end of a process that a restart replaced does not.
+			current := i >= len(gens) || gens[i] == m.srv.gen
+			if current && m.srv.state == stateReady && !strings.Contains(e.Text, "replaced by a restart") {
 				m.srv.state, m.srv.exit = stateDied, e.Exit
 			}
 		}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/record"
 )
 
 var sizes = []struct{ w, h int }{{80, 24}, {120, 40}}
@@ -23,6 +25,9 @@ func ready(t *testing.T, w, h int) *harness {
 
 // selectTool filters the list down to one tool by name, as a user types it.
 func (h *harness) selectTool(name string) {
+	if h.m.focus != paneList {
+		h.press("tab") // back to the list, as a user would
+	}
 	h.press("/")
 	h.typeText(name)
 	h.press("enter")
@@ -219,5 +224,36 @@ func TestElicitationInBothEras(t *testing.T) {
 			h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
 			h.contains("Ada")
 		})
+	}
+}
+
+// mcpscope open: a recording's calls in History and its traffic, with the recording
+// served as a mock so its tools can be browsed.
+func TestOpenRecording(t *testing.T) {
+	file := filepath.Join(testutil.Root(), "testdata", "host-demo.jsonl")
+	rec, err := record.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessWith(t, Options{
+		Target: client.Target{Argv: []string{testutil.Mcpscope(t), "serve", file}},
+		Name:   "recording", Theme: "dark", Browse: rec,
+	}, 120, 40)
+	h.until("the mock's tools", func(m *model) bool { return len(m.list.tools) > 0 })
+	if len(h.m.calls) < 10 {
+		t.Fatalf("%d recorded calls in History", len(h.m.calls))
+	}
+	h.press("6")
+	h.contains("rich_form", "tool error", "toggle_tool")
+	h.press("3")
+	h.contains("tools/call #", "notifications/progress")
+	// A recorded call runs again against the mock and gets the recorded answer.
+	h.selectTool("echo")
+	h.press("enter")
+	h.m.form.SetValue([]byte(`{"text":"hello"}`))
+	h.press("enter")
+	h.until("the mock's answer", func(m *model) bool { return m.current != nil && !m.current.running && m.current.tool.Name == "echo" })
+	if h.m.current.err != nil {
+		t.Errorf("mock answer: %v", h.m.current.err)
 	}
 }

@@ -36,6 +36,7 @@ Usage:
   mcpscope call TOOL [--args JSON | key=value ...] [flags] [-- CMD ARGS... | URL | NAME]
   mcpscope replay FILE [--ignore PATH] [--update] [-- CMD ARGS... | URL]   golden replay
   mcpscope serve FILE [--http [ADDR]]              a mock server from a recording
+  mcpscope open FILE                               browse a recording in the workbench
   mcpscope host [--tools FILE] [--http [ADDR]]     the bundled tool host, an MCP server
   mcpscope servers [--config FILE]                 servers configured for Claude, Cursor, VS Code
   mcpscope version
@@ -74,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cmd, args = "inspect", args[1:]
 	case "call":
 		cmd, args = "call", args[1:]
-	case "host", "replay", "serve", "servers":
+	case "host", "replay", "serve", "servers", "open":
 		cmd, args = args[0], args[1:]
 	case "version", "--version":
 		fmt.Fprintln(stdout, "mcpscope", client.Version)
@@ -125,6 +126,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runCall(ctx, args, stdout, stderr)
 	case "tui":
 		err = runTUI(ctx, args, stdout, stderr)
+	case "open":
+		err = runOpen(ctx, args, stdout, stderr)
 	case "host":
 		err = runHost(ctx, args, stdout, stderr)
 	case "replay":

@@ -3,13 +3,16 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/tui"
 )
 
@@ -83,5 +86,39 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return tui.Run(ctx, tui.Options{
 		Target: target, Name: name, Client: opts, Theme: theme, NoConfirm: noConfirm,
 		Recording: recording, ToggleRecording: toggle,
+	})
+}
+
+// runOpen shows a recording in the workbench without its server: the recorded traffic
+// and calls, and the recording served as a mock (mcpscope serve) so that its tools can
+// be browsed and its recorded calls made again.
+func runOpen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("open", flag.ContinueOnError)
+	var theme string
+	fs.StringVar(&theme, "theme", "auto", "auto, dark, light or high-contrast")
+	pos, _, err := parse(fs, args, func([]string, string) bool { return false })
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErr("open needs one recording: mcpscope open FILE")
+	}
+	rec, err := record.Load(pos[0])
+	if err != nil {
+		return &exitError{code: exitServer, msg: fmt.Sprintf("cannot open the recording: %v", err)}
+	}
+	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
+		return usageErr("the workbench needs a terminal; in scripts use mcpscope replay or mcpscope serve")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	return tui.Run(ctx, tui.Options{
+		Target: client.Target{Argv: []string{self, "serve", pos[0]}},
+		Name:   "recording " + pos[0],
+		Theme:  theme,
+		Browse: rec,
+		Client: client.Options{Tap: &wire.Tap{}},
 	})
 }
