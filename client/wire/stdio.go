@@ -153,6 +153,13 @@ func (c *StdioConn) start() error {
 	if err != nil {
 		return err
 	}
+	c.attach(p)
+	return nil
+}
+
+// attach makes p the current process: a new generation whose stdout is read as the
+// session's, whose stderr is captured, and whose end is reported.
+func (c *StdioConn) attach(p *process) {
 	c.mu.Lock()
 	c.proc = p
 	c.gen++
@@ -173,7 +180,6 @@ func (c *StdioConn) start() error {
 		}
 		c.tap.Emit(Event{Kind: KindClosed, Exit: &e, Text: note})
 	}()
-	return nil
 }
 
 func (c *StdioConn) readStderr(p *process) {
@@ -627,20 +633,7 @@ func (c *StdioConn) restartContentLength() {
 		c.endRead()
 		return
 	}
-	c.mu.Lock()
-	c.proc = p
-	gen := c.gen
-	c.mu.Unlock()
-	go c.readStdout(p, gen)
-	go c.readStderr(p)
-	go func() {
-		<-p.done
-		e := p.exit
-		c.mu.Lock()
-		c.lastExit = &e
-		c.mu.Unlock()
-		c.tap.Emit(Event{Kind: KindClosed, Exit: &e, Text: "server " + e.String()})
-	}()
+	c.attach(p)
 	for _, data := range resend {
 		c.tap.Emit(Event{Kind: KindMessage, Dir: Send, Data: data, Framing: FramingContentLength})
 		if _, err := p.stdin.Write(encodeFrame(FramingContentLength, data)); err != nil {
