@@ -155,12 +155,14 @@ type model struct {
 	elicit     *elicitMsg
 	elicitForm *form.Form
 
-	notice   string
-	spinner  spinner.Model
-	send     func(tea.Msg)
-	pump     *pump
-	closeMu  sync.Mutex
-	lastCall time.Duration
+	notice    string
+	inline    bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
+	nextImage int
+	spinner   spinner.Model
+	send      func(tea.Msg)
+	pump      *pump
+	closeMu   sync.Mutex
+	lastCall  time.Duration
 }
 
 func newModel(opts Options) *model {
@@ -175,6 +177,7 @@ func newModel(opts Options) *model {
 		height:  24,
 	}
 	m.traffic.follow = true
+	m.inline = inlineSupported
 	p, ok := themes.ByName(opts.Theme)
 	if !ok {
 		p = themes.Dark
@@ -390,8 +393,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resultVer++
 		return m, nil
 	case callDoneMsg:
-		m.onCallDone(msg)
-		return m, nil
+		return m, m.onCallDone(msg)
 	case elicitMsg:
 		f, err := form.New(msg.req.Schema)
 		if err != nil {
@@ -477,7 +479,8 @@ func (m *model) onWire(events []wire.Event, gens []int) {
 	m.stderrView.bottom()
 }
 
-func (m *model) onCallDone(msg callDoneMsg) {
+func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
+	defer func() { m.resultVer++ }()
 	delete(m.cancels, msg.id)
 	for _, o := range m.calls {
 		if o.id != msg.id {
@@ -502,8 +505,40 @@ func (m *model) onCallDone(msg callDoneMsg) {
 				m.srv.state, m.srv.exit, m.srv.err = stateDied, se.Exit, o.err
 			}
 		}
+		return m.sendPictures(o)
 	}
-	m.resultVer++
+	return nil
+}
+
+// sendPictures transmits a result's images to a terminal that can show them inline.
+func (m *model) sendPictures(o *outcome) tea.Cmd {
+	if !m.inline || o.result == nil {
+		return nil
+	}
+	var seqs []string
+	for i, c := range o.result.Content {
+		if c.Type != "image" {
+			continue
+		}
+		data, err := c.Bytes()
+		if err != nil {
+			continue
+		}
+		m.nextImage++
+		pic, err := newInlineImage(data, m.nextImage, max(m.width*2/3-4, 8))
+		if err != nil {
+			continue // not a format Go decodes: the description stays
+		}
+		if o.pictures == nil {
+			o.pictures = map[int]*inlineImage{}
+		}
+		o.pictures[i] = pic
+		seqs = append(seqs, pic.seq)
+	}
+	if len(seqs) == 0 {
+		return nil
+	}
+	return tea.Raw(strings.Join(seqs, ""))
 }
 
 // syncForm builds the form for the selected tool when the selection changed.

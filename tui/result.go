@@ -33,7 +33,8 @@ type outcome struct {
 	checked   bool // structured content validated
 	violation []validate.Violation
 	schemaErr error
-	linked    []linkedResource // resource_link targets read with "o"
+	linked    []linkedResource     // resource_link targets read with "o"
+	pictures  map[int]*inlineImage // content index -> picture sent to the terminal
 }
 
 // linkedResource is what reading one resource_link returned.
@@ -122,6 +123,9 @@ func resultLines(st styles, o *outcome, width int) []string {
 	for i, c := range r.Content {
 		add("", st.accent.Render(fmt.Sprintf("── [%d] %s ", i+1, orType(c.Type)))+annotationNote(st, c))
 		add(contentLines(st, c, width)...)
+		if pic := o.pictures[i]; pic != nil {
+			add(pic.lines()...)
+		}
 	}
 	if r.Structured != nil {
 		add("", st.accent.Render("── structuredContent ")+structuredNote(st, o))
