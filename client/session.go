@@ -224,12 +224,6 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 	if opts.OnToolsChanged != nil {
 		copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) { opts.OnToolsChanged() }
 	}
-	if opts.OnLog != nil {
-		copts.LoggingMessageHandler = func(_ context.Context, req *mcp.LoggingMessageRequest) {
-			data, _ := json.Marshal(req.Params.Data)
-			opts.OnLog(LogMessage{Level: string(req.Params.Level), Logger: req.Params.Logger, Data: data})
-		}
-	}
 	if opts.Elicit != nil {
 		copts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			p := req.Params
@@ -295,9 +289,18 @@ func (s *Session) setLogLevel(ctx context.Context) {
 	_ = s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(s.opts.LogLevel)})
 }
 
-// onFrame dispatches progress notifications to the call that asked for them.
+// onFrame dispatches progress notifications to the call that asked for them, and log
+// messages to OnLog. Both are taken from the wire, not from the SDK's handlers: the
+// SDK runs notification handlers asynchronously, so the last progress of a call could
+// arrive after the call returned, and log messages could arrive out of order. The tap
+// sees frames in order, before the SDK does.
 func (s *Session) onFrame(e wire.Event) {
-	if e.Kind != wire.KindMessage || e.Dir != wire.Recv || !bytes.Contains(e.Data, []byte(`notifications/progress`)) {
+	if e.Kind != wire.KindMessage || e.Dir != wire.Recv {
+		return
+	}
+	isProgress := bytes.Contains(e.Data, []byte(`"notifications/progress"`))
+	isLog := s.opts.OnLog != nil && bytes.Contains(e.Data, []byte(`"notifications/message"`))
+	if !isProgress && !isLog {
 		return
 	}
 	var n struct {
@@ -307,17 +310,27 @@ func (s *Session) onFrame(e wire.Event) {
 			Progress      float64         `json:"progress"`
 			Total         float64         `json:"total"`
 			Message       string          `json:"message"`
+			Level         string          `json:"level"`
+			Logger        string          `json:"logger"`
+			Data          json.RawMessage `json:"data"`
 		} `json:"params"`
 	}
-	if json.Unmarshal(e.Data, &n) != nil || n.Method != "notifications/progress" {
+	if json.Unmarshal(e.Data, &n) != nil {
 		return
 	}
-	var token string
-	if json.Unmarshal(n.Params.ProgressToken, &token) != nil {
-		token = string(n.Params.ProgressToken)
-	}
-	if fn, ok := s.progress.Load(token); ok {
-		fn.(func(Progress))(Progress{Progress: n.Params.Progress, Total: n.Params.Total, Message: n.Params.Message})
+	switch n.Method {
+	case "notifications/progress":
+		var token string
+		if json.Unmarshal(n.Params.ProgressToken, &token) != nil {
+			token = string(n.Params.ProgressToken)
+		}
+		if fn, ok := s.progress.Load(token); ok {
+			fn.(func(Progress))(Progress{Progress: n.Params.Progress, Total: n.Params.Total, Message: n.Params.Message})
+		}
+	case "notifications/message":
+		if s.opts.OnLog != nil {
+			s.opts.OnLog(LogMessage{Level: n.Params.Level, Logger: n.Params.Logger, Data: n.Params.Data})
+		}
 	}
 }
 

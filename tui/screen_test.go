@@ -73,6 +73,41 @@ func TestScreens(t *testing.T) {
 				h.press("enter")
 				h.contains("esc closes", `"jsonrpc": "2.0"`)
 			})
+			t.Run("form", func(t *testing.T) {
+				h := ready(t, sz.w, sz.h)
+				h.selectTool("rich_form")
+				h.press("enter")
+				h.contains("Arguments", "count")
+				golden.RequireEqual(t, h.screen())
+			})
+			t.Run("history", func(t *testing.T) {
+				h := ready(t, sz.w, sz.h)
+				h.selectTool("echo")
+				h.press("enter")
+				h.m.form.SetValue([]byte(`{"text":"one"}`))
+				h.press("enter")
+				h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+				h.press("tab", "6")
+				h.contains(`{"text":"one"}`, "enter re-runs")
+				golden.RequireEqual(t, h.screen())
+			})
+			t.Run("logs", func(t *testing.T) {
+				h := ready(t, sz.w, sz.h)
+				h.selectTool("log")
+				h.press("enter", "enter")
+				h.until("eight log messages and the result", func(m *model) bool {
+					return len(m.logs) >= 8 && m.current != nil && !m.current.running
+				})
+				h.press("tab", "4")
+				h.contains("debug", "emergency")
+				golden.RequireEqual(t, h.screen())
+			})
+			t.Run("stderr", func(t *testing.T) {
+				h := ready(t, sz.w, sz.h)
+				h.press("5")
+				h.contains("nothing to stderr")
+				golden.RequireEqual(t, h.screen())
+			})
 			t.Run("help", func(t *testing.T) {
 				h := ready(t, sz.w, sz.h)
 				h.press("?")
