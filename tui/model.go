@@ -1278,19 +1278,33 @@ func clampLines(s string, height, width int) string {
 }
 
 func (m *model) tabBar(width int) string {
-	var parts []string
-	for i, name := range tabNames {
-		label := fmt.Sprintf("%d %s", i+1, name)
-		if tab(i) == tabResult && m.current != nil && m.current.running {
-			label += " " + m.spinner.View()
+	render := func(compact bool) string {
+		var parts []string
+		for i, name := range tabNames {
+			label := fmt.Sprintf("%d %s", i+1, name)
+			if tab(i) == tabResult && m.current != nil && m.current.running {
+				label += " " + m.spinner.View()
+			}
+			style := m.st.tab
+			if tab(i) == m.tab {
+				style = m.st.activeTab
+			}
+			if compact {
+				style = style.Padding(0)
+			}
+			parts = append(parts, style.Render(label))
 		}
-		if tab(i) == m.tab {
-			parts = append(parts, m.st.activeTab.Render(label))
-		} else {
-			parts = append(parts, m.st.tab.Render(label))
+		if compact {
+			return strings.Join(parts, " ")
 		}
+		return strings.Join(parts, "")
 	}
-	return truncate(strings.Join(parts, ""), width)
+	// Narrow panes (80 columns) drop the padding so that every tab stays readable.
+	bar := render(false)
+	if ansi.StringWidth(bar) > width {
+		bar = render(true)
+	}
+	return truncate(bar, width)
 }
 
 func (m *model) rightPane(width, height int) string {
