@@ -344,8 +344,17 @@ func TestCrashDuringCall(t *testing.T) {
 	if !errors.As(err, &se) || se.Exit == nil || se.Exit.Code != 3 || !strings.Contains(err.Error(), "crashing now") {
 		t.Fatalf("err = %v", err)
 	}
-	if _, ok := f.rec.find(wire.KindClosed, "exited with code 3"); !ok {
-		t.Error("no closed event")
+	// The closed event comes from the goroutine that reaps the process, which may
+	// finish just after the call has returned.
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		if _, ok := f.rec.find(wire.KindClosed, "exited with code 3"); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no closed event")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
