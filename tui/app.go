@@ -39,6 +39,8 @@ type Options struct {
 	// ToggleRecording starts a recording (returning its file) or stops the running one
 	// (returning ""); nil when recording is not available.
 	ToggleRecording func() (string, error)
+	// SaveDir is where "s" saves results (the working directory when empty).
+	SaveDir string
 	// Browse is a recording to show: its traffic (with its timing) and its calls in
 	// History, before the live session (usually the recording served as a mock).
 	Browse *record.Recording

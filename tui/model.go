@@ -1046,7 +1046,11 @@ func (m *model) saveResult() tea.Cmd {
 	if o == nil || o.result == nil {
 		return nil
 	}
-	dir, err := os.MkdirTemp(".", "mcpscope-result-")
+	base := m.opts.SaveDir
+	if base == "" {
+		base = "."
+	}
+	dir, err := os.MkdirTemp(base, "mcpscope-result-")
 	if err != nil {
 		m.notice = "save: " + err.Error()
 		return nil
