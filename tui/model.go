@@ -1375,7 +1375,12 @@ func (m *model) toolView(width, height int) string {
 	if m.toolRaw {
 		lines = append([]string{m.st.muted.Render("the tool as the server sent it (v returns to the summary)")}, jsonLines(m.st, t.Raw, width)...)
 	}
+	// While the user fills in the form it gets two thirds of the pane; while browsing,
+	// the description and schema get half.
 	formH := height / 2
+	if m.focus == paneRight {
+		formH = height * 2 / 3
+	}
 	if m.form == nil {
 		formH = 2
 	}
