@@ -64,40 +64,51 @@ Exit codes: 0 ok, 1 connection or server failure, 2 usage error,
 3 JSON-RPC error from the server, 4 the tool returned isError: true.
 `
 
+// commandFunc runs one subcommand.
+type commandFunc func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+
+// commands are the subcommands by the word that names them.
+var commands = map[string]commandFunc{
+	"inspect": runInspect,
+	"call":    runCall,
+	"open":    runOpen,
+	"host":    runHost,
+	"replay":  runReplay,
+	"serve":   runServe,
+	"servers": runServers,
+}
+
 func run(args []string, stdout, stderr io.Writer) int {
-	var cmd string
-	if len(args) == 0 {
-		cmd = "tui"
-	}
+	var cmd commandFunc
 	switch first(args) {
-	case "":
-	case "--inspect", "-inspect", "inspect":
-		cmd, args = "inspect", args[1:]
-	case "call":
-		cmd, args = "call", args[1:]
-	case "host", "replay", "serve", "servers", "open":
-		cmd, args = args[0], args[1:]
 	case "version", "--version":
 		fmt.Fprintln(stdout, "mcpscope", client.Version)
 		return exitOK
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usage)
 		return exitOK
+	case "--inspect", "-inspect":
+		cmd, args = runInspect, args[1:]
 	default:
+		if c, ok := commands[first(args)]; ok {
+			cmd, args = c, args[1:]
+			break
+		}
 		// Flags may come before --inspect: mcpscope --format json --inspect -- cmd.
 		for i, a := range args {
 			if a == "--" {
 				break
 			}
 			if a == "--inspect" || a == "-inspect" {
-				cmd = "inspect"
+				cmd = runInspect
 				args = append(append([]string{}, args[:i]...), args[i+1:]...)
 				break
 			}
 		}
-		if cmd == "" {
-			// Anything else is the TUI on a target: mcpscope -- CMD, mcpscope URL, NAME.
-			cmd = "tui"
+		if cmd == nil {
+			// Anything else is the workbench on a target (mcpscope -- CMD, mcpscope URL,
+			// mcpscope NAME), or on the bundled host when nothing is named.
+			cmd = runTUI
 		}
 	}
 
@@ -118,25 +129,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 
-	var err error
-	switch cmd {
-	case "inspect":
-		err = runInspect(ctx, args, stdout, stderr)
-	case "call":
-		err = runCall(ctx, args, stdout, stderr)
-	case "tui":
-		err = runTUI(ctx, args, stdout, stderr)
-	case "open":
-		err = runOpen(ctx, args, stdout, stderr)
-	case "host":
-		err = runHost(ctx, args, stdout, stderr)
-	case "replay":
-		err = runReplay(ctx, args, stdout, stderr)
-	case "serve":
-		err = runServe(ctx, args, stdout, stderr)
-	case "servers":
-		err = runServers(ctx, args, stdout, stderr)
-	}
+	err := cmd(ctx, args, stdout, stderr)
 	code := report(ctx, err, stderr)
 	if sig := got.Load(); sig != 0 && err != nil {
 		code = 128 + int(sig)
