@@ -359,11 +359,15 @@ func (s *Session) serverError(reason string, err error) error {
 	if conn == nil {
 		return &ServerError{Reason: reason}
 	}
-	e := &ServerError{Reason: reason, Stderr: conn.LastStderr()}
+	e := &ServerError{Reason: reason}
 	if werr := conn.Err(); werr != nil {
 		e.Reason = werr.Error()
 	}
-	if exit, ok := conn.Exit(300 * time.Millisecond); ok {
+	// Wait for the exit first: LastStderr then also waits for the rest of stderr, so a
+	// fatal message written just before exiting is in the report.
+	exit, exited := conn.Exit(300 * time.Millisecond)
+	e.Stderr = conn.LastStderr()
+	if exited {
 		e.Exit = &exit
 		if conn.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
 			e.Reason = "the server closed the connection"
