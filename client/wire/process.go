@@ -25,7 +25,9 @@ type process struct {
 	done   chan struct{} // closed once the leader has been reaped
 	// stderrDone is closed when stderr reaches EOF (every holder of the pipe exited).
 	stderrDone chan struct{}
-	exit       Exit // valid after done
+	// reported is closed once the closed event for this process has been emitted.
+	reported chan struct{}
+	exit     Exit // valid after done
 }
 
 // StartError says the server command could not be started at all.
@@ -90,7 +92,7 @@ func startProcess(argv []string, env []string, dir string) (*process, error) {
 		errR.Close()
 		return nil, &StartError{Argv: argv, Err: err}
 	}
-	p := &process{cmd: cmd, stdin: inW, stdout: outR, stderr: errR, pgid: cmd.Process.Pid, done: make(chan struct{}), stderrDone: make(chan struct{})}
+	p := &process{cmd: cmd, stdin: inW, stdout: outR, stderr: errR, pgid: cmd.Process.Pid, done: make(chan struct{}), stderrDone: make(chan struct{}), reported: make(chan struct{})}
 	go func() {
 		err := cmd.Wait()
 		p.exit = exitOf(cmd.ProcessState, err)

@@ -179,6 +179,7 @@ func (c *StdioConn) attach(p *process) {
 			note += " (replaced by a restart)"
 		}
 		c.tap.Emit(Event{Kind: KindClosed, Exit: &e, Text: note})
+		close(p.reported)
 	}()
 }
 
@@ -653,6 +654,12 @@ func (c *StdioConn) Close() error {
 		c.mu.Unlock()
 		c.writeMu.Unlock()
 		p.stop(c.opts.Grace)
+		// Return only once the exit is on the tap too, so that a recorder or a view
+		// closed right after this sees how the server ended.
+		select {
+		case <-p.reported:
+		case <-time.After(time.Second):
+		}
 	})
 	return nil
 }
