@@ -1,7 +1,6 @@
 package main_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
@@ -24,21 +22,7 @@ func mcpscopeIn(t *testing.T, dir, home string, env []string, args ...string) re
 	cmd := exec.Command(testutil.Mcpscope(t), args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}, env...)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("mcpscope %v hung; stderr:\n%s", args, errb.String())
-	}
-	return result{code: cmd.ProcessState.ExitCode(), stdout: out.String(), stderr: errb.String()}
+	return runCommand(t, cmd)
 }
 
 func writeFile(t *testing.T, path, content string) {

@@ -30,6 +30,13 @@ func mcpscope(t *testing.T, env []string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(testutil.Mcpscope(t), args...)
 	cmd.Env = append(os.Environ(), env...)
+	return runCommand(t, cmd)
+}
+
+// runCommand runs cmd to its end (failing the test if it hangs for a minute) and
+// returns its exit code and output.
+func runCommand(t *testing.T, cmd *exec.Cmd) result {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	done := make(chan error, 1)
@@ -42,7 +49,7 @@ func mcpscope(t *testing.T, env []string, args ...string) result {
 	case <-time.After(60 * time.Second):
 		cmd.Process.Kill()
 		<-done
-		t.Fatalf("mcpscope %v hung; stderr:\n%s", args, errb.String())
+		t.Fatalf("%v hung; stderr:\n%s", cmd.Args, errb.String())
 	}
 	return result{code: cmd.ProcessState.ExitCode(), stdout: out.String(), stderr: errb.String()}
 }
