@@ -65,11 +65,7 @@ func defaultKeys() keyMap {
 	}
 }
 
-// ShortHelp and FullHelp make keyMap a help.KeyMap.
-func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.NextPane, k.Filter, k.Send, k.Cancel, k.Quit}
-}
-
+// FullHelp groups every binding; the help view (?) is generated from it.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.NextTab, k.PrevTab, k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory},

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
@@ -112,7 +111,6 @@ type (
 type model struct {
 	opts  Options
 	keys  keyMap
-	help  help.Model
 	st    styles
 	theme string // chosen palette name; "auto" follows the background
 
@@ -169,7 +167,6 @@ func newModel(opts Options) *model {
 	m := &model{
 		opts:    opts,
 		keys:    defaultKeys(),
-		help:    help.New(),
 		theme:   opts.Theme,
 		cancels: map[int]context.CancelFunc{},
 		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
