@@ -29,9 +29,6 @@ type Writer struct {
 	buf    []byte
 	err    error
 	closed bool
-
-	sawClosed chan struct{} // closed when a "closed" event has been written
-	closeOnce sync.Once
 }
 
 // Create creates (or truncates) the file at path and writes the header.
@@ -89,7 +86,7 @@ func CreateIn(dir string, h Header, red *Redactor) (*Writer, error) {
 // fields (format, version, start time) are filled in; argv, URL and headers are
 // redacted.
 func NewWriter(w io.Writer, h Header, red *Redactor) (*Writer, error) {
-	wr := &Writer{w: w, red: red, start: time.Now(), sawClosed: make(chan struct{})}
+	wr := &Writer{w: w, red: red, start: time.Now()}
 	h.Format, h.Version = Format, Version
 	if h.Started.IsZero() {
 		h.Started = wr.start
@@ -165,9 +162,6 @@ func (w *Writer) Listen(e wire.Event) {
 	// A message event's bytes were parsed by the wire layer: valid JSON, so the
 	// recorder does not check them again (the hot path of --record).
 	_ = w.write(&ev, e.Kind == wire.KindMessage)
-	if ev.Kind == KindClosed {
-		w.closeOnce.Do(func() { close(w.sawClosed) })
-	}
 }
 
 // Write appends one event (redacted) as one line. After the first failure it returns
@@ -188,17 +182,6 @@ func (w *Writer) write(ev *Event, validJSON bool) error {
 		w.buf = nil // do not keep a huge message's buffer
 	}
 	return w.err
-}
-
-// WaitClosed waits up to d for the server's "closed" event, which the wire layer
-// emits from its own goroutine just after the process is reaped.
-func (w *Writer) WaitClosed(d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-w.sawClosed:
-	case <-t.C:
-	}
 }
 
 // Err is the first write error, if any.

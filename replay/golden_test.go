@@ -181,7 +181,6 @@ func recordGolden(t *testing.T, bin string, g golden) {
 	}
 	g.run(t, s)
 	s.Close()
-	w.WaitClosed(time.Second)
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,6 @@ func recordFake(t *testing.T, scenario string, run func(s *client.Session)) stri
 	}
 	run(s)
 	s.Close()
-	w.WaitClosed(time.Second)
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
@@ -128,11 +127,8 @@ func startRecordingAt(c *common, target client.Target, tap *wire.Tap) (stop func
 	}
 	remove := tap.Listen(w.Listen)
 	return func() {
-		// The wire layer reports a server process's exit from its own goroutine, just
-		// after the process is reaped: give that line a moment to arrive.
-		if target.URL == "" {
-			w.WaitClosed(200 * time.Millisecond)
-		}
+		// The session has closed, and the wire layer emits the server's exit before
+		// Close returns, so the recording already ends with it.
 		remove()
 		if err := w.Close(); err != nil {
 			fmt.Fprintf(os.Stderr, "mcpscope: the recording %s is incomplete: %v\n", w.Path(), err)
