@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -335,7 +336,7 @@ func orderedObject(raw json.RawMessage) ([]string, map[string]json.RawMessage) {
 	if json.Unmarshal(raw, &m) != nil {
 		return nil, nil
 	}
-	dec := json.NewDecoder(bytesReader(raw))
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	var keys []string
 	depth := 0
 	expectKey := false

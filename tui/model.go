@@ -293,18 +293,17 @@ func (m *model) connect() tea.Cmd {
 
 // fetchTools lists the tools; fresh asks the server itself, past the SDK's
 // 2026-07-28 TTL cache (the user's "r", and after list_changed).
-func (m *model) fetchTools(fresh ...bool) tea.Cmd {
+func (m *model) fetchTools(fresh bool) tea.Cmd {
 	s, gen := m.srv.session, m.srv.gen
 	if s == nil {
 		return nil
 	}
-	refetch := len(fresh) > 0 && fresh[0]
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		var list *client.ToolList
 		var err error
-		if refetch {
+		if fresh {
 			list, err = s.RefreshTools(ctx)
 		} else {
 			list, err = s.Tools(ctx)
@@ -454,7 +453,7 @@ func (m *model) onConnected(msg connectedMsg) tea.Cmd {
 	}
 	m.srv.state, m.srv.session, m.srv.info = stateReady, msg.session, msg.session.Info()
 	m.notice = ""
-	return m.fetchTools()
+	return m.fetchTools(false)
 }
 
 func (m *model) onWire(events []wire.Event, gens []int) {
@@ -717,9 +716,9 @@ func (m *model) onFilterKey(k tea.KeyPressMsg) tea.Cmd {
 func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.keys.SendAnyway):
-		return m.send_(true)
+		return m.sendCall(true)
 	case key.Matches(k, m.keys.Send):
-		return m.send_(false)
+		return m.sendCall(false)
 	case key.Matches(k, m.keys.RawJSON):
 		if m.form != nil {
 			m.form.ToggleRaw()
@@ -749,8 +748,8 @@ func (m *model) forwardToField(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// send_ validates the form and starts the call (asking first for destructive tools).
-func (m *model) send_(anyway bool) tea.Cmd {
+// sendCall validates the form and starts the call (asking first for destructive tools).
+func (m *model) sendCall(anyway bool) tea.Cmd {
 	t, ok := m.list.selected()
 	if !ok || m.form == nil {
 		return nil
