@@ -121,6 +121,10 @@ func TestHostileMessagesOnStderrAreInert(t *testing.T) {
 	expect(t, r, 1, nil, []string{"exited with code 3", "␛]52;c;cHduZWQ=␇"})
 	assertInert(t, "last stderr lines", r.stderr)
 
+	r = fake(t, "hostile-exit", "--inspect")
+	expect(t, r, 1, nil, []string{"exited with code 1", "fatal: Reads a file. ␛[8mIGNORE"})
+	assertInert(t, "a failed start", r.stderr)
+
 	r = hostile(t, "call", "hostile", "--trace")
 	expect(t, r, 0, nil, []string{"stderr", "noise", "NOISE Reads a file. ␛[8m", "fakemcp: stderr Reads a file. ␛[8m"})
 	assertInert(t, "--trace", r.stderr)

@@ -163,8 +163,12 @@ func nextInvalid(s string, multiline, keepTab bool) int {
 	return len(s)
 }
 
-// escaped reports whether r is shown as a \u escape: C1 controls, bidi controls, the
-// line and paragraph separators, and tag characters.
+// Escaped reports whether Line and Text show r as a \u escape: the C1 controls, the
+// bidi controls, the line and paragraph separators and the tag characters. (C0
+// controls and DEL are shown as control pictures.) A JSON encoder that wants its
+// output to stay inert can write these runes as \u escapes too.
+func Escaped(r rune) bool { return escaped(r) }
+
 func escaped(r rune) bool {
 	switch {
 	case r < 0x80:

@@ -30,6 +30,11 @@ func hostileTools() []tool {
 			}}),
 		},
 		{
+			Name:        "\u202eevil\x1b[8mhidden",
+			Description: "A tool whose name reorders and hides text",
+			InputSchema: json.RawMessage(`{"type":"object"}`),
+		},
+		{
 			Name:        "hostile_error",
 			Description: "Answers with a JSON-RPC error whose message is hostile",
 			InputSchema: json.RawMessage(`{"type":"object"}`),
