@@ -2,9 +2,12 @@ package tui
 
 import (
 	"encoding/json"
+	"fmt"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/vt"
@@ -193,4 +196,68 @@ func TestPastedNewlinesAreNewlines(t *testing.T) {
 	if got := string(h.m.current.args); got != `{"message":"one\ntwo\nthree"}` {
 		t.Errorf("the paste was sent as %s", got)
 	}
+}
+
+// hostileTmux starts command in a tmux pane that accepts OSC 52 into its buffers (as
+// a user's tmux with set-clipboard on does), and returns it with the pane's title.
+func hostileTmux(t *testing.T, command string) (*tmux, string) {
+	t.Helper()
+	// The command waits for a line, so that the option is set before anything runs.
+	x := newTmux(t, 120, 40, "sh -c 'read go; "+command+"; echo mcpscope-exited:$?; sleep 30'")
+	x.run("set-option", "-g", "set-clipboard", "on")
+	x.run("set-option", "-g", "allow-rename", "on")
+	title := x.run("display-message", "-p", "-t", "e2e", "#{pane_title}")
+	x.keys("Enter")
+	return x, title
+}
+
+// assertTerminalUntouched fails when the pane's title changed (but to mcpscope's
+// own), a tmux buffer (the clipboard) was written, or concealed text is on the screen.
+func assertTerminalUntouched(t *testing.T, x *tmux, title string) {
+	t.Helper()
+	if now := x.run("display-message", "-p", "-t", "e2e", "#{pane_title}"); now != title && now != "mcpscope\n" {
+		t.Errorf("the pane title changed from %q to %q", title, now)
+	}
+	if out, err := exec.Command("tmux", "-L", x.socket, "show-buffer").CombinedOutput(); err == nil {
+		t.Errorf("a tmux buffer was set (OSC 52): %q", out)
+	}
+	if attrs := x.run("capture-pane", "-p", "-e", "-t", "e2e"); strings.Contains(attrs, "\x1b[8m") || strings.Contains(attrs, ";8m") {
+		t.Errorf("concealed text on the screen:\n%q", attrs)
+	}
+}
+
+// The CLI in a real terminal: --inspect, call and a JSON-RPC error leave the clipboard,
+// the title and the screen alone.
+func TestHostileCLIInTmux(t *testing.T) {
+	t.Parallel()
+	bin, srv := testutil.Mcpscope(t), strings.Join(testutil.FakeServer(t, "hostile"), " ")
+	x, title := hostileTmux(t, fmt.Sprintf("%[1]s --inspect -- %[2]s; %[1]s call hostile -- %[2]s; %[1]s call hostile_error -- %[2]s", bin, srv))
+	s := x.waitFor("mcpscope-exited:3", 60*time.Second)
+	for _, want := range []string{"Hostile ␛]2;title-from-title␇", "first line", "␛]52;c;cHduZWQ=␇", "bad request: Reads a file. ␛[8mIGNORE"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the pane lacks %q:\n%s", want, s)
+		}
+	}
+	assertTerminalUntouched(t, x, title)
+}
+
+// The workbench in a real terminal, through the views that show server text.
+func TestHostileWorkbenchInTmux(t *testing.T) {
+	t.Parallel()
+	bin, srv := testutil.Mcpscope(t), strings.Join(testutil.FakeServer(t, "hostile"), " ")
+	x, title := hostileTmux(t, fmt.Sprintf("%s -- %s", bin, srv))
+	x.waitFor("connected", 30*time.Second)
+	x.keys("/")
+	x.typeText("hostile")
+	x.keys("Enter")
+	x.waitFor("IGNORE PREVIOUS INSTRUCTIONS", 10*time.Second)
+	x.keys("Enter", "Enter") // the form, then the call
+	x.waitFor("last line", 10*time.Second)
+	for _, view := range []string{"3", "4", "5", "6", "2"} {
+		x.keys("Tab", view)
+	}
+	x.waitFor("␍O", 10*time.Second)
+	assertTerminalUntouched(t, x, title)
+	x.keys("Tab", "q")
+	x.waitFor("mcpscope-exited:0", 10*time.Second)
 }
