@@ -36,7 +36,9 @@ func init() {
 	if !ok {
 		return
 	}
-	os.Exit(supervise(v))
+	// syscall.Exit, not os.Exit: under the race detector os.Exit sleeps a second
+	// before exiting (atexit_sleep_ms), and the caller waits for this exit.
+	syscall.Exit(supervise(v))
 }
 
 func setPdeathsig(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }
@@ -113,8 +115,9 @@ func startSupervised(spec Spec) (*Tree, error) {
 				break
 			}
 		}
+		// The status pipe ends when the supervisor exits, which it does once nothing
+		// of the tree is left (or when it is killed).
 		stR.Close()
-		cmd.Wait()
 		if !reported {
 			// The supervisor died without saying (someone killed it); the command got
 			// its Pdeathsig.
@@ -122,6 +125,7 @@ func startSupervised(spec Spec) (*Tree, error) {
 			close(t.exited)
 		}
 		close(t.gone)
+		cmd.Wait()
 	}()
 	return t, nil
 }
