@@ -233,7 +233,7 @@ func TestHostileCLIInTmux(t *testing.T) {
 	t.Parallel()
 	bin, srv := testutil.Mcpscope(t), strings.Join(testutil.FakeServer(t, "hostile"), " ")
 	x, title := hostileTmux(t, fmt.Sprintf("%[1]s --inspect -- %[2]s; %[1]s call hostile -- %[2]s; %[1]s call hostile_error -- %[2]s", bin, srv))
-	s := x.waitFor("mcpscope-exited:3", 60*time.Second)
+	s := x.waitFor("mcpscope-exited:3")
 	for _, want := range []string{"Hostile ␛]2;title-from-title␇", "first line", "␛]52;c;cHduZWQ=␇", "bad request: Reads a file. ␛[8mIGNORE"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the pane lacks %q:\n%s", want, s)
@@ -247,20 +247,20 @@ func TestHostileWorkbenchInTmux(t *testing.T) {
 	t.Parallel()
 	bin, srv := testutil.Mcpscope(t), strings.Join(testutil.FakeServer(t, "hostile"), " ")
 	x, title := hostileTmux(t, fmt.Sprintf("%s -- %s", bin, srv))
-	x.waitFor("connected", 30*time.Second)
+	x.waitFor("connected")
 	x.keys("/")
 	x.typeText("hostile")
 	x.keys("Enter")
-	x.waitFor("IGNORE PREVIOUS INSTRUCTIONS", 10*time.Second)
+	x.waitFor("IGNORE PREVIOUS INSTRUCTIONS")
 	x.keys("Enter", "Enter") // the form, then the call
-	x.waitFor("last line", 10*time.Second)
+	x.waitFor("last line")
 	for _, view := range []string{"3", "4", "5", "6", "2"} {
 		x.keys("Tab", view)
 	}
-	x.waitFor("␍O", 10*time.Second)
+	x.waitFor("␍O")
 	assertTerminalUntouched(t, x, title)
 	x.keys("Tab", "q")
-	x.waitFor("mcpscope-exited:0", 10*time.Second)
+	x.waitFor("mcpscope-exited:0")
 }
 
 // FuzzServerStrings puts one arbitrary string in every place a server can put one
