@@ -57,11 +57,11 @@ func createFile(path string) (*os.File, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		// O_EXCL: a file or link made at path meanwhile fails this (a link is not
 		// followed), and is then looked at below.
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if !errors.Is(err, fs.ErrExist) {
-			return f, err
+		f, cerr := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if !errors.Is(cerr, fs.ErrExist) {
+			return f, cerr
 		}
-		st, err = os.Lstat(path)
+		st, err = os.Lstat(path) // was the outer err (not-exist): look again
 	}
 	if err != nil {
 		return nil, err

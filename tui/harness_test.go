@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -18,11 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testutil.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 // harness drives the root model the way Bubble Tea would, without a terminal: it runs
 // commands, collects what the backend sends, and feeds messages to Update. Keys go

@@ -1241,7 +1241,6 @@ func (m *model) helpView(width int) string {
 	if cols < 3 && width/(keyW+1+18+2) >= 3 {
 		// Three columns with descriptions cut short read better than two long ones.
 		cols, descW = 3, width/3-keyW-3
-		colW = keyW + 1 + descW + 2
 	}
 	rows := (len(entries) + cols - 1) / cols
 	lines := []string{m.st.title.Render("Keys") + m.st.muted.Render("  (any key closes this help)")}

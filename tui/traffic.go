@@ -217,8 +217,6 @@ func (s *scroller) scroll(delta int) {
 	s.follow = s.offset == last && delta > 0
 }
 
-func (s *scroller) top() { s.offset, s.follow = 0, false }
-
 // bottom shows the last lines, and keeps showing them as more arrive.
 func (s *scroller) bottom() { s.follow = true }
 

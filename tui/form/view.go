@@ -172,7 +172,7 @@ func (f *Form) window(lines []string, height, a, b int) []string {
 		return lines[f.top : f.top+height]
 	}
 	up, down := 0, 1
-	inner := height - up - down
+	var inner int
 	for range 4 {
 		inner = height - up - down
 		if a < f.top {
