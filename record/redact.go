@@ -65,18 +65,6 @@ func (r *Redactor) Text(s string) string {
 	return s
 }
 
-// Strings redacts each string of a slice, returning a new slice.
-func (r *Redactor) Strings(ss []string) []string {
-	if ss == nil {
-		return nil
-	}
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = r.Text(s)
-	}
-	return out
-}
-
 // JSON redacts every string (member names included) of a JSON text and leaves
 // everything else byte for byte as it was. It does not validate: text that is not
 // JSON is handled as well as it can be, and an unterminated string is redacted as text.

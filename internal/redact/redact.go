@@ -297,14 +297,6 @@ func cases(c byte, fold bool) []byte {
 	return []byte{c}
 }
 
-// Values are the secrets added, in the order added.
-func (s *Set) Values() []string {
-	if s == nil {
-		return nil
-	}
-	return s.values
-}
-
 // Empty reports whether the set finds nothing.
 func (s *Set) Empty() bool { return s == nil || len(s.needles) == 0 }
 
