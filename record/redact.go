@@ -191,12 +191,13 @@ func SecretName(name string) bool { return redact.SecretName(name) }
 const MinEnvSecret = redact.MinSecret
 
 // EnvSecrets splits K=V pairs into their names, for the header, and the values of the
-// ones whose names look secret, for the redactor.
+// ones whose names look secret (or whose values look like tokens: ghp_…, sk-…), for
+// the redactor.
 func EnvSecrets(kvs []string) (names, secrets []string) {
 	for _, kv := range kvs {
 		k, v, _ := strings.Cut(kv, "=")
 		names = append(names, k)
-		if SecretName(k) && len(v) >= MinEnvSecret {
+		if (SecretName(k) || redact.LooksLikeToken(v)) && len(v) >= MinEnvSecret {
 			secrets = append(secrets, v)
 		}
 	}
