@@ -47,6 +47,8 @@ var scenarios = map[string]string{
 	"images":          "adds a 'pic' tool returning image, audio and resource blocks",
 	"paged":           "tools/list is paginated in pages of 2, 2 and 1",
 	"hostile":         "names, descriptions, results, errors, logs, stdout noise and stderr carry terminal escapes",
+	"leaky":           "echo answers, and stderr repeats, the message in base64, hex, URL escaping and upper case; startup prints the argv and $API_TOKEN so",
+	"bad-names":       "echo returns blocks whose types are paths (../../../escaped, /tmp/…)",
 	"hostile-exit":    "prints terminal escapes on stderr and exits 1 without reading",
 }
 
@@ -68,6 +70,9 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stderr, "fakemcp: %s starting\n", scenario)
+	if scenario == "leaky" {
+		leakStartup()
+	}
 	if scenario == "hostile" {
 		fmt.Fprintln(os.Stderr, "fakemcp: "+hostilePayload)
 	}
