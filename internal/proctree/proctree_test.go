@@ -81,3 +81,32 @@ func TestEndReachesASetsidChild(t *testing.T) {
 		t.Errorf("PID %d (a zombie would have been reaped by the supervisor) is still there", pid)
 	}
 }
+
+// BenchmarkStart measures running /bin/true to its end, with and without the
+// supervisor: the supervisor's cost per server start or tool call.
+func BenchmarkStart(b *testing.B) {
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer null.Close()
+	spec := Spec{Path: "/bin/true", Argv: []string{"true"}, Env: os.Environ(), Stdin: null, Stdout: null, Stderr: null}
+	for _, mode := range []string{"supervised", "direct"} {
+		b.Run(mode, func(b *testing.B) {
+			for b.Loop() {
+				var tr *Tree
+				var err error
+				if mode == "supervised" {
+					tr, err = startSupervised(spec)
+				} else {
+					tr, err = startDirect(spec)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				<-tr.Gone()
+				tr.Release()
+			}
+		})
+	}
+}
