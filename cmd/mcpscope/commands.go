@@ -97,7 +97,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if c.format == "md" {
 		c.format = inspect.FormatMarkdown
 	}
-	target, err := resolveTarget(&c, argv)
+	target, err := resolveTarget(ctx, &c, argv)
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	default:
 		return usageErr("--format %q: use text or json", c.format)
 	}
-	target, err := resolveTarget(&c, argv)
+	target, err := resolveTarget(ctx, &c, argv)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/mcpscope/mcpscope/config"
 )
 
 // runServers lists the servers the config files name: mcpscope servers [--config FILE]
@@ -27,44 +29,44 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *format != "table" && *format != "json" {
 		return usageErr("--format %q: use table or json", *format)
 	}
-	f, err := loadServers(&c)
+	f, err := config.Discover(ctx, c.remote.config)
 	if err != nil {
 		return err
 	}
-	for _, b := range f.broken {
+	for _, b := range f.Broken {
 		fmt.Fprintln(stderr, "mcpscope: warning: "+b.Error())
 	}
 	if *format == "json" {
 		type doc struct {
-			Servers []serverEntry `json:"servers"`
-			Looked  []string      `json:"looked"`
-			Broken  []string      `json:"broken,omitempty"`
+			Servers []config.Entry `json:"servers"`
+			Looked  []string       `json:"looked"`
+			Broken  []string       `json:"broken,omitempty"`
 		}
-		d := doc{Servers: f.entries, Looked: []string{}}
+		d := doc{Servers: f.Entries, Looked: []string{}}
 		if d.Servers == nil {
-			d.Servers = []serverEntry{}
+			d.Servers = []config.Entry{}
 		}
-		for _, l := range f.looked {
+		for _, l := range f.Looked {
 			d.Looked = append(d.Looked, l.Path)
 		}
-		for _, b := range f.broken {
+		for _, b := range f.Broken {
 			d.Broken = append(d.Broken, b.Error())
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(d)
 	}
-	if len(f.entries) == 0 {
+	if len(f.Entries) == 0 {
 		fmt.Fprintln(stdout, "No MCP servers configured. Looked in:")
-		for _, l := range f.looked {
-			fmt.Fprintf(stdout, "  %s  (%s)\n", tildePath(l.Path), l.Client)
+		for _, l := range f.Looked {
+			fmt.Fprintf(stdout, "  %s  (%s)\n", config.TildePath(l.Path), l.Client)
 		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tTYPE\tCOMMAND OR URL\tFROM")
-	for _, e := range f.entries {
-		what := e.summary()
+	for _, e := range f.Entries {
+		what := e.Summary()
 		if len(what) > 70 {
 			what = what[:69] + "…"
 		}
@@ -78,7 +80,7 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if e.Disabled {
 			notes = append(notes, "disabled")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s (%s)\n", e.Name, e.Type, what, e.where(), e.Client)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s (%s)\n", e.Name, e.Type, what, e.Where(), e.Client)
 		if e.Problem != "" {
 			fmt.Fprintf(tw, "\t\t! %s\t\n", e.Problem)
 		}
@@ -87,6 +89,6 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "\n%d servers. Inspect one with: mcpscope --inspect NAME\n", len(f.entries))
+	fmt.Fprintf(stdout, "\n%d servers. Inspect one with: mcpscope --inspect NAME\n", len(f.Entries))
 	return nil
 }

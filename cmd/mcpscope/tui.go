@@ -37,7 +37,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return usageErr("the workbench needs a terminal; in scripts use mcpscope --inspect or mcpscope call")
 	}
-	target, err := resolveTarget(&c, argv)
+	target, err := resolveTarget(ctx, &c, argv)
 	if err != nil {
 		return err
 	}
