@@ -45,6 +45,7 @@ var scenarios = map[string]string{
 	"bad-tool-types":  "tools/list has a numeric tool name and a mistyped annotation",
 	"images":          "adds a 'pic' tool returning image, audio and resource blocks",
 	"paged":           "tools/list is paginated in pages of 2, 2 and 1",
+	"mute":            "reads every request and never answers; exits at stdin EOF",
 }
 
 func main() {
@@ -74,6 +75,9 @@ func main() {
 		os.Exit(runWrapper())
 	case "garbage":
 		runGarbage()
+	case "mute":
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
 	case "stubborn":
 		signal.Ignore(syscall.SIGTERM)
 	case "slow-start":
