@@ -32,6 +32,8 @@ type common struct {
 
 	// remote: HTTP headers and tokens, --transport, --timeout, --config (see remote.go).
 	remote remoteFlags
+	// naming: --server, --all, --strict (see named.go).
+	naming naming
 }
 
 type multiFlag []string
@@ -87,6 +89,7 @@ func (c *common) register(fs *flag.FlagSet, defaultFormat string) {
 	fs.Var(&c.maxFrame, "max-frame", "largest message accepted")
 	fs.BoolVar(&c.trace, "trace", false, "print every wire event to stderr")
 	c.registerRemote(fs)
+	c.registerNaming(fs)
 	registerRecordFlags(fs, c)
 }
 

@@ -37,9 +37,17 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return usageErr("the workbench needs a terminal; in scripts use mcpscope --inspect or mcpscope call")
 	}
-	target, err := resolveTarget(ctx, &c, argv)
+	// The workbench screen takes one server for now: the first one named.
+	if argv, err = c.reparseNames(ctx, fs, args, argv); err != nil {
+		return err
+	}
+	servers, err := c.namedServers(ctx, args, argv)
 	if err != nil {
 		return err
+	}
+	target := servers[0].spec.Target
+	if servers[0].spec.Timeout > 0 {
+		c.remote.timeout, c.remote.timeoutCap = servers[0].spec.Timeout, 0
 	}
 	name := strings.Join(target.Argv, " ")
 	if len(argv) == 0 {
