@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
 // Section is one server of a session of several, for --inspect: its name, what it
@@ -68,7 +68,7 @@ func WriteServers(w io.Writer, format string, sections []Section) error {
 		fmt.Fprintf(w, "# %d servers\n", len(sections))
 		for _, s := range sections {
 			fmt.Fprintf(w, "\n## `%s`: %s\n\n", s.Name, s.Status)
-			fmt.Fprintf(w, "- **Target:** %s\n", mdEscape(visible(s.Target)))
+			fmt.Fprintf(w, "- **Target:** %s\n", mdEscape(termsafe.Line(s.Target)))
 			if s.Failed() {
 				writeFailureMarkdown(w, s)
 				continue
@@ -96,7 +96,7 @@ func WriteServers(w io.Writer, format string, sections []Section) error {
 				fmt.Fprintln(w)
 			}
 			fmt.Fprintf(w, "== %s: %s ==\n", s.Name, s.Status)
-			fmt.Fprintf(w, "target        %s\n", visible(s.Target))
+			fmt.Fprintf(w, "target        %s\n", termsafe.Line(s.Target))
 			if s.Failed() {
 				writeFailure(w, s)
 				continue
@@ -113,25 +113,25 @@ func writeFailure(w io.Writer, s Section) {
 	const indent = "              "
 	if s.Error != "" {
 		lines := strings.Split(strings.TrimSpace(s.Error), "\n")
-		fmt.Fprintf(w, "error         %s\n", visible(lines[0]))
+		fmt.Fprintf(w, "error         %s\n", termsafe.Line(lines[0]))
 		for _, l := range lines[1:] {
-			fmt.Fprintf(w, "%s%s\n", indent, visible(l))
+			fmt.Fprintf(w, "%s%s\n", indent, termsafe.Line(l))
 		}
 	}
 	if s.Exit != "" {
 		fmt.Fprintf(w, "exit          %s\n", s.Exit)
 	}
 	if len(s.Stderr) > 0 && !strings.Contains(s.Error, "last stderr lines") {
-		fmt.Fprintf(w, "stderr        %s\n", visible(s.Stderr[0]))
+		fmt.Fprintf(w, "stderr        %s\n", termsafe.Line(s.Stderr[0]))
 		for _, l := range s.Stderr[1:] {
-			fmt.Fprintf(w, "%s%s\n", indent, visible(l))
+			fmt.Fprintf(w, "%s%s\n", indent, termsafe.Line(l))
 		}
 	}
 }
 
 func writeFailureMarkdown(w io.Writer, s Section) {
 	if s.Error != "" {
-		fmt.Fprintf(w, "- **Error:** %s\n", mdEscape(visible(s.Error)))
+		fmt.Fprintf(w, "- **Error:** %s\n", mdEscape(termsafe.Line(s.Error)))
 	}
 	if s.Exit != "" {
 		fmt.Fprintf(w, "- **Exit:** %s\n", s.Exit)
@@ -140,37 +140,8 @@ func writeFailureMarkdown(w io.Writer, s Section) {
 		fmt.Fprintln(w, "- **Last stderr lines:**")
 		fmt.Fprintln(w, "\n```")
 		for _, l := range s.Stderr {
-			fmt.Fprintln(w, strings.ReplaceAll(visible(l), "```", "`\u200b``"))
+			fmt.Fprintln(w, strings.ReplaceAll(termsafe.Line(l), "```", "`\u200b``"))
 		}
 		fmt.Fprintln(w, "```")
 	}
-}
-
-// visible makes control characters, escape sequences and bidi controls in a server's
-// string visible (\x1b, \u202e) instead of letting them act on the terminal.
-func visible(s string) string {
-	clean := true
-	for _, r := range s {
-		if r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == unicode.ReplacementChar) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			b.WriteRune(r)
-		case r == unicode.ReplacementChar || unicode.Is(unicode.Bidi_Control, r) || (unicode.IsControl(r) && r > 0xff):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		case unicode.IsControl(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

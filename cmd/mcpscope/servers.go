@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcpscope/mcpscope/config"
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
 // runServers lists the servers the config files name: mcpscope servers [--config FILE]
@@ -59,30 +60,32 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(f.Entries) == 0 {
 		fmt.Fprintln(stdout, "No MCP servers configured. Looked in:")
 		for _, l := range f.Looked {
-			fmt.Fprintf(stdout, "  %s  (%s)\n", config.TildePath(l.Path), l.Client)
+			fmt.Fprintf(stdout, "  %s  (%s)\n", termsafe.Line(config.TildePath(l.Path)), l.Client)
 		}
 		return nil
 	}
+	// What the config files say is shown, never interpreted by the terminal.
+	safe := termsafe.Line
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tTYPE\tCOMMAND OR URL\tFROM")
 	for _, e := range f.Entries {
-		what := e.Summary()
-		if len(what) > 70 {
-			what = what[:69] + "…"
+		what := safe(e.Summary())
+		if r := []rune(what); len(r) > 70 {
+			what = string(r[:69]) + "…"
 		}
 		var notes []string
 		if len(e.EnvKeys) > 0 {
-			notes = append(notes, "env "+strings.Join(e.EnvKeys, ","))
+			notes = append(notes, "env "+safe(strings.Join(e.EnvKeys, ",")))
 		}
 		if len(e.HeaderKeys) > 0 {
-			notes = append(notes, "headers "+strings.Join(e.HeaderKeys, ","))
+			notes = append(notes, "headers "+safe(strings.Join(e.HeaderKeys, ",")))
 		}
 		if e.Disabled {
 			notes = append(notes, "disabled")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s (%s)\n", e.Name, e.Type, what, e.Where(), e.Client)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s (%s)\n", safe(e.Name), safe(e.Type), what, safe(e.Where()), e.Client)
 		if e.Problem != "" {
-			fmt.Fprintf(tw, "\t\t! %s\t\n", e.Problem)
+			fmt.Fprintf(tw, "\t\t! %s\t\n", safe(e.Problem))
 		}
 		if len(notes) > 0 {
 			fmt.Fprintf(tw, "\t\t%s\t\n", strings.Join(notes, "; "))
