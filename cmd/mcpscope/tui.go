@@ -122,9 +122,20 @@ func runOpen(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	// The workbench screen shows one server for now: of a recording of several, the
+	// first.
+	serveArgv, name := []string{self, "serve", pos[0]}, "recording "+pos[0]
+	if rec.Several() {
+		first := rec.ServerNames()[0]
+		if rec, err = rec.ForServer(first); err != nil {
+			return err
+		}
+		serveArgv = append(serveArgv, "--server", first)
+		name += " (server " + first + ")"
+	}
 	return tui.Run(ctx, tui.Options{
-		Target: client.Target{Argv: []string{self, "serve", pos[0]}},
-		Name:   "recording " + pos[0],
+		Target: client.Target{Argv: serveArgv},
+		Name:   name,
 		Theme:  theme,
 		Browse: rec,
 		Client: client.Options{Tap: &wire.Tap{}},
