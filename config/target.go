@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
 )
 
 func usageErr(format string, a ...any) error {
@@ -290,10 +291,8 @@ func (e *Entry) Target(inputs map[string]string) (client.Target, error) {
 	return t, nil
 }
 
-func sensitiveName(name string) bool {
-	n := strings.ToLower(name)
-	return strings.Contains(n, "auth") || strings.Contains(n, "key") || strings.Contains(n, "token") || strings.Contains(n, "secret")
-}
+// sensitiveName: the one rule for credential header names (wire.SensitiveHeader).
+func sensitiveName(name string) bool { return wire.SensitiveHeader(name) }
 
 // ParseInputs reads --input ID=VALUE flags.
 func ParseInputs(kvs []string) (map[string]string, error) {

@@ -52,6 +52,7 @@ Flags:
   -e K=V, --env-file FILE        add to the server's environment
   -H 'Name: value', --bearer TOKEN, --bearer-env VAR   HTTP headers and credentials
   --transport streamable|sse     force an HTTP transport
+  --allow-cross-origin           follow a redirect to another origin, without credentials
   --config FILE                  read server NAMEs from this client config
   --server NAME=TARGET           a server of the session (repeatable); TARGET: a URL, a config
                                  name, host (the bundled host), or a command line ('npx -y pkg')
