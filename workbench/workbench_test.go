@@ -35,7 +35,10 @@ func fake(t *testing.T, name, scenario string, env ...string) workbench.Spec {
 	return workbench.Spec{Name: name, Target: client.Target{Argv: testutil.FakeServer(t, scenario), Env: env}}
 }
 
-func host(t *testing.T, name string) workbench.Spec {
+func host(t testing.TB, name string) workbench.Spec {
+	if t == nil {
+		return workbench.Spec{Name: name}
+	}
 	return workbench.Spec{Name: name, Target: client.Target{Argv: []string{testutil.Mcpscope(t), "host"}}}
 }
 

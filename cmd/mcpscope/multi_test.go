@@ -1,12 +1,16 @@
 package main_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
@@ -133,5 +137,46 @@ func TestNamingBadInput(t *testing.T) {
 			t.Errorf("%v: %s", tc.args, r.stderr)
 		}
 	}
-	_ = os.Getenv
+}
+
+// SIGTERM while several servers connect (one of them never answers): exit 143, and
+// no server process is left.
+func TestSignalWithSeveralServers(t *testing.T) {
+	t.Parallel()
+	pidfile, env := testutil.PIDFile(t)
+	mute := strings.Join(testutil.FakeServer(t, "mute"), " ")
+	ok := strings.Join(testutil.FakeServer(t, "ndjson"), " ")
+	cmd := exec.Command(testutil.Mcpscope(t), "--inspect", "--grace", "100ms", "--server", "hang="+mute, "--server", "ok="+ok)
+	cmd.Env = append(os.Environ(), env)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if b, _ := os.ReadFile(pidfile); strings.Count(string(b), "\n") >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			<-done
+			t.Fatalf("the servers never started; stderr:\n%s", errb.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("mcpscope did not end after SIGTERM; stderr:\n%s", errb.String())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 143 || !strings.Contains(errb.String(), "interrupted") {
+		t.Errorf("exit %d; stderr:\n%s", code, errb.String())
+	}
+	testutil.AssertGone(t, pidfile, 2)
 }
