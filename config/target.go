@@ -365,6 +365,9 @@ type Server struct {
 	Target  client.Target
 	Timeout time.Duration
 	Entry   *Entry
+	// Err, from All, says why a configured server cannot be used as it is (a missing
+	// placeholder value, a broken entry); Target is then empty.
+	Err error
 }
 
 // Sources resolves server names against the config files: File is --config (""
@@ -437,7 +440,8 @@ func (s *Sources) fromEntry(e *Entry) (Server, error) {
 	return Server{Name: e.Name, Target: t, Timeout: e.Timeout, Entry: e}, nil
 }
 
-// All is every configured server, in file order (the first entry of a name wins).
+// All is every configured server, in file order (the first entry of a name wins). A
+// server that cannot be used as it is comes with Err set, so that the others can be.
 func (s *Sources) All(ctx context.Context) ([]Server, error) {
 	f, err := s.Found(ctx)
 	if err != nil {
@@ -454,7 +458,13 @@ func (s *Sources) All(ctx context.Context) ([]Server, error) {
 	for _, name := range f.Names() {
 		srv, err := s.Named(ctx, name)
 		if err != nil {
-			return nil, err
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			srv = Server{Name: name, Err: err}
+			if e, ok, _ := f.Lookup(name); ok {
+				srv.Entry = e
+			}
 		}
 		out = append(out, srv)
 	}

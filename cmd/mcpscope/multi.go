@@ -92,6 +92,9 @@ func openWorkbench(ctx context.Context, c *common, servers []namedServer, stderr
 	}
 	wb := workbench.New(workbench.Options{Client: opts, OnWire: onWire})
 	for _, s := range servers {
+		if s.err != nil {
+			continue // reported as failed, never started
+		}
 		if err := wb.Add(s.spec); err != nil {
 			wb.Close()
 			rec.stop()
@@ -156,6 +159,10 @@ func firstLineOf(s string) string {
 // inspectOne waits for one server and lists its tools.
 func inspectOne(ctx context.Context, wb *workbench.Workbench, s namedServer) inspect.Section {
 	sec := inspect.Section{Name: s.spec.Name, Target: s.desc}
+	if s.err != nil {
+		sec.Status, sec.Error = string(workbench.StateFailed), s.err.Error()
+		return sec
+	}
 	st, err := wb.Wait(ctx, s.spec.Name)
 	if err != nil {
 		sec.Status, sec.Error = "failed", err.Error()

@@ -180,3 +180,24 @@ func TestSignalWithSeveralServers(t *testing.T) {
 	}
 	testutil.AssertGone(t, pidfile, 2)
 }
+
+// --all: a configured server that cannot be used as it is (a placeholder without a
+// value, a name with a space) is reported as failed; the others still run; a disabled
+// one is left out.
+func TestAllWithUnusableEntries(t *testing.T) {
+	t.Parallel()
+	cfg := filepath.Join(t.TempDir(), "mcp.json")
+	writeFile(t, cfg, fmt.Sprintf(`{"mcpServers": {
+  "one": {"command": %q, "args": ["host"]},
+  "needs": {"url": "https://example.invalid/mcp", "headers": {"Authorization": "Bearer ${input:tok}"}},
+  "off": {"command": %q, "args": ["host"], "disabled": true},
+  "bad name": {"command": %q, "args": ["host"]}
+}}`, testutil.Mcpscope(t), testutil.Mcpscope(t), testutil.Mcpscope(t)))
+	r := mcpscope(t, nil, "--inspect", "--all", "--config", cfg)
+	expect(t, r, 0, []string{"== one: connected ==", "== needs: failed ==", "--input tok=VALUE", "== bad name: failed ==", "white space"}, []string{`server "needs" failed`})
+	if strings.Contains(r.stdout, "== off") {
+		t.Errorf("a disabled server was started:\n%s", r.stdout)
+	}
+	// Named alone, the problem is the command's: exit 2.
+	expect(t, mcpscope(t, nil, "--inspect", "--config", cfg, "needs"), 2, nil, []string{"--input tok=VALUE"})
+}

@@ -38,6 +38,9 @@ type namedServer struct {
 	// desc says what it is, for section headings: the TARGET as given, or the config
 	// entry with its placeholders unexpanded (never a secret from the environment).
 	desc string
+	// err says why a configured server (of --all) cannot be used; it is reported as a
+	// failed server and not started.
+	err error
 }
 
 // multi reports whether the command line used a form that names several servers.
@@ -165,10 +168,16 @@ func (c *common) namedServers(ctx context.Context, args, argv []string) ([]named
 			if _, ok := seen[srv.Name]; ok {
 				continue
 			}
-			if err := workbench.ValidateName(srv.Name); err != nil {
-				return nil, usageErr("--all: the configured server %q (%s) cannot be used: %v", srv.Name, srv.Entry.Where(), err)
+			if srv.Entry != nil && srv.Entry.Disabled {
+				continue // the client that owns the file has it switched off
 			}
-			if err := add(fromConfig(srv), "--all"); err != nil {
+			n := fromConfig(srv)
+			if err := workbench.ValidateName(srv.Name); err != nil {
+				n.err = usageErr("the configured server %q cannot be used here: %v", srv.Name, err)
+			} else if srv.Err != nil {
+				n.err = srv.Err
+			}
+			if err := add(n, "--all"); err != nil {
 				return nil, err
 			}
 		}
@@ -187,6 +196,9 @@ func (c *common) namedServers(ctx context.Context, args, argv []string) ([]named
 			return nil, err
 		}
 		return []namedServer{h}, nil
+	}
+	if len(out) == 1 && out[0].err != nil {
+		return nil, out[0].err // one server: its problem is the command's
 	}
 	return out, nil
 }
@@ -384,7 +396,7 @@ func (c *common) callServer(ctx context.Context, args, argv []string, tool strin
 		if len(servers) > 1 {
 			return namedServer{}, "", usageErr("%d servers are named (%s); say whose tool: mcpscope call SERVER/%s", len(servers), strings.Join(known, ", "), tool)
 		}
-		return servers[0], tool, nil
+		return servers[0], tool, servers[0].err
 	}
 	id, err := workbench.ParseToolID(tool, known)
 	if err != nil {
@@ -393,7 +405,7 @@ func (c *common) callServer(ctx context.Context, args, argv []string, tool strin
 	if explicit {
 		for _, s := range servers {
 			if s.spec.Name == id.Server {
-				return s, id.Tool, nil
+				return s, id.Tool, s.err
 			}
 		}
 		return namedServer{}, "", usageErr("no server named %q in this call; the servers named are: %s", id.Server, strings.Join(known, ", "))

@@ -54,11 +54,17 @@ func startSessionRecording(c *common, servers []namedServer) (*sessionRecording,
 		Client:          &record.Peer{Name: "mcpscope", Version: client.Version},
 	}
 	for _, s := range servers {
+		if s.err != nil {
+			continue // never started
+		}
 		t, secrets := c.recordTarget(s.spec.Target, envNames)
 		for _, v := range secrets {
 			red.AddSecret(v)
 		}
 		h.Servers = append(h.Servers, record.Server{Name: s.spec.Name, Target: t})
+	}
+	if len(h.Servers) == 0 {
+		return &sessionRecording{}, nil
 	}
 	h.Target = h.Servers[0].Target
 	var w *record.Writer

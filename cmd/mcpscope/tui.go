@@ -45,6 +45,9 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if servers[0].err != nil {
+		return servers[0].err
+	}
 	target := servers[0].spec.Target
 	if servers[0].spec.Timeout > 0 {
 		c.remote.timeout, c.remote.timeoutCap = servers[0].spec.Timeout, 0
