@@ -268,6 +268,9 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 		}
 		s.cs = cs
 		s.fillInfo(capture)
+		if err := s.checkForced(); err != nil {
+			return nil, err
+		}
 		s.setLogLevel(cctx)
 		return s, nil
 	}
@@ -280,8 +283,26 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 	}
 	s.cs = cs
 	s.fillInfo(capture)
+	if err := s.checkForced(); err != nil {
+		return nil, err
+	}
 	s.setLogLevel(cctx)
 	return s, nil
+}
+
+// checkForced holds a forced protocol version to its word: the session uses it, or
+// connecting fails with what the server offered instead (no silent fallback). The
+// session is closed on failure.
+func (s *Session) checkForced() error {
+	if s.opts.Protocol == "" || s.info.ProtocolVersion == s.opts.Protocol {
+		return nil
+	}
+	offered := s.info.ProtocolVersion
+	if offered == "" {
+		offered = "no version"
+	}
+	s.Close()
+	return &ServerError{Reason: fmt.Sprintf("the server does not speak protocol %s, which --protocol forces: it offered %s; force that one, or leave out --protocol to negotiate", s.opts.Protocol, offered)}
 }
 
 // setLogLevel asks a legacy server that offers logging for messages at LogLevel. A

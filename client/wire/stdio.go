@@ -283,6 +283,9 @@ func (c *StdioConn) readStdout(p *process, gen int) {
 			err = c.handleFrame(f, gen)
 		}
 		if err != nil {
+			if errors.Is(err, io.EOF) && c.current(gen) && c.retryContentLengthAtEOF(p) {
+				return
+			}
 			c.mu.Lock()
 			current := gen == c.gen
 			if current && !errors.Is(err, io.EOF) && c.err == nil {
@@ -506,7 +509,9 @@ func (c *StdioConn) probe(pr *pendingRequest) {
 	key := idKey(pr.id)
 	isDiscover := pr.method == "server/discover"
 	if isDiscover && c.opts.NoDiscoverProbe {
-		return
+		// The version is forced: server/discover is not answered for the server, but
+		// its silence still says the framing may be wrong.
+		isDiscover = false
 	}
 	c.mu.Lock()
 	p := c.proc
@@ -550,7 +555,7 @@ func (c *StdioConn) probe(pr *pendingRequest) {
 		noise, first := c.noiseLines, c.firstNoise
 		c.mu.Unlock()
 		if noise == 0 {
-			c.restartContentLength()
+			c.restartContentLength(fmt.Sprintf("no reply to NDJSON within %v of the server reading it", c.opts.ProbeTimeout))
 			return
 		}
 		// Not silent, only never JSON-RPC: give it ten probe times, in case a banner
@@ -600,7 +605,29 @@ func (c *StdioConn) answerDiscover(pr *pendingRequest, key string) {
 	}
 }
 
-func (c *StdioConn) restartContentLength() {
+// retryContentLengthAtEOF handles a server that read the first NDJSON request and
+// ended without writing anything (a Content-Length server may exit on a line that is
+// no header, as `mcpscope host --framing content-length` does): in auto framing it is
+// restarted once with Content-Length. It reports whether it restarted.
+func (c *StdioConn) retryContentLengthAtEOF(p *process) bool {
+	c.mu.Lock()
+	ok := c.opts.Framing == FramingAuto && !c.framingKnown && !c.restarted && !c.closing &&
+		c.err == nil && c.noiseLines == 0 && len(c.pending) > 0 && c.proc == p
+	c.mu.Unlock()
+	if !ok {
+		return false
+	}
+	// A server that never read its stdin (it failed at start) is not retried.
+	if n, err := unreadInput(p.stdin); err != nil || n > 0 {
+		return false
+	}
+	c.restartContentLength("the server ended after reading an NDJSON request, without a reply")
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.restarted && c.proc != p
+}
+
+func (c *StdioConn) restartContentLength(why string) {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	c.mu.Lock()
@@ -617,7 +644,7 @@ func (c *StdioConn) restartContentLength() {
 		resend = append(resend, c.pending[k].data)
 	}
 	c.mu.Unlock()
-	c.tap.Emit(Event{Kind: KindSynthetic, Text: fmt.Sprintf("no reply to NDJSON within %v of the server reading it; restarting it with Content-Length framing", c.opts.ProbeTimeout)})
+	c.tap.Emit(Event{Kind: KindSynthetic, Text: why + "; restarting it with Content-Length framing"})
 	old.kill()
 	p, err := startProcessGrace(c.opts.Argv, c.opts.Env, c.opts.Dir, c.opts.Grace)
 	if err != nil {

@@ -157,11 +157,9 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	tool, pairs := pos[0], pos[1:]
 	switch c.format {
-	case "text", "table":
-		c.format = "text"
-	case inspect.FormatJSON:
+	case "text", inspect.FormatJSON:
 	default:
-		return usageErr("--format %q: use text or json", c.format)
+		return usageErr("--format %q: call prints text or json (table and markdown are --inspect's)", c.format)
 	}
 	srv, tool, err := c.callServer(ctx, args, argv, tool)
 	if err != nil {
