@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -17,11 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testutil.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 const deadline = 60 * time.Second
 
