@@ -112,6 +112,14 @@ func (w *Writer) Start() time.Time { return w.start }
 
 // Listen records one wire event; it is a wire.Listener.
 func (w *Writer) Listen(e wire.Event) {
+	ev := w.event(e)
+	// A message event's bytes were parsed by the wire layer: valid JSON, so the
+	// recorder does not check them again (the hot path of --record).
+	_ = w.write(&ev, e.Kind == wire.KindMessage)
+}
+
+// event is a wire event as a recording event.
+func (w *Writer) event(e wire.Event) Event {
 	t := e.Time
 	if t.IsZero() {
 		t = time.Now()
@@ -159,9 +167,7 @@ func (w *Writer) Listen(e wire.Event) {
 			ev.SSE = &SSE{ID: h.SSE.ID, Event: h.SSE.Event, Retry: h.SSE.Retry}
 		}
 	}
-	// A message event's bytes were parsed by the wire layer: valid JSON, so the
-	// recorder does not check them again (the hot path of --record).
-	_ = w.write(&ev, e.Kind == wire.KindMessage)
+	return ev
 }
 
 // Write appends one event (redacted) as one line. After the first failure it returns
@@ -236,6 +242,9 @@ func appendEvent(b []byte, ev *Event, red *Redactor, validJSON bool) []byte {
 	}
 	if ev.Kind != KindMessage {
 		str("kind", ev.Kind)
+	}
+	if ev.Snapshot {
+		b = append(b, `,"snapshot":true`...)
 	}
 	str("dir", ev.Dir)
 	str("framing", ev.Framing)

@@ -136,8 +136,8 @@ func e2eSession(t *testing.T, args string, tool, field, text, want string) {
 		x.waitFor("Arguments", 5*time.Second)
 		x.typeText("200")
 		x.keys("Enter")
-		x.waitFor("esc cancels", 10*time.Second)
-		x.keys("Escape")
+		x.waitFor("x cancels", 10*time.Second)
+		x.keys("x")
 		x.waitFor("Cancelled", 10*time.Second)
 	}
 

@@ -42,7 +42,7 @@ func defaultKeys() keyMap {
 		SendAnyway:   b("alt+enter", "call even if invalid", "alt+enter"),
 		RawJSON:      b("ctrl+j", "form ↔ raw JSON", "ctrl+j"),
 		Editor:       b("ctrl+e", "edit arguments in $EDITOR", "ctrl+e"),
-		Cancel:       b("esc", "cancel the call", "esc"),
+		Cancel:       b("x", "cancel the running call", "x"),
 		Restart:      b("ctrl+r", "restart the server", "ctrl+r"),
 		Record:       b("R", "start/stop recording", "R"),
 		TabTool:      b("1", "tool", "1"),

@@ -2,7 +2,9 @@ package tui
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	_ "image/gif" // formats for image.DecodeConfig
@@ -29,6 +31,8 @@ type outcome struct {
 	result    *client.CallResult
 	err       error
 	cancelled bool // the user cancelled it
+	recorded  bool // loaded from a recording (mcpscope open), not made in this session
+	mocked    bool // answered by a recording served as a mock, not by a live server
 	late      bool // a result arrived after the cancel
 	checked   bool // structured content validated
 	violation []validate.Violation
@@ -86,13 +90,19 @@ func resultLines(st styles, o *outcome, width int) []string {
 		return out
 	case o.cancelled && !o.late:
 		add(head, st.warn.Render("Cancelled: notifications/cancelled was sent to the server."))
-		if o.err != nil {
+		if o.err != nil && !errors.Is(o.err, context.Canceled) {
 			add(st.muted.Render(o.err.Error()))
 		}
 		return out
 	}
 	if o.late {
 		head += st.warn.Render("  (late: arrived after you cancelled)")
+	}
+	switch {
+	case o.recorded:
+		head += st.warn.Render("  ▶ recorded: this call and its answer come from the recording")
+	case o.mocked:
+		head += st.warn.Render("  ▶ answered from the recording (a mock, not a live server)")
 	}
 	add(head)
 	if o.err != nil {
