@@ -211,3 +211,26 @@ func TestOpenMarksTheRecording(t *testing.T) {
 	h.press("6")
 	h.contains("▶ ok")
 }
+
+// Item 9: an HTTP session whose server died says disconnected (and offers ctrl+r),
+// over Streamable HTTP (fastmcp) and legacy SSE (server-everything).
+func TestHTTPStatusFollowsTheTransport(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		start func(testing.TB) *testutil.NodeServer
+		path  string
+	}{
+		{"streamable fastmcp", testutil.FastMCPHTTP, "/mcp"},
+		{"legacy sse everything", func(t testing.TB) *testutil.NodeServer { return testutil.EverythingHTTP(t, "sse") }, "/sse"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := tc.start(t)
+			h := newHarness(t, client.Target{URL: "http://" + srv.Addr + tc.path}, 120, 40)
+			h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 && m.srv.state == stateReady })
+			h.contains("connected")
+			srv.Kill()
+			h.until("disconnected", func(m *model) bool { return m.srv.state == stateLost })
+			h.contains("disconnected (ctrl+r reconnects)", "Disconnected", "ctrl+r restarts")
+		})
+	}
+}

@@ -53,6 +53,9 @@ const (
 	stateReady
 	stateFailed
 	stateDied
+	// stateLost: an HTTP session whose server no longer answers (its event stream
+	// broke, a request could not reach it); a working response brings it back.
+	stateLost
 )
 
 // server is one connected server. The root model keeps it as a value it owns, so that
@@ -514,10 +517,32 @@ func (m *model) onWire(events []wire.Event, gens []int) {
 			if current && m.srv.state == stateReady && !strings.Contains(e.Text, "replaced by a restart") {
 				m.srv.state, m.srv.exit = stateDied, e.Exit
 			}
+		case wire.KindHTTP:
+			if i >= len(gens) || gens[i] == m.srv.gen {
+				m.onHTTPEvent(e)
+			}
 		}
 	}
 	m.stderrView.setLines(m.stderr)
 	m.stderrView.bottom()
+}
+
+// onHTTPEvent lets the status follow an HTTP transport: a request that cannot
+// reach the server, or an event stream (the legacy SSE stream, the GET stream) that
+// breaks, means disconnected; a later good response means connected again.
+func (m *model) onHTTPEvent(e wire.Event) {
+	h := e.HTTP
+	if h == nil || e.Dir != wire.Recv {
+		return
+	}
+	switch {
+	case h.Error != "" && !strings.Contains(h.Error, "context "): // not a cancel or a timeout
+		if m.srv.state == stateReady {
+			m.srv.state, m.srv.err = stateLost, fmt.Errorf("the server cannot be reached: %s", e.Text)
+		}
+	case m.srv.state == stateLost && h.Status >= 200 && h.Status < 300:
+		m.srv.state, m.srv.err = stateReady, nil
+	}
 }
 
 func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
@@ -1533,8 +1558,11 @@ func (m *model) rightTabs(width, height int) string {
 	case tabHistory:
 		body = m.historyView(width, bodyH)
 	}
-	if m.srv.state == stateDied {
+	switch m.srv.state {
+	case stateDied:
 		body = m.failureView(width, bodyH/2, "The server stopped") + "\n\n" + body
+	case stateLost:
+		body = m.failureView(width, bodyH/2, "Disconnected") + "\n\n" + body
 	}
 	return bar + "\n\n" + body
 }
@@ -1751,6 +1779,8 @@ func (m *model) statusBar(width int) string {
 		parts = append(parts, st.err.Render("failed"))
 	case stateDied:
 		parts = append(parts, st.err.Render("server stopped"))
+	case stateLost:
+		parts = append(parts, st.err.Render("disconnected")+st.muted.Render(" (ctrl+r reconnects)"))
 	}
 	if m.lastCall > 0 {
 		parts = append(parts, "last call "+m.lastCall.Round(time.Millisecond).String())

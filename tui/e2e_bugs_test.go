@@ -1,0 +1,153 @@
+package tui
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testutil"
+)
+
+// waitGone waits until the screen no longer shows what.
+func (x *tmux) waitGone(what string, timeout time.Duration) string {
+	x.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		s := x.screen()
+		if !strings.Contains(s, what) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("the screen still shows %q:\n%s", what, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Issue 9, items 1, 2 and 3 on npm fastmcp: History re-runs its own tool under a
+// filter that hides it, a destructive re-run asks first, and a recording started
+// mid-session with R opens and serves on its own.
+func TestEndToEndFastMCPHistoryAndRecording(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	argv := testutil.FastMCP(t)
+	x := newTmux(t, 120, 40, fmt.Sprintf("sh -c '%s -- %s; echo mcpscope-exited:$?; sleep 60'", bin, strings.Join(argv, " ")))
+	x.waitFor("connected", 30*time.Second)
+	x.waitFor("delete_note", 30*time.Second)
+
+	x.keys("/")
+	x.typeText("lookup_weather")
+	x.keys("Enter", "Enter")
+	x.waitFor("Arguments", 10*time.Second)
+	x.typeText("Paris")
+	x.keys("Enter")
+	x.waitFor("weather in Paris: sunny", 20*time.Second)
+
+	x.keys("Tab", "/")
+	x.typeText("delete_note")
+	x.keys("Enter", "Enter")
+	x.waitFor("Arguments", 10*time.Second)
+	x.typeText("42")
+	x.keys("Enter")
+	x.waitFor(`delete_note is destructive. Call it with {"id":42}? y/n`, 10*time.Second)
+	x.keys("y")
+	x.waitFor(`deleted note {"id":42}`, 20*time.Second)
+
+	// Item 1: filter the list to /delete; in History pick lookup_weather's row.
+	x.keys("Tab", "/")
+	x.typeText("delete")
+	x.keys("Enter")
+	x.waitFor("/delete", 5*time.Second)
+	x.keys("6")
+	x.waitFor("enter re-runs", 5*time.Second)
+	x.keys("g", "Down", "Enter")
+	x.waitFor("weather in Paris: sunny", 20*time.Second)
+	x.keys("6")
+	s := x.waitFor("enter re-runs", 5*time.Second)
+	if n := strings.Count(s, `lookup_weather {"city":"Paris"}`); n != 2 {
+		t.Errorf("History shows lookup_weather %d time(s), want 2 (the re-run went elsewhere):\n%s", n, s)
+	}
+	if n := strings.Count(s, "delete_note  {"); n != 1 {
+		t.Fatalf("History shows delete_note %d time(s), want 1: the re-run called it:\n%s", n, s)
+	}
+
+	// Item 2: re-running delete_note from History asks first, as the form does.
+	x.keys("g", "Down", "Enter")
+	x.waitFor(`delete_note is destructive. Call it with {"id":42}? y/n`, 10*time.Second)
+	x.keys("n")
+	x.waitFor("call not sent", 5*time.Second)
+
+	// Item 3: a recording started now, mid-session, with one call in it.
+	x.keys("R")
+	x.waitFor("● REC mcpscope-", 5*time.Second)
+	x.keys("6", "g", "Enter") // the newest row: lookup_weather
+	x.waitFor("weather in Paris: sunny", 20*time.Second)
+	x.keys("R")
+	x.waitFor("recording stopped", 5*time.Second)
+	x.keys("q")
+	x.waitFor("mcpscope-exited:0", 20*time.Second)
+
+	dir := strings.TrimSpace(x.run("display-message", "-p", "-t", "e2e", "#{pane_current_path}"))
+	files, _ := filepath.Glob(filepath.Join(dir, "mcpscope-*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("recordings in %s: %v", dir, files)
+	}
+
+	// open connects to the recording served as a mock: its tools and the call.
+	o := newTmux(t, 120, 40, fmt.Sprintf("sh -c '%s open %s; echo mcpscope-exited:$?; sleep 60'", bin, files[0]))
+	o.waitFor("▶ RECORDING", 30*time.Second)
+	o.waitFor("connected", 30*time.Second)
+	o.waitFor("delete_note", 10*time.Second)
+	o.keys("6")
+	o.waitFor("▶ ok", 5*time.Second)
+	o.waitFor("lookup_weather", 5*time.Second)
+	o.keys("q")
+	o.waitFor("mcpscope-exited:0", 20*time.Second)
+
+	// replay accepts it: the snapshot's tools/list and the call replay against the
+	// live server.
+	out, err := exec.Command(bin, "replay", files[0], "--", argv[0], argv[1]).CombinedOutput()
+	if err != nil {
+		t.Errorf("replay of a mid-session recording: %v\n%s", err, out)
+	}
+}
+
+// Item 10 on server-everything started wrong: the failure keeps Traffic and Stderr
+// reachable, shows the server's stderr, and quitting exits 1.
+func TestEndToEndFailedStart(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	argv := testutil.Everything(t)
+	argv[len(argv)-1] = "bogus" // an unknown transport: it prints its usage and exits 1
+	x := newTmux(t, 120, 40, fmt.Sprintf("sh -c '%s -- %s; echo mcpscope-exited:$?; sleep 60'", bin, strings.Join(argv, " ")))
+	x.waitFor("Could not connect", 30*time.Second)
+	x.waitFor("Everything Server Launcher", 10*time.Second) // the first stderr lines
+	x.waitFor("Unknown transport: bogus", 10*time.Second)   // and the last
+	x.keys("5")
+	x.waitFor("Usage: node ./index.js", 10*time.Second)
+	x.keys("3")
+	x.waitFor("noise: Available transports", 10*time.Second)
+	x.keys("q")
+	x.waitFor("mcpscope-exited:1", 20*time.Second)
+}
+
+// Item 9 on fastmcp over Streamable HTTP: when the server dies, the status says
+// disconnected and offers ctrl+r, which reconnects once it is back... or says why not.
+func TestEndToEndHTTPServerDeath(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	srv := testutil.FastMCPHTTP(t)
+	x := newTmux(t, 120, 40, fmt.Sprintf("sh -c '%s http://%s/mcp; echo mcpscope-exited:$?; sleep 60'", bin, srv.Addr))
+	x.waitFor("connected", 30*time.Second)
+	x.waitFor("fastmcp-notes", 10*time.Second)
+	srv.Kill()
+	x.waitFor("disconnected (ctrl+r reconnects)", 30*time.Second)
+	x.waitFor("Disconnected", 5*time.Second)
+	x.keys("C-r")
+	x.waitFor("Could not connect", 30*time.Second)
+	x.keys("q")
+	x.waitFor("mcpscope-exited:0", 20*time.Second)
+}
