@@ -151,3 +151,71 @@ func TestEndToEndHTTPServerDeath(t *testing.T) {
 	x.keys("q")
 	x.waitFor("mcpscope-exited:0", 20*time.Second)
 }
+
+// waitAny waits until the screen shows one of whats and returns which.
+func (x *tmux) waitAny(timeout time.Duration, whats ...string) string {
+	x.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		s := x.screen()
+		for _, w := range whats {
+			if strings.Contains(s, w) {
+				return w
+			}
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("the screen never showed any of %q:\n%s", whats, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Items 7 and 14 on server-everything: esc in the tool list clears the filter and
+// leaves a running call alone, x in Result cancels it; get-env's bare object schema
+// takes key/value rows.
+func TestEndToEndEverythingEscAndFreeForm(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	argv := testutil.Everything(t)
+	x := newTmux(t, 120, 40, fmt.Sprintf("sh -c '%s -- %s; echo mcpscope-exited:$?; sleep 60'", bin, strings.Join(argv, " ")))
+	x.waitFor("connected", 30*time.Second)
+	x.waitFor("get-env", 30*time.Second)
+
+	// Item 14.
+	x.keys("/")
+	x.typeText("get-env")
+	x.keys("Enter", "Enter")
+	x.waitFor("any arguments are accepted", 10*time.Second)
+	x.keys("C-n")
+	x.typeText("verbose")
+	x.keys("Tab")
+	x.typeText("true")
+	x.keys("Enter")
+	x.waitFor("get-env", 10*time.Second)
+	x.keys("Tab", "6")
+	x.waitFor(`{"verbose":true}`, 10*time.Second)
+
+	// Item 7.
+	x.keys("Tab", "/")
+	x.typeText("trigger-long")
+	x.keys("Enter", "Enter")
+	x.waitFor("Arguments", 10*time.Second)
+	x.keys("Enter")
+	x.waitFor("x cancels", 20*time.Second)
+	x.keys("Tab") // the list, still filtered
+	x.waitFor("(esc clears)", 5*time.Second)
+	x.keys("Escape")
+	x.waitGone("(esc clears)", 5*time.Second)
+	if s := x.screen(); strings.Contains(s, "Tools 1/") || strings.Contains(s, "Cancelled") {
+		t.Fatalf("esc in the list did not clear the filter, or cancelled the call:\n%s", s)
+	}
+	x.keys("2")
+	x.waitFor("x cancels", 5*time.Second)
+	x.keys("x")
+	if x.waitAny(10*time.Second, "Cancelled", "It has run for") == "It has run for" {
+		x.keys("y") // a slow machine: it ran past the few seconds that need a yes
+	}
+	x.waitFor("Cancelled", 10*time.Second)
+	x.keys("q")
+	x.waitFor("mcpscope-exited:0", 20*time.Second)
+}
