@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/themes"
 )
 
 // call fills the named tool's form with args and calls it, answering y when asked.
@@ -232,5 +234,114 @@ func TestHTTPStatusFollowsTheTransport(t *testing.T) {
 			h.until("disconnected", func(m *model) bool { return m.srv.state == stateLost })
 			h.contains("disconnected (ctrl+r reconnects)", "Disconnected", "ctrl+r restarts")
 		})
+	}
+}
+
+// Smaller: s on a resource_link saves the link (and, once read with o, the resource),
+// never an empty file.
+func TestSaveResourceLink(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.m.opts.SaveDir = t.TempDir()
+	h.call("resource_links", `{}`)
+	h.press("s")
+	files, _ := filepath.Glob(filepath.Join(h.m.opts.SaveDir, "*", "1-resource_link*"))
+	if len(files) != 1 {
+		t.Fatalf("saved %v", files)
+	}
+	b, _ := os.ReadFile(files[0])
+	if !strings.Contains(string(b), `"uri"`) {
+		t.Errorf("the saved link is %q", b)
+	}
+	h.press("o")
+	h.until("the linked resources", func(m *model) bool { return len(m.current.linked) > 0 })
+	h.press("s")
+	files, _ = filepath.Glob(filepath.Join(h.m.opts.SaveDir, "*", "1-resource_link.txt"))
+	if len(files) != 1 {
+		t.Fatalf("after o, saved %v", files)
+	}
+	b, _ = os.ReadFile(files[0])
+	if want := h.m.current.linked[0].contents[0].Text; len(b) == 0 || string(b) != want {
+		t.Errorf("saved %q, want the resource's text %q", b, want)
+	}
+}
+
+// Smaller: a linked blob's size is its decoded size (4 bytes here, not 6).
+func TestLinkedBlobSize(t *testing.T) {
+	o := &outcome{tool: client.Tool{Name: "x"}, result: &client.CallResult{},
+		linked: []linkedResource{{uri: "a://b", contents: []client.ResourceContents{{URI: "a://b", Blob: "AAECAw=="}}}}}
+	got := strings.Join(resultLines(newStyles(themes.Dark), o, 80), "\n")
+	if !strings.Contains(got, "binary, 4 B") {
+		t.Errorf("the blob's size:\n%s", got)
+	}
+}
+
+// Smaller: an edit from $EDITOR that is not valid is kept (as raw JSON) with the
+// reason shown, not thrown away.
+func TestInvalidEditorEditIsKept(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.selectTool("echo")
+	h.press("enter")
+	p := filepath.Join(t.TempDir(), "args.json")
+	os.WriteFile(p, []byte(`{"text": "half done`), 0o600)
+	h.update(editorDone{path: p})
+	if !h.m.form.Raw() {
+		t.Fatal("the invalid edit was not kept in the raw JSON editor")
+	}
+	h.contains(`"half done`, "kept as raw JSON")
+}
+
+// Smaller: alt+enter sends what was typed even when it does not parse ("abc" into
+// a number field), as its hint promises.
+func TestSendAnywayWithABadNumber(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.selectTool("add")
+	h.press("enter")
+	h.typeText("abc")
+	h.press("enter")
+	if len(h.m.calls) != 0 {
+		t.Fatal("enter sent invalid arguments")
+	}
+	h.press("alt+enter")
+	h.until("the call", func(m *model) bool { return len(m.calls) == 1 && !m.calls[0].running })
+	if got := string(h.m.calls[0].args); !strings.Contains(got, `"a":"abc"`) {
+		t.Errorf("sent %s", got)
+	}
+}
+
+// Smaller: moving to another tool and back keeps what was typed in the form.
+func TestFormKeptPerTool(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.selectTool("echo")
+	h.press("enter")
+	h.typeText("kept")
+	h.press("esc") // back to the list
+	h.selectTool("add")
+	h.selectTool("echo")
+	if v, _ := h.m.form.Value(); string(v) != `{"text":"kept"}` {
+		t.Errorf("the form came back as %s", v)
+	}
+}
+
+// Smaller: a long notice (a saved file's path) is shown whole, below the status
+// line, and a later call clears it.
+func TestLongNoticeIsShownWhole(t *testing.T) {
+	h := ready(t, 120, 40)
+	long := "saved 3 block(s) and result.json to /tmp/" + strings.Repeat("very-long-directory-name/", 6) + "mcpscope-result-123"
+	h.m.notice = long
+	s := strings.ReplaceAll(h.screen(), "\n", "")
+	if !strings.Contains(s, "mcpscope-result-123") {
+		t.Errorf("the notice is cut:\n%s", h.screen())
+	}
+	h.call("echo", `{"text":"x"}`)
+	if strings.Contains(h.screen(), "very-long-directory") {
+		t.Error("a stale notice stays after a later call")
+	}
+}
+
+// Smaller: an HTTP target without serverInfo is named by its URL.
+func TestURLTargetIsNamed(t *testing.T) {
+	m := newModel(Options{Target: client.Target{URL: "http://127.0.0.1:1/mcp"}, Theme: "dark"})
+	if got := m.displayName(); got != "http://127.0.0.1:1/mcp" {
+		t.Errorf("named %q", got)
 	}
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -885,8 +886,8 @@ func (m *model) sendCall(anyway bool) tea.Cmd {
 		return nil
 	}
 	args, err := m.form.Value()
-	if err != nil {
-		m.notice = "arguments: " + err.Error()
+	if err != nil && (!anyway || args == nil) {
+		m.notice = "arguments: " + err.Error() + "; alt+enter sends them as typed"
 		return nil
 	}
 	if errs := m.form.Validate(); len(errs) > 0 && !anyway {
@@ -1252,6 +1253,8 @@ func (m *model) saveResult() tea.Cmd {
 			} else if b, err := c.Bytes(); err == nil {
 				data, ext = b, extFor(c.MIMEType, c.Resource)
 			}
+		case "resource_link":
+			data, ext = linkData(o, c)
 		default:
 			data, ext = c.Raw, ".json"
 		}
@@ -1263,6 +1266,36 @@ func (m *model) saveResult() tea.Cmd {
 	_ = os.WriteFile(filepath.Join(dir, "result.json"), o.result.Raw, 0o644)
 	m.notice = fmt.Sprintf("saved %d block(s) and result.json to %s", len(saved), dir)
 	return nil
+}
+
+// linkData is what s saves for a resource_link: the resource itself when o has read
+// it, else the link (its URI, name, type and size) as JSON.
+func linkData(o *outcome, c client.Content) ([]byte, string) {
+	for _, l := range o.linked {
+		if l.uri != c.URI || l.err != nil || len(l.contents) == 0 {
+			continue
+		}
+		rc := l.contents[0]
+		if rc.HasText {
+			return []byte(rc.Text), ".txt"
+		}
+		if b, err := base64.StdEncoding.DecodeString(rc.Blob); err == nil {
+			return b, extFor(rc.MIMEType, nil)
+		}
+	}
+	if len(c.Raw) > 0 {
+		return c.Raw, ".json"
+	}
+	b, _ := json.MarshalIndent(struct {
+		Type        string `json:"type"`
+		URI         string `json:"uri"`
+		Name        string `json:"name,omitempty"`
+		Title       string `json:"title,omitempty"`
+		Description string `json:"description,omitempty"`
+		MIMEType    string `json:"mimeType,omitempty"`
+		Size        *int64 `json:"size,omitempty"`
+	}{c.Type, c.URI, c.Name, c.Title, c.Description, c.MIMEType, c.Size}, "", "  ")
+	return b, ".json"
 }
 
 func extFor(mime string, rc *client.ResourceContent) string {
@@ -1320,7 +1353,9 @@ func (m *model) onEditorDone(msg editorDone) tea.Cmd {
 	}
 	if m.form != nil {
 		if err := m.form.SetValue(b); err != nil {
-			m.notice = "the edited arguments do not fit the form: " + err.Error()
+			// Keep the edit: it goes to the raw JSON editor, with why it did not fit.
+			m.form.SetRawText(string(b), err.Error())
+			m.notice = "the edited arguments are kept as raw JSON: " + err.Error() + " (ctrl+j returns to the fields once they fit)"
 			return nil
 		}
 	}

@@ -158,11 +158,25 @@ func resultLines(st styles, o *outcome, width int) []string {
 			if c.HasText {
 				add(textLines(st, c.Text, width)...)
 			} else {
-				add(fmt.Sprintf("binary, %s (base64 in the raw result)", wire.HumanBytes(int64(len(c.Blob)*3/4))))
+				add(fmt.Sprintf("binary, %s (base64 in the raw result)", wire.HumanBytes(int64(decodedLen(c.Blob)))))
 			}
 		}
 	}
 	return out
+}
+
+// decodedLen is the size of the bytes base64 text stands for (padding and line
+// breaks do not count).
+func decodedLen(b64 string) int {
+	n := 0
+	for i := 0; i < len(b64); i++ {
+		switch b64[i] {
+		case '=', '\n', '\r', ' ', '\t':
+		default:
+			n++
+		}
+	}
+	return n * 6 / 8
 }
 
 func asRPC(err error, target **client.RPCError) bool {

@@ -188,6 +188,18 @@ func (f *Form) load(val any) error {
 	return nil
 }
 
+// SetRawText switches to the raw JSON text area and puts text there as it is,
+// with why as the error shown above it: an edit that does not fit the fields
+// (or is not JSON yet) is kept rather than lost.
+func (f *Form) SetRawText(text, why string) {
+	if !f.raw {
+		f.ToggleRaw()
+	}
+	f.ta.SetValue(text)
+	f.ta.MoveToBegin()
+	f.rawErr, f.rawErrs = why, nil
+}
+
 // ToggleRaw switches between the fields and one raw JSON text area. Going
 // back to the fields parses the text; if it is not JSON, or does not fit the
 // fields, the form stays raw and shows why.

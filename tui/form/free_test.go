@@ -62,3 +62,13 @@ func TestOptionalObjectCanBeCleared(t *testing.T) {
 		t.Errorf("after del on the heading: %s", v)
 	}
 }
+
+// Smaller: a wrong type is reported once beside its field, not twice.
+func TestWrongTypeReportedOnce(t *testing.T) {
+	f := mustNew(t, `{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}`)
+	typeText(f, "abc")
+	f.Validate()
+	if v := f.View(80, 10); strings.Count(v, "not a number") != 1 {
+		t.Errorf("the error is not shown once:\n%s", v)
+	}
+}
