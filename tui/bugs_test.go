@@ -345,3 +345,55 @@ func TestURLTargetIsNamed(t *testing.T) {
 		t.Errorf("named %q", got)
 	}
 }
+
+// Item 12: the tool detail is sized by what it holds: a short detail leaves the
+// output schema in view while the form has the focus.
+func TestToolDetailSizedByContent(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.selectTool("add")
+	h.press("enter") // the form has the focus
+	h.contains("Input schema", "Output schema", "sum")
+}
+
+// Item 12: the detail scrolls from the keyboard (shift+↑/↓, with the form focused
+// too), and v shows the whole raw tool.
+func TestToolDetailScrollsAndRawIsWhole(t *testing.T) {
+	h := ready(t, 80, 24)
+	h.selectTool("rich_form")
+	h.press("enter")
+	h.contains("shift+↑/↓ scroll")
+	h.press("shift+down", "shift+down")
+	if h.m.detail.offset != 2 {
+		t.Errorf("shift+↓ left the detail at line %d", h.m.detail.offset)
+	}
+	h.press("esc", "v") // the list; v shows the raw tool
+	raw := h.m.list.tools[h.m.list.rows[h.m.list.cursor].tool].Raw
+	if len(jsonLines(h.m.st, raw, 76)) < 30 {
+		t.Fatal("rich_form's raw JSON is too short for this test")
+	}
+	h.press("tab", "G")
+	h.contains("(end)")
+}
+
+// Smaller: at 60×20 the help scrolls, so that every key can be read.
+func TestHelpScrollsOnASmallScreen(t *testing.T) {
+	h := ready(t, 60, 20)
+	h.press("?")
+	h.contains("j/k, pgup/pgdn scroll")
+	seen := h.screen()
+	for range 40 {
+		h.press("j")
+		seen += h.screen()
+	}
+	for _, g := range h.m.keys.FullHelp() {
+		for _, b := range g {
+			d := []rune(b.Help().Desc)
+			if !strings.Contains(seen, string(d[:min(len(d), 12)])) { // descriptions may be cut short
+				t.Errorf("the help never shows %q", b.Help().Desc)
+			}
+		}
+	}
+	if !h.m.showHelp {
+		t.Error("scrolling closed the help")
+	}
+}

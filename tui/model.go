@@ -696,6 +696,19 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 	}
+	if m.tab == tabTool && key.Matches(k, m.keys.DetailUp, m.keys.DetailDown, m.keys.DetailPageUp, m.keys.DetailPageDown) {
+		// The tool detail scrolls from the keyboard whether the list or the form has
+		// the focus (the mouse wheel does it too).
+		step := 1
+		if key.Matches(k, m.keys.DetailPageUp, m.keys.DetailPageDown) {
+			step = max(m.height/2, 1)
+		}
+		if key.Matches(k, m.keys.DetailUp, m.keys.DetailPageUp) {
+			step = -step
+		}
+		m.detail.scroll(step)
+		return nil
+	}
 	switch {
 	case key.Matches(k, m.keys.NextPane), key.Matches(k, m.keys.PrevPane):
 		if m.focus == paneRight && m.tab == tabTool && m.form != nil && !m.formEdgeTab(k) {
@@ -841,6 +854,19 @@ func (m *model) onFilterKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
+	if m.toolRaw || m.form == nil {
+		// Only the detail is shown: the usual keys scroll it; v returns to the form.
+		if key.Matches(k, m.keys.ShowRaw) {
+			m.toolRaw = !m.toolRaw
+			return nil
+		}
+		if k.String() == "esc" {
+			m.focus = paneList
+			return nil
+		}
+		m.detail.scroll(scrollDelta(k, m.keys, m.height))
+		return nil
+	}
 	switch {
 	case key.Matches(k, m.keys.SendAnyway):
 		return m.sendCall(true)
@@ -1049,6 +1075,25 @@ func (m *model) readLinks() tea.Cmd {
 		}
 		return linkedMsg{id: id, items: items}
 	}
+}
+
+// scrollDelta is how far a scroll key moves (0 for other keys).
+func scrollDelta(k tea.KeyPressMsg, keys keyMap, height int) int {
+	switch {
+	case key.Matches(k, keys.Up):
+		return -1
+	case key.Matches(k, keys.Down):
+		return 1
+	case key.Matches(k, keys.PageUp):
+		return -(height - 6)
+	case key.Matches(k, keys.PageDown):
+		return height - 6
+	case key.Matches(k, keys.Home):
+		return -1 << 30
+	case key.Matches(k, keys.End):
+		return 1 << 30
+	}
+	return 0
 }
 
 func (m *model) onScrollKey(k tea.KeyPressMsg) tea.Cmd {
@@ -1662,18 +1707,13 @@ func (m *model) toolView(width, height int) string {
 	if m.toolRaw {
 		lines = append([]string{m.st.muted.Render("the tool as the server sent it (v returns to the summary)")}, jsonLines(m.st, t.Raw, width)...)
 	}
-	// While the user fills in the form it gets two thirds of the pane; while browsing,
-	// the description and schema get half.
-	formH := height / 2
-	if m.focus == paneRight {
-		formH = height * 2 / 3
-	}
-	if m.form == nil {
-		formH = 2
-	}
-	detailH := height - formH - 1
 	m.detail.setLines(lines)
-	top := m.detail.view(detailH)
+	if m.toolRaw {
+		// The whole raw tool, scrolled with the keys; the form comes back with v.
+		return m.detailView(height)
+	}
+	detailH, formH := m.toolSplit(len(lines), width, height)
+	top := m.detailView(detailH)
 	var formBlock string
 	switch {
 	case m.form == nil:
@@ -1685,7 +1725,45 @@ func (m *model) toolView(width, height int) string {
 		}
 		formBlock = m.st.accent.Render("Arguments") + m.st.muted.Render("  "+hint) + "\n" + m.form.View(width, formH-1)
 	}
-	return padLines(top, detailH) + "\n" + formBlock
+	return top + "\n" + formBlock
+}
+
+// toolSplit shares the Tool tab between the detail (description, annotations,
+// schemas) and the form by what each holds: both whole when they fit; else the
+// part with the focus gets the room it needs, the other at least a third.
+func (m *model) toolSplit(detailLen, width, height int) (detailH, formH int) {
+	if m.form == nil {
+		return max(height-2, 1), 2
+	}
+	room := height - 1 // the "Arguments" heading
+	formNeed := strings.Count(m.form.View(width, max(room, 1)), "\n") + 1
+	if detailLen+formNeed <= room {
+		return detailLen, room - detailLen + 1
+	}
+	third := max(room/3, 3)
+	if m.focus == paneRight {
+		formH = min(formNeed, max(room-third, room-detailLen))
+		detailH = room - formH
+	} else {
+		detailH = min(detailLen, max(room-third, room-formNeed))
+		formH = room - detailH
+	}
+	return max(detailH, 1), formH + 1
+}
+
+// detailView shows the tool detail's window, saying how to scroll when it is cut.
+func (m *model) detailView(height int) string {
+	d := &m.detail
+	if len(d.lines) <= height || height < 3 {
+		return padLines(d.view(height), height)
+	}
+	body := d.view(height - 1)
+	more := max(len(d.lines)-d.offset-(height-1), 0)
+	hint := fmt.Sprintf("  lines %d–%d of %d · shift+↑/↓ scroll", d.offset+1, d.offset+height-1, len(d.lines))
+	if more == 0 {
+		hint = fmt.Sprintf("  lines %d–%d of %d (end) · shift+↑ scrolls back", d.offset+1, len(d.lines), len(d.lines))
+	}
+	return padLines(body, height-1) + "\n" + m.st.muted.Render(hint)
 }
 
 func padLines(s string, n int) string {
