@@ -234,7 +234,7 @@ func (m *model) loadRecording(rec *record.Recording) {
 	m.traffic.add(events)
 	for _, e := range events {
 		if e.Kind == wire.KindStderr {
-			m.stderr = append(m.stderr, string(e.Data))
+			m.stderr = append(m.stderr, safeText(string(e.Data)))
 		}
 	}
 	m.stderrView.setLines(m.stderr)
@@ -423,7 +423,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onWire(msg.events, msg.gens)
 		return m, nil
 	case logMsg:
-		m.logs = append(m.logs, fmt.Sprintf("%s %-9s %s%s", time.Now().Format("15:04:05"), msg.m.Level, loggerPrefix(msg.m.Logger), oneLine(string(msg.m.Data), 500)))
+		m.logs = append(m.logs, safe(fmt.Sprintf("%s %-9s %s%s", time.Now().Format("15:04:05"), msg.m.Level, loggerPrefix(msg.m.Logger), oneLine(string(msg.m.Data), 500))))
 		m.logView.setLines(m.logs)
 		m.logView.bottom()
 		return m, nil
@@ -510,7 +510,7 @@ func (m *model) onWire(events []wire.Event, gens []int) {
 	for i, e := range events {
 		switch e.Kind {
 		case wire.KindStderr:
-			m.stderr = append(m.stderr, string(e.Data))
+			m.stderr = append(m.stderr, safeText(string(e.Data)))
 		case wire.KindClosed:
 			// The current process ending while the session was up means it died; the
 			// end of a process that a restart replaced does not.
@@ -1613,7 +1613,7 @@ func (m *model) rightTabs(width, height int) string {
 		// (Traffic and Stderr above all) stays reachable to find out more.
 		switch m.srv.state {
 		case stateConnecting:
-			body = m.spinner.View() + " connecting to " + m.displayName() + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol · 3 traffic · 5 stderr")
+			body = m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol · 3 traffic · 5 stderr")
 		case stateFailed:
 			body = m.failureView(width, bodyH, "Could not connect")
 		default:
@@ -1663,7 +1663,7 @@ func (m *model) failureView(width, height int, title string) string {
 	case m.srv.err != nil:
 		lines = append(lines, wrapText(m.srv.err.Error(), width)...)
 	case m.srv.exit != nil:
-		lines = append(lines, "server "+m.srv.exit.String())
+		lines = append(lines, "server "+safe(m.srv.exit.String()))
 	}
 	foot := []string{"", m.st.statusKey.Render("ctrl+r") + m.st.muted.Render(" restarts the server (history is kept) · 3 traffic · 5 stderr · q quits")}
 	var errLines []string
@@ -1671,7 +1671,9 @@ func (m *model) failureView(width, height int, title string) string {
 		errLines = m.stderr[from:]
 	}
 	if len(errLines) == 0 && se != nil {
-		errLines = se.Stderr // not seen on the tap (yet)
+		for _, l := range se.Stderr { // not seen on the tap (yet)
+			errLines = append(errLines, safe(l))
+		}
 	}
 	if len(errLines) > 0 {
 		room := max(height-len(lines)-len(foot)-2, 4)
@@ -1717,7 +1719,7 @@ func (m *model) toolView(width, height int) string {
 	var formBlock string
 	switch {
 	case m.form == nil:
-		formBlock = m.st.warn.Render("No form: " + m.formError)
+		formBlock = m.st.warn.Render("No form: " + safe(m.formError))
 	default:
 		hint := "enter calls · tab moves · ctrl+j raw JSON · ctrl+e $EDITOR"
 		if m.focus != paneRight {
@@ -1788,7 +1790,7 @@ func (m *model) resultView(width, height int) string {
 		if ran > 5*time.Second {
 			hint += " · ctrl+r restarts the server if it hangs"
 		}
-		s := m.spinner.View() + " " + o.tool.Name + " running " + ran.Round(100*time.Millisecond).String() + m.st.muted.Render(hint)
+		s := m.spinner.View() + " " + safe(o.tool.Name) + " running " + ran.Round(100*time.Millisecond).String() + m.st.muted.Render(hint)
 		if p := o.progress; p != nil {
 			s += "\n" + progressBar(m.st, p, width)
 		}
@@ -1819,7 +1821,7 @@ func progressBar(st styles, p *client.Progress, width int) string {
 	bar := st.accent.Render(strings.Repeat("█", filled)) + st.muted.Render(strings.Repeat("░", barW-filled))
 	s := bar + " " + label
 	if p.Message != "" {
-		s += "\n" + p.Message
+		s += "\n" + safe(p.Message)
 	}
 	return s
 }
@@ -1838,7 +1840,7 @@ func (m *model) historyView(width, height int) string {
 		if o.recorded || o.mocked {
 			mark = "▶ " // from the recording
 		}
-		row := fmt.Sprintf("%s  %s%-10s %-12s %s", o.started.Format("15:04:05"), mark, o.status(), o.tool.Name, oneLine(string(o.args), 200))
+		row := safe(fmt.Sprintf("%s  %s%-10s %-12s %s", o.started.Format("15:04:05"), mark, o.status(), o.tool.Name, oneLine(string(o.args), 200)))
 		row = truncate(row, width-2)
 		switch o.status() {
 		case "failed":
@@ -1864,7 +1866,7 @@ func (m *model) elicitView(width, height int) string {
 	lines := []string{m.st.title.Render("The server asks for input")}
 	lines = append(lines, wrapText(e.Message, width)...)
 	if e.Mode == "url" {
-		lines = append(lines, "", "URL: "+e.URL, m.st.muted.Render("enter accepts (you open the URL yourself) · ctrl+x declines · esc cancels"))
+		lines = append(lines, "", "URL: "+safe(e.URL), m.st.muted.Render("enter accepts (you open the URL yourself) · ctrl+x declines · esc cancels"))
 		return strings.Join(lines, "\n")
 	}
 	lines = append(lines, m.st.muted.Render("enter accepts · ctrl+x declines · esc cancels"), "")
@@ -1877,7 +1879,7 @@ func (m *model) elicitView(width, height int) string {
 func (m *model) statusBar(width int) string {
 	st := m.st
 	var parts []string
-	parts = append(parts, st.accent.Render(truncate(m.displayName(), 30)))
+	parts = append(parts, st.accent.Render(truncate(safe(m.displayName()), 30)))
 	switch m.srv.state {
 	case stateConnecting:
 		parts = append(parts, st.warn.Render("connecting"))
@@ -1887,7 +1889,7 @@ func (m *model) statusBar(width int) string {
 		if i.Framing != "" {
 			tr += " " + string(i.Framing)
 		}
-		parts = append(parts, tr, i.Era+" "+i.ProtocolVersion, st.ok.Render("connected"))
+		parts = append(parts, safe(tr), safe(i.Era+" "+i.ProtocolVersion), st.ok.Render("connected"))
 	case stateFailed:
 		parts = append(parts, st.err.Render("failed"))
 	case stateDied:
@@ -1910,7 +1912,7 @@ func (m *model) statusBar(width int) string {
 	gap := width - ansi.StringWidth(right) - 1
 	var more []string
 	if m.notice != "" {
-		with := line + st.muted.Render(" · ") + st.warn.Render(m.notice)
+		with := line + st.muted.Render(" · ") + st.warn.Render(safe(m.notice))
 		if ansi.StringWidth(with) <= gap {
 			line = with
 		} else {
