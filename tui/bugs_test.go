@@ -2,6 +2,8 @@ package tui
 
 import (
 	"os"
+
+	"github.com/charmbracelet/x/ansi"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -395,5 +397,81 @@ func TestHelpScrollsOnASmallScreen(t *testing.T) {
 	}
 	if !h.m.showHelp {
 		t.Error("scrolling closed the help")
+	}
+}
+
+// Item 13: long lines wrap at word boundaries in text results and in Stderr, and
+// JSON keeps its long values whole (wrapped, not cut with …).
+func TestLongLinesWrap(t *testing.T) {
+	words := strings.Repeat("alpha beta gamma delta ", 12) + "omega"
+	got := textLines(newStyles(themes.Dark), words, 40)
+	for _, l := range got {
+		if ansi.StringWidth(l) > 40 {
+			t.Errorf("a line is wider than 40: %q", l)
+		}
+		for _, f := range strings.Fields(l) {
+			switch f {
+			case "alpha", "beta", "gamma", "delta", "omega":
+			default:
+				t.Errorf("a word was split: %q in %q", f, l)
+			}
+		}
+	}
+	if !strings.Contains(strings.Join(got, " "), "omega") {
+		t.Error("the end of the text is lost")
+	}
+	js := jsonLines(newStyles(themes.Dark), []byte(`{"k":"`+words+`"}`), 40)
+	if all := ansi.Strip(strings.Join(js, "")); !strings.Contains(all, "omega") || strings.Contains(all, "…") {
+		t.Errorf("JSON was cut:\n%s", strings.Join(js, "\n"))
+	}
+
+	h := ready(t, 100, 30)
+	h.m.stderr = append(h.m.stderr, "fatal: "+words)
+	h.m.stderrView.setLines(h.m.stderr)
+	h.press("5")
+	h.contains("omega")
+}
+
+// Item 3: open shows the recorded calls even of a recording it cannot serve (one
+// started mid-session by an older mcpscope: no handshake in it).
+func TestOpenShowsCallsOfAnUnservableRecording(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mid.jsonl")
+	os.WriteFile(file, []byte(`{"mcpscope":"recording","version":1,"started":"2026-01-01T00:00:00Z","target":{"transport":"stdio","argv":["x"]}}
+{"t":1,"dir":"send","msg":{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"lookup_weather","arguments":{"city":"Oslo"}}}}
+{"t":1.1,"dir":"recv","msg":{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"weather in Oslo: snow"}]}}}
+{"t":2,"kind":"end"}
+`), 0o600)
+	rec, err := record.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessWith(t, Options{
+		Target: client.Target{Argv: []string{testutil.Mcpscope(t), "serve", file}},
+		Name:   "recording", Theme: "dark", Browse: rec,
+	}, 120, 40)
+	h.until("the failure", func(m *model) bool { return m.srv.state == stateFailed })
+	h.press("6")
+	h.contains(`lookup_weather {"city":"Oslo"}`)
+	h.press("right")
+	h.contains("weather in Oslo: snow")
+}
+
+// Smaller: ctrl+r on a live server that is busy (a call hangs) offers to restart it,
+// and the restart cancels the hung call rather than leaving it running forever.
+func TestRestartALiveServerAsksAndCancelsCalls(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.selectTool("slow")
+	h.press("enter")
+	h.m.form.SetValue([]byte(`{"steps":2000,"delayMs":50}`))
+	h.press("enter")
+	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
+	h.press("ctrl+r")
+	h.contains("Restart the server? 1 running call(s) are cancelled. y/n")
+	h.press("y")
+	h.until("the restart", func(m *model) bool { return m.srv.gen == 2 && m.srv.state == stateReady })
+	h.until("the hung call's end", func(m *model) bool { return !m.calls[0].running })
+	if !h.m.calls[0].cancelled {
+		t.Error("the running call was not cancelled by the restart")
 	}
 }

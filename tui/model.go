@@ -1633,7 +1633,7 @@ func (m *model) rightTabs(width, height int) string {
 		if len(m.stderr) == 0 {
 			body = m.st.muted.Render("The server has written nothing to stderr.")
 		} else {
-			body = m.stderrView.view(bodyH)
+			body = m.stderrView.wrapView(bodyH, width)
 		}
 	case tabHistory:
 		body = m.historyView(width, bodyH)

@@ -297,6 +297,7 @@ func textLines(st styles, s string, width int) []string {
 		if len(t) > 1 && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
 			return jsonLines(st, json.RawMessage(t), width)
 		}
+		return wrapWords(safeText(s), width) // at word boundaries
 	}
 	return wrapHard(safeText(s), width)
 }
@@ -312,11 +313,8 @@ func jsonLines(st styles, raw json.RawMessage, width int) []string {
 	if json.Indent(&buf, raw, "", "  ") != nil {
 		return wrapHard(safeText(string(raw)), width)
 	}
-	lines := strings.Split(strings.TrimRight(highlightJSON(st.palette, safeText(buf.String())), "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = truncate(l, width)
-	}
-	return lines
+	// Long lines (a long string value) wrap, styles and all, instead of being cut.
+	return wrapWords(strings.TrimRight(highlightJSON(st.palette, safeText(buf.String())), "\n"), width)
 }
 
 // wrapHard splits text into lines of at most width cells without copying: each line is

@@ -155,7 +155,7 @@ func (v *trafficView) view(st styles, width, height int) string {
 				if en.e.Kind == wire.KindMessage || (en.e.Kind == wire.KindSynthetic && len(en.e.Data) > 0) || en.e.Kind == wire.KindRepair {
 					v.detail.setLines(jsonLines(st, en.e.Data, width))
 				} else {
-					v.detail.setLines(wrapHard(safeText(string(en.e.Data)+en.e.Text), width))
+					v.detail.setLines(wrapWords(safeText(string(en.e.Data)+en.e.Text), width))
 				}
 			}
 			return strings.Join(lines, "\n") + "\n" + v.detail.view(height-2)
