@@ -12,9 +12,9 @@ import (
 )
 
 // waitGone waits until the screen no longer shows what.
-func (x *tmux) waitGone(what string, timeout time.Duration) string {
+func (x *tmux) waitGone(what string) string {
 	x.t.Helper()
-	deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(testutil.Patience)
 	for {
 		s := x.screen()
 		if !strings.Contains(s, what) {
@@ -35,38 +35,38 @@ func TestEndToEndFastMCPHistoryAndRecording(t *testing.T) {
 	bin := testutil.Mcpscope(t)
 	argv := testutil.FastMCP(t)
 	x := newTmux(t, 120, 40, fmt.Sprintf("sh -c '%s -- %s; echo mcpscope-exited:$?; sleep 60'", bin, strings.Join(argv, " ")))
-	x.waitFor("connected", 30*time.Second)
-	x.waitFor("delete_note", 30*time.Second)
+	x.waitFor("connected")
+	x.waitFor("delete_note")
 
 	x.keys("/")
 	x.typeText("lookup_weather")
 	x.keys("Enter", "Enter")
-	x.waitFor("Arguments", 10*time.Second)
+	x.waitFor("Arguments")
 	x.typeText("Paris")
 	x.keys("Enter")
-	x.waitFor("weather in Paris: sunny", 20*time.Second)
+	x.waitFor("weather in Paris: sunny")
 
 	x.keys("Tab", "/")
 	x.typeText("delete_note")
 	x.keys("Enter", "Enter")
-	x.waitFor("Arguments", 10*time.Second)
+	x.waitFor("Arguments")
 	x.typeText("42")
 	x.keys("Enter")
-	x.waitFor(`delete_note is destructive. Call it with {"id":42}? y/n`, 10*time.Second)
+	x.waitFor(`delete_note is destructive. Call it with {"id":42}? y/n`)
 	x.keys("y")
-	x.waitFor(`deleted note {"id":42}`, 20*time.Second)
+	x.waitFor(`deleted note {"id":42}`)
 
 	// Item 1: filter the list to /delete; in History pick lookup_weather's row.
 	x.keys("Tab", "/")
 	x.typeText("delete")
 	x.keys("Enter")
-	x.waitFor("/delete", 5*time.Second)
+	x.waitFor("/delete")
 	x.keys("6")
-	x.waitFor("enter re-runs", 5*time.Second)
+	x.waitFor("enter re-runs")
 	x.keys("g", "Down", "Enter")
-	x.waitFor("weather in Paris: sunny", 20*time.Second)
+	x.waitFor("weather in Paris: sunny")
 	x.keys("6")
-	s := x.waitFor("enter re-runs", 5*time.Second)
+	s := x.waitFor("enter re-runs")
 	if n := strings.Count(s, `lookup_weather {"city":"Paris"}`); n != 2 {
 		t.Errorf("History shows lookup_weather %d time(s), want 2 (the re-run went elsewhere):\n%s", n, s)
 	}
@@ -76,19 +76,19 @@ func TestEndToEndFastMCPHistoryAndRecording(t *testing.T) {
 
 	// Item 2: re-running delete_note from History asks first, as the form does.
 	x.keys("g", "Down", "Enter")
-	x.waitFor(`delete_note is destructive. Call it with {"id":42}? y/n`, 10*time.Second)
+	x.waitFor(`delete_note is destructive. Call it with {"id":42}? y/n`)
 	x.keys("n")
-	x.waitFor("call not sent", 5*time.Second)
+	x.waitFor("call not sent")
 
 	// Item 3: a recording started now, mid-session, with one call in it.
 	x.keys("R")
-	x.waitFor("● REC mcpscope-", 5*time.Second)
+	x.waitFor("● REC mcpscope-")
 	x.keys("6", "g", "Enter") // the newest row: lookup_weather
-	x.waitFor("weather in Paris: sunny", 20*time.Second)
+	x.waitFor("weather in Paris: sunny")
 	x.keys("R")
-	x.waitFor("recording stopped", 5*time.Second)
+	x.waitFor("recording stopped")
 	x.keys("q")
-	x.waitFor("mcpscope-exited:0", 20*time.Second)
+	x.waitFor("mcpscope-exited:0")
 
 	dir := strings.TrimSpace(x.run("display-message", "-p", "-t", "e2e", "#{pane_current_path}"))
 	files, _ := filepath.Glob(filepath.Join(dir, "mcpscope-*.jsonl"))
@@ -98,14 +98,14 @@ func TestEndToEndFastMCPHistoryAndRecording(t *testing.T) {
 
 	// open connects to the recording served as a mock: its tools and the call.
 	o := newTmux(t, 120, 40, fmt.Sprintf("sh -c '%s open %s; echo mcpscope-exited:$?; sleep 60'", bin, files[0]))
-	o.waitFor("▶ RECORDING", 30*time.Second)
-	o.waitFor("connected", 30*time.Second)
-	o.waitFor("delete_note", 10*time.Second)
+	o.waitFor("▶ RECORDING")
+	o.waitFor("connected")
+	o.waitFor("delete_note")
 	o.keys("6")
-	o.waitFor("▶ ok", 5*time.Second)
-	o.waitFor("lookup_weather", 5*time.Second)
+	o.waitFor("▶ ok")
+	o.waitFor("lookup_weather")
 	o.keys("q")
-	o.waitFor("mcpscope-exited:0", 20*time.Second)
+	o.waitFor("mcpscope-exited:0")
 
 	// replay accepts it: the snapshot's tools/list and the call replay against the
 	// live server.
@@ -123,15 +123,15 @@ func TestEndToEndFailedStart(t *testing.T) {
 	argv := testutil.Everything(t)
 	argv[len(argv)-1] = "bogus" // an unknown transport: it prints its usage and exits 1
 	x := newTmux(t, 120, 40, fmt.Sprintf("sh -c '%s -- %s; echo mcpscope-exited:$?; sleep 60'", bin, strings.Join(argv, " ")))
-	x.waitFor("Could not connect", 30*time.Second)
-	x.waitFor("Everything Server Launcher", 10*time.Second) // the first stderr lines
-	x.waitFor("Unknown transport: bogus", 10*time.Second)   // and the last
+	x.waitFor("Could not connect")
+	x.waitFor("Everything Server Launcher") // the first stderr lines
+	x.waitFor("Unknown transport: bogus")   // and the last
 	x.keys("5")
-	x.waitFor("Usage: node ./index.js", 10*time.Second)
+	x.waitFor("Usage: node ./index.js")
 	x.keys("3")
-	x.waitFor("noise: Available transports", 10*time.Second)
+	x.waitFor("noise: Available transports")
 	x.keys("q")
-	x.waitFor("mcpscope-exited:1", 20*time.Second)
+	x.waitFor("mcpscope-exited:1")
 }
 
 // Item 9 on fastmcp over Streamable HTTP: when the server dies, the status says
@@ -141,21 +141,21 @@ func TestEndToEndHTTPServerDeath(t *testing.T) {
 	bin := testutil.Mcpscope(t)
 	srv := testutil.FastMCPHTTP(t)
 	x := newTmux(t, 120, 40, fmt.Sprintf("sh -c '%s http://%s/mcp; echo mcpscope-exited:$?; sleep 60'", bin, srv.Addr))
-	x.waitFor("connected", 30*time.Second)
-	x.waitFor("fastmcp-notes", 10*time.Second)
+	x.waitFor("connected")
+	x.waitFor("fastmcp-notes")
 	srv.Kill()
-	x.waitFor("disconnected (ctrl+r reconnects)", 30*time.Second)
-	x.waitFor("Disconnected", 5*time.Second)
+	x.waitFor("disconnected (ctrl+r reconnects)")
+	x.waitFor("Disconnected")
 	x.keys("C-r")
-	x.waitFor("Could not connect", 30*time.Second)
+	x.waitFor("Could not connect")
 	x.keys("q")
-	x.waitFor("mcpscope-exited:0", 20*time.Second)
+	x.waitFor("mcpscope-exited:0")
 }
 
 // waitAny waits until the screen shows one of whats and returns which.
-func (x *tmux) waitAny(timeout time.Duration, whats ...string) string {
+func (x *tmux) waitAny(whats ...string) string {
 	x.t.Helper()
-	deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(testutil.Patience)
 	for {
 		s := x.screen()
 		for _, w := range whats {
@@ -178,44 +178,44 @@ func TestEndToEndEverythingEscAndFreeForm(t *testing.T) {
 	bin := testutil.Mcpscope(t)
 	argv := testutil.Everything(t)
 	x := newTmux(t, 120, 40, fmt.Sprintf("sh -c '%s -- %s; echo mcpscope-exited:$?; sleep 60'", bin, strings.Join(argv, " ")))
-	x.waitFor("connected", 30*time.Second)
-	x.waitFor("get-env", 30*time.Second)
+	x.waitFor("connected")
+	x.waitFor("get-env")
 
 	// Item 14.
 	x.keys("/")
 	x.typeText("get-env")
 	x.keys("Enter", "Enter")
-	x.waitFor("any arguments are accepted", 10*time.Second)
+	x.waitFor("any arguments are accepted")
 	x.keys("C-n")
 	x.typeText("verbose")
 	x.keys("Tab")
 	x.typeText("true")
 	x.keys("Enter")
-	x.waitFor("get-env", 10*time.Second)
+	x.waitFor("get-env")
 	x.keys("Tab", "6")
-	x.waitFor(`{"verbose":true}`, 10*time.Second)
+	x.waitFor(`{"verbose":true}`)
 
 	// Item 7.
 	x.keys("Tab", "/")
 	x.typeText("trigger-long")
 	x.keys("Enter", "Enter")
-	x.waitFor("Arguments", 10*time.Second)
+	x.waitFor("Arguments")
 	x.keys("Enter")
-	x.waitFor("x cancels", 20*time.Second)
+	x.waitFor("x cancels")
 	x.keys("Tab") // the list, still filtered
-	x.waitFor("(esc clears)", 5*time.Second)
+	x.waitFor("(esc clears)")
 	x.keys("Escape")
-	x.waitGone("(esc clears)", 5*time.Second)
+	x.waitGone("(esc clears)")
 	if s := x.screen(); strings.Contains(s, "Tools 1/") || strings.Contains(s, "Cancelled") {
 		t.Fatalf("esc in the list did not clear the filter, or cancelled the call:\n%s", s)
 	}
 	x.keys("2")
-	x.waitFor("x cancels", 5*time.Second)
+	x.waitFor("x cancels")
 	x.keys("x")
-	if x.waitAny(10*time.Second, "Cancelled", "It has run for") == "It has run for" {
+	if x.waitAny("Cancelled", "It has run for") == "It has run for" {
 		x.keys("y") // a slow machine: it ran past the few seconds that need a yes
 	}
-	x.waitFor("Cancelled", 10*time.Second)
+	x.waitFor("Cancelled")
 	x.keys("q")
-	x.waitFor("mcpscope-exited:0", 20*time.Second)
+	x.waitFor("mcpscope-exited:0")
 }
