@@ -128,7 +128,7 @@ func (s *Snapshot) Events() []wire.Event {
 // listens to the live session.
 func (w *Writer) WriteSnapshot(events []wire.Event) error {
 	for _, e := range events {
-		ev := w.event(e)
+		ev := w.event(e, "")
 		ev.T, ev.Snapshot = 0, true
 		if err := w.write(&ev, e.Kind == wire.KindMessage); err != nil {
 			return err
