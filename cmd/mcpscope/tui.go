@@ -73,8 +73,12 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// named one for the first).
 	var stopRecording func()
 	recording := ""
+	// A recording started later with R begins with the handshake and lists the
+	// session has by then (marked as a snapshot), so it can be opened and served.
+	snap := &record.Snapshot{}
+	tap.Listen(snap.Listen)
 	start := func() (string, error) {
-		stop, path, err := startRecordingAt(&c, target, tap)
+		stop, path, err := startRecordingFrom(&c, target, tap, snap)
 		if err != nil {
 			return "", err
 		}
