@@ -180,6 +180,14 @@ func (w *Writer) ListenServer(name string) wire.Listener {
 }
 
 func (w *Writer) listen(e wire.Event, server string) {
+	ev := w.event(e, server)
+	// A message event's bytes were parsed by the wire layer: valid JSON, so the
+	// recorder does not check them again (the hot path of --record).
+	_ = w.write(&ev, e.Kind == wire.KindMessage)
+}
+
+// event is a wire event as a recording event.
+func (w *Writer) event(e wire.Event, server string) Event {
 	t := e.Time
 	if t.IsZero() {
 		t = time.Now()
@@ -227,9 +235,7 @@ func (w *Writer) listen(e wire.Event, server string) {
 			ev.SSE = &SSE{ID: h.SSE.ID, Event: h.SSE.Event, Retry: h.SSE.Retry}
 		}
 	}
-	// A message event's bytes were parsed by the wire layer: valid JSON, so the
-	// recorder does not check them again (the hot path of --record).
-	_ = w.write(&ev, e.Kind == wire.KindMessage)
+	return ev
 }
 
 // Write appends one event (redacted) as one line. After the first failure it returns
@@ -305,6 +311,9 @@ func appendEvent(b []byte, ev *Event, red *Redactor, validJSON bool) []byte {
 	str("server", ev.Server)
 	if ev.Kind != KindMessage {
 		str("kind", ev.Kind)
+	}
+	if ev.Snapshot {
+		b = append(b, `,"snapshot":true`...)
 	}
 	str("dir", ev.Dir)
 	str("framing", ev.Framing)

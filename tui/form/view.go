@@ -329,7 +329,14 @@ func (f *Form) renderRow(r row, focused bool, lay layout, errs []string) []strin
 		errX = 2 + 2*r.depth
 	}
 	if live != "" {
-		errs = append([]string{live}, errs...)
+		// The live check and validation may say the same thing: say it once.
+		kept := []string{live}
+		for _, e := range errs {
+			if !strings.HasPrefix(e, live) {
+				kept = append(kept, e)
+			}
+		}
+		errs = kept
 	}
 	for _, e := range errs {
 		out = append(out, strings.Repeat(" ", errX)+st.Error.Render("✗ "+sanitize(e)))
