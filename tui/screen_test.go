@@ -21,9 +21,22 @@ var sizes = []struct{ w, h int }{{80, 24}, {120, 40}}
 func ready(t *testing.T, w, h int) *harness {
 	hs := newHarness(t, hostTarget(t), w, h)
 	hs.until("the tool list and the connect's traffic", func(m *model) bool {
-		return len(m.list.tools) > 0 && hs.caughtUp(m)
+		return len(m.list.tools) > 0 && hs.caughtUp(m) &&
+			// In the 2026 era the workbench subscribes to list changes; the server's
+			// acknowledgement comes when it comes, so wait for it too.
+			(m.srv.info.Era != client.EraModern || sawMethod(m, "notifications/subscriptions/acknowledged"))
 	})
 	return hs
+}
+
+// sawMethod reports whether Traffic holds a message with this method.
+func sawMethod(m *model, method string) bool {
+	for _, e := range m.traffic.entries {
+		if e.summary == method || strings.HasPrefix(e.summary, method+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // selectTool filters the list down to one tool by name, as a user types it.
