@@ -9,6 +9,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -44,6 +45,10 @@ type Options struct {
 	// Browse is a recording to show: its traffic (with its timing) and its calls in
 	// History, before the live session (usually the recording served as a mock).
 	Browse *record.Recording
+	// Keep is how many bytes of traffic, of log lines and of stderr lines each stay
+	// in memory; older ones go to a private spill file, read back when scrolled to
+	// (0: spool.DefaultKeep, 64 MiB).
+	Keep int64
 }
 
 // Run shows the TUI until the user quits, then closes the session; it returns only once
@@ -69,12 +74,15 @@ func Run(ctx context.Context, opts Options) error {
 	return err
 }
 
-// pump batches wire events so that a chatty server cannot flood the UI with one
-// message per frame: events are collected and delivered at most every 16 ms.
+// pump batches wire events and log notifications so that a chatty server cannot
+// flood the UI with one message (and one redraw) per frame: they are collected and
+// delivered together at most every 16 ms, and the server's reader never waits for
+// the UI.
 type pump struct {
 	mu      sync.Mutex
 	pending []wire.Event
-	gens    []int // the connection generation of each pending event
+	gens    []int    // the connection generation of each pending event
+	logs    []string // log lines, formatted as they arrived
 	wake    chan struct{}
 	done    chan struct{}
 	once    sync.Once
@@ -83,6 +91,7 @@ type pump struct {
 type wireBatchMsg struct {
 	events []wire.Event
 	gens   []int // which connection (model.srv.gen) each event came from
+	logs   []string
 }
 
 func newPump(send func(tea.Msg)) *pump {
@@ -96,11 +105,11 @@ func newPump(send func(tea.Msg)) *pump {
 			}
 			time.Sleep(16 * time.Millisecond)
 			p.mu.Lock()
-			batch, gens := p.pending, p.gens
-			p.pending, p.gens = nil, nil
+			batch, gens, logs := p.pending, p.gens, p.logs
+			p.pending, p.gens, p.logs = nil, nil, nil
 			p.mu.Unlock()
-			if len(batch) > 0 {
-				send(wireBatchMsg{events: batch, gens: gens})
+			if len(batch) > 0 || len(logs) > 0 {
+				send(wireBatchMsg{events: batch, gens: gens, logs: logs})
 			}
 		}
 	}()
@@ -121,6 +130,23 @@ func (p *pump) listen(gen int, e wire.Event) {
 	case p.wake <- struct{}{}:
 	default:
 	}
+}
+
+// log queues one log notification as the line the Logs tab shows.
+func (p *pump) log(l client.LogMessage) {
+	line := logLine(time.Now(), l)
+	p.mu.Lock()
+	p.logs = append(p.logs, line)
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// logLine is how the Logs tab shows a notifications/message.
+func logLine(t time.Time, l client.LogMessage) string {
+	return fmt.Sprintf("%s %-9s %s%s", t.Format("15:04:05"), l.Level, loggerPrefix(l.Logger), oneLine(string(l.Data), 500))
 }
 
 func (p *pump) stop() { p.once.Do(func() { close(p.done) }) }

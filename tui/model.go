@@ -144,10 +144,8 @@ type model struct {
 	toolRaw   bool // the Tool tab shows the raw tool object
 
 	traffic    trafficView
-	logs       []string
-	logView    scroller
-	stderr     []string
-	stderrView scroller
+	logs       lineView // notifications/message, one line each
+	stderr     lineView // the server's stderr lines
 	histCursor int
 
 	elicit     *elicitMsg
@@ -157,6 +155,7 @@ type model struct {
 	inline    bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
 	nextImage int
 	spinner   spinner.Model
+	ticking   bool // a spinner tick is scheduled
 	send      func(tea.Msg)
 	pump      *pump
 	closeMu   sync.Mutex
@@ -174,6 +173,7 @@ func newModel(opts Options) *model {
 		height:  24,
 	}
 	m.traffic.follow = true
+	m.traffic.keep, m.logs.keep, m.stderr.keep = opts.Keep, opts.Keep, opts.Keep
 	m.inline = inlineSupported
 	p, ok := themes.ByName(opts.Theme)
 	if !ok {
@@ -205,10 +205,9 @@ func (m *model) loadRecording(rec *record.Recording) {
 	m.traffic.add(events)
 	for _, e := range events {
 		if e.Kind == wire.KindStderr {
-			m.stderr = append(m.stderr, string(e.Data))
+			m.stderr.add(string(e.Data))
 		}
 	}
-	m.stderrView.setLines(m.stderr)
 	at := func(i int) time.Time {
 		return started.Add(time.Duration(rec.Events[i].T * float64(time.Second)))
 	}
@@ -235,6 +234,7 @@ func (m *model) loadRecording(rec *record.Recording) {
 }
 
 func (m *model) Init() tea.Cmd {
+	m.ticking = true
 	cmds := []tea.Cmd{m.connect(), m.spinner.Tick}
 	if m.theme == "auto" {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -267,7 +267,11 @@ func (m *model) connect() tea.Cmd {
 	opts.Tap = tap
 	send := m.send
 	opts.OnToolsChanged = func() { send(toolsChangedMsg{gen: gen}) }
-	opts.OnLog = func(l client.LogMessage) { send(logMsg{m: l}) }
+	if pm := m.pump; pm != nil {
+		opts.OnLog = pm.log // batched with the wire events: one redraw per batch
+	} else {
+		opts.OnLog = func(l client.LogMessage) { send(logMsg{m: l}) }
+	}
 	if opts.LogLevel == "" {
 		opts.LogLevel = "debug" // the Logs tab shows everything the server says
 	}
@@ -316,6 +320,7 @@ func (m *model) fetchTools(fresh bool) tea.Cmd {
 func (m *model) closeSession() {
 	m.closeMu.Lock()
 	defer m.closeMu.Unlock()
+	defer m.closeSpools()
 	for _, c := range m.cancels {
 		c()
 	}
@@ -333,7 +338,23 @@ func (m *model) typing() bool {
 	return m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil
 }
 
+// Update handles a message; the spinner ticks only while something runs (a connect
+// or a call), so an idle workbench does no work at all.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	if m.busy() && !m.ticking {
+		m.ticking = true
+		cmd = tea.Batch(cmd, m.spinner.Tick)
+	}
+	return m, cmd
+}
+
+// busy reports whether something on screen animates: a connect or a running call.
+func (m *model) busy() bool {
+	return m.srv.state == stateConnecting || len(m.cancels) > 0 || (m.current != nil && m.current.running)
+}
+
+func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -346,6 +367,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case spinner.TickMsg:
+		if !m.busy() {
+			m.ticking = false // stop; Update starts it again when something runs
+			return m, nil
+		}
 		var cmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
 		return m, cmd
@@ -373,11 +398,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case wireBatchMsg:
 		m.onWire(msg.events, msg.gens)
+		m.onLogs(msg.logs)
 		return m, nil
 	case logMsg:
-		m.logs = append(m.logs, fmt.Sprintf("%s %-9s %s%s", time.Now().Format("15:04:05"), msg.m.Level, loggerPrefix(msg.m.Logger), oneLine(string(msg.m.Data), 500)))
-		m.logView.setLines(m.logs)
-		m.logView.bottom()
+		m.onLogs([]string{logLine(time.Now(), msg.m)})
 		return m, nil
 	case progressMsg:
 		for _, o := range m.calls {
@@ -461,7 +485,7 @@ func (m *model) onWire(events []wire.Event, gens []int) {
 	for i, e := range events {
 		switch e.Kind {
 		case wire.KindStderr:
-			m.stderr = append(m.stderr, string(e.Data))
+			m.stderr.add(string(e.Data))
 		case wire.KindClosed:
 			// The current process ending while the session was up means it died; the
 			// end of a process that a restart replaced does not.
@@ -471,8 +495,12 @@ func (m *model) onWire(events []wire.Event, gens []int) {
 			}
 		}
 	}
-	m.stderrView.setLines(m.stderr)
-	m.stderrView.bottom()
+}
+
+func (m *model) onLogs(lines []string) {
+	for _, l := range lines {
+		m.logs.add(l)
+	}
 }
 
 func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
@@ -924,9 +952,9 @@ func (m *model) scroll(delta int) {
 			m.traffic.move(delta)
 		}
 	case m.tab == tabLogs:
-		m.logView.scroll(delta)
+		m.logs.scroll(delta)
 	case m.tab == tabStderr:
-		m.stderrView.scroll(delta)
+		m.stderr.scroll(delta)
 	case m.tab == tabHistory:
 		m.histCursor = min(max(m.histCursor+delta, 0), max(len(m.calls)-1, 0))
 	}
@@ -946,25 +974,23 @@ func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
 		default:
 			m.traffic.query += k.Text
 		}
-		m.traffic.cursor = max(len(m.traffic.visible())-1, 0)
-		m.traffic.follow = true
+		m.traffic.refilter()
 		return nil
 	}
 	switch {
 	case key.Matches(k, m.keys.Filter):
 		m.traffic.typing, m.traffic.query, m.traffic.open = true, "", false
+		m.traffic.refilter()
 		return nil
 	case key.Matches(k, m.keys.TrafficDir):
 		m.traffic.dirIndex = (m.traffic.dirIndex + 1) % len(dirFilters)
-		m.traffic.cursor = max(len(m.traffic.visible())-1, 0)
-		m.traffic.follow = true
+		m.traffic.refilter()
 		return nil
 	case k.String() == "enter":
-		m.traffic.open = !m.traffic.open
-		m.traffic.detail.offset = 0
+		m.traffic.toggleOpen()
 		return nil
 	case k.String() == "esc":
-		m.traffic.open = false
+		m.traffic.closeOpen()
 		return nil
 	}
 	return m.onScrollKey(k)
@@ -1328,16 +1354,16 @@ func (m *model) rightPane(width, height int) string {
 	case tabTraffic:
 		body = m.traffic.view(m.st, width, bodyH)
 	case tabLogs:
-		if len(m.logs) == 0 {
+		if m.logs.len() == 0 {
 			body = m.st.muted.Render("No log messages (notifications/message) yet.")
 		} else {
-			body = m.logView.view(bodyH)
+			body = m.logs.view(bodyH)
 		}
 	case tabStderr:
-		if len(m.stderr) == 0 {
+		if m.stderr.len() == 0 {
 			body = m.st.muted.Render("The server has written nothing to stderr.")
 		} else {
-			body = m.stderrView.view(bodyH)
+			body = m.stderr.view(bodyH)
 		}
 	case tabHistory:
 		body = m.historyView(width, bodyH)

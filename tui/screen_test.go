@@ -96,7 +96,7 @@ func TestScreens(t *testing.T) {
 				h.selectTool("log")
 				h.press("enter", "enter")
 				h.until("eight log messages and the result", func(m *model) bool {
-					return len(m.logs) >= 8 && m.current != nil && !m.current.running
+					return m.logs.len() >= 8 && m.current != nil && !m.current.running
 				})
 				h.press("tab", "4")
 				h.contains("debug", "emergency")
@@ -200,7 +200,7 @@ func TestLogsView(t *testing.T) {
 	h.selectTool("log")
 	h.press("enter", "enter")
 	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
-	h.until("log messages", func(m *model) bool { return len(m.logs) >= 8 })
+	h.until("log messages", func(m *model) bool { return m.logs.len() >= 8 })
 	h.press("tab", "4")
 	h.contains("debug", "emergency")
 }

@@ -1,0 +1,273 @@
+// Package spool keeps an append-only sequence of records with a bounded window in
+// memory: the newest records up to a byte budget stay in memory, older ones are moved
+// to a spill file (a private temporary file, unlinked as soon as it is created where
+// the system allows it, and removed by Close otherwise) and read back a block at a
+// time when a view pages to them.
+//
+// A Buffer is not safe for concurrent use: the TUI owns its buffers on the UI
+// goroutine.
+package spool
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// DefaultKeep is the memory window of a buffer when none is given.
+const DefaultKeep = 64 << 20
+
+// blockLen is how many spilled records share one index entry; a read decodes one
+// block, so scrolling a page back costs at most a few small reads.
+const blockLen = 64
+
+// Codec turns records into bytes and back, and says what a record costs in memory.
+type Codec[T any] struct {
+	Size   func(T) int
+	Encode func(T) ([]byte, error)
+	Decode func([]byte) (T, error)
+}
+
+// Strings is the codec of text lines.
+var Strings = Codec[string]{
+	Size:   func(s string) int { return len(s) + 16 },
+	Encode: func(s string) ([]byte, error) { return []byte(s), nil },
+	Decode: func(b []byte) (string, error) { return string(b), nil },
+}
+
+// Buffer is the windowed sequence. The zero value is not usable; use New.
+type Buffer[T any] struct {
+	codec Codec[T]
+	keep  int64
+
+	mem      []T // records first .. first+len(mem)-1
+	memStart int // mem[memStart:] is live; the head is compacted lazily
+	memBytes int64
+	first    int // index of the oldest record held in memory
+
+	file    *os.File
+	path    string // still to remove at Close ("" once unlinked)
+	w       *bufio.Writer
+	end     int64   // bytes written to the file
+	blocks  []int64 // offset of records 0, blockLen, 2*blockLen, … in the file
+	spilled int     // records in the file: indices 0 .. spilled-1
+	err     error   // the spill file failed; older records are dropped from then on
+	dropped int     // records lost because the spill file failed
+
+	cacheBlock int // which block cache holds, or -1
+	cache      []T
+	reads      int // blocks read from the file (for tests and benchmarks)
+}
+
+// New returns a buffer that keeps about keep bytes of records in memory (at least
+// the newest record). keep <= 0 means DefaultKeep.
+func New[T any](keep int64, codec Codec[T]) *Buffer[T] {
+	if keep <= 0 {
+		keep = DefaultKeep
+	}
+	return &Buffer[T]{codec: codec, keep: keep, cacheBlock: -1}
+}
+
+// Len is the number of records appended so far.
+func (b *Buffer[T]) Len() int { return b.first + len(b.mem) - b.memStart }
+
+// MemBytes is what the records held in memory cost, by the codec's measure.
+func (b *Buffer[T]) MemBytes() int64 { return b.memBytes }
+
+// Keep is the memory budget.
+func (b *Buffer[T]) Keep() int64 { return b.keep }
+
+// InMemory is the index of the oldest record held in memory.
+func (b *Buffer[T]) InMemory() int { return b.first }
+
+// BlockReads counts the blocks read back from the spill file.
+func (b *Buffer[T]) BlockReads() int { return b.reads }
+
+// Err reports a failure of the spill file (then the oldest records were dropped).
+func (b *Buffer[T]) Err() error { return b.err }
+
+// Append adds a record, moving the oldest ones to the spill file while memory is
+// over budget.
+func (b *Buffer[T]) Append(v T) {
+	b.mem = append(b.mem, v)
+	b.memBytes += int64(b.codec.Size(v))
+	for b.memBytes > b.keep && len(b.mem)-b.memStart > 1 {
+		old := b.mem[b.memStart]
+		var zero T
+		b.mem[b.memStart] = zero
+		b.memStart++
+		b.memBytes -= int64(b.codec.Size(old))
+		b.spill(old)
+		b.first++
+	}
+	// Compact once the dead head is as long as the live part.
+	if b.memStart > 0 && b.memStart >= len(b.mem)-b.memStart {
+		n := copy(b.mem, b.mem[b.memStart:])
+		clear(b.mem[n:])
+		b.mem = b.mem[:n]
+		b.memStart = 0
+		if cap(b.mem) > 4*n+64 {
+			b.mem = append(make([]T, 0, 2*n+16), b.mem...)
+		}
+	}
+}
+
+func (b *Buffer[T]) spill(v T) {
+	if b.err == nil && b.file == nil {
+		b.err = b.open()
+	}
+	if b.err != nil {
+		b.dropped++
+		b.spilled++ // the index stays; Get reports the record as lost
+		return
+	}
+	data, err := b.codec.Encode(v)
+	if err != nil {
+		data = nil
+	}
+	if b.spilled%blockLen == 0 {
+		b.blocks = append(b.blocks, b.end)
+	}
+	var hdr [binary.MaxVarintLen64]byte
+	n := binary.PutUvarint(hdr[:], uint64(len(data)))
+	if _, err := b.w.Write(hdr[:n]); err != nil {
+		b.err = err
+	}
+	if _, err := b.w.Write(data); err != nil {
+		b.err = err
+	}
+	b.end += int64(n + len(data))
+	b.spilled++
+}
+
+func (b *Buffer[T]) open() error {
+	f, err := os.CreateTemp("", "mcpscope-spool-*")
+	if err != nil {
+		return fmt.Errorf("spool: %w", err)
+	}
+	_ = f.Chmod(0o600)
+	b.file, b.path = f, f.Name()
+	// Unlinked while open, the file cannot outlive the process, whatever ends it.
+	if os.Remove(f.Name()) == nil {
+		b.path = ""
+	}
+	b.w = bufio.NewWriterSize(f, 64<<10)
+	return nil
+}
+
+// ErrLost is returned for a record that was dropped because the spill file failed.
+var ErrLost = errors.New("spool: record lost (the spill file could not be written)")
+
+// Get returns record i (0 is the oldest), from memory or from the spill file.
+func (b *Buffer[T]) Get(i int) (T, error) {
+	var zero T
+	if i < 0 || i >= b.Len() {
+		return zero, fmt.Errorf("spool: index %d out of range [0,%d)", i, b.Len())
+	}
+	if i >= b.first {
+		return b.mem[b.memStart+i-b.first], nil
+	}
+	blk := i / blockLen
+	if blk >= len(b.blocks) {
+		return zero, ErrLost
+	}
+	if b.cacheBlock != blk {
+		recs, err := b.readBlock(blk)
+		if err != nil {
+			return zero, err
+		}
+		b.cacheBlock, b.cache = blk, recs
+	}
+	j := i - blk*blockLen
+	if j >= len(b.cache) {
+		return zero, ErrLost
+	}
+	return b.cache[j], nil
+}
+
+// At is Get for views: a record that cannot be read back is the zero value.
+func (b *Buffer[T]) At(i int) T {
+	v, _ := b.Get(i)
+	return v
+}
+
+func (b *Buffer[T]) readBlock(blk int) ([]T, error) {
+	if err := b.w.Flush(); err != nil {
+		return nil, err
+	}
+	start := b.blocks[blk]
+	end := b.end
+	if blk+1 < len(b.blocks) {
+		end = b.blocks[blk+1]
+	}
+	b.reads++
+	r := bufio.NewReader(io.NewSectionReader(b.file, start, end-start))
+	count := min(blockLen, b.spilled-blk*blockLen)
+	out := make([]T, 0, count)
+	for range count {
+		n, err := binary.ReadUvarint(r)
+		if err != nil {
+			return nil, fmt.Errorf("spool: reading the spill file: %w", err)
+		}
+		data := make([]byte, n)
+		if _, err := io.ReadFull(r, data); err != nil {
+			return nil, fmt.Errorf("spool: reading the spill file: %w", err)
+		}
+		v, err := b.codec.Decode(data)
+		if err != nil {
+			return nil, fmt.Errorf("spool: decoding a spilled record: %w", err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Close removes the spill file. Records in memory stay readable; spilled ones and
+// any appended later that would spill are lost.
+func (b *Buffer[T]) Close() error {
+	b.cache, b.cacheBlock = nil, -1
+	if b.err == nil {
+		b.err = errClosed
+	}
+	if b.file == nil {
+		return nil
+	}
+	err := b.file.Close()
+	if b.path != "" {
+		if rerr := os.Remove(b.path); err == nil {
+			err = rerr
+		}
+	}
+	b.file, b.blocks = nil, nil
+	return err
+}
+
+var errClosed = errors.New("spool: closed")
+
+// ParseSize reads a byte size such as 64MiB, 512k, 1G or 1048576.
+func ParseSize(s string) (int64, error) {
+	num, unit := s, ""
+	for i, r := range s {
+		if (r < '0' || r > '9') && r != '.' {
+			num, unit = s[:i], s[i:]
+			break
+		}
+	}
+	var f float64
+	if _, err := fmt.Sscanf(num, "%g", &f); err != nil || num == "" || f < 0 {
+		return 0, fmt.Errorf("%q is not a size (write it as 64MiB, 512KiB, 1GiB or a number of bytes)", s)
+	}
+	mult := map[string]float64{
+		"": 1, "b": 1, "B": 1,
+		"k": 1 << 10, "K": 1 << 10, "KB": 1 << 10, "KiB": 1 << 10, "kB": 1 << 10,
+		"m": 1 << 20, "M": 1 << 20, "MB": 1 << 20, "MiB": 1 << 20,
+		"g": 1 << 30, "G": 1 << 30, "GB": 1 << 30, "GiB": 1 << 30,
+	}[unit]
+	if mult == 0 {
+		return 0, fmt.Errorf("%q is not a size (write it as 64MiB, 512KiB, 1GiB or a number of bytes)", s)
+	}
+	return int64(f * mult), nil
+}
