@@ -139,3 +139,27 @@ func TestFloodStaysBoundedAndScrollsBack(t *testing.T) {
 		t.Error("the traffic never spilled")
 	}
 }
+
+// Issue 14 item 9: the spinner ticks only while something runs; an idle workbench
+// schedules no work.
+func TestSpinnerStopsWhenIdle(t *testing.T) {
+	h := ready(t, 80, 24)
+	if _, cmd := h.m.Update(h.m.spinner.Tick()); cmd != nil {
+		t.Error("idle, a spinner tick scheduled another")
+	}
+	h.selectTool("slow")
+	h.press("enter")
+	h.m.form.SetValue([]byte(`{"steps":200,"delayMs":50}`))
+	h.press("enter")
+	if !h.m.ticking {
+		t.Error("a running call did not start the spinner")
+	}
+	if _, cmd := h.m.Update(h.m.spinner.Tick()); cmd == nil {
+		t.Error("while a call runs, the spinner stopped")
+	}
+	h.press("esc")
+	h.until("the cancel", func(m *model) bool { return !m.current.running })
+	if _, cmd := h.m.Update(h.m.spinner.Tick()); cmd != nil {
+		t.Error("after the call, the spinner kept ticking")
+	}
+}
