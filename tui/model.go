@@ -414,6 +414,10 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case callDoneMsg:
 		return m, m.onCallDone(msg)
+	case structuredCheckedMsg:
+		msg.o.setChecked(msg)
+		m.resultVer++
+		return m, nil
 	case elicitMsg:
 		f, err := form.New(msg.req.Schema)
 		if err != nil {
@@ -521,7 +525,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		} else {
 			o.result, o.err = msg.result, msg.err
 		}
-		o.checkStructured()
+		check := o.checkCmd()
 		m.lastCall = msg.elapsed
 		if o.err != nil && m.srv.state == stateReady {
 			var se *client.ServerError
@@ -529,7 +533,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 				m.srv.state, m.srv.exit, m.srv.err = stateDied, se.Exit, o.err
 			}
 		}
-		return m.sendPictures(o)
+		return tea.Batch(check, m.sendPictures(o))
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	_ "image/gif" // formats for image.DecodeConfig
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
@@ -31,6 +34,7 @@ type outcome struct {
 	cancelled bool // the user cancelled it
 	late      bool // a result arrived after the cancel
 	checked   bool // structured content validated
+	checking  bool // the check runs (a command)
 	violation []validate.Violation
 	schemaErr error
 	linked    []linkedResource     // resource_link targets read with "o"
@@ -59,13 +63,32 @@ func (o *outcome) status() string {
 	return "ok"
 }
 
-// checkStructured validates structured content against the tool's output schema once.
-func (o *outcome) checkStructured() {
-	if o.checked || o.result == nil || o.result.Structured == nil || len(o.tool.OutputSchema) == 0 {
-		return
+// structuredCheckedMsg is the outcome of checking structured content against the
+// tool's output schema, done off the UI goroutine.
+type structuredCheckedMsg struct {
+	o         *outcome
+	violation []validate.Violation
+	err       error
+}
+
+// checkCmd validates structured content against the tool's output schema once, as a
+// command: a costly schema never holds up the screen, and one past the validator's
+// budget is reported as not validated.
+func (o *outcome) checkCmd() tea.Cmd {
+	if o.checked || o.checking || o.result == nil || o.result.Structured == nil || len(o.tool.OutputSchema) == 0 {
+		return nil
 	}
-	o.checked = true
-	o.violation, o.schemaErr = validate.Check(o.tool.OutputSchema, o.result.Structured)
+	o.checking = true
+	schema, value := o.tool.OutputSchema, o.result.Structured
+	return func() tea.Msg {
+		v, err := validate.Check(schema, value)
+		return structuredCheckedMsg{o: o, violation: v, err: err}
+	}
+}
+
+func (o *outcome) setChecked(msg structuredCheckedMsg) {
+	o.checking, o.checked = false, true
+	o.violation, o.schemaErr = msg.violation, msg.err
 }
 
 // bigText is the size above which text is shown as is: no JSON pretty-printing or
@@ -174,6 +197,10 @@ func structuredNote(st styles, o *outcome) string {
 	switch {
 	case len(o.tool.OutputSchema) == 0:
 		return st.muted.Render("(no outputSchema to check against)")
+	case !o.checked:
+		return st.muted.Render("(checking against the outputSchema…)")
+	case errors.Is(o.schemaErr, validate.ErrTooCostly):
+		return st.warn.Render("(outputSchema: " + o.schemaErr.Error() + ")")
 	case o.schemaErr != nil:
 		return st.warn.Render("(outputSchema unusable: " + o.schemaErr.Error() + ")")
 	case len(o.violation) > 0:

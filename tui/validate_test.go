@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/validate"
+)
+
+// hostileOutputSchema: allOf of two $refs per level, 22 levels (the validator's work
+// doubles per level).
+func hostileOutputSchema() json.RawMessage {
+	var b strings.Builder
+	b.WriteString(`{"$ref":"#/$defs/d0","$defs":{`)
+	for i := range 22 {
+		fmt.Fprintf(&b, `"d%d":{"allOf":[{"$ref":"#/$defs/d%d"},{"$ref":"#/$defs/d%d"}]},`, i, i+1, i+1)
+	}
+	b.WriteString(`"d22":{"type":"object"}}}`)
+	return json.RawMessage(b.String())
+}
+
+// runAll runs a command and its batch, returning the messages.
+func runAll(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, runAll(c)...)
+		}
+		return out
+	}
+	if msg == nil {
+		return nil
+	}
+	return []tea.Msg{msg}
+}
+
+// Issue 14 item 5: a result checked against a hostile output schema: Update returns at
+// once with a command (the validator does not run inside Update), and the outcome
+// says it was not validated because it is too costly.
+func TestHostileOutputSchemaIsCheckedOffTheUI(t *testing.T) {
+	m := newModel(Options{Theme: "dark"})
+	defer m.closeSpools()
+	m.width, m.height = 120, 40
+	m.srv.state = stateReady
+	o := &outcome{id: 1, tool: client.Tool{Name: "hostile", OutputSchema: hostileOutputSchema()}, running: true}
+	m.calls, m.current, m.tab = []*outcome{o}, o, tabResult
+	m.cancels[1] = func() {}
+	before := validate.Runs()
+	r := &client.CallResult{Structured: json.RawMessage(`{"a":1}`), Raw: json.RawMessage(`{"structuredContent":{"a":1}}`)}
+	_, cmd := m.Update(callDoneMsg{id: 1, result: r})
+	if cmd == nil || o.checked {
+		t.Fatalf("Update checked the result inline (cmd %v, checked %v)", cmd != nil, o.checked)
+	}
+	if validate.Runs() != before {
+		t.Fatal("the validator ran inside Update")
+	}
+	if s := m.render(); !strings.Contains(s, "checking against the outputSchema") {
+		t.Errorf("while the check runs the result does not say so:\n%s", s)
+	}
+	for _, msg := range runAll(cmd) {
+		if _, ok := msg.(structuredCheckedMsg); ok {
+			m.Update(msg)
+		}
+	}
+	if !o.checked {
+		t.Fatal("the check never finished")
+	}
+	if s := m.render(); !strings.Contains(s, "not validated: too costly") {
+		t.Errorf("the result does not say it was not validated:\n%s", s)
+	}
+	if validate.Runs() != before {
+		t.Error("the validator ran on a schema past its budget")
+	}
+}
