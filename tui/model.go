@@ -128,6 +128,8 @@ type model struct {
 	detail      scroller
 	confirm     bool // a destructive call waits for y/n
 	pendingArgs json.RawMessage
+	argsCheck   argsCheckedMsg // the arguments' check, while sendCall finishes
+	checking    *form.Form     // a check of this form's arguments is running
 
 	nextID    int
 	calls     []*outcome // history, oldest first
@@ -414,6 +416,10 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case callDoneMsg:
 		return m, m.onCallDone(msg)
+	case form.Msg:
+		return m, form.Handle(msg)
+	case argsCheckedMsg:
+		return m, m.onArgsChecked(msg)
 	case structuredCheckedMsg:
 		msg.o.setChecked(msg)
 		m.resultVer++
@@ -795,7 +801,18 @@ func (m *model) sendCall(anyway bool) tea.Cmd {
 		m.notice = "arguments: " + err.Error()
 		return nil
 	}
-	if errs := m.form.Validate(); len(errs) > 0 && !anyway {
+	if m.argsCheck.form != m.form {
+		// A costly check runs in a command, off the UI goroutine, and its answer
+		// comes back here (argsCheckedMsg); a cheap one is done at once.
+		errs, ok := m.form.QuickCheck()
+		if !ok {
+			return m.checkArgs(anyway)
+		}
+		m.argsCheck = argsCheckedMsg{form: m.form, errs: errs}
+	}
+	errs := m.argsCheck.errs
+	m.argsCheck = argsCheckedMsg{}
+	if len(errs) > 0 && !anyway {
 		m.notice = fmt.Sprintf("%d argument error(s) shown beside their fields; alt+enter sends anyway", len(errs))
 		return nil
 	}

@@ -31,6 +31,33 @@ const DefaultBudget = 250000
 // budget: the value was not validated.
 var ErrTooCostly = errors.New("not validated: too costly (checking against this schema would take too long)")
 
+// MaxSchemaObjects bounds the size of a schema that is compiled at all.
+const MaxSchemaObjects = 25000
+
+// objects counts the JSON objects in v, stopping past limit.
+func objects(v any, limit int) int {
+	n := 0
+	var walk func(v any)
+	walk = func(v any) {
+		if n > limit {
+			return
+		}
+		switch t := v.(type) {
+		case map[string]any:
+			n++
+			for _, c := range t {
+				walk(c)
+			}
+		case []any:
+			for _, c := range t {
+				walk(c)
+			}
+		}
+	}
+	walk(v)
+	return n
+}
+
 // Violation is one way a value fails its schema.
 type Violation struct {
 	Path    string // JSON pointer into the value ("" is the value itself)
@@ -51,7 +78,7 @@ var printer = message.NewPrinter(language.English)
 type noRemote struct{}
 
 func (noRemote) Load(url string) (any, error) {
-	return nil, fmt.Errorf("mcpscope does not fetch $ref %q: schemas must be self-contained", url)
+	return nil, fmt.Errorf("mcpscope does not fetch $ref %q: it is outside the schema, and schemas must be self-contained", url)
 }
 
 // Option changes how a schema is compiled.
@@ -84,6 +111,11 @@ func Compile(schema json.RawMessage, opts ...Option) (*Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {
 		return nil, fmt.Errorf("the schema is not JSON: %w", err)
+	}
+	if n := objects(doc, MaxSchemaObjects+1); n > MaxSchemaObjects {
+		// The library's compiler takes time quadratic in the subschemas: 10,000 cost
+		// a third of a second, 100,000 would cost half a minute.
+		return nil, fmt.Errorf("%w: more than %d subschemas", ErrTooCostly, MaxSchemaObjects)
 	}
 	s, err := compileDoc(doc, cfg)
 	if err != nil {

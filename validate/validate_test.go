@@ -110,3 +110,19 @@ func TestCostCountsTheInstance(t *testing.T) {
 		t.Error("a budget of 100 was not exceeded")
 	}
 }
+
+func TestHugeSchemaIsNotCompiled(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := range MaxSchemaObjects + 1 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"p%d":{}`, i)
+	}
+	b.WriteString(`}}`)
+	_, err := Check(json.RawMessage(b.String()), json.RawMessage(`{}`))
+	if !errors.Is(err, ErrTooCostly) {
+		t.Fatalf("err = %v, want ErrTooCostly", err)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // hostileSchemas blow up exponentially if expanded naively: allOf of two
@@ -41,11 +40,12 @@ func hostileSchemas() map[string]string {
 	return map[string]string{"allOf": allOf.String(), "anyOf": anyOf.String(), "wide": wide.String()}
 }
 
-// TestHostileSchemasStayFast: a server's schema can never stall the UI.
+// TestHostileSchemasStayFast: a server's schema can never stall the UI: the
+// exponential ones are not validated (the cost guard counts their work first), the
+// wide one is. Speed itself is measured by the benchmarks.
 func TestHostileSchemasStayFast(t *testing.T) {
 	for name, s := range hostileSchemas() {
 		t.Run(name, func(t *testing.T) {
-			start := time.Now()
 			f := mustNew(t, s)
 			checkView(t, f, 80, 24)
 			press(f, "down", "right", "down", "x", "ctrl+n")
@@ -53,13 +53,14 @@ func TestHostileSchemasStayFast(t *testing.T) {
 			v, _ := f.Value()
 			_ = f.SetValue(v)
 			_ = f.SetValue([]byte(`{"a":{"k":{"k":{"k":{"k":{"k":{"k":1}}}}}}}`))
-			f.Validate()
+			errs := f.Validate()
+			costly := len(errs) > 0 && strings.Contains(errs[len(errs)-1].Message, "not validated: too costly")
+			if costly != (name != "wide") {
+				t.Errorf("Validate = %v; the cost guard should stop exactly the exponential schemas", errs)
+			}
 			f.ToggleRaw()
 			f.ToggleRaw()
 			checkView(t, f, 80, 24)
-			if d := time.Since(start); d > 3*time.Second {
-				t.Errorf("took %v", d)
-			}
 		})
 	}
 }

@@ -75,7 +75,7 @@ func TestEditorScrollsHorizontally(t *testing.T) {
 // as symbols, and kept in the value.
 func TestEditorControlCharacters(t *testing.T) {
 	f := editorForm(t)
-	f.Update(tea.PasteMsg{Content: "a\x1b[31mb\tc\r\nd\x00"})
+	update(f, tea.PasteMsg{Content: "a\x1b[31mb\tc\r\nd\x00"})
 	out := f.View(80, 3)
 	if strings.Contains(out, "\x1b[31m") || strings.Contains(out, "\x00") || strings.Contains(out, "\t") {
 		t.Errorf("control characters reach the terminal: %q", out)
