@@ -146,7 +146,7 @@ func (p *pump) log(l client.LogMessage) {
 
 // logLine is how the Logs tab shows a notifications/message.
 func logLine(t time.Time, l client.LogMessage) string {
-	return fmt.Sprintf("%s %-9s %s%s", t.Format("15:04:05"), l.Level, loggerPrefix(l.Logger), oneLine(string(l.Data), 500))
+	return safe(fmt.Sprintf("%s %-9s %s%s", t.Format("15:04:05"), l.Level, loggerPrefix(l.Logger), oneLine(string(l.Data), 500)))
 }
 
 func (p *pump) stop() { p.once.Do(func() { close(p.done) }) }

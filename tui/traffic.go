@@ -160,7 +160,7 @@ func (v *trafficView) add(es []wire.Event) {
 		if v.start.IsZero() {
 			v.start = e.Time
 		}
-		en := trafficEntry{e: e, summary: summarize(e)}
+		en := trafficEntry{e: e, summary: safe(summarize(e))}
 		c := classOf(e)
 		i := b.Len()
 		b.Append(en)
@@ -290,9 +290,9 @@ func (v *trafficView) view(st styles, width, height int) string {
 	header := st.muted.Render(fmt.Sprintf("%d events · showing %s (d cycles) · / filters by method · enter opens", v.size(), dirFilters[v.dirIndex]))
 	switch {
 	case v.typing:
-		header = st.accent.Render("/") + v.query + st.accent.Render("▏") + st.muted.Render("  enter keeps, esc clears")
+		header = st.accent.Render("/") + safe(v.query) + st.accent.Render("▏") + st.muted.Render("  enter keeps, esc clears")
 	case v.query != "":
-		header += st.muted.Render(" · matching ") + v.query
+		header += st.muted.Render(" · matching ") + safe(v.query)
 	}
 	if v.open && v.openIdx < v.size() {
 		en := v.buffer().At(v.openIdx)
@@ -302,7 +302,7 @@ func (v *trafficView) view(st styles, width, height int) string {
 			if en.e.Kind == wire.KindMessage || (en.e.Kind == wire.KindSynthetic && len(en.e.Data) > 0) || en.e.Kind == wire.KindRepair {
 				v.detail.setLines(jsonLines(st, en.e.Data, width))
 			} else {
-				v.detail.setLines(wrapHard(string(en.e.Data)+en.e.Text, width))
+				v.detail.setLines(wrapHard(safeText(string(en.e.Data)+en.e.Text), width))
 			}
 		}
 		return strings.Join(lines, "\n") + "\n" + v.detail.view(height-2)

@@ -296,7 +296,7 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 				f.reshaped()
 			}
 			n.isNull = false
-			n.ed.insert(m.Content)
+			n.ed.insert(pasteText(m.Content))
 			f.edited(n)
 		}
 	}

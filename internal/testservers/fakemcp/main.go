@@ -45,6 +45,8 @@ var scenarios = map[string]string{
 	"bad-tool-types":  "tools/list has a numeric tool name and a mistyped annotation",
 	"images":          "adds a 'pic' tool returning image, audio and resource blocks",
 	"paged":           "tools/list is paginated in pages of 2, 2 and 1",
+	"hostile":         "names, descriptions, results, errors, logs, stdout noise and stderr carry terminal escapes",
+	"hostile-exit":    "prints terminal escapes on stderr and exits 1 without reading",
 }
 
 func main() {
@@ -65,10 +67,16 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stderr, "fakemcp: %s starting\n", scenario)
+	if scenario == "hostile" {
+		fmt.Fprintln(os.Stderr, "fakemcp: "+hostilePayload)
+	}
 
 	switch scenario {
 	case "exit-at-once":
 		fmt.Fprintln(os.Stderr, "fakemcp: fatal: missing configuration FOO_TOKEN")
+		os.Exit(1)
+	case "hostile-exit":
+		fmt.Fprintln(os.Stderr, "fakemcp: fatal: "+hostilePayload)
 		os.Exit(1)
 	case "wrapper":
 		os.Exit(runWrapper())
