@@ -1471,13 +1471,14 @@ func (m *model) resultView(width, height int) string {
 		return s
 	}
 	if m.resultKey.o != o || m.resultKey.width != width || m.resultKey.ver != m.resultVer {
-		var lines []string
+		var d *doc
 		if m.showRaw && o.result != nil {
-			lines = jsonLines(m.st, o.result.Raw, width)
+			d = &doc{width: width}
+			d.addJSON(m.st, o.result.Raw)
 		} else {
-			lines = resultLines(m.st, o, width)
+			d = resultDoc(m.st, o, width)
 		}
-		m.result.setLines(lines)
+		m.result.setSource(d)
 		m.resultKey.o, m.resultKey.width, m.resultKey.ver = o, width, m.resultVer
 	}
 	return m.result.view(height)

@@ -97,8 +97,14 @@ const bigText = 1 << 20
 
 // resultLines renders an outcome as lines of at most width cells.
 func resultLines(st styles, o *outcome, width int) []string {
-	var out []string
-	add := func(s ...string) { out = append(out, s...) }
+	return resultDoc(st, o, width).all()
+}
+
+// resultDoc renders an outcome as a document whose big texts are wrapped only as far
+// as they are shown: a 100 MiB text block opens at the cost of one screen.
+func resultDoc(st styles, o *outcome, width int) *doc {
+	out := &doc{width: width}
+	add := out.add
 	head := st.title.Render(safe(o.tool.Name))
 	if o.elapsed > 0 {
 		head += st.muted.Render("  " + o.elapsed.Round(time.Millisecond).String())
@@ -145,14 +151,14 @@ func resultLines(st styles, o *outcome, width int) []string {
 	}
 	for i, c := range r.Content {
 		add("", st.accent.Render(fmt.Sprintf("── [%d] %s ", i+1, safe(orType(c.Type))))+annotationNote(st, c))
-		add(contentLines(st, c, width)...)
+		addContent(out, st, c, width)
 		if pic := o.pictures[i]; pic != nil {
 			add(pic.lines()...)
 		}
 	}
 	if r.Structured != nil {
 		add("", st.accent.Render("── structuredContent ")+structuredNote(st, o))
-		add(jsonLines(st, r.Structured, width)...)
+		out.addJSON(st, r.Structured)
 		for _, v := range o.violation {
 			add(st.err.Render("  ✗ " + safe(v.String())))
 		}
@@ -169,7 +175,7 @@ func resultLines(st styles, o *outcome, width int) []string {
 		for _, c := range l.contents {
 			add(st.muted.Render(safe(c.URI + "  " + orNone(c.MIMEType))))
 			if c.HasText {
-				add(textLines(st, c.Text, width)...)
+				out.addText(st, c.Text)
 			} else {
 				add(fmt.Sprintf("binary, %s (base64 in the raw result)", wire.HumanBytes(int64(len(c.Blob)*3/4))))
 			}
@@ -226,6 +232,20 @@ func annotationNote(st styles, c client.Content) string {
 		parts = append(parts, fmt.Sprintf("priority %g", *a.Priority))
 	}
 	return st.muted.Render(safe(strings.Join(parts, " · ")))
+}
+
+// addContent adds a content block; a big text (or embedded text resource) is wrapped
+// on demand.
+func addContent(d *doc, st styles, c client.Content, width int) {
+	switch {
+	case c.Type == "text" && c.Problem == "" && len(c.Text) >= bigText:
+		d.addText(st, c.Text)
+	case c.Type == "resource" && c.Resource != nil && c.Resource.HasText && len(c.Resource.Text) >= bigText:
+		d.add(safe(c.Resource.URI) + st.muted.Render("  "+safe(orNone(c.Resource.MIMEType))))
+		d.addText(st, c.Resource.Text)
+	default:
+		d.add(contentLines(st, c, width)...)
+	}
 }
 
 func contentLines(st styles, c client.Content, width int) []string {

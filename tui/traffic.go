@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -347,25 +348,41 @@ func (v *trafficView) view(st styles, width, height int) string {
 	return b.String()
 }
 
-// scroller shows a window of precomputed lines.
+// scroller shows a window of lines from a source (lines made at once, or a document
+// whose big texts are wrapped only as far as they are shown).
 type scroller struct {
-	lines  []string
+	src    lineSource
 	offset int
 	height int
 	follow bool // keep the last line in view as lines are added (logs, stderr)
 }
 
-func (s *scroller) setLines(lines []string) {
-	s.lines = lines
-	if s.offset > len(lines) {
-		s.offset = max(len(lines)-1, 0)
+func (s *scroller) setLines(lines []string) { s.setSource(sliceSource(lines)) }
+
+func (s *scroller) setSource(src lineSource) {
+	s.src = src
+	if n := s.count(s.offset + 1); n <= s.offset {
+		s.offset = max(n-1, 0)
 	}
 }
 
+func (s *scroller) count(limit int) int {
+	if s.src == nil {
+		return 0
+	}
+	return s.src.Count(limit)
+}
+
 func (s *scroller) scroll(delta int) {
-	last := max(len(s.lines)-s.height, 0)
+	// Count only as far as the move needs (the end only for a jump to it).
+	limit := s.offset + max(delta, 0) + s.height
+	if limit < 0 { // overflow of a jump to the end
+		limit = math.MaxInt
+	}
+	last := max(s.count(limit)-s.height, 0)
 	s.offset = min(max(s.offset+delta, 0), last)
-	s.follow = s.offset == last && delta > 0
+	atEnd := s.count(s.offset+s.height+1) <= s.offset+s.height
+	s.follow = atEnd && delta > 0
 }
 
 func (s *scroller) top() { s.offset, s.follow = 0, false }
@@ -376,14 +393,10 @@ func (s *scroller) bottom() { s.follow = true }
 func (s *scroller) view(height int) string {
 	s.height = height
 	if s.follow {
-		s.offset = max(len(s.lines)-height, 0)
+		s.offset = max(s.count(math.MaxInt)-height, 0)
 	}
-	if height <= 0 {
+	if height <= 0 || s.src == nil {
 		return ""
 	}
-	end := min(s.offset+height, len(s.lines))
-	if s.offset >= end {
-		return ""
-	}
-	return strings.Join(s.lines[s.offset:end], "\n")
+	return strings.Join(s.src.Lines(s.offset, s.offset+height), "\n")
 }
