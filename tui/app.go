@@ -45,9 +45,9 @@ type Options struct {
 	// Browse is a recording to show: its traffic (with its timing) and its calls in
 	// History, before the live session (usually the recording served as a mock).
 	Browse *record.Recording
-	// Keep is how many bytes of traffic, of log lines and of stderr lines each stay
-	// in memory; older ones go to a private spill file, read back when scrolled to
-	// (0: spool.DefaultKeep, 64 MiB).
+	// Keep is the memory that Traffic, Logs and Stderr hold together (half for
+	// Traffic, a quarter each for Logs and Stderr); older frames and lines go to a
+	// private spill file, read back when scrolled to (0: spool.DefaultKeep, 64 MiB).
 	Keep int64
 }
 

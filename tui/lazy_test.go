@@ -3,10 +3,13 @@ package tui
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
 )
 
 // The lines wrapped on demand are the lines wrapHard makes, from any starting line.
@@ -81,5 +84,35 @@ func TestHugeResultRendersWhatIsVisible(t *testing.T) {
 	m.Update(keyMsg("g"))
 	if s := m.render(); !strings.Contains(s, "── [1] text") {
 		t.Errorf("g does not return to the top:\n%s", s)
+	}
+}
+
+// A spilled traffic entry reads back as it was.
+func TestTrafficCodecRoundTrip(t *testing.T) {
+	at := time.Unix(1700000000, 123456789)
+	for _, en := range []trafficEntry{
+		{e: wire.Event{Time: at, Kind: wire.KindMessage, Dir: wire.Recv, Data: []byte(`{"jsonrpc":"2.0"}`), Framing: "ndjson", Size: 17}, summary: "result for #1"},
+		{e: wire.Event{Time: at, Kind: wire.KindClosed, Text: "server exited", Exit: &wire.Exit{Code: -1, Signal: "killed"}}, summary: "closed"},
+		{e: wire.Event{Time: at, Kind: wire.KindHTTP, HTTP: &wire.HTTPInfo{Exchange: 3, Method: "POST", URL: "http://x/mcp", Status: 200, Header: map[string][]string{"A": {"b"}}}}, summary: "POST"},
+		{},
+	} {
+		b, err := trafficCodec.Encode(en)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := trafficCodec.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.e.Time.Equal(en.e.Time) && !en.e.Time.IsZero() {
+			t.Errorf("time %v, want %v", got.e.Time, en.e.Time)
+		}
+		got.e.Time, en.e.Time = time.Time{}, time.Time{}
+		if !reflect.DeepEqual(got, en) {
+			t.Errorf("got %+v\nwant %+v", got, en)
+		}
+		if _, err := trafficCodec.Decode(b[:len(b)/2]); err == nil && len(b) > 2 {
+			t.Errorf("a cut entry decoded")
+		}
 	}
 }

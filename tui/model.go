@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
@@ -175,7 +176,11 @@ func newModel(opts Options) *model {
 		height:  24,
 	}
 	m.traffic.follow = true
-	m.traffic.keep, m.logs.keep, m.stderr.keep = opts.Keep, opts.Keep, opts.Keep
+	keep := opts.Keep
+	if keep <= 0 {
+		keep = spool.DefaultKeep
+	}
+	m.traffic.keep, m.logs.keep, m.stderr.keep = keep/2, keep/4, keep/4
 	m.inline = inlineSupported
 	p, ok := themes.ByName(opts.Theme)
 	if !ok {

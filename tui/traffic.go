@@ -105,36 +105,6 @@ const (
 
 var dirFilters = []string{"all", "sent", "received", "stderr/noise/other"}
 
-// trafficCodec spills traffic entries as JSON.
-var trafficCodec = spool.Codec[trafficEntry]{
-	Size: func(en trafficEntry) int {
-		n := len(en.e.Data) + len(en.e.Text) + len(en.summary) + 160
-		if en.e.HTTP != nil {
-			n += 256 + len(en.e.HTTP.URL)
-			for k, vs := range en.e.HTTP.Header {
-				n += len(k)
-				for _, v := range vs {
-					n += len(v) + 16
-				}
-			}
-		}
-		return n
-	},
-	Encode: func(en trafficEntry) ([]byte, error) {
-		return json.Marshal(spilledEntry{E: en.e, S: en.summary})
-	},
-	Decode: func(b []byte) (trafficEntry, error) {
-		var s spilledEntry
-		err := json.Unmarshal(b, &s)
-		return trafficEntry{e: s.E, summary: s.S}, err
-	},
-}
-
-type spilledEntry struct {
-	E wire.Event
-	S string
-}
-
 func (v *trafficView) buffer() *spool.Buffer[trafficEntry] {
 	if v.entries == nil {
 		v.entries = spool.New(v.keep, trafficCodec)

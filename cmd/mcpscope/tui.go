@@ -27,7 +27,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&theme, "theme", "auto", "auto, dark, light or high-contrast")
 	fs.BoolVar(&noConfirm, "no-confirm", false, "call destructive tools without asking")
 	keep := keepFlag(spool.DefaultKeep)
-	fs.Var(&keep, "keep", "memory kept for each of traffic, logs and stderr (older lines go to a private spill file): 64MiB, 512KiB, 1GiB")
+	fs.Var(&keep, "keep", "memory for traffic, logs and stderr together (older lines go to a private spill file): 64MiB, 512KiB, 1GiB")
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
 	if err != nil {
 		return err
@@ -100,7 +100,7 @@ func runOpen(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var theme string
 	fs.StringVar(&theme, "theme", "auto", "auto, dark, light or high-contrast")
 	keep := keepFlag(spool.DefaultKeep)
-	fs.Var(&keep, "keep", "memory kept for each of traffic, logs and stderr: 64MiB, 512KiB, 1GiB")
+	fs.Var(&keep, "keep", "memory for traffic, logs and stderr together: 64MiB, 512KiB, 1GiB")
 	pos, _, err := parse(fs, args, func([]string, string) bool { return false })
 	if err != nil {
 		return err

@@ -15,16 +15,21 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"unsafe"
 )
 
 // DefaultKeep is the memory window of a buffer when none is given.
 const DefaultKeep = 64 << 20
 
+// chunkLen is how many records one chunk of memory holds.
+const chunkLen = 512
+
 // blockLen is how many spilled records share one index entry; a read decodes one
 // block, so scrolling a page back costs at most a few small reads.
 const blockLen = 64
 
-// Codec turns records into bytes and back, and says what a record costs in memory.
+// Codec turns records into bytes and back, and says what a record costs in memory
+// beyond its own value (the bytes it refers to: strings, slices).
 type Codec[T any] struct {
 	Size   func(T) int
 	Encode func(T) ([]byte, error)
@@ -33,7 +38,7 @@ type Codec[T any] struct {
 
 // Strings is the codec of text lines.
 var Strings = Codec[string]{
-	Size:   func(s string) int { return len(s) + 16 },
+	Size:   func(s string) int { return len(s) },
 	Encode: func(s string) ([]byte, error) { return []byte(s), nil },
 	Decode: func(b []byte) (string, error) { return string(b), nil },
 }
@@ -43,10 +48,15 @@ type Buffer[T any] struct {
 	codec Codec[T]
 	keep  int64
 
-	mem      []T // records first .. first+len(mem)-1
-	memStart int // mem[memStart:] is live; the head is compacted lazily
+	// The records in memory, first .. first+count-1, in chunks of chunkLen (so
+	// that the slack of a growing slice never doubles the window): the oldest is
+	// chunks[0][head].
+	chunks   [][]T
+	head     int
+	count    int
 	memBytes int64
-	first    int // index of the oldest record held in memory
+	elem     int64 // the in-memory size of one record value
+	first    int   // index of the oldest record held in memory
 
 	file    *os.File
 	path    string // still to remove at Close ("" once unlinked)
@@ -68,11 +78,12 @@ func New[T any](keep int64, codec Codec[T]) *Buffer[T] {
 	if keep <= 0 {
 		keep = DefaultKeep
 	}
-	return &Buffer[T]{codec: codec, keep: keep, cacheBlock: -1}
+	var zero T
+	return &Buffer[T]{codec: codec, keep: keep, cacheBlock: -1, elem: int64(unsafe.Sizeof(zero))}
 }
 
 // Len is the number of records appended so far.
-func (b *Buffer[T]) Len() int { return b.first + len(b.mem) - b.memStart }
+func (b *Buffer[T]) Len() int { return b.first + b.count }
 
 // MemBytes is what the records held in memory cost, by the codec's measure.
 func (b *Buffer[T]) MemBytes() int64 { return b.memBytes }
@@ -92,26 +103,27 @@ func (b *Buffer[T]) Err() error { return b.err }
 // Append adds a record, moving the oldest ones to the spill file while memory is
 // over budget.
 func (b *Buffer[T]) Append(v T) {
-	b.mem = append(b.mem, v)
-	b.memBytes += int64(b.codec.Size(v))
-	for b.memBytes > b.keep && len(b.mem)-b.memStart > 1 {
-		old := b.mem[b.memStart]
+	if n := len(b.chunks); n == 0 || len(b.chunks[n-1]) == chunkLen {
+		b.chunks = append(b.chunks, make([]T, 0, chunkLen))
+	}
+	last := len(b.chunks) - 1
+	b.chunks[last] = append(b.chunks[last], v)
+	b.count++
+	b.memBytes += b.elem + int64(b.codec.Size(v))
+	for b.memBytes > b.keep && b.count > 1 {
 		var zero T
-		b.mem[b.memStart] = zero
-		b.memStart++
-		b.memBytes -= int64(b.codec.Size(old))
+		old := b.chunks[0][b.head]
+		b.chunks[0][b.head] = zero
+		b.head++
+		b.count--
+		if b.head == chunkLen {
+			b.chunks[0] = nil
+			b.chunks = b.chunks[1:]
+			b.head = 0
+		}
+		b.memBytes -= b.elem + int64(b.codec.Size(old))
 		b.spill(old)
 		b.first++
-	}
-	// Compact once the dead head is as long as the live part.
-	if b.memStart > 0 && b.memStart >= len(b.mem)-b.memStart {
-		n := copy(b.mem, b.mem[b.memStart:])
-		clear(b.mem[n:])
-		b.mem = b.mem[:n]
-		b.memStart = 0
-		if cap(b.mem) > 4*n+64 {
-			b.mem = append(make([]T, 0, 2*n+16), b.mem...)
-		}
 	}
 }
 
@@ -168,7 +180,8 @@ func (b *Buffer[T]) Get(i int) (T, error) {
 		return zero, fmt.Errorf("spool: index %d out of range [0,%d)", i, b.Len())
 	}
 	if i >= b.first {
-		return b.mem[b.memStart+i-b.first], nil
+		k := b.head + i - b.first
+		return b.chunks[k/chunkLen][k%chunkLen], nil
 	}
 	blk := i / blockLen
 	if blk >= len(b.blocks) {
