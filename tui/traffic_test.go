@@ -45,7 +45,7 @@ func countRows(screen, mark string) int {
 func TestTrafficFilterShowsEveryMatchingRow(t *testing.T) {
 	h := ready(t, 80, 24)
 	h.callEcho(12) // 24 frames of calls on top of the handshake: more than a screen
-	h.settle()
+	h.until("the traffic so far", h.caughtUp)
 	h.press("3")
 	h.contains("result for #") // drawn following the newest frame, as a user sees it
 	rows := func() int { return countRows(h.screen(), "tools/call #") }
@@ -99,7 +99,7 @@ func TestFloodStaysBoundedAndScrollsBack(t *testing.T) {
 	const keep = 256 << 10 // 128 KiB for Traffic, 64 KiB each for Logs and Stderr
 	h := newHarnessWith(t, Options{Target: hostTarget(t), Name: "bundled host", Theme: "dark", Keep: keep}, 100, 30)
 	h.until("the tool list", func(m *model) bool { return len(m.list.tools) > 0 })
-	h.settle()
+	h.until("the traffic so far", h.caughtUp)
 	const n = 100000
 	base := h.m.traffic.size()
 	// Count the messages the flood costs the UI (each one is a redraw).

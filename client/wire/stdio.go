@@ -149,7 +149,7 @@ type StdioConn struct {
 }
 
 func (c *StdioConn) start() error {
-	p, err := startProcess(c.opts.Argv, c.opts.Env, c.opts.Dir)
+	p, err := startProcessGrace(c.opts.Argv, c.opts.Env, c.opts.Dir, c.opts.Grace)
 	if err != nil {
 		return err
 	}
@@ -626,7 +626,7 @@ func (c *StdioConn) restartContentLength() {
 	c.mu.Unlock()
 	c.tap.Emit(Event{Kind: KindSynthetic, Text: fmt.Sprintf("no reply to NDJSON within %v of the server reading it; restarting it with Content-Length framing", c.opts.ProbeTimeout)})
 	old.kill()
-	p, err := startProcess(c.opts.Argv, c.opts.Env, c.opts.Dir)
+	p, err := startProcessGrace(c.opts.Argv, c.opts.Env, c.opts.Dir, c.opts.Grace)
 	if err != nil {
 		c.mu.Lock()
 		c.err = err
@@ -654,6 +654,9 @@ func (c *StdioConn) Close() error {
 		c.mu.Unlock()
 		c.writeMu.Unlock()
 		p.stop(c.opts.Grace)
+		if note := p.leftNote(); note != "" {
+			c.tap.Emit(Event{Kind: KindSynthetic, Text: note})
+		}
 		// Return only once the exit is on the tap too, so that a recorder or a view
 		// closed right after this sees how the server ended.
 		select {

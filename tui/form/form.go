@@ -281,6 +281,10 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		return Handle(m)
 	}
 	if f.raw {
+		if p, ok := msg.(tea.PasteMsg); ok {
+			p.Content = pasteText(p.Content) // the text area would make \r\n two lines
+			msg = p
+		}
 		var cmd tea.Cmd
 		f.ta, cmd = f.ta.Update(msg)
 		return cmd
