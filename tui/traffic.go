@@ -270,11 +270,16 @@ func (v *trafficView) view(st styles, width, height int) string {
 		lines := []string{header, st.accent.Render(en.summary) + st.muted.Render("  "+wire.HumanBytes(int64(en.e.Size))+" · esc closes")}
 		if idx := v.openIdx; idx != v.detailFor-1 || width != v.detailWidth {
 			v.detailFor, v.detailWidth = idx+1, width
+			// A big frame is wrapped only as far as it is read.
+			d := &doc{width: width}
 			if en.e.Kind == wire.KindMessage || (en.e.Kind == wire.KindSynthetic && len(en.e.Data) > 0) || en.e.Kind == wire.KindRepair {
-				v.detail.setLines(jsonLines(st, en.e.Data, width))
+				d.addJSON(st, en.e.Data)
+			} else if s := string(en.e.Data) + en.e.Text; len(s) >= bigText {
+				d.parts = append(d.parts, newWrapped(s, width))
 			} else {
-				v.detail.setLines(wrapHard(safeText(string(en.e.Data)+en.e.Text), width))
+				d.add(wrapHard(safeText(s), width)...)
 			}
+			v.detail.setSource(d)
 		}
 		return strings.Join(lines, "\n") + "\n" + v.detail.view(height-2)
 	}
@@ -354,8 +359,6 @@ func (s *scroller) scroll(delta int) {
 	atEnd := s.count(s.offset+s.height+1) <= s.offset+s.height
 	s.follow = atEnd && delta > 0
 }
-
-func (s *scroller) top() { s.offset, s.follow = 0, false }
 
 // bottom shows the last lines, and keeps showing them as more arrive.
 func (s *scroller) bottom() { s.follow = true }
