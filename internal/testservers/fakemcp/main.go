@@ -46,6 +46,7 @@ var scenarios = map[string]string{
 	"bad-tool-types":  "tools/list has a numeric tool name and a mistyped annotation",
 	"images":          "adds a 'pic' tool returning image, audio and resource blocks",
 	"paged":           "tools/list is paginated in pages of 2, 2 and 1",
+	"mute":            "reads every request and never answers; exits at stdin EOF",
 	"hostile":         "names, descriptions, results, errors, logs, stdout noise and stderr carry terminal escapes",
 	"leaky":           "echo answers, and stderr repeats, the message in base64, hex, URL escaping and upper case; startup prints the argv and $API_TOKEN so",
 	"bad-names":       "echo returns blocks whose types are paths (../../../escaped, /tmp/…)",
@@ -88,6 +89,9 @@ func main() {
 		os.Exit(runWrapper())
 	case "garbage":
 		runGarbage()
+	case "mute":
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
 	case "stubborn", "stubborn-slow":
 		signal.Ignore(syscall.SIGTERM)
 	case "slow-start":
