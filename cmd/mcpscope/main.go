@@ -67,6 +67,7 @@ Flags:
   --save-dir DIR                 call: write image, audio and resource blocks here
   --trace                        print every wire event to stderr
   --theme auto|dark|light|high-contrast, --no-confirm   the workbench
+  --keep SIZE                    workbench: memory for Traffic, Logs and Stderr (default 64MiB)
 
 Exit codes: 0 ok, 1 connection or server failure, 2 usage error,
 3 JSON-RPC error from the server, 4 the tool returned isError: true.
