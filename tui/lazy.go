@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"strings"
+	"unsafe"
 )
 
 // lineSource is what a scroller shows: lines produced on demand, so that a 100 MiB
@@ -113,6 +114,28 @@ func (w *wrapped) Lines(from, to int) []string {
 type doc struct {
 	parts []lineSource
 	width int
+	// wraps, when set, keeps the wrapped texts across rebuilds of the document (a
+	// progress message elsewhere redraws the result; what was scanned stays scanned).
+	wraps map[wrapKey]*wrapped
+}
+
+type wrapKey struct {
+	data  *byte
+	n     int
+	width int
+}
+
+func (d *doc) wrap(s string) *wrapped {
+	if d.wraps == nil {
+		return newWrapped(s, d.width)
+	}
+	k := wrapKey{unsafe.StringData(s), len(s), d.width}
+	w, ok := d.wraps[k]
+	if !ok {
+		w = newWrapped(s, d.width)
+		d.wraps[k] = w
+	}
+	return w
 }
 
 // add appends lines made at once.
@@ -132,7 +155,7 @@ func (d *doc) add(lines ...string) {
 // addText shows text as textLines does; a big text is wrapped on demand.
 func (d *doc) addText(st styles, s string) {
 	if len(s) >= bigText {
-		d.parts = append(d.parts, newWrapped(s, d.width))
+		d.parts = append(d.parts, d.wrap(s))
 		return
 	}
 	d.add(textLines(st, s, d.width)...)
@@ -141,7 +164,7 @@ func (d *doc) addText(st styles, s string) {
 // addJSON shows JSON as jsonLines does; big JSON is wrapped on demand.
 func (d *doc) addJSON(st styles, raw json.RawMessage) {
 	if len(raw) >= bigText {
-		d.parts = append(d.parts, newWrapped(string(raw), d.width))
+		d.parts = append(d.parts, d.wrap(unsafe.String(unsafe.SliceData(raw), len(raw))))
 		return
 	}
 	d.add(jsonLines(st, raw, d.width)...)

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 )
@@ -80,6 +82,17 @@ func TestHugeResultRendersWhatIsVisible(t *testing.T) {
 	m.Update(keyMsg("G"))
 	if s := m.render(); !strings.Contains(s, "THE LAST LINE") {
 		t.Errorf("G does not show the last line:\n%s", s)
+	}
+	// A redraw of the result (here a resize to the same size) keeps what was wrapped.
+	scanned := w.n
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if s := m.render(); !strings.Contains(s, "THE LAST LINE") {
+		t.Errorf("after a redraw the view moved:\n%s", s)
+	}
+	for _, p := range m.result.src.(*doc).parts {
+		if x, ok := p.(*wrapped); ok && (x != w || x.n != scanned) {
+			t.Error("a redraw wrapped the text again")
+		}
 	}
 	m.Update(keyMsg("g"))
 	if s := m.render(); !strings.Contains(s, "── [1] text") {

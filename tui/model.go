@@ -1479,7 +1479,7 @@ func (m *model) resultView(width, height int) string {
 	if m.resultKey.o != o || m.resultKey.width != width || m.resultKey.ver != m.resultVer {
 		var d *doc
 		if m.showRaw && o.result != nil {
-			d = &doc{width: width}
+			d = &doc{width: width, wraps: o.wrapCache()}
 			d.addJSON(m.st, o.result.Raw)
 		} else {
 			d = resultDoc(m.st, o, width)

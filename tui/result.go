@@ -39,6 +39,7 @@ type outcome struct {
 	schemaErr error
 	linked    []linkedResource     // resource_link targets read with "o"
 	pictures  map[int]*inlineImage // content index -> picture sent to the terminal
+	wraps     map[wrapKey]*wrapped // big texts wrapped so far, by width
 }
 
 // linkedResource is what reading one resource_link returned.
@@ -46,6 +47,13 @@ type linkedResource struct {
 	uri      string
 	contents []client.ResourceContents
 	err      error
+}
+
+func (o *outcome) wrapCache() map[wrapKey]*wrapped {
+	if o.wraps == nil {
+		o.wraps = map[wrapKey]*wrapped{}
+	}
+	return o.wraps
 }
 
 // status is a short word for the history list and the status bar.
@@ -103,7 +111,7 @@ func resultLines(st styles, o *outcome, width int) []string {
 // resultDoc renders an outcome as a document whose big texts are wrapped only as far
 // as they are shown: a 100 MiB text block opens at the cost of one screen.
 func resultDoc(st styles, o *outcome, width int) *doc {
-	out := &doc{width: width}
+	out := &doc{width: width, wraps: o.wrapCache()}
 	add := out.add
 	head := st.title.Render(safe(o.tool.Name))
 	if o.elapsed > 0 {

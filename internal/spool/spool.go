@@ -67,9 +67,8 @@ type Buffer[T any] struct {
 	err     error   // the spill file failed; older records are dropped from then on
 	dropped int     // records lost because the spill file failed
 
-	cacheBlock int // which block cache holds, or -1
-	cache      []T
-	reads      int // blocks read from the file (for tests and benchmarks)
+	cache []cached[T] // the blocks read last, most recent first
+	reads int         // blocks read from the file (for tests and benchmarks)
 }
 
 // New returns a buffer that keeps about keep bytes of records in memory (at least
@@ -79,7 +78,7 @@ func New[T any](keep int64, codec Codec[T]) *Buffer[T] {
 		keep = DefaultKeep
 	}
 	var zero T
-	return &Buffer[T]{codec: codec, keep: keep, cacheBlock: -1, elem: int64(unsafe.Sizeof(zero))}
+	return &Buffer[T]{codec: codec, keep: keep, elem: int64(unsafe.Sizeof(zero))}
 }
 
 // Len is the number of records appended so far.
@@ -187,24 +186,50 @@ func (b *Buffer[T]) Get(i int) (T, error) {
 	if blk >= len(b.blocks) {
 		return zero, ErrLost
 	}
-	if b.cacheBlock != blk {
-		recs, err := b.readBlock(blk)
-		if err != nil {
-			return zero, err
-		}
-		b.cacheBlock, b.cache = blk, recs
+	recs, err := b.block(blk)
+	if err != nil {
+		return zero, err
 	}
 	j := i - blk*blockLen
-	if j >= len(b.cache) {
+	if j >= len(recs) {
 		return zero, ErrLost
 	}
-	return b.cache[j], nil
+	return recs[j], nil
 }
 
 // At is Get for views: a record that cannot be read back is the zero value.
 func (b *Buffer[T]) At(i int) T {
 	v, _ := b.Get(i)
 	return v
+}
+
+// cacheBlocks is how many decoded blocks a buffer keeps: a screen of rows that a
+// filter picks from all over the history reads each block once, not once per frame.
+const cacheBlocks = 16
+
+type cached[T any] struct {
+	blk  int
+	recs []T
+}
+
+func (b *Buffer[T]) block(blk int) ([]T, error) {
+	for i, c := range b.cache {
+		if c.blk == blk {
+			copy(b.cache[1:i+1], b.cache[:i])
+			b.cache[0] = c
+			return c.recs, nil
+		}
+	}
+	recs, err := b.readBlock(blk)
+	if err != nil {
+		return nil, err
+	}
+	if len(b.cache) < cacheBlocks {
+		b.cache = append(b.cache, cached[T]{})
+	}
+	copy(b.cache[1:], b.cache[:len(b.cache)-1])
+	b.cache[0] = cached[T]{blk: blk, recs: recs}
+	return recs, nil
 }
 
 func (b *Buffer[T]) readBlock(blk int) ([]T, error) {
@@ -241,7 +266,7 @@ func (b *Buffer[T]) readBlock(blk int) ([]T, error) {
 // Close removes the spill file. Records in memory stay readable; spilled ones and
 // any appended later that would spill are lost.
 func (b *Buffer[T]) Close() error {
-	b.cache, b.cacheBlock = nil, -1
+	b.cache = nil
 	if b.err == nil {
 		b.err = errClosed
 	}

@@ -37,6 +37,16 @@ func TestWindowStaysBoundedAndPagesBack(t *testing.T) {
 	if b.BlockReads()-reads > 1 {
 		t.Errorf("a page of 40 records read %d blocks", b.BlockReads()-reads)
 	}
+	// Rows picked from all over the history (a filter) read each block once.
+	reads = b.BlockReads()
+	for range 3 {
+		for i := 0; i < 16*blockLen; i += blockLen {
+			b.At(i + 7)
+		}
+	}
+	if got := b.BlockReads() - reads; got > 16 {
+		t.Errorf("three passes over 16 blocks read %d blocks", got)
+	}
 	if _, err := b.Get(n); err == nil {
 		t.Error("Get past the end did not fail")
 	}
