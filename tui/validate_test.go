@@ -122,3 +122,32 @@ func TestWideFormIsCheckedOffTheUI(t *testing.T) {
 		t.Fatalf("a keystroke validated inline (cmd %v, checks %d)", cmd != nil, f.Checks())
 	}
 }
+
+// A hostile input schema: enter returns a command (the check does not run inside
+// Update), and the call is not held back: the status bar says the arguments were not
+// validated because the schema is too costly to check.
+func TestHostileInputSchemaIsNotValidated(t *testing.T) {
+	m := newModel(Options{Theme: "dark"})
+	defer m.closeSpools()
+	m.width, m.height = 120, 40
+	m.srv.state = stateReady
+	m.list.setTools([]client.Tool{{Name: "hostile", InputSchema: hostileOutputSchema()}})
+	m.syncForm()
+	m.focus, m.tab = paneRight, tabTool
+	f := m.form
+	_, cmd := m.Update(keyMsg("enter"))
+	if cmd == nil || f.Checks() != 0 {
+		t.Fatalf("enter validated inline (cmd %v, checks %d)", cmd != nil, f.Checks())
+	}
+	for msgs := runAll(cmd); len(msgs) > 0; {
+		var next []tea.Msg
+		for _, msg := range msgs {
+			_, c := m.Update(msg)
+			next = append(next, runAll(c)...)
+		}
+		msgs = next
+	}
+	if !strings.Contains(m.notice, "not validated") || !strings.Contains(m.notice, "too costly") {
+		t.Errorf("notice %q", m.notice)
+	}
+}

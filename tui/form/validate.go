@@ -76,14 +76,12 @@ func (f *Form) check(sn snapshot) (verr, schemaErr error) {
 	if err != nil {
 		return nil, nil
 	}
-	f.val.runs.Add(1)
-	if err := sch.Validate(inst); err != nil {
-		if errors.Is(err, validate.ErrTooCostly) {
-			return nil, err
-		}
-		return err, nil
+	err = sch.Validate(inst)
+	if errors.Is(err, validate.ErrTooCostly) {
+		return nil, err // the guard refused: the validator did not run
 	}
-	return nil, nil
+	f.val.runs.Add(1)
+	return err, nil
 }
 
 // Validate checks the arguments against the whole schema with

@@ -69,6 +69,9 @@ func TestHostileInputSchemaNotValidated(t *testing.T) {
 		if costly != (name != "wide") {
 			t.Errorf("%s: Validate = %v; the cost guard should stop exactly the exponential schemas", name, errs)
 		}
+		if ran := f.Checks() == 1; ran != (name == "wide") {
+			t.Errorf("%s: the validator ran %d times", name, f.Checks())
+		}
 	}
 }
 
