@@ -47,9 +47,14 @@ func (m *model) onArgsChecked(msg argsCheckedMsg) tea.Cmd {
 	}
 	msg.errs = errs
 	m.argsCheck = msg
+	m.notice = ""
 	cmd := m.sendCall(msg.anyway)
-	if unchecked && m.notice == "" {
-		m.notice = "arguments not validated: the schema is too costly to check"
+	if unchecked {
+		if m.notice != "" {
+			m.notice = "arguments not validated (the schema is too costly to check); " + m.notice
+		} else {
+			m.notice = "arguments not validated: the schema is too costly to check"
+		}
 	}
 	return cmd
 }

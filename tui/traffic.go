@@ -277,7 +277,7 @@ func (v *trafficView) view(st styles, width, height int) string {
 			} else if s := string(en.e.Data) + en.e.Text; len(s) >= bigText {
 				d.parts = append(d.parts, newWrapped(s, width))
 			} else {
-				d.add(wrapHard(safeText(s), width)...)
+				d.add(wrapWords(safeText(s), width)...)
 			}
 			v.detail.setSource(d)
 		}
@@ -341,6 +341,9 @@ func (s *scroller) setSource(src lineSource) {
 	}
 }
 
+// total is the number of lines (for small documents: it reads them all).
+func (s *scroller) total() int { return s.count(math.MaxInt) }
+
 func (s *scroller) count(limit int) int {
 	if s.src == nil {
 		return 0
@@ -360,7 +363,11 @@ func (s *scroller) scroll(delta int) {
 	s.follow = atEnd && delta > 0
 }
 
+// top shows the first line (a new result opens at its top).
+func (s *scroller) top() { s.offset, s.follow = 0, false }
+
 // bottom shows the last lines, and keeps showing them as more arrive.
+
 func (s *scroller) bottom() { s.follow = true }
 
 func (s *scroller) view(height int) string {

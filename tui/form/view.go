@@ -208,11 +208,22 @@ func rowLines(r row, errs []string) int {
 	case rowNote, rowOption:
 		return 1
 	}
-	n := 1 + len(errs)
-	if liveOf(r) != "" {
-		n++
+	return 1 + len(withLive(liveOf(r), errs))
+}
+
+// withLive is the errors a row shows: the live check first, then validation's errors
+// (the two may say the same thing: it is said once).
+func withLive(live string, errs []string) []string {
+	if live == "" {
+		return errs
 	}
-	return n
+	kept := []string{live}
+	for _, e := range errs {
+		if !strings.HasPrefix(e, live) {
+			kept = append(kept, e)
+		}
+	}
+	return kept
 }
 
 // liveOf is the live error renderValue shows for a row.
@@ -241,7 +252,7 @@ func (f *Form) window(total, height, a, b int, get func(from, to int) []string) 
 		return get(f.top, f.top+height)
 	}
 	up, down := 0, 1
-	inner := height - up - down
+	var inner int
 	for range 4 {
 		inner = height - up - down
 		if a < f.top {
@@ -397,9 +408,7 @@ func (f *Form) renderRow(r row, focused bool, lay layout, errs []string) []strin
 	if lay.valW < 20 {
 		errX = 2 + 2*r.depth
 	}
-	if live != "" {
-		errs = append([]string{live}, errs...)
-	}
+	errs = withLive(live, errs)
 	for _, e := range errs {
 		out = append(out, strings.Repeat(" ", errX)+st.Error.Render("✗ "+sanitize(e)))
 	}
