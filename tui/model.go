@@ -148,9 +148,9 @@ type model struct {
 	formError string
 	// forms keeps each tool's form (by name and schema), so that moving to another
 	// tool and back keeps what was typed.
-	forms  map[string]*form.Form
-	detail scroller
-	ask    *question // a yes/no dialog waiting for its answer
+	forms     map[string]*form.Form
+	detail    scroller
+	ask       *question      // a yes/no dialog waiting for its answer
 	argsCheck argsCheckedMsg // the arguments' check, while sendCall finishes
 	checking  *form.Form     // a check of this form's arguments is running
 

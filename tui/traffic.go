@@ -214,13 +214,6 @@ func (v *trafficView) move(delta int) {
 	v.follow = v.cursor == n-1
 }
 
-func (v *trafficView) selected() (trafficEntry, bool) {
-	if v.cursor < 0 || v.cursor >= v.rows() {
-		return trafficEntry{}, false
-	}
-	return v.buffer().At(v.index(v.cursor)), true
-}
-
 // toggleOpen opens the selected event, or closes the open one.
 func (v *trafficView) toggleOpen() {
 	if v.open {
@@ -365,10 +358,6 @@ func (s *scroller) scroll(delta int) {
 
 // top shows the first line (a new result opens at its top).
 func (s *scroller) top() { s.offset, s.follow = 0, false }
-
-// bottom shows the last lines, and keeps showing them as more arrive.
-
-func (s *scroller) bottom() { s.follow = true }
 
 func (s *scroller) view(height int) string {
 	s.height = height
