@@ -95,9 +95,14 @@ type pump struct {
 	pending []wire.Event
 	gens    []int    // the connection generation of each pending event
 	logs    []string // log lines, formatted as they arrived
-	wake    chan struct{}
-	done    chan struct{}
-	once    sync.Once
+	// While the screen cannot take messages (an $EDITOR runs), what waits is bounded:
+	// past max bytes, events and lines are counted, not kept, and the next batch says
+	// how many were dropped.
+	bytes, max          int
+	lostEvents, lostLog int
+	wake                chan struct{}
+	done                chan struct{}
+	once                sync.Once
 }
 
 type wireBatchMsg struct {
@@ -107,7 +112,7 @@ type wireBatchMsg struct {
 }
 
 func newPump(send func(tea.Msg)) *pump {
-	p := &pump{wake: make(chan struct{}, 1), done: make(chan struct{})}
+	p := &pump{wake: make(chan struct{}, 1), done: make(chan struct{}), max: maxPending}
 	go func() {
 		for {
 			select {
@@ -118,7 +123,16 @@ func newPump(send func(tea.Msg)) *pump {
 			time.Sleep(16 * time.Millisecond)
 			p.mu.Lock()
 			batch, gens, logs := p.pending, p.gens, p.logs
-			p.pending, p.gens, p.logs = nil, nil, nil
+			p.pending, p.gens, p.logs, p.bytes = nil, nil, nil, 0
+			if p.lostEvents > 0 {
+				batch = append(batch, wire.Event{Time: time.Now(), Kind: wire.KindSynthetic,
+					Text: fmt.Sprintf("%d wire events were dropped while the screen was busy (a recording keeps them all)", p.lostEvents)})
+				gens = append(gens, -1)
+			}
+			if p.lostLog > 0 {
+				logs = append(logs, fmt.Sprintf("… %d log lines were dropped while the screen was busy", p.lostLog))
+			}
+			p.lostEvents, p.lostLog = 0, 0
 			p.mu.Unlock()
 			if len(batch) > 0 || len(logs) > 0 {
 				send(wireBatchMsg{events: batch, gens: gens, logs: logs})
@@ -133,8 +147,18 @@ func (p *pump) listener(gen int) wire.Listener {
 	return func(e wire.Event) { p.listen(gen, e) }
 }
 
+// maxPending bounds what waits for the screen.
+const maxPending = 64 << 20
+
 func (p *pump) listen(gen int, e wire.Event) {
 	p.mu.Lock()
+	if n := len(e.Data) + len(e.Text) + 128; p.bytes+n <= p.max {
+		p.bytes += n
+	} else {
+		p.lostEvents++
+		p.mu.Unlock()
+		return
+	}
 	p.pending = append(p.pending, e)
 	p.gens = append(p.gens, gen)
 	p.mu.Unlock()
@@ -148,6 +172,13 @@ func (p *pump) listen(gen int, e wire.Event) {
 func (p *pump) log(l client.LogMessage) {
 	line := logLine(time.Now(), l)
 	p.mu.Lock()
+	if n := len(line) + 16; p.bytes+n <= p.max {
+		p.bytes += n
+	} else {
+		p.lostLog++
+		p.mu.Unlock()
+		return
+	}
 	p.logs = append(p.logs, line)
 	p.mu.Unlock()
 	select {
