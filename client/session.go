@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/jsonscan"
 )
 
 // Version is mcpscope's version, sent as clientInfo.
@@ -452,14 +453,43 @@ type response struct {
 }
 
 func parseResponse(raw json.RawMessage) (json.RawMessage, error) {
-	var r response
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, err
+	result, _, err := parseResponseScan(raw)
+	return result, err
+}
+
+// parseResponseScan is parseResponse in one validating pass over the message, which
+// matters for a 100 MiB result: only the error member, if any, is decoded.
+// validated says the result returned has been checked to be valid JSON.
+func parseResponseScan(raw json.RawMessage) (result json.RawMessage, validated bool, err error) {
+	if verr := jsonscan.Valid(raw); verr != nil {
+		var r response
+		if err := json.Unmarshal(raw, &r); err != nil {
+			if jsonscan.IsDepth(verr) {
+				return nil, false, verr
+			}
+			return nil, false, err
+		}
 	}
-	if r.Error != nil {
-		return nil, &RPCError{Code: r.Error.Code, Message: r.Error.Message, Data: r.Error.Data}
+	var errRaw json.RawMessage
+	jsonscan.MembersTrusted(raw, func(key, value []byte) bool {
+		switch string(key) {
+		case "result":
+			result = value
+		case "error":
+			errRaw = value
+		}
+		return true
+	})
+	if errRaw != nil && string(errRaw) != "null" {
+		var r response
+		if err := json.Unmarshal(append(append([]byte(`{"error":`), errRaw...), '}'), &r); err != nil {
+			return nil, false, err
+		}
+		if r.Error != nil {
+			return nil, false, &RPCError{Code: r.Error.Code, Message: r.Error.Message, Data: r.Error.Data}
+		}
 	}
-	return r.Result, nil
+	return result, true, nil
 }
 
 // callError turns an SDK error for which no raw response was captured into ours.
@@ -671,11 +701,16 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 			}
 			return nil, s.requestError(ctx, rctx, err, capture)
 		}
-		result, perr := parseResponse(raw)
+		result, validated, perr := parseResponseScan(raw)
 		if perr != nil {
 			return nil, perr
 		}
-		r := decodeCallResult(result)
+		// The captured frame never changes, so the result's strings may share it: a
+		// 100 MiB text block is then held once, in the frame.
+		r, fast := decodeCallResultFast(result, validated, true)
+		if !fast {
+			r = decodeCallResultTolerant(result)
+		}
 		if err != nil {
 			r.SDKError = err.Error()
 		}

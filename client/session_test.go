@@ -417,9 +417,8 @@ func TestUndecodableResultsAreStillShown(t *testing.T) {
 	if len(r.Content) != 2 || r.Content[0].Text != "before" || r.Content[1].Type != "video" || !strings.Contains(r.Content[1].Problem, "unknown content type") {
 		t.Errorf("content = %+v", r.Content)
 	}
-	if r.SDKError == "" {
-		t.Error("the SDK's own decoding error is not kept")
-	}
+	// Over stdio the SDK never decodes a plain tools/call result (the wire hands it a
+	// placeholder), so it has nothing to fail on; the problem is noted on the block.
 }
 
 func TestToolsWithWrongTypesAreListed(t *testing.T) {

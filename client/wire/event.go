@@ -62,14 +62,20 @@ func ParseFraming(s string) (Framing, bool) {
 
 // Event is one thing that happened on the wire.
 type Event struct {
-	Time    time.Time
-	Kind    Kind
-	Dir     Dir     // for KindMessage and KindNoise
-	Data    []byte  // exact payload bytes: the JSON of a message, a noise or stderr line (no newline)
+	Time time.Time
+	Kind Kind
+	Dir  Dir // for KindMessage and KindNoise
+	// Data is the exact payload: the JSON of a message, a noise or stderr line (no
+	// newline). Listeners share it with the client and each other: never modify it.
+	Data    []byte
 	Framing Framing // for KindMessage: how the frame was delimited
 	Size    int     // payload size in bytes; for a noise line too long to keep, the full size
-	Text    string  // a human note for repair, synthetic and closed events
-	Exit    *Exit   // for KindClosed
+	Text    string  // a human note for repair, synthetic and closed events, and for a stray or refused message
+	// Stray marks a received response that answers no request in flight: an id
+	// mcpscope never sent, or one no longer awaited (answered already, or given up).
+	// Text says which.
+	Stray bool
+	Exit  *Exit // for KindClosed
 	// HTTP is set on every event of an HTTP transport (KindHTTP, and KindMessage
 	// for a message sent or received over HTTP): the exchange it belongs to, with
 	// method and URL, and the status, headers or server-sent event fields where they

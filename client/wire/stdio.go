@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/jsonscan"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -135,6 +136,7 @@ type StdioConn struct {
 	probed       map[string]bool            // ids answered by a synthetic reply
 	raw          map[string]chan json.RawMessage
 	rawSeq       int
+	maxID        int64 // the highest numeric request id written, to tell late replies from strays
 	err          error // why reading stopped (nil: clean EOF)
 	noiseLines   int   // stdout lines that were not JSON-RPC
 	firstNoise   string
@@ -240,8 +242,12 @@ func (c *StdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 		key := idKey(req.ID)
 		pr := &pendingRequest{id: req.ID, method: req.Method, data: data, capture: captureFrom(ctx)}
-		_, pr.numeric = req.ID.Raw().(int64)
+		n, numeric := req.ID.Raw().(int64)
+		pr.numeric = numeric
 		c.mu.Lock()
+		if numeric && n > c.maxID {
+			c.maxID = n
+		}
 		c.pending[key] = pr
 		c.order = append(c.order, key)
 		c.mu.Unlock()
@@ -308,13 +314,73 @@ type presence bool
 
 func (p *presence) UnmarshalJSON([]byte) error { *p = true; return nil }
 
+// envelope is what the reader needs of a message: its top-level members, found in one
+// validating pass without decoding (or copying) the result.
 type envelope struct {
-	JSONRPC *string         `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  presence        `json:"method"`
-	Result  presence        `json:"result"`
-	Error   presence        `json:"error"`
+	JSONRPC *string
+	ID      json.RawMessage // raw, as sent; nil when absent
+	Method  bool
+	Result  json.RawMessage // raw; nil when absent
+	Error   bool
 }
+
+var errNotString = errors.New(`"jsonrpc" is not a string`)
+
+// parseEnvelope validates one message (with the SDK's nesting limit) and finds its
+// top-level members. Like encoding/json, a repeated member's last value wins.
+func parseEnvelope(data []byte) (envelope, error) {
+	var env envelope
+	var bad error
+	err := jsonscan.Members(data, func(key, value []byte) bool {
+		switch {
+		case jsonscan.KeyIs(key, "jsonrpc"):
+			s, ok := jsonscan.String(value)
+			if !ok {
+				bad = errNotString
+				return false
+			}
+			env.JSONRPC = &s
+		case jsonscan.KeyIs(key, "id"):
+			env.ID = value
+		case jsonscan.KeyIs(key, "method"):
+			env.Method = true
+		case jsonscan.KeyIs(key, "result"):
+			env.Result = value
+		case jsonscan.KeyIs(key, "error"):
+			env.Error = true
+		}
+		return true
+	})
+	if err == nil {
+		err = bad
+	}
+	return env, err
+}
+
+// plainResult reports whether a tools/call result is complete as it stands: an object
+// whose resultType is absent or "complete" and that asks for no input. The SDK has
+// nothing to do with such a result but decode it, so the reader can hand it a
+// placeholder and leave the one decode to the client.
+func plainResult(result []byte) bool {
+	if len(result) == 0 || result[0] != '{' {
+		return false
+	}
+	plain := true
+	jsonscan.MembersTrusted(result, func(key, value []byte) bool {
+		switch {
+		case jsonscan.KeyIs(key, "resultType"):
+			plain = string(value) == `"complete"`
+		case jsonscan.KeyIs(key, "inputRequests"), jsonscan.KeyIs(key, "requestState"):
+			plain = false
+		}
+		return plain
+	})
+	return plain
+}
+
+// placeholderResult is what the SDK decodes instead of a plain tools/call result; the
+// client reads the real one from the capture.
+var placeholderResult = json.RawMessage(`{"content":[]}`)
 
 func (c *StdioConn) handleFrame(f frame, gen int) error {
 	if !c.current(gen) {
@@ -326,27 +392,43 @@ func (c *StdioConn) handleFrame(f frame, gen int) error {
 		return nil
 	}
 	// A batch (allowed only in 2025-03-26) is split into its messages.
-	var items []json.RawMessage
+	var items [][]byte
 	if f.data[0] == '[' {
-		if err := json.Unmarshal(f.data, &items); err != nil {
+		if err := jsonscan.Valid(f.data); err != nil {
 			c.noise(f.data)
 			c.tap.Emit(Event{Kind: KindNoise, Dir: Recv, Data: f.data})
 			return nil
 		}
+		jsonscan.ElementsTrusted(f.data, func(v []byte) bool { items = append(items, v); return true })
 	} else {
-		items = []json.RawMessage{f.data}
+		items = [][]byte{f.data}
 	}
 	envs := make([]envelope, len(items))
 	for i, it := range items {
-		if err := json.Unmarshal(it, &envs[i]); err != nil || !(bool(envs[i].Method) || envs[i].ID != nil) {
+		env, err := parseEnvelope(it)
+		if err != nil && jsonscan.IsDepth(err) && len(items) == 1 {
+			return c.tooDeep(f)
+		}
+		if err != nil || !(env.Method || env.ID != nil) {
 			// Valid-looking start but not a JSON-RPC message (a JSON log line, a torn
 			// line): noise, and the session goes on.
 			c.noise(f.data)
 			c.tap.Emit(Event{Kind: KindNoise, Dir: Recv, Data: f.data})
 			return nil
 		}
+		envs[i] = env
 	}
-	c.tap.Emit(Event{Kind: KindMessage, Dir: Recv, Data: f.data, Framing: f.framing})
+	ev := Event{Kind: KindMessage, Dir: Recv, Data: f.data, Framing: f.framing}
+	var strays []string
+	for _, env := range envs {
+		if note := c.strayNote(env); note != "" {
+			strays = append(strays, note)
+		}
+	}
+	if len(strays) > 0 {
+		ev.Stray, ev.Text = true, strings.Join(strays, "; ")
+	}
+	c.tap.Emit(ev)
 	c.mu.Lock()
 	if !c.framingKnown {
 		c.framingKnown = true
@@ -362,6 +444,83 @@ func (c *StdioConn) handleFrame(f frame, gen int) error {
 		if err := c.handleMessage(it, envs[i]); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// strayNote says why a received response answers no request in flight, or "" when it
+// answers one (or is not a response).
+func (c *StdioConn) strayNote(env envelope) string {
+	if env.Method || env.ID == nil {
+		return ""
+	}
+	key := string(env.ID)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.pending[key]; ok {
+		return ""
+	}
+	if _, ok := c.raw[key]; ok || c.probed[key] {
+		return ""
+	}
+	if key == "null" {
+		return "a response with id null: the server could not tell which request it answers (often a parse error)"
+	}
+	var sid string
+	if json.Unmarshal(env.ID, &sid) == nil {
+		if n, err := strconv.ParseInt(sid, 10, 64); err == nil {
+			if cand, ok := c.pending[strconv.FormatInt(n, 10)]; ok && cand.numeric {
+				return "" // an id echoed as a string: repaired or refused below
+			}
+		}
+		if n, err := strconv.Atoi(strings.TrimPrefix(sid, "mcpscope-")); err == nil && strings.HasPrefix(sid, "mcpscope-") && n <= c.rawSeq {
+			return fmt.Sprintf("a stray response: request id %s is no longer awaited (already answered, or given up)", key)
+		}
+	} else if n, err := strconv.ParseInt(key, 10, 64); err == nil && n > 0 && n <= c.maxID {
+		return fmt.Sprintf("a stray response: request id %s is no longer awaited (already answered, or given up)", key)
+	}
+	return fmt.Sprintf("a stray response: mcpscope never sent a request with id %s", abbreviate(key, 40))
+}
+
+// tooDeep handles a message nested deeper than the SDK accepts: the request it
+// answers fails at once with a clear error instead of waiting for its timeout.
+func (c *StdioConn) tooDeep(f frame) error {
+	var env envelope
+	jsonscan.MembersDeep(f.data, func(key, value []byte) bool {
+		switch {
+		case jsonscan.KeyIs(key, "id"):
+			env.ID = value
+		case jsonscan.KeyIs(key, "method"):
+			env.Method = true
+		}
+		return true
+	})
+	why := fmt.Sprintf("the server's message is nested more than %d levels deep; no MCP message needs that, so mcpscope refused it", jsonscan.MaxDepth)
+	var pr *pendingRequest
+	if !env.Method && env.ID != nil {
+		key := string(env.ID)
+		c.mu.Lock()
+		if p, ok := c.pending[key]; ok {
+			pr = p
+			delete(c.pending, key)
+			c.dropOrder(key)
+		}
+		c.mu.Unlock()
+	}
+	c.tap.Emit(Event{Kind: KindMessage, Dir: Recv, Data: f.data, Framing: f.framing, Text: why})
+	if pr == nil {
+		c.tap.Emit(Event{Kind: KindSynthetic, Text: why + "; skipped"})
+		return nil
+	}
+	resp := &jsonrpc.Response{ID: pr.id, Error: &jsonrpc.Error{
+		Code:    jsonrpc.CodeParseError,
+		Message: fmt.Sprintf("response too deeply nested: the response to %s is nested more than %d levels deep; mcpscope refused it (no MCP message needs that)", pr.method, jsonscan.MaxDepth),
+	}}
+	data, _ := jsonrpc.EncodeMessage(resp)
+	c.tap.Emit(Event{Kind: KindSynthetic, Dir: Recv, Data: data, Text: "answered the request with an error for the server: its response is too deeply nested"})
+	select {
+	case c.incoming <- resp:
+	case <-c.closed:
 	}
 	return nil
 }
@@ -468,7 +627,18 @@ func (c *StdioConn) handleMessage(data []byte, env envelope) error {
 			return nil
 		}
 		if ok && pr.capture != nil {
-			pr.capture.add(pr.method, data)
+			// data is the frame (or its repaired copy): nothing modifies it, so the
+			// capture shares it rather than copying a result that may be 100 MiB.
+			pr.capture.addOwned(pr.method, data)
+			if pr.method == "tools/call" && env.Result != nil && plainResult(env.Result) {
+				// The SDK gets a placeholder: decoding the real result is the client's.
+				msg := &jsonrpc.Response{ID: pr.id, Result: placeholderResult}
+				select {
+				case c.incoming <- msg:
+				case <-c.closed:
+				}
+				return nil
+			}
 		}
 	}
 	msg, err := jsonrpc.DecodeMessage(data)

@@ -1,0 +1,86 @@
+package main_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testutil"
+)
+
+// BenchmarkBigResult measures one tools/call whose result is one text block of
+// MCPSCOPE_BENCH_MB MiB (default 100) from the fake server over stdio, as `mcpscope
+// call` prints it, with and without --record, against the bare exchange in the same
+// run (bareclient: spawn the server, send the call, read the whole answer, no JSON).
+// Each reports its time per run and its own peak RSS (VmHWM, not the server's). The
+// targets: call within 1.3x of bare, and a peak RSS under twice the payload.
+//
+//	go test -run '^$' -bench BigResult -benchtime 3x ./cmd/mcpscope
+func BenchmarkBigResult(b *testing.B) {
+	mb := 100
+	if v, err := strconv.Atoi(os.Getenv("MCPSCOPE_BENCH_MB")); err == nil && v > 0 {
+		mb = v
+	}
+	server := testutil.FakeServer(b, "ndjson")
+	bare := testutil.Build(b, "./internal/testservers/bareclient")
+	mcpscope := testutil.Mcpscope(b)
+	args := fmt.Sprintf(`{"mb":%d}`, mb)
+	rec := filepath.Join(b.TempDir(), "rec.jsonl")
+	runs := []struct {
+		name string
+		argv []string
+	}{
+		{"bare", append([]string{bare, "big", args, "--"}, server...)},
+		{"call", append([]string{mcpscope, "call", "--args", args, "big", "--"}, server...)},
+		{"call-record", append([]string{mcpscope, "call", "--record", rec, "--args", args, "big", "--"}, server...)},
+	}
+	for _, r := range runs {
+		b.Run(fmt.Sprintf("%s-%dMiB", r.name, mb), func(b *testing.B) {
+			var peak float64
+			for i := 0; i < b.N; i++ {
+				if rss := runToNull(b, r.argv...); rss > peak {
+					peak = rss
+				}
+			}
+			b.ReportMetric(peak, "peak-RSS-MB")
+			b.ReportMetric(peak/float64(mb)/1.048576, "RSS/payload")
+		})
+	}
+}
+
+// runToNull runs argv with its output discarded and returns its peak RSS in MB.
+func runToNull(b *testing.B, argv ...string) float64 {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer null.Close()
+	cmd.Stdout, cmd.Stderr = null, null
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+	var peakKB int
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				b.Fatalf("%v: %v", argv, err)
+			}
+			return float64(peakKB) / 1024
+		case <-tick.C:
+		}
+		if kb := vmHWM(status); kb > peakKB {
+			peakKB = kb
+		}
+	}
+}
