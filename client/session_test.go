@@ -554,3 +554,57 @@ func TestRefreshToolsAsksTheServer(t *testing.T) {
 		t.Error("the last page was not requested on the wire")
 	}
 }
+
+// A response nested a million levels deep (valid JSON) fails its request at once with
+// a clear error, instead of being skipped so that the call waits for its timeout.
+func TestDeeplyNestedResponseFailsAtOnce(t *testing.T) {
+	t.Parallel()
+	f := connect(t, "deep", client.Options{Timeout: time.Hour})
+	c, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	_, err := f.s.Call(c, "echo", json.RawMessage(`{"message":"x"}`), client.CallOptions{})
+	if err == nil || !strings.Contains(err.Error(), "too deeply nested") {
+		t.Fatalf("err = %v, want a 'too deeply nested' error", err)
+	}
+	if c.Err() != nil {
+		t.Fatal("the call waited for its deadline")
+	}
+	// The session goes on.
+	if _, err := f.s.Tools(ctx(t)); err != nil {
+		t.Fatalf("tools/list after the refused response: %v", err)
+	}
+}
+
+// Responses to ids never sent, and a second response to one id, are marked on the
+// wire event (Stray, with a note) so that Traffic and --trace can show them.
+func TestStrayResponsesAreFlagged(t *testing.T) {
+	t.Parallel()
+	f := connect(t, "stray", client.Options{})
+	r, err := f.s.Call(ctx(t), "echo", json.RawMessage(`{"message":"hi"}`), client.CallOptions{})
+	if err != nil || len(r.Content) != 1 {
+		t.Fatalf("call: %v %+v", err, r)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		never, ok1 := f.rec.find(wire.KindMessage, "never sent a request with id 424242")
+		again, ok2 := f.rec.find(wire.KindMessage, "no longer awaited")
+		if ok1 && ok2 {
+			if !never.Stray || !again.Stray || !strings.Contains(string(again.Data), "hi") {
+				t.Fatalf("stray events: %+v / %+v", never, again)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("stray responses not flagged (never sent: %v, second answer: %v)", ok1, ok2)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// The answered response itself is not stray.
+	f.rec.mu.Lock()
+	defer f.rec.mu.Unlock()
+	for _, e := range f.rec.events {
+		if e.Kind == wire.KindMessage && e.Dir == wire.Recv && strings.Contains(string(e.Data), `"id":1,`) && e.Stray {
+			t.Errorf("the initialize response is marked stray: %s", e.Text)
+		}
+	}
+}

@@ -45,6 +45,8 @@ var scenarios = map[string]string{
 	"bad-tool-types":  "tools/list has a numeric tool name and a mistyped annotation",
 	"images":          "adds a 'pic' tool returning image, audio and resource blocks",
 	"paged":           "tools/list is paginated in pages of 2, 2 and 1",
+	"deep":            "tools/call results hold a million nested '['",
+	"stray":           "a response to id 424242 (never sent) before every tools/call reply, and the reply twice",
 }
 
 func main() {
