@@ -527,7 +527,15 @@ type ToolList struct {
 	Tools    []Tool
 	Pages    int
 	Problems []string // what was wrong with the list itself (tools that are not objects, a bad cursor)
+	bytes    int      // of the pages' results, which the tools keep parts of
 }
+
+// Bounds on one listing: an endless cursor must not fill memory. Far above real
+// servers (10,000 tools with big schemas are some 20 MB).
+const (
+	maxListPages = 10000
+	maxListBytes = 64 << 20
+)
 
 // Tools lists every page of tools. On 2026-07-28 sessions the SDK may answer from its
 // TTL cache; the pages then come from the last raw answers. Use RefreshTools to ask the
@@ -572,6 +580,7 @@ func (s *Session) listTools(ctx context.Context, page func(cursor string) (json.
 		if err != nil {
 			return nil, err
 		}
+		list.bytes += len(result)
 		var p struct {
 			Tools      json.RawMessage `json:"tools"`
 			NextCursor *string         `json:"nextCursor"`
@@ -606,8 +615,12 @@ func (s *Session) listTools(ctx context.Context, page func(cursor string) (json.
 		case seen[next]:
 			list.Problems = append(list.Problems, fmt.Sprintf("the server returned cursor %q twice; listing stopped to avoid a loop", next))
 			return list, nil
-		case list.Pages >= 10000:
-			list.Problems = append(list.Problems, "more than 10000 pages; listing stopped")
+		case list.Pages >= maxListPages:
+			list.Problems = append(list.Problems, fmt.Sprintf("more than %d pages; listing stopped", maxListPages))
+			return list, nil
+		case list.bytes > maxListBytes:
+			list.Problems = append(list.Problems, fmt.Sprintf("the %d pages so far hold %s, more than the %s mcpscope keeps of one list; listing stopped (the server may be sending an endless cursor)",
+				list.Pages, wire.HumanBytes(int64(list.bytes)), wire.HumanBytes(maxListBytes)))
 			return list, nil
 		}
 		seen[next] = true

@@ -608,3 +608,19 @@ func TestStrayResponsesAreFlagged(t *testing.T) {
 		}
 	}
 }
+
+// An endless cursor stops at a bound on the bytes kept, said in Problems, long before
+// 10,000 pages of 1 MiB.
+func TestEndlessCursorIsBoundedByBytes(t *testing.T) {
+	t.Parallel()
+	f := connect(t, "endless", client.Options{})
+	c, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	list, err := f.s.Tools(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if list.Pages >= 1000 || len(list.Problems) == 0 || !strings.Contains(list.Problems[len(list.Problems)-1], "listing stopped") {
+		t.Fatalf("%d pages, problems %q", list.Pages, list.Problems)
+	}
+}

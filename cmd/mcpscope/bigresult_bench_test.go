@@ -42,7 +42,7 @@ func BenchmarkBigResult(b *testing.B) {
 		b.Run(fmt.Sprintf("%s-%dMiB", r.name, mb), func(b *testing.B) {
 			var peak float64
 			for i := 0; i < b.N; i++ {
-				if rss := runToNull(b, r.argv...); rss > peak {
+				if rss := runToNull(b, false, r.argv...); rss > peak {
 					peak = rss
 				}
 			}
@@ -53,7 +53,7 @@ func BenchmarkBigResult(b *testing.B) {
 }
 
 // runToNull runs argv with its output discarded and returns its peak RSS in MB.
-func runToNull(b *testing.B, argv ...string) float64 {
+func runToNull(b *testing.B, mayFail bool, argv ...string) float64 {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
@@ -73,7 +73,7 @@ func runToNull(b *testing.B, argv ...string) float64 {
 	for {
 		select {
 		case err := <-done:
-			if err != nil {
+			if err != nil && !mayFail {
 				b.Fatalf("%v: %v", argv, err)
 			}
 			return float64(peakKB) / 1024
@@ -82,5 +82,32 @@ func runToNull(b *testing.B, argv ...string) float64 {
 		if kb := vmHWM(status); kb > peakKB {
 			peakKB = kb
 		}
+	}
+}
+
+// BenchmarkAtTheLimit reports the peak RSS of messages at or over the limits: a
+// 300 MiB result refused by the default --max-frame (256 MiB), and a 500 MiB noise line
+// skipped. Each should cost about the limit at most, not several times the message.
+//
+//	go test -run '^$' -bench AtTheLimit -benchtime 1x ./cmd/mcpscope
+func BenchmarkAtTheLimit(b *testing.B) {
+	mcpscope := testutil.Mcpscope(b)
+	runs := []struct {
+		name string
+		argv []string
+	}{
+		{"refused-300MiB-result", append([]string{mcpscope, "call", "--args", `{"mb":300}`, "big", "--"}, testutil.FakeServer(b, "ndjson")...)},
+		{"skipped-500MiB-noise-line", append([]string{mcpscope, "--inspect", "--"}, testutil.FakeServer(b, "huge-line")...)},
+	}
+	for _, r := range runs {
+		b.Run(r.name, func(b *testing.B) {
+			var peak float64
+			for i := 0; i < b.N; i++ {
+				if rss := runToNull(b, true, r.argv...); rss > peak {
+					peak = rss
+				}
+			}
+			b.ReportMetric(peak, "peak-RSS-MB")
+		})
 	}
 }

@@ -46,6 +46,7 @@ var scenarios = map[string]string{
 	"images":          "adds a 'pic' tool returning image, audio and resource blocks",
 	"paged":           "tools/list is paginated in pages of 2, 2 and 1",
 	"deep":            "tools/call results hold a million nested '['",
+	"endless":         "tools/list pages of 1 MiB, each with a new nextCursor, forever",
 	"stray":           "a response to id 424242 (never sent) before every tools/call reply, and the reply twice",
 }
 

@@ -63,8 +63,9 @@ type server struct {
 	runMu    sync.Mutex
 	running  map[string]chan struct{} // canonical id -> closed when cancelled
 
-	hugeSent bool // huge-line: the big line goes out once only
-	media    media
+	hugeSent    bool // huge-line: the big line goes out once only
+	endlessPage int  // endless: pages sent
+	media       media
 }
 
 func newServer(scenario string, in io.Reader, out io.Writer) *server {
