@@ -268,7 +268,16 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 		s.setLogLevel(cctx)
 		return s, nil
 	}
+	// A handshake that runs out of time ends the server at once rather than after the
+	// grace periods: the error is due now. (The SDK closes the connection itself
+	// before Connect returns.)
+	stopHurry := context.AfterFunc(cctx, func() {
+		if conn := s.tr.Conn(); conn != nil && ctx.Err() == nil {
+			conn.Hurry()
+		}
+	})
 	cs, err := client.Connect(cctx, s.tr, sopts)
+	stopHurry()
 	if err != nil {
 		if conn := s.tr.Conn(); conn != nil {
 			_ = conn.Close()

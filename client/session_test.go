@@ -624,3 +624,26 @@ func TestEndlessCursorIsBoundedByBytes(t *testing.T) {
 		t.Fatalf("%d pages, problems %q", list.Pages, list.Problems)
 	}
 }
+
+// A server that stops reading its stdin cannot hold a call past its --timeout: the
+// write of a request bigger than the pipe gives up with the request's context, and the
+// call fails with the timeout; Close still returns.
+func TestTimeoutBoundsAWriteTheServerDoesNotRead(t *testing.T) {
+	t.Parallel()
+	f := connect(t, "deaf", client.Options{Timeout: time.Second})
+	c, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	// The first call is read (and never answered); after it the server reads nothing.
+	if _, err := f.s.Call(c, "echo", json.RawMessage(`{"message":"x"}`), client.CallOptions{}); err == nil {
+		t.Fatal("the deaf server answered")
+	}
+	big, _ := json.Marshal(map[string]string{"message": strings.Repeat("b", 1<<20)})
+	_, err := f.s.Call(c, "echo", big, client.CallOptions{})
+	var te *client.TimeoutError
+	if !errors.As(err, &te) {
+		t.Fatalf("err = %v, want a TimeoutError", err)
+	}
+	if c.Err() != nil {
+		t.Fatal("the call waited past its timeout for the write")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -131,6 +132,7 @@ type StdioConn struct {
 	framingKnown bool // a frame has arrived, so its framing is the server's
 	restarted    bool
 	closing      bool                       // Close has begun: no restart may start a new process
+	hurry        bool                       // Close ends the server with hurryGrace
 	pending      map[string]*pendingRequest // written calls not yet answered, by id JSON
 	order        []string                   // pending keys in write order, for a restart
 	probed       map[string]bool            // ids answered by a synthetic reply
@@ -138,6 +140,7 @@ type StdioConn struct {
 	rawSeq       int
 	maxID        int64 // the highest numeric request id written, to tell late replies from strays
 	err          error // why reading stopped (nil: clean EOF)
+	writeErr     error // a write was cut off: the server's input is torn, later writes fail
 	noiseLines   int   // stdout lines that were not JSON-RPC
 	firstNoise   string
 	stderr       *ring
@@ -253,7 +256,9 @@ func (c *StdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		c.mu.Unlock()
 		watch = pr
 	}
-	if err := c.writeFrame(data); err != nil {
+	req, _ := msg.(*jsonrpc.Request)
+	canceling := req != nil && req.Method == "notifications/cancelled"
+	if err := c.writeFrame(ctx, data, canceling); err != nil {
 		return err
 	}
 	if watch != nil && c.opts.ProbeTimeout > 0 {
@@ -262,17 +267,51 @@ func (c *StdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return nil
 }
 
-func (c *StdioConn) writeFrame(data []byte) error {
+// pipeRoom is what a pipe holds unread on every system mcpscope runs on (Linux's
+// default is 64 KiB): a write that fits in it with what is unread does not block.
+const pipeRoom = 64 << 10
+
+// writeFrame writes one message. A write that blocks because the server does not read
+// its stdin gives up when ctx ends or the connection closes; the frame is then cut
+// off, so later writes fail too. A cancellation (canceling) that would block is not
+// written at all: the SDK waits for it before it closes the connection, and a server
+// that does not read cannot act on it anyway.
+func (c *StdioConn) writeFrame(ctx context.Context, data []byte, canceling bool) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	c.mu.Lock()
-	p, f := c.proc, c.writeFraming
+	p, f, broken := c.proc, c.writeFraming, c.writeErr
 	c.mu.Unlock()
-	c.tap.Emit(Event{Kind: KindMessage, Dir: Send, Data: data, Framing: f})
-	if _, err := p.stdin.Write(encodeFrame(f, data)); err != nil {
-		return fmt.Errorf("writing to the server's stdin: %w", err)
+	if broken != nil {
+		return broken
 	}
-	return nil
+	frame := encodeFrame(f, data)
+	if canceling {
+		if unread, err := unreadInput(p.stdin); err == nil && unread+len(frame) > pipeRoom {
+			c.tap.Emit(Event{Kind: KindSynthetic, Text: fmt.Sprintf("notifications/cancelled not sent: the server has not read the last %s written to it", HumanBytes(int64(unread)))})
+			return nil
+		}
+	}
+	c.tap.Emit(Event{Kind: KindMessage, Dir: Send, Data: data, Framing: f})
+	stop := context.AfterFunc(ctx, func() { _ = p.stdin.SetWriteDeadline(time.Now()) })
+	_, err := p.stdin.Write(frame)
+	stop()
+	_ = p.stdin.SetWriteDeadline(time.Time{})
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = errors.New("the server is not reading its stdin: a message to it was cut off unsent; restart the session")
+		c.mu.Lock()
+		c.writeErr = err
+		c.mu.Unlock()
+		c.tap.Emit(Event{Kind: KindSynthetic, Text: err.Error()})
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		return err
+	}
+	return fmt.Errorf("writing to the server's stdin: %w", err)
 }
 
 func idKey(id jsonrpc.ID) string {
@@ -813,17 +852,40 @@ func (c *StdioConn) restartContentLength() {
 	}
 }
 
+// hurryGrace replaces Grace when the session never got going (Hurry): a server
+// that did not answer the handshake in time gets no long goodbye.
+const hurryGrace = 100 * time.Millisecond
+
+// Hurry makes a later Close end the server quickly (hurryGrace instead of Grace):
+// the session failed, so the error need not wait for a graceful shutdown.
+func (c *StdioConn) Hurry() {
+	c.mu.Lock()
+	c.hurry = true
+	c.mu.Unlock()
+}
+
 // Close implements mcp.Connection: it ends the server and returns once it is reaped.
 func (c *StdioConn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
+		c.mu.Lock()
+		if c.proc != nil {
+			// A write blocked on a server that does not read gives up now.
+			_ = c.proc.stdin.SetWriteDeadline(time.Now())
+		}
+		c.mu.Unlock()
 		c.writeMu.Lock() // no restart may start a new process after this
 		c.mu.Lock()
 		p := c.proc
 		c.closing = true
+		hurry := c.hurry
 		c.mu.Unlock()
 		c.writeMu.Unlock()
-		p.stop(c.opts.Grace)
+		grace := c.opts.Grace
+		if hurry {
+			grace = min(grace, hurryGrace)
+		}
+		p.stop(grace)
 		// Return only once the exit is on the tap too, so that a recorder or a view
 		// closed right after this sees how the server ended.
 		select {
@@ -886,7 +948,7 @@ func (c *StdioConn) RawCall(ctx context.Context, method string, params json.RawM
 	if err != nil {
 		return nil, err
 	}
-	if err := c.writeFrame(data); err != nil {
+	if err := c.writeFrame(ctx, data, false); err != nil {
 		return nil, err
 	}
 	select {

@@ -111,3 +111,16 @@ func BenchmarkAtTheLimit(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkConnectTimeout: `--connect-timeout 1s` against a server that never reads
+// and ignores SIGTERM. The time per run is what the user waits for the error (target:
+// little over the 1 s; it was 2 s with the graceful shutdown, and 6 s when a cancel
+// notification to the hung server was waited for).
+//
+//	go test -run '^$' -bench ConnectTimeout -benchtime 3x ./cmd/mcpscope
+func BenchmarkConnectTimeout(b *testing.B) {
+	argv := append([]string{testutil.Mcpscope(b), "--inspect", "--connect-timeout", "1s", "--"}, testutil.FakeServer(b, "hang")...)
+	for i := 0; i < b.N; i++ {
+		runToNull(b, true, argv...)
+	}
+}

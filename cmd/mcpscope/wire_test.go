@@ -20,3 +20,13 @@ func TestCallTooDeeplyNested(t *testing.T) {
 		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 }
+
+// A server that never answers and ignores SIGTERM: the connect timeout is one clear
+// error, and the server is gone afterwards (fake checks).
+func TestConnectTimeoutEndsAHungServer(t *testing.T) {
+	t.Parallel()
+	r := fake(t, "hang", "--inspect", "--connect-timeout", "1s")
+	if r.code == 0 || !strings.Contains(r.stderr, "did not complete the handshake within 1s (--connect-timeout)") {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+}

@@ -47,6 +47,8 @@ var scenarios = map[string]string{
 	"paged":           "tools/list is paginated in pages of 2, 2 and 1",
 	"deep":            "tools/call results hold a million nested '['",
 	"endless":         "tools/list pages of 1 MiB, each with a new nextCursor, forever",
+	"deaf":            "at the first tools/call, stops reading stdin for good; ignores SIGTERM",
+	"hang":            "never reads stdin and ignores SIGTERM",
 	"stray":           "a response to id 424242 (never sent) before every tools/call reply, and the reply twice",
 }
 
@@ -77,8 +79,13 @@ func main() {
 		os.Exit(runWrapper())
 	case "garbage":
 		runGarbage()
-	case "stubborn":
+	case "stubborn", "deaf":
 		signal.Ignore(syscall.SIGTERM)
+	case "hang":
+		signal.Ignore(syscall.SIGTERM)
+		for {
+			time.Sleep(time.Hour)
+		}
 	case "slow-start":
 		time.Sleep(1500 * time.Millisecond)
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // JSON-RPC error codes used here.
@@ -215,6 +216,11 @@ func (s *server) handle(msg []byte) {
 	case "tools/call":
 		if s.scenario == "midnoise" {
 			s.writeRaw([]byte("DEBUG: handling tools/call\n"))
+		}
+		if s.scenario == "deaf" {
+			for { // reads nothing more: the client's writes fill the pipe
+				time.Sleep(time.Hour)
+			}
 		}
 		if s.scenario == "deep" {
 			// The answer is valid JSON, nested far deeper than any decoder accepts.
