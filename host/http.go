@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -281,11 +282,69 @@ func CheckBindAddr(addr string, allowRemote bool) error {
 	return fmt.Errorf("refusing to listen on %s: %s, and the host has no authentication, so anyone who can reach it could call its tools (and a tool file's tools run commands); use 127.0.0.1:%s, or add --allow-remote if you mean it", addr, what, port)
 }
 
-// ServeHTTP listens on addr (after CheckBindAddr) and serves handler until ctx is
-// cancelled, then shuts down, giving open requests a few seconds. ready, if not nil,
-// is called with the bound address once the listener is open. It returns nil after a
-// shutdown caused by ctx.
+// HTTPLimits bound what one client can hold of the HTTP endpoint, so that slow or idle
+// clients cannot starve the rest. Zero fields take the defaults of DefaultHTTPLimits.
+type HTTPLimits struct {
+	// HeaderTimeout bounds reading a request's line and headers.
+	HeaderTimeout time.Duration
+	// BodyTimeout bounds reading a request's body, counted from the end of its
+	// headers. Once the body is read the deadline is lifted, so a slow tool or a long
+	// SSE stream is not cut by it.
+	BodyTimeout time.Duration
+	// WriteTimeout bounds each write of a response (and the end of a response): a
+	// client that stops reading is cut off, while an SSE stream lives as long as its
+	// client keeps reading. It does not bound how long a handler takes.
+	WriteTimeout time.Duration
+	// IdleTimeout bounds how long a keep-alive connection waits for its next request.
+	IdleTimeout time.Duration
+	// MaxConns caps open connections. At the cap a new connection first replaces the
+	// connection idle the longest, then the one that has been sending its request the
+	// longest; connections whose request is being served are never cut. When every
+	// open connection is being served, new ones wait in the listen queue.
+	MaxConns int
+}
+
+// DefaultHTTPLimits are the limits of "mcpscope host --http": generous for a local
+// client (a 4 MiB body crosses loopback in milliseconds), small enough that thousands
+// of stalled connections are shed within a minute.
+var DefaultHTTPLimits = HTTPLimits{
+	HeaderTimeout: 10 * time.Second,
+	BodyTimeout:   30 * time.Second,
+	WriteTimeout:  30 * time.Second,
+	IdleTimeout:   60 * time.Second,
+	MaxConns:      512,
+}
+
+func (l HTTPLimits) withDefaults() HTTPLimits {
+	d := DefaultHTTPLimits
+	if l.HeaderTimeout <= 0 {
+		l.HeaderTimeout = d.HeaderTimeout
+	}
+	if l.BodyTimeout <= 0 {
+		l.BodyTimeout = d.BodyTimeout
+	}
+	if l.WriteTimeout <= 0 {
+		l.WriteTimeout = d.WriteTimeout
+	}
+	if l.IdleTimeout <= 0 {
+		l.IdleTimeout = d.IdleTimeout
+	}
+	if l.MaxConns <= 0 {
+		l.MaxConns = d.MaxConns
+	}
+	return l
+}
+
+// ServeHTTP listens on addr (after CheckBindAddr) and serves handler with
+// DefaultHTTPLimits until ctx is cancelled, then shuts down, giving open requests a few
+// seconds. ready, if not nil, is called with the bound address once the listener is
+// open. It returns nil after a shutdown caused by ctx.
 func ServeHTTP(ctx context.Context, handler http.Handler, addr string, allowRemote bool, ready func(net.Addr)) error {
+	return ServeHTTPWithLimits(ctx, handler, addr, allowRemote, DefaultHTTPLimits, ready)
+}
+
+// ServeHTTPWithLimits is ServeHTTP with the given limits.
+func ServeHTTPWithLimits(ctx context.Context, handler http.Handler, addr string, allowRemote bool, limits HTTPLimits, ready func(net.Addr)) error {
 	if err := CheckBindAddr(addr, allowRemote); err != nil {
 		return err
 	}
@@ -293,7 +352,7 @@ func ServeHTTP(ctx context.Context, handler http.Handler, addr string, allowRemo
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	srv, ln := newLimitedServer(handler, ln, limits.withDefaults())
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -311,4 +370,189 @@ func ServeHTTP(ctx context.Context, handler http.Handler, addr string, allowRemo
 		<-errc
 		return nil
 	}
+}
+
+type connKey struct{}
+
+// newLimitedServer returns a server for handler that applies limits, and the listener
+// to serve it on.
+func newLimitedServer(handler http.Handler, ln net.Listener, limits HTTPLimits) (*http.Server, net.Listener) {
+	cl := &connLimiter{Listener: ln, max: limits.MaxConns, conns: map[net.Conn]*trackedConn{}}
+	cl.cond = sync.NewCond(&cl.mu)
+	srv := &http.Server{
+		Handler:           &deadlines{next: handler, limits: limits, conns: cl},
+		ReadHeaderTimeout: limits.HeaderTimeout,
+		IdleTimeout:       limits.IdleTimeout,
+		ConnState:         cl.stateChanged,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			return context.WithValue(ctx, connKey{}, c)
+		},
+	}
+	return srv, cl
+}
+
+// deadlines applies the body and write timeouts of one request. net/http's own
+// ReadTimeout and WriteTimeout would cover the whole exchange, which would cut an SSE
+// stream (and a slow tool call) short.
+type deadlines struct {
+	next   http.Handler
+	limits HTTPLimits
+	conns  *connLimiter
+}
+
+func (d *deadlines) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{}) // a deadline of the previous request on this connection
+	conn, _ := r.Context().Value(connKey{}).(net.Conn)
+	serving := func() {
+		// The request is read: lift the read deadline, so that net/http's background
+		// read (which notices a client going away) does not time out during a long
+		// response, and never cut this connection to make room.
+		_ = rc.SetReadDeadline(time.Time{})
+		d.conns.serving(conn)
+	}
+	if r.Body == nil || r.Body == http.NoBody {
+		serving()
+	} else {
+		_ = rc.SetReadDeadline(time.Now().Add(d.limits.BodyTimeout))
+		r.Body = &bodyWatch{ReadCloser: r.Body, atEOF: serving}
+	}
+	d.next.ServeHTTP(&writeDeadline{ResponseWriter: w, rc: rc, d: d.limits.WriteTimeout}, r)
+	// What net/http writes after the handler (buffered output, the chunked trailer)
+	// gets a deadline too.
+	_ = rc.SetWriteDeadline(time.Now().Add(d.limits.WriteTimeout))
+}
+
+// bodyWatch calls atEOF once the whole body has been read.
+type bodyWatch struct {
+	io.ReadCloser
+	atEOF func()
+	done  bool
+}
+
+func (b *bodyWatch) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		b.atEOF()
+	}
+	return n, err
+}
+
+// writeDeadline gives each write of a response WriteTimeout to complete.
+type writeDeadline struct {
+	http.ResponseWriter
+	rc *http.ResponseController
+	d  time.Duration
+}
+
+func (w *writeDeadline) Write(p []byte) (int, error) {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *writeDeadline) Flush() {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	_ = w.rc.Flush()
+}
+
+// Unwrap lets http.ResponseController (which the SDK uses to flush) reach the
+// connection.
+func (w *writeDeadline) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// connLimiter is a listener that caps open connections (see HTTPLimits.MaxConns).
+type connLimiter struct {
+	net.Listener
+	max    int
+	mu     sync.Mutex
+	cond   *sync.Cond
+	conns  map[net.Conn]*trackedConn
+	seq    uint64
+	closed bool
+}
+
+type trackedConn struct {
+	idle    bool   // between requests
+	serving bool   // its request has been read and is being answered
+	since   uint64 // when it last changed state, in state changes of the listener
+}
+
+func (l *connLimiter) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for len(l.conns) >= l.max && !l.closed {
+		if v := l.victimLocked(); v != nil {
+			delete(l.conns, v)
+			v.Close()
+			continue
+		}
+		l.cond.Wait()
+	}
+	if l.closed {
+		c.Close()
+		return nil, net.ErrClosed
+	}
+	l.seq++
+	l.conns[c] = &trackedConn{since: l.seq}
+	return c, nil
+}
+
+// victimLocked picks the connection to cut for a new one: the one idle the longest,
+// else the one that has been sending its request the longest; nil when every
+// connection is being served.
+func (l *connLimiter) victimLocked() net.Conn {
+	var best net.Conn
+	var bestT *trackedConn
+	for c, t := range l.conns {
+		if t.serving {
+			continue
+		}
+		if bestT == nil || (t.idle && !bestT.idle) || (t.idle == bestT.idle && t.since < bestT.since) {
+			best, bestT = c, t
+		}
+	}
+	return best
+}
+
+func (l *connLimiter) stateChanged(c net.Conn, s http.ConnState) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch s {
+	case http.StateClosed, http.StateHijacked:
+		delete(l.conns, c)
+		l.cond.Broadcast()
+	case http.StateActive, http.StateIdle:
+		if t := l.conns[c]; t != nil {
+			l.seq++
+			t.idle, t.since = s == http.StateIdle, l.seq
+			if t.idle {
+				t.serving = false
+				l.cond.Broadcast() // it may be cut now
+			}
+		}
+	}
+}
+
+// serving marks c as being served until it next goes idle (or closes).
+func (l *connLimiter) serving(c net.Conn) {
+	if c == nil {
+		return
+	}
+	l.mu.Lock()
+	if t := l.conns[c]; t != nil {
+		t.serving = true
+	}
+	l.mu.Unlock()
+}
+
+func (l *connLimiter) Close() error {
+	l.mu.Lock()
+	l.closed = true
+	l.cond.Broadcast()
+	l.mu.Unlock()
+	return l.Listener.Close()
 }

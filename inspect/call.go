@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
 // CallOutput says how to print a call's result.
@@ -24,11 +25,18 @@ type CallOutput struct {
 	Format  string // table (text) or json
 	SaveDir string // write binary and resource blocks here
 	Tool    string // for file names
+	// Terminal says that a person reads w: every server string then goes through
+	// termsafe, so that its escapes are shown, not interpreted. Otherwise (a pipe, a
+	// file) the text and the JSON are written exactly as the server sent them.
+	Terminal bool
 }
 
 // WriteResult prints a result: text blocks as text, other blocks described (and saved
 // with SaveDir), structuredContent as JSON.
 func WriteResult(w io.Writer, out CallOutput, r *client.CallResult) error {
+	if out.Terminal {
+		w = termsafe.NewWriter(w)
+	}
 	if out.Format == FormatJSON {
 		var buf bytes.Buffer
 		if err := json.Indent(&buf, r.Raw, "", "  "); err != nil {

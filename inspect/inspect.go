@@ -1,5 +1,8 @@
 // Package inspect renders what a session knows for a pipe or a file: the server and
 // its tools (table, JSON or Markdown) and the result of one call. No Bubble Tea here.
+//
+// The table and Markdown are for people: every server string in them goes through
+// termsafe, so its escapes are shown, not interpreted. JSON keeps the exact strings.
 package inspect
 
 import (
@@ -11,7 +14,11 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
+
+// safe is a server string made safe for one line of a terminal.
+var safe = termsafe.Line
 
 // Formats accepted by --format.
 const (
@@ -124,7 +131,7 @@ func serverLine(info client.Info) string {
 	if info.Title != "" && info.Title != info.Name {
 		s += " — " + info.Title
 	}
-	return s
+	return safe(s)
 }
 
 func protocolLine(info client.Info) string {
@@ -132,7 +139,7 @@ func protocolLine(info client.Info) string {
 	if info.Framing != "" {
 		s += ", " + string(info.Framing) + " framing"
 	}
-	return s
+	return safe(s)
 }
 
 // CapabilitySummary lists capabilities with their true flags: "tools(listChanged)".
@@ -228,12 +235,12 @@ func firstLine(s string, max int) string {
 func writeTable(w io.Writer, info client.Info, list *client.ToolList) error {
 	fmt.Fprintf(w, "server        %s\n", serverLine(info))
 	fmt.Fprintf(w, "protocol      %s\n", protocolLine(info))
-	fmt.Fprintf(w, "capabilities  %s\n", CapabilitySummary(info.Capabilities))
+	fmt.Fprintf(w, "capabilities  %s\n", safe(CapabilitySummary(info.Capabilities)))
 	if info.Instructions != "" {
-		fmt.Fprintf(w, "instructions  %s\n", firstLine(info.Instructions, 100))
+		fmt.Fprintf(w, "instructions  %s\n", safe(firstLine(info.Instructions, 100)))
 	}
 	for _, p := range list.Problems {
-		fmt.Fprintf(w, "problem       %s\n", p)
+		fmt.Fprintf(w, "problem       %s\n", safe(p))
 	}
 	fmt.Fprintf(w, "\n%d tools (hints: yes/no as the server set them, (yes)/(no) the spec default it left unset; * required)\n\n", len(list.Tools))
 	if len(list.Tools) == 0 {
@@ -247,35 +254,36 @@ func writeTable(w io.Writer, info client.Info, list *client.ToolList) error {
 		if title := t.DisplayName(); title != t.Name {
 			desc = title + ": " + desc
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.Name,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", safe(t.Name),
 			hintCell(a.ReadOnly), hintCell(a.Destructive), hintCell(a.Idempotent), hintCell(a.OpenWorld),
-			firstLine(ParamSummary(t.Params()), 60), firstLine(desc, 70))
+			safe(firstLine(ParamSummary(t.Params()), 60)), safe(firstLine(desc, 70)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, t := range list.Tools {
 		for _, p := range t.Problems {
-			fmt.Fprintf(w, "problem in tool %q: %s\n", t.Name, p)
+			fmt.Fprintf(w, "problem in tool %q: %s\n", t.Name, safe(p))
 		}
 	}
 	return nil
 }
 
+// mdEscape makes s one safe table cell.
 func mdEscape(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "<br>")
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "|", `\|`)
+	return safe(strings.ReplaceAll(strings.TrimSpace(s), "\n", "<br>"))
 }
 
 func writeMarkdown(w io.Writer, info client.Info, list *client.ToolList) error {
 	fmt.Fprintf(w, "# %s\n\n", serverLine(info))
 	fmt.Fprintf(w, "- **Protocol:** %s\n", protocolLine(info))
-	fmt.Fprintf(w, "- **Capabilities:** %s\n", CapabilitySummary(info.Capabilities))
+	fmt.Fprintf(w, "- **Capabilities:** %s\n", safe(CapabilitySummary(info.Capabilities)))
 	for _, p := range list.Problems {
-		fmt.Fprintf(w, "- **Problem:** %s\n", p)
+		fmt.Fprintf(w, "- **Problem:** %s\n", safe(p))
 	}
 	if info.Instructions != "" {
-		fmt.Fprintf(w, "\n## Instructions\n\n%s\n", strings.TrimSpace(info.Instructions))
+		fmt.Fprintf(w, "\n## Instructions\n\n%s\n", termsafe.Text(strings.TrimSpace(info.Instructions)))
 	}
 	fmt.Fprintf(w, "\n## Tools (%d)\n\n", len(list.Tools))
 	fmt.Fprintln(w, "Hints: yes/no as the server set them, (yes)/(no) the spec default it left unset. `*` marks a required parameter.")
@@ -284,7 +292,7 @@ func writeMarkdown(w io.Writer, info client.Info, list *client.ToolList) error {
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- |")
 	for _, t := range list.Tools {
 		a := t.Annotations
-		name := "`" + t.Name + "`"
+		name := "`" + safe(t.Name) + "`"
 		if title := t.DisplayName(); title != t.Name {
 			name += " " + mdEscape(title)
 		}
@@ -294,7 +302,7 @@ func writeMarkdown(w io.Writer, info client.Info, list *client.ToolList) error {
 	}
 	for _, t := range list.Tools {
 		for _, p := range t.Problems {
-			fmt.Fprintf(w, "\n> Problem in `%s`: %s\n", t.Name, p)
+			fmt.Fprintf(w, "\n> Problem in `%s`: %s\n", safe(t.Name), safe(p))
 		}
 	}
 	return nil

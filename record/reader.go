@@ -207,8 +207,8 @@ func (rec *Recording) WriteTo(w io.Writer) (int64, error) {
 	return total, bw.Flush()
 }
 
-// Save writes the recording to path atomically: a temporary file in the same directory
-// renamed over it.
+// Save writes the recording to path atomically, mode 0600: a temporary file in the
+// same directory renamed over it (a symbolic link at path is replaced, not followed).
 func (rec *Recording) Save(path string) error {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -219,9 +219,6 @@ func (rec *Recording) Save(path string) error {
 		return err
 	}
 	mode := os.FileMode(0o600)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
 	if _, err := rec.WriteTo(f); err != nil {
 		f.Close()
 		os.Remove(f.Name())

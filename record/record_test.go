@@ -83,7 +83,7 @@ func TestWriteRead(t *testing.T) {
 		t.Fatalf("complete %v, warnings %v, %d events", rec.Complete, rec.Warnings, len(rec.Events))
 	}
 	h := rec.Header
-	if h.Format != Format || h.Version != Version || h.Target.Argv[1] != "--token=sekrit-value" || h.Target.Env[0] != "API_KEY" || h.Started.IsZero() {
+	if h.Format != Format || h.Version != Version || h.Target.Argv[1] != "--token=[redacted]" || h.Target.Env[0] != "API_KEY" || h.Started.IsZero() {
 		t.Errorf("header %+v", h)
 	}
 	if e := rec.Events[1]; e.Kind != KindMessage || e.Framing != "content-length" || e.Line != 3 || !e.IsMessage() {

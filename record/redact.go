@@ -7,15 +7,20 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/internal/redact"
 )
 
 // Redactor replaces secrets by [redacted] before anything reaches a file: literal
-// values (a bearer token, env values that look like keys) and regular expressions
-// (--redact). Inside JSON it works on decoded string values, so an escaped secret is
-// found too and the JSON stays valid. The zero value and nil redact nothing (but
-// sensitive HTTP headers are always redacted).
+// values (a bearer token, env values that look like keys, secrets in the server's
+// command line) with the copies of them a server is likely to echo (the rules of
+// package internal/redact: any letter case, base64, hex, URL escaping, for values of
+// redact.MinEncoded characters or more), and regular expressions (--redact). Inside
+// JSON it works on decoded string values, so an escaped secret is found too and the
+// JSON stays valid. The zero value and nil redact nothing (but credential HTTP
+// headers are always redacted).
 type Redactor struct {
-	secrets  []string
+	set      redact.Set
 	patterns []*regexp.Regexp
 }
 
@@ -39,26 +44,13 @@ func NewRedactor(secrets, patterns []string) (*Redactor, error) {
 	return r, nil
 }
 
-// AddSecret adds a literal value to redact.
-func (r *Redactor) AddSecret(s string) {
-	if s == "" {
-		return
-	}
-	for _, have := range r.secrets {
-		if have == s {
-			return
-		}
-	}
-	r.secrets = append(r.secrets, s)
-	// Longer secrets first, so that one containing another is replaced whole.
-	for i := len(r.secrets) - 1; i > 0 && len(r.secrets[i]) > len(r.secrets[i-1]); i-- {
-		r.secrets[i], r.secrets[i-1] = r.secrets[i-1], r.secrets[i]
-	}
-}
+// AddSecret adds a literal value to redact (one shorter than redact.MinSecret is
+// ignored).
+func (r *Redactor) AddSecret(s string) { r.set.Add(s) }
 
 // Active reports whether there is anything to redact besides HTTP headers.
 func (r *Redactor) Active() bool {
-	return r != nil && (len(r.secrets) > 0 || len(r.patterns) > 0)
+	return r != nil && (!r.set.Empty() || len(r.patterns) > 0)
 }
 
 // Text redacts a plain string.
@@ -66,11 +58,7 @@ func (r *Redactor) Text(s string) string {
 	if !r.Active() {
 		return s
 	}
-	for _, sec := range r.secrets {
-		if strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, Redacted)
-		}
-	}
+	s = r.set.String(s)
 	for _, re := range r.patterns {
 		s = re.ReplaceAllLiteralString(s, Redacted)
 	}
@@ -146,19 +134,47 @@ func (r *Redactor) JSON(b []byte) []byte {
 	return append(out, b[last:]...)
 }
 
-// sensitiveHeaders are always redacted, whatever the redactor.
-var sensitiveHeaders = map[string]bool{
-	"authorization":       true,
-	"proxy-authorization": true,
-	"cookie":              true,
-	"set-cookie":          true,
+// SensitiveHeader reports whether an HTTP header's value is always redacted:
+// Authorization, Proxy-Authorization, Cookie, Set-Cookie and names that say they
+// carry a credential (redact.CredentialHeader).
+func SensitiveHeader(name string) bool { return redact.CredentialHeader(name) }
+
+// URL redacts a URL: its user info, the values of query parameters with secret
+// names (api_key, token, sig…), then everything Text redacts.
+func (r *Redactor) URL(u string) string {
+	if u == "" {
+		return ""
+	}
+	return r.Text(redact.URL(u, nil))
 }
 
-// SensitiveHeader reports whether an HTTP header's value is always redacted.
-func SensitiveHeader(name string) bool { return sensitiveHeaders[strings.ToLower(name)] }
+// Argv redacts a server's command line: the secrets Text knows, the values of flags
+// such as --api-key X and --token=X and of NAME=VALUE words with secret names (see
+// redact.ArgvSecrets; AddArgv adds those to the secrets), and URL query secrets.
+func (r *Redactor) Argv(argv []string) []string {
+	if argv == nil {
+		return nil
+	}
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if strings.Contains(a, "://") {
+			a = redact.URL(a, nil)
+		}
+		out[i] = r.Text(a)
+	}
+	return out
+}
 
-// Headers redacts HTTP header values: Authorization, Proxy-Authorization, Cookie and
-// Set-Cookie entirely, the rest through Text. It returns a new map.
+// AddArgv adds the secrets of a server's command line (redact.ArgvSecrets), so that
+// they are redacted wherever the server echoes them.
+func (r *Redactor) AddArgv(argv []string) {
+	for _, s := range redact.ArgvSecrets(argv) {
+		r.AddSecret(s)
+	}
+}
+
+// Headers redacts HTTP header values: credential headers (SensitiveHeader) entirely,
+// the rest through Text. It returns a new map.
 func (r *Redactor) Headers(h map[string][]string) map[string][]string {
 	if h == nil {
 		return nil
@@ -178,16 +194,13 @@ func (r *Redactor) Headers(h map[string][]string) map[string][]string {
 	return out
 }
 
-// secretName matches environment variable names whose values are credentials.
-var secretName = regexp.MustCompile(`(?i)(key|token|secret|passw(or)?d|passphrase|pwd|credential|auth|cookie|session|private|signature|bearer)`)
-
 // SecretName reports whether an environment variable's name says its value is a
 // secret: API_KEY, GITHUB_TOKEN, DB_PASSWORD, CLIENT_SECRET, AUTH_HEADER and the like.
-func SecretName(name string) bool { return secretName.MatchString(name) }
+func SecretName(name string) bool { return redact.SecretName(name) }
 
 // MinEnvSecret is the shortest env value redacted as a secret: a shorter value (say
 // "1") would blank out unrelated text everywhere and protects nothing.
-const MinEnvSecret = 4
+const MinEnvSecret = redact.MinSecret
 
 // EnvSecrets splits K=V pairs into their names, for the header, and the values of the
 // ones whose names look secret, for the redactor.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -31,9 +32,13 @@ type Writer struct {
 	closed bool
 }
 
-// Create creates (or truncates) the file at path and writes the header.
+// Create creates the file at path, mode 0600, and writes the header. A symbolic link
+// at path is refused, never followed; an existing regular file is replaced, not
+// truncated: a new file is made beside it and renamed over it, so the recording is
+// mcpscope's own 0600 file whatever the old one's mode and links were; anything else
+// at path (a directory, a FIFO, a device) is refused.
 func Create(path string, h Header, red *Redactor) (*Writer, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	f, err := createFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot create the recording: %w", err)
 	}
@@ -44,6 +49,41 @@ func Create(path string, h Header, red *Redactor) (*Writer, error) {
 	}
 	w.file, w.path = f, path
 	return w, nil
+}
+
+// createFile makes a new 0600 file at path (see Create).
+func createFile(path string) (*os.File, error) {
+	st, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		// O_EXCL: a file or link made at path meanwhile fails this (a link is not
+		// followed), and is then looked at below.
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+		st, err = os.Lstat(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case st.Mode()&fs.ModeSymlink != 0:
+		return nil, fmt.Errorf("%s is a symbolic link; mcpscope does not write through one (remove it, or record to another name)", path)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s exists and is not a regular file", path)
+	}
+	// Renaming over path replaces whatever is there by then (even a link planted since
+	// the Lstat) without writing into it.
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return f, nil
 }
 
 // AutoName is the file name a recording started at t gets when none is given.
@@ -84,16 +124,21 @@ func CreateIn(dir string, h Header, red *Redactor) (*Writer, error) {
 
 // NewWriter writes the header to w and returns a writer for the events. Missing header
 // fields (format, version, start time) are filled in; argv, URL and headers are
-// redacted.
+// redacted, and the secrets in the server's command line (--api-key X) are added to
+// red (a nil red gets a redactor of its own for them).
 func NewWriter(w io.Writer, h Header, red *Redactor) (*Writer, error) {
+	if red == nil {
+		red = &Redactor{}
+	}
+	red.AddArgv(h.Target.Argv)
 	wr := &Writer{w: w, red: red, start: time.Now()}
 	h.Format, h.Version = Format, Version
 	if h.Started.IsZero() {
 		h.Started = wr.start
 	}
 	h.Started = h.Started.UTC()
-	h.Target.Argv = red.Strings(h.Target.Argv)
-	h.Target.URL = red.Text(h.Target.URL)
+	h.Target.Argv = red.Argv(h.Target.Argv)
+	h.Target.URL = red.URL(h.Target.URL)
 	line, err := marshalLine(h)
 	if err != nil {
 		return nil, err
@@ -273,7 +318,7 @@ func appendEventHead(b []byte, ev *Event, red *Redactor, validJSON bool) ([]byte
 		b = strconv.AppendInt(b, int64(ev.Exchange), 10)
 	}
 	str("method", ev.Method)
-	str("url", red.Text(ev.URL))
+	str("url", red.URL(ev.URL))
 	if ev.Status != 0 {
 		b = append(b, `,"status":`...)
 		b = strconv.AppendInt(b, int64(ev.Status), 10)

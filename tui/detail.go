@@ -13,13 +13,13 @@ import (
 func detailLines(st styles, t client.Tool, width int) []string {
 	var out []string
 	add := func(s string) { out = append(out, s) }
-	title := st.title.Render(t.DisplayName())
+	title := st.title.Render(safe(t.DisplayName()))
 	if t.DisplayName() != t.Name {
-		title += st.muted.Render("  " + t.Name)
+		title += st.muted.Render("  " + safe(t.Name))
 	}
 	add(title)
 	for _, p := range t.Problems {
-		add(st.warn.Render("⚠ " + p))
+		add(st.warn.Render("⚠ " + safe(p)))
 	}
 	if t.Description != "" {
 		add("")
@@ -65,7 +65,7 @@ func schemaTree(st styles, raw json.RawMessage, width int) []string {
 	}
 	var root map[string]any
 	if err := json.Unmarshal(raw, &root); err != nil {
-		return []string{st.warn.Render("  not an object: " + string(raw))}
+		return []string{st.warn.Render("  not an object: " + safe(string(raw)))}
 	}
 	var out []string
 	var walk func(schema map[string]any, depth int)
@@ -85,18 +85,18 @@ func schemaTree(st styles, raw json.RawMessage, width int) []string {
 		}
 		names := orderedKeys(raw, props, depth == 0)
 		if len(props) == 0 && depth == 0 {
-			out = append(out, "  "+st.muted.Render("no parameters ("+summary(schema)+")"))
+			out = append(out, "  "+st.muted.Render("no parameters ("+safe(summary(schema))+")"))
 			return
 		}
 		for _, name := range names {
 			p, _ := props[name].(map[string]any)
-			line := strings.Repeat("  ", depth+1) + name
+			line := strings.Repeat("  ", depth+1) + safe(name)
 			if required[name] {
 				line += st.err.Render("*")
 			}
-			line += "  " + st.muted.Render(summary(p))
+			line += "  " + st.muted.Render(safe(summary(p)))
 			if d, ok := p["description"].(string); ok && d != "" {
-				line += "  " + firstLineOf(d)
+				line += "  " + safe(firstLineOf(d))
 			}
 			out = append(out, truncate(line, width))
 			if p["type"] == "object" {
@@ -191,6 +191,7 @@ func wrapText(s string, width int) []string {
 	if width < 10 {
 		width = 10
 	}
+	s = safeText(s)
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
 		para = strings.TrimRight(para, " \r")

@@ -205,7 +205,7 @@ func (m *model) loadRecording(rec *record.Recording) {
 	m.traffic.add(events)
 	for _, e := range events {
 		if e.Kind == wire.KindStderr {
-			m.stderr = append(m.stderr, string(e.Data))
+			m.stderr = append(m.stderr, safeText(string(e.Data)))
 		}
 	}
 	m.stderrView.setLines(m.stderr)
@@ -375,7 +375,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onWire(msg.events, msg.gens)
 		return m, nil
 	case logMsg:
-		m.logs = append(m.logs, fmt.Sprintf("%s %-9s %s%s", time.Now().Format("15:04:05"), msg.m.Level, loggerPrefix(msg.m.Logger), oneLine(string(msg.m.Data), 500)))
+		m.logs = append(m.logs, safe(fmt.Sprintf("%s %-9s %s%s", time.Now().Format("15:04:05"), msg.m.Level, loggerPrefix(msg.m.Logger), oneLine(string(msg.m.Data), 500))))
 		m.logView.setLines(m.logs)
 		m.logView.bottom()
 		return m, nil
@@ -461,7 +461,7 @@ func (m *model) onWire(events []wire.Event, gens []int) {
 	for i, e := range events {
 		switch e.Kind {
 		case wire.KindStderr:
-			m.stderr = append(m.stderr, string(e.Data))
+			m.stderr = append(m.stderr, safeText(string(e.Data)))
 		case wire.KindClosed:
 			// The current process ending while the session was up means it died; the
 			// end of a process that a restart replaced does not.
@@ -1313,7 +1313,7 @@ func (m *model) rightPane(width, height int) string {
 	}
 	switch m.srv.state {
 	case stateConnecting:
-		return m.spinner.View() + " connecting to " + m.srv.name + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol")
+		return m.spinner.View() + " connecting to " + safe(m.srv.name) + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol")
 	case stateFailed:
 		return m.failureView(width, "Could not connect")
 	}
@@ -1353,7 +1353,7 @@ func (m *model) failureView(width int, title string) string {
 	if m.srv.err != nil {
 		lines = append(lines, wrapText(m.srv.err.Error(), width)...)
 	} else if m.srv.exit != nil {
-		lines = append(lines, "server "+m.srv.exit.String())
+		lines = append(lines, "server "+safe(m.srv.exit.String()))
 	}
 	lines = append(lines, "", m.st.statusKey.Render("ctrl+r")+m.st.muted.Render(" restarts the server (history is kept) · q quits"))
 	return strings.Join(lines, "\n")
@@ -1386,7 +1386,7 @@ func (m *model) toolView(width, height int) string {
 	var formBlock string
 	switch {
 	case m.form == nil:
-		formBlock = m.st.warn.Render("No form: " + m.formError)
+		formBlock = m.st.warn.Render("No form: " + safe(m.formError))
 	default:
 		hint := "enter calls · tab moves · ctrl+j raw JSON · ctrl+e $EDITOR"
 		if m.focus != paneRight {
@@ -1395,7 +1395,7 @@ func (m *model) toolView(width, height int) string {
 		formBlock = m.st.accent.Render("Arguments") + m.st.muted.Render("  "+hint) + "\n" + m.form.View(width, formH-1)
 	}
 	if m.confirm {
-		formBlock = m.st.err.Render(fmt.Sprintf("%s is destructive. Call it? y/n", t.Name)) + "\n" + formBlock
+		formBlock = m.st.err.Render(fmt.Sprintf("%s is destructive. Call it? y/n", safe(t.Name))) + "\n" + formBlock
 	}
 	return padLines(top, detailH) + "\n" + formBlock
 }
@@ -1417,7 +1417,7 @@ func (m *model) resultView(width, height int) string {
 		return m.st.muted.Render("No call yet. Pick a tool, fill in its arguments and press enter.")
 	}
 	if o.running {
-		s := m.spinner.View() + " " + o.tool.Name + " running " + time.Since(o.started).Round(100*time.Millisecond).String() + m.st.muted.Render("  esc cancels")
+		s := m.spinner.View() + " " + safe(o.tool.Name) + " running " + time.Since(o.started).Round(100*time.Millisecond).String() + m.st.muted.Render("  esc cancels")
 		if p := o.progress; p != nil {
 			s += "\n" + progressBar(m.st, p, width)
 		}
@@ -1448,7 +1448,7 @@ func progressBar(st styles, p *client.Progress, width int) string {
 	bar := st.accent.Render(strings.Repeat("█", filled)) + st.muted.Render(strings.Repeat("░", barW-filled))
 	s := bar + " " + label
 	if p.Message != "" {
-		s += "\n" + p.Message
+		s += "\n" + safe(p.Message)
 	}
 	return s
 }
@@ -1460,7 +1460,7 @@ func (m *model) historyView(width, height int) string {
 	lines := []string{m.st.muted.Render("enter re-runs · e loads the arguments into the form · → shows the result")}
 	for i := len(m.calls) - 1; i >= 0; i-- {
 		o := m.calls[i]
-		row := fmt.Sprintf("%s  %-10s %-12s %s", o.started.Format("15:04:05"), o.status(), o.tool.Name, oneLine(string(o.args), 200))
+		row := safe(fmt.Sprintf("%s  %-10s %-12s %s", o.started.Format("15:04:05"), o.status(), o.tool.Name, oneLine(string(o.args), 200)))
 		row = truncate(row, width-2)
 		switch o.status() {
 		case "failed":
@@ -1486,7 +1486,7 @@ func (m *model) elicitView(width, height int) string {
 	lines := []string{m.st.title.Render("The server asks for input")}
 	lines = append(lines, wrapText(e.Message, width)...)
 	if e.Mode == "url" {
-		lines = append(lines, "", "URL: "+e.URL, m.st.muted.Render("enter accepts (you open the URL yourself) · ctrl+x declines · esc cancels"))
+		lines = append(lines, "", "URL: "+safe(e.URL), m.st.muted.Render("enter accepts (you open the URL yourself) · ctrl+x declines · esc cancels"))
 		return strings.Join(lines, "\n")
 	}
 	lines = append(lines, m.st.muted.Render("enter accepts · ctrl+x declines · esc cancels"), "")
@@ -1503,7 +1503,7 @@ func (m *model) statusBar(width int) string {
 	if m.srv.info.Name != "" {
 		name = m.srv.info.Name + " " + m.srv.info.Version
 	}
-	parts = append(parts, st.accent.Render(truncate(name, 30)))
+	parts = append(parts, st.accent.Render(truncate(safe(name), 30)))
 	switch m.srv.state {
 	case stateConnecting:
 		parts = append(parts, st.warn.Render("connecting"))
@@ -1513,7 +1513,7 @@ func (m *model) statusBar(width int) string {
 		if i.Framing != "" {
 			tr += " " + string(i.Framing)
 		}
-		parts = append(parts, tr, i.Era+" "+i.ProtocolVersion, st.ok.Render("connected"))
+		parts = append(parts, safe(tr), safe(i.Era+" "+i.ProtocolVersion), st.ok.Render("connected"))
 	case stateFailed:
 		parts = append(parts, st.err.Render("failed"))
 	case stateDied:
@@ -1528,7 +1528,7 @@ func (m *model) statusBar(width int) string {
 	line := strings.Join(parts, st.muted.Render(" · "))
 	right := st.statusKey.Render("?") + st.muted.Render(" help")
 	if m.notice != "" {
-		line = line + st.muted.Render(" · ") + st.warn.Render(m.notice)
+		line = line + st.muted.Render(" · ") + st.warn.Render(safe(m.notice))
 	}
 	gap := width - ansi.StringWidth(right) - 1
 	line = ansi.Truncate(line, max(gap, 0), "…")

@@ -76,7 +76,7 @@ const bigText = 1 << 20
 func resultLines(st styles, o *outcome, width int) []string {
 	var out []string
 	add := func(s ...string) { out = append(out, s...) }
-	head := st.title.Render(o.tool.Name)
+	head := st.title.Render(safe(o.tool.Name))
 	if o.elapsed > 0 {
 		head += st.muted.Render("  " + o.elapsed.Round(time.Millisecond).String())
 	}
@@ -87,7 +87,7 @@ func resultLines(st styles, o *outcome, width int) []string {
 	case o.cancelled && !o.late:
 		add(head, st.warn.Render("Cancelled: notifications/cancelled was sent to the server."))
 		if o.err != nil {
-			add(st.muted.Render(o.err.Error()))
+			add(st.muted.Render(safe(o.err.Error())))
 		}
 		return out
 	}
@@ -115,13 +115,13 @@ func resultLines(st styles, o *outcome, width int) []string {
 		add(st.toolErr.Render("Tool error (isError: true): the tool ran and reported a failure"))
 	}
 	for _, p := range r.Problems {
-		add(st.warn.Render("⚠ " + p))
+		add(st.warn.Render("⚠ " + safe(p)))
 	}
 	if r.SDKError != "" {
-		add(st.warn.Render("⚠ the SDK could not decode this result (" + r.SDKError + "); shown from the raw frame"))
+		add(st.warn.Render("⚠ the SDK could not decode this result (" + safe(r.SDKError) + "); shown from the raw frame"))
 	}
 	for i, c := range r.Content {
-		add("", st.accent.Render(fmt.Sprintf("── [%d] %s ", i+1, orType(c.Type)))+annotationNote(st, c))
+		add("", st.accent.Render(fmt.Sprintf("── [%d] %s ", i+1, safe(orType(c.Type))))+annotationNote(st, c))
 		add(contentLines(st, c, width)...)
 		if pic := o.pictures[i]; pic != nil {
 			add(pic.lines()...)
@@ -131,20 +131,20 @@ func resultLines(st styles, o *outcome, width int) []string {
 		add("", st.accent.Render("── structuredContent ")+structuredNote(st, o))
 		add(jsonLines(st, r.Structured, width)...)
 		for _, v := range o.violation {
-			add(st.err.Render("  ✗ " + v.String()))
+			add(st.err.Render("  ✗ " + safe(v.String())))
 		}
 	}
 	if len(r.Content) == 0 && r.Structured == nil {
 		add(st.muted.Render("(no content)"))
 	}
 	for _, l := range o.linked {
-		add("", st.accent.Render("── read "+l.uri+" "))
+		add("", st.accent.Render("── read "+safe(l.uri)+" "))
 		if l.err != nil {
-			add(st.err.Render(l.err.Error()))
+			add(st.err.Render(safe(l.err.Error())))
 			continue
 		}
 		for _, c := range l.contents {
-			add(st.muted.Render(c.URI + "  " + orNone(c.MIMEType)))
+			add(st.muted.Render(safe(c.URI + "  " + orNone(c.MIMEType))))
 			if c.HasText {
 				add(textLines(st, c.Text, width)...)
 			} else {
@@ -175,7 +175,7 @@ func structuredNote(st styles, o *outcome) string {
 	case len(o.tool.OutputSchema) == 0:
 		return st.muted.Render("(no outputSchema to check against)")
 	case o.schemaErr != nil:
-		return st.warn.Render("(outputSchema unusable: " + o.schemaErr.Error() + ")")
+		return st.warn.Render("(outputSchema unusable: " + safe(o.schemaErr.Error()) + ")")
 	case len(o.violation) > 0:
 		return st.err.Render(fmt.Sprintf("✗ %d outputSchema violation(s)", len(o.violation)))
 	}
@@ -198,22 +198,22 @@ func annotationNote(st styles, c client.Content) string {
 	if a.Priority != nil {
 		parts = append(parts, fmt.Sprintf("priority %g", *a.Priority))
 	}
-	return st.muted.Render(strings.Join(parts, " · "))
+	return st.muted.Render(safe(strings.Join(parts, " · ")))
 }
 
 func contentLines(st styles, c client.Content, width int) []string {
 	switch c.Type {
 	case "text":
 		if c.Problem != "" {
-			return []string{st.warn.Render("⚠ " + c.Problem)}
+			return []string{st.warn.Render("⚠ " + safe(c.Problem))}
 		}
 		return textLines(st, c.Text, width)
 	case "image", "audio":
 		data, err := c.Bytes()
 		if err != nil {
-			return []string{st.warn.Render(err.Error())}
+			return []string{st.warn.Render(safe(err.Error()))}
 		}
-		desc := fmt.Sprintf("%s, %s", orNone(c.MIMEType), wire.HumanBytes(int64(len(data))))
+		desc := fmt.Sprintf("%s, %s", safe(orNone(c.MIMEType)), wire.HumanBytes(int64(len(data))))
 		if c.Type == "image" {
 			if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
 				desc += fmt.Sprintf(", %d×%d", cfg.Width, cfg.Height)
@@ -221,7 +221,7 @@ func contentLines(st styles, c client.Content, width int) []string {
 		}
 		return []string{desc, st.muted.Render("s saves it to a file")}
 	case "resource_link":
-		lines := []string{c.URI}
+		lines := []string{safe(c.URI)}
 		meta := orNone(c.MIMEType)
 		if c.Name != "" {
 			meta = c.Name + ", " + meta
@@ -229,7 +229,7 @@ func contentLines(st styles, c client.Content, width int) []string {
 		if c.Size != nil {
 			meta += ", " + wire.HumanBytes(*c.Size)
 		}
-		lines = append(lines, st.muted.Render(meta))
+		lines = append(lines, st.muted.Render(safe(meta)))
 		if c.Description != "" {
 			lines = append(lines, wrapText(c.Description, width)...)
 		}
@@ -238,7 +238,7 @@ func contentLines(st styles, c client.Content, width int) []string {
 		if c.Resource == nil {
 			return []string{st.warn.Render("embedded resource without a resource member")}
 		}
-		lines := []string{c.Resource.URI + st.muted.Render("  "+orNone(c.Resource.MIMEType))}
+		lines := []string{safe(c.Resource.URI) + st.muted.Render("  "+safe(orNone(c.Resource.MIMEType)))}
 		if c.Resource.HasText {
 			return append(lines, textLines(st, c.Resource.Text, width)...)
 		}
@@ -247,7 +247,7 @@ func contentLines(st styles, c client.Content, width int) []string {
 		}
 		return lines
 	}
-	lines := []string{st.warn.Render("⚠ " + orProblem(c))}
+	lines := []string{st.warn.Render("⚠ " + safe(orProblem(c)))}
 	return append(lines, jsonLines(st, c.Raw, width)...)
 }
 
@@ -274,19 +274,21 @@ func textLines(st styles, s string, width int) []string {
 			return jsonLines(st, json.RawMessage(t), width)
 		}
 	}
-	return wrapHard(s, width)
+	return wrapHard(safeText(s), width)
 }
 
-// jsonLines pretty-prints and highlights JSON.
+// jsonLines pretty-prints and highlights JSON. The text is made safe before it is
+// highlighted: in valid JSON that only turns raw C1 and bidi controls inside strings
+// into the \u escapes JSON has for them.
 func jsonLines(st styles, raw json.RawMessage, width int) []string {
 	if len(raw) >= bigText {
-		return wrapHard(string(raw), width)
+		return wrapHard(safeText(string(raw)), width)
 	}
 	var buf bytes.Buffer
 	if json.Indent(&buf, raw, "", "  ") != nil {
-		return wrapHard(string(raw), width)
+		return wrapHard(safeText(string(raw)), width)
 	}
-	lines := strings.Split(strings.TrimRight(highlightJSON(st.palette, buf.String()), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(highlightJSON(st.palette, safeText(buf.String())), "\n"), "\n")
 	for i, l := range lines {
 		lines[i] = truncate(l, width)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
 // toolList is the left pane: every tool, a fuzzy filter, and the selection. It renders
@@ -188,9 +189,9 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 	b.WriteString(header + "\n")
 	switch {
 	case l.filtering:
-		b.WriteString(st.accent.Render("/") + l.filter + st.accent.Render("▏") + "\n")
+		b.WriteString(st.accent.Render("/") + safe(l.filter) + st.accent.Render("▏") + "\n")
 	case l.filter != "":
-		b.WriteString(st.muted.Render("/"+l.filter+"  (esc clears)") + "\n")
+		b.WriteString(st.muted.Render("/"+safe(l.filter)+"  (esc clears)") + "\n")
 	default:
 		b.WriteString(st.muted.Render("/ to filter") + "\n")
 	}
@@ -212,8 +213,12 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 		t := l.tools[r.tool]
 		badges := badgeString(st, t.Annotations)
 		nameWidth := width - 2 - ansi.StringWidth(badges) - 1
-		name := highlight(st, truncate(t.Name, nameWidth), r.matched)
-		pad := width - 2 - ansi.StringWidth(truncate(t.Name, nameWidth)) - ansi.StringWidth(badges)
+		shown, matched := t.Name, r.matched
+		if !termsafe.IsLine(shown) {
+			shown, matched = safe(shown), nil // the offsets are into the name as sent
+		}
+		name := highlight(st, truncate(shown, nameWidth), matched)
+		pad := width - 2 - ansi.StringWidth(truncate(shown, nameWidth)) - ansi.StringWidth(badges)
 		line := name + strings.Repeat(" ", max(pad, 1)) + badges
 		if i == l.cursor {
 			marker := "› "

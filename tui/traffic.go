@@ -98,7 +98,7 @@ func (v *trafficView) add(es []wire.Event) {
 		if v.start.IsZero() {
 			v.start = e.Time
 		}
-		v.entries = append(v.entries, trafficEntry{e: e, summary: summarize(e)})
+		v.entries = append(v.entries, trafficEntry{e: e, summary: safe(summarize(e))})
 	}
 	if v.follow {
 		v.cursor = max(len(v.visible())-1, 0)
@@ -150,9 +150,9 @@ func (v *trafficView) view(st styles, width, height int) string {
 	header := st.muted.Render(fmt.Sprintf("%d events · showing %s (d cycles) · / filters by method · enter opens", len(v.entries), dirFilters[v.dirIndex]))
 	switch {
 	case v.typing:
-		header = st.accent.Render("/") + v.query + st.accent.Render("▏") + st.muted.Render("  enter keeps, esc clears")
+		header = st.accent.Render("/") + safe(v.query) + st.accent.Render("▏") + st.muted.Render("  enter keeps, esc clears")
 	case v.query != "":
-		header += st.muted.Render(" · matching ") + v.query
+		header += st.muted.Render(" · matching ") + safe(v.query)
 	}
 	if v.open {
 		if en, ok := v.selected(); ok {
@@ -162,7 +162,7 @@ func (v *trafficView) view(st styles, width, height int) string {
 				if en.e.Kind == wire.KindMessage || (en.e.Kind == wire.KindSynthetic && len(en.e.Data) > 0) || en.e.Kind == wire.KindRepair {
 					v.detail.setLines(jsonLines(st, en.e.Data, width))
 				} else {
-					v.detail.setLines(wrapHard(string(en.e.Data)+en.e.Text, width))
+					v.detail.setLines(wrapHard(safeText(string(en.e.Data)+en.e.Text), width))
 				}
 			}
 			return strings.Join(lines, "\n") + "\n" + v.detail.view(height-2)

@@ -5,13 +5,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/charmbracelet/x/term"
+
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/inspect"
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/validate"
 )
 
@@ -110,6 +114,10 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	if isTerminal(stdout) {
+		// Table and Markdown are always made safe; on a terminal, JSON is too.
+		stdout = termsafe.NewWriter(stdout)
+	}
 	return inspect.Write(stdout, c.format, s.Info(), list)
 }
 
@@ -171,7 +179,8 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if err := inspect.WriteResult(stdout, inspect.CallOutput{Format: c.format, SaveDir: saveDir, Tool: tool}, r); err != nil {
+	out := inspect.CallOutput{Format: c.format, SaveDir: saveDir, Tool: tool, Terminal: isTerminal(stdout)}
+	if err := inspect.WriteResult(stdout, out, r); err != nil {
 		return err
 	}
 	for _, p := range r.Problems {
@@ -182,6 +191,13 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return &exitError{code: exitToolError, msg: fmt.Sprintf("tool %q returned an error result (isError: true)", tool)}
 	}
 	return nil
+}
+
+// isTerminal reports whether w is a terminal, where a person reads the output (and a
+// server's escapes must not drive it); a pipe or a file gets the exact bytes.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
 }
 
 func findTool(tools []client.Tool, name string) (client.Tool, bool) {

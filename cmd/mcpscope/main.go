@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
 // Exit codes, documented in the README.
@@ -79,6 +80,9 @@ var commands = map[string]commandFunc{
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	// Every message on stderr may quote a server (errors, its last stderr lines, the
+	// trace): none of it drives the terminal.
+	stderr = termsafe.NewWriter(stderr)
 	var cmd commandFunc
 	switch first(args) {
 	case "version", "--version":

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/host"
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/replay"
 )
@@ -262,7 +263,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	} else {
-		report.WriteText(stdout)
+		report.WriteText(termsafe.NewWriter(stdout)) // for people: the diffs quote the server
 	}
 	out := rec
 	if update && !report.OK() {

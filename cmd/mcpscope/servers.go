@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
 // runServers lists the servers the config files name: mcpscope servers [--config FILE]
@@ -57,30 +59,32 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(f.entries) == 0 {
 		fmt.Fprintln(stdout, "No MCP servers configured. Looked in:")
 		for _, l := range f.looked {
-			fmt.Fprintf(stdout, "  %s  (%s)\n", tildePath(l.Path), l.Client)
+			fmt.Fprintf(stdout, "  %s  (%s)\n", termsafe.Line(tildePath(l.Path)), l.Client)
 		}
 		return nil
 	}
+	// What the config files say is shown, never interpreted by the terminal.
+	safe := termsafe.Line
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tTYPE\tCOMMAND OR URL\tFROM")
 	for _, e := range f.entries {
-		what := e.summary()
-		if len(what) > 70 {
-			what = what[:69] + "…"
+		what := safe(e.summary())
+		if r := []rune(what); len(r) > 70 {
+			what = string(r[:69]) + "…"
 		}
 		var notes []string
 		if len(e.EnvKeys) > 0 {
-			notes = append(notes, "env "+strings.Join(e.EnvKeys, ","))
+			notes = append(notes, "env "+safe(strings.Join(e.EnvKeys, ",")))
 		}
 		if len(e.HeaderKeys) > 0 {
-			notes = append(notes, "headers "+strings.Join(e.HeaderKeys, ","))
+			notes = append(notes, "headers "+safe(strings.Join(e.HeaderKeys, ",")))
 		}
 		if e.Disabled {
 			notes = append(notes, "disabled")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s (%s)\n", e.Name, e.Type, what, e.where(), e.Client)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s (%s)\n", safe(e.Name), safe(e.Type), what, safe(e.where()), e.Client)
 		if e.Problem != "" {
-			fmt.Fprintf(tw, "\t\t! %s\t\n", e.Problem)
+			fmt.Fprintf(tw, "\t\t! %s\t\n", safe(e.Problem))
 		}
 		if len(notes) > 0 {
 			fmt.Fprintf(tw, "\t\t%s\t\n", strings.Join(notes, "; "))

@@ -8,6 +8,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/clipperhouse/uax29/v2/graphemes"
+
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
 // editor is a one-line text editor over grapheme clusters: the cursor never
@@ -145,38 +147,14 @@ func (e *editor) deleteWordLeft() {
 	e.text = e.text[:e.cur] + e.text[end:]
 }
 
-// display makes one cluster safe and visible on a terminal: control
-// characters become visible symbols, zero-width clusters a dot.
+// display makes one cluster safe and visible on a terminal (termsafe's rule):
+// control characters and escapes are shown, a newline as ↵ and a tab as ⇥, and a
+// zero-width cluster as a dot.
 func display(c string) string {
-	clean := true
-	for _, r := range c {
-		if isControl(r) {
-			clean = false
-			break
-		}
+	if c == "\t" {
+		return "⇥"
 	}
-	if !clean {
-		var b strings.Builder
-		for _, r := range c {
-			switch {
-			case r == '\n':
-				b.WriteRune('↵')
-			case r == '\r':
-				if !strings.ContainsRune(c, '\n') {
-					b.WriteRune('↵')
-				}
-			case r == '\t':
-				b.WriteRune('⇥')
-			case r < 0x20:
-				b.WriteRune(0x2400 + r)
-			case isControl(r):
-				b.WriteRune('�')
-			default:
-				b.WriteRune(r)
-			}
-		}
-		c = b.String()
-	}
+	c = termsafe.Line(c)
 	if ansi.StringWidth(c) == 0 {
 		return "·"
 	}
@@ -187,25 +165,17 @@ func isControl(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0)
 }
 
-// sanitize makes any text (labels, descriptions, values) safe to print on
+// sanitize makes any text (labels, descriptions, values, hints) safe to print on
 // one line.
-func sanitize(s string) string {
-	ok := true
-	for _, r := range s {
-		if isControl(r) || r == utf8.RuneError {
-			ok = false
-			break
-		}
-	}
-	if ok {
+func sanitize(s string) string { return termsafe.Line(s) }
+
+// pasteText is a paste as the field should hold it: terminals send a pasted line
+// break as \r (some clipboards as \r\n), which in a value means \n.
+func pasteText(s string) string {
+	if !strings.Contains(s, "\r") {
 		return s
 	}
-	var b strings.Builder
-	clusters(s, func(start, end int) bool {
-		b.WriteString(display(s[start:end]))
-		return true
-	})
-	return b.String()
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }
 
 // view renders the editor in w cells with the cursor drawn in cursorStyle,

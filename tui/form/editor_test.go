@@ -72,19 +72,39 @@ func TestEditorScrollsHorizontally(t *testing.T) {
 }
 
 // TestEditorControlCharacters: what a terminal must not interpret is shown
-// as symbols, and kept in the value.
+// as symbols, and kept in the value (a pasted \r\n is a newline).
 func TestEditorControlCharacters(t *testing.T) {
 	f := editorForm(t)
-	f.Update(tea.PasteMsg{Content: "a\x1b[31mb\tc\r\nd\x00"})
+	f.Update(tea.PasteMsg{Content: "a\x1b[31mb\tc\r\nd\x00\u009b2J\u202e"})
 	out := f.View(80, 3)
-	if strings.Contains(out, "\x1b[31m") || strings.Contains(out, "\x00") || strings.Contains(out, "\t") {
+	if strings.Contains(out, "\x1b[31m") || strings.Contains(out, "\x00") || strings.Contains(out, "\t") ||
+		strings.Contains(out, "\u009b") || strings.Contains(out, "\u202e") {
 		t.Errorf("control characters reach the terminal: %q", out)
 	}
-	if got := text(f); got != "a\x1b[31mb\tc\r\nd\x00" {
+	if view := ansi.Strip(out); !strings.Contains(view, "a␛[31mb⇥c↵d␀\\u009b2J\\u202e") {
+		t.Errorf("control characters are not shown:\n%s", view)
+	}
+	if got := text(f); got != "a\x1b[31mb\tc\nd\x00\u009b2J\u202e" {
 		t.Errorf("text %q", got)
 	}
 	v, _ := f.Value()
-	if !sameJSON(t, v, []byte(`{"s":"a\u001b[31mb\tc\r\nd\u0000"}`)) {
+	if !sameJSON(t, v, []byte(`{"s":"a\u001b[31mb\tc\nd\u0000\u009b2J\u202e"}`)) {
 		t.Errorf("value %s", v)
+	}
+	// The raw JSON editor gets C1 and bidi controls as escapes, not as runes.
+	f.ToggleRaw()
+	if raw := f.View(80, 5); strings.Contains(raw, "\u009b") || strings.Contains(raw, "\u202e") ||
+		!strings.Contains(ansi.Strip(raw), `\u009b2J\u202e`) {
+		t.Errorf("the raw editor shows %q", raw)
+	}
+}
+
+// TestPastedLineBreaks: a terminal sends a pasted line break as \r; the value
+// gets \n.
+func TestPastedLineBreaks(t *testing.T) {
+	f := editorForm(t)
+	f.Update(tea.PasteMsg{Content: "one\rtwo\r\nthree\n"})
+	if got := text(f); got != "one\ntwo\nthree\n" {
+		t.Errorf("text %q", got)
 	}
 }

@@ -275,7 +275,7 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		if i := f.focusIndex(rows); i >= 0 && rows[i].kind == rowField && rows[i].n.isText() {
 			n := rows[i].n
 			n.isNull = false
-			n.ed.insert(m.Content)
+			n.ed.insert(pasteText(m.Content))
 			f.edited(n)
 		}
 	}

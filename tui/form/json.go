@@ -10,7 +10,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
 // omap is a JSON object that remembers the order of its keys. Schemas are
@@ -282,14 +285,33 @@ func writeString(b *bytes.Buffer, s string) {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
+		switch {
+		case r == utf8.RuneError && size == 1:
 			b.WriteString(`\ufffd`)
-		} else {
+		case termsafe.Escaped(r):
+			// C1 and bidi controls as \u escapes, so that the raw JSON editor never
+			// holds one a terminal would interpret.
+			if r > 0xffff {
+				r1, r2 := utf16.EncodeRune(r)
+				writeU(b, r1)
+				writeU(b, r2)
+			} else {
+				writeU(b, r)
+			}
+		default:
 			b.WriteString(s[i : i+size])
 		}
 		i += size
 	}
 	b.WriteByte('"')
+}
+
+// writeU writes the JSON escape \uXXXX of a UTF-16 code unit.
+func writeU(b *bytes.Buffer, u rune) {
+	b.WriteString(`\u`)
+	for shift := 12; shift >= 0; shift -= 4 {
+		b.WriteByte(hexDigits[u>>shift&0xf])
+	}
 }
 
 var numberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)

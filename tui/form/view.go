@@ -319,7 +319,7 @@ func (f *Form) renderRow(r row, focused bool, lay layout, errs []string) []strin
 	if hints != "" {
 		room := lay.valW - ansi.StringWidth(value) - 2
 		if room >= 4 {
-			line += "  " + st.Hint.Render(ansi.Truncate(hints, room, "…"))
+			line += "  " + st.Hint.Render(ansi.Truncate(sanitize(hints), room, "…"))
 		}
 	}
 	out = append(out, line)
@@ -418,12 +418,12 @@ func (f *Form) renderValue(r row, focused bool, w int) (value, hints, live strin
 		case focused:
 			value = n.ed.view(w, st.Text, st.Cursor)
 			if empty && !n.present && w > 2 {
-				value += st.Placeholder.Render(ansi.Truncate(placeholder(n), w-1, "…"))
+				value += st.Placeholder.Render(ansi.Truncate(sanitize(placeholder(n)), w-1, "…"))
 			}
 		case empty && n.present:
 			value = st.Placeholder.Render(`""`)
 		case empty:
-			value = st.Placeholder.Render(ansi.Truncate(placeholder(n), w, "…"))
+			value = st.Placeholder.Render(ansi.Truncate(sanitize(placeholder(n)), w, "…"))
 		default:
 			value = st.Text.Render(ansi.Truncate(sanitize(n.ed.text), w, "…"))
 		}

@@ -50,6 +50,8 @@ var scenarios = map[string]string{
 	"deaf":            "at the first tools/call, stops reading stdin for good; ignores SIGTERM",
 	"hang":            "never reads stdin and ignores SIGTERM",
 	"stray":           "a response to id 424242 (never sent) before every tools/call reply, and the reply twice",
+	"hostile":         "names, descriptions, results, errors, logs, stdout noise and stderr carry terminal escapes",
+	"hostile-exit":    "prints terminal escapes on stderr and exits 1 without reading",
 }
 
 func main() {
@@ -70,10 +72,16 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stderr, "fakemcp: %s starting\n", scenario)
+	if scenario == "hostile" {
+		fmt.Fprintln(os.Stderr, "fakemcp: "+hostilePayload)
+	}
 
 	switch scenario {
 	case "exit-at-once":
 		fmt.Fprintln(os.Stderr, "fakemcp: fatal: missing configuration FOO_TOKEN")
+		os.Exit(1)
+	case "hostile-exit":
+		fmt.Fprintln(os.Stderr, "fakemcp: fatal: "+hostilePayload)
 		os.Exit(1)
 	case "wrapper":
 		os.Exit(runWrapper())

@@ -81,6 +81,8 @@ func (s *server) tools() []tool {
 			Description: "Counts to 5 with progress",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"steps":{"type":"integer"}}}`),
 		})
+	case "hostile":
+		tools = append(tools, hostileTools()...)
 	case "images":
 		tools = append(tools, tool{
 			Name:        "pic",
@@ -189,6 +191,9 @@ func (s *server) callTool(id json.RawMessage, params json.RawMessage) {
 		os.Exit(3)
 	case p.Name == "slow" && s.scenario == "progress":
 		s.startSlow(id, args, p.Meta.ProgressToken)
+		return
+	case (p.Name == "hostile" || p.Name == "hostile_error") && s.scenario == "hostile":
+		s.callHostile(id, p.Name)
 		return
 	case p.Name == "pic" && s.scenario == "images":
 		result = s.media.content()
