@@ -290,6 +290,9 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 	return s, nil
 }
 
+// methodBatch is what wire.Event.Method says for a batch of several messages.
+const methodBatch = wire.MethodBatch
+
 // setLogLevel asks a legacy server that offers logging for messages at LogLevel. A
 // refusal is not fatal: the session works without logs.
 func (s *Session) setLogLevel(ctx context.Context) {
@@ -308,8 +311,16 @@ func (s *Session) onFrame(e wire.Event) {
 	if e.Kind != wire.KindMessage || e.Dir != wire.Recv {
 		return
 	}
-	isProgress := bytes.Contains(e.Data, []byte(`"notifications/progress"`))
-	isLog := s.opts.OnLog != nil && bytes.Contains(e.Data, []byte(`"notifications/message"`))
+	var isProgress, isLog bool
+	if e.HTTP == nil && e.Framing != "" {
+		// Stdio: the wire layer names the method of each frame, so a 100 MiB result
+		// is not searched for method names.
+		isProgress = e.Method == "notifications/progress" || e.Method == methodBatch
+		isLog = s.opts.OnLog != nil && (e.Method == "notifications/message" || e.Method == methodBatch)
+	} else {
+		isProgress = bytes.Contains(e.Data, []byte(`"notifications/progress"`))
+		isLog = s.opts.OnLog != nil && bytes.Contains(e.Data, []byte(`"notifications/message"`))
+	}
 	if !isProgress && !isLog {
 		return
 	}

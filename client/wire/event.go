@@ -30,6 +30,9 @@ const (
 	KindClosed Kind = "closed"
 )
 
+// MethodBatch is Event.Method for a batch: its messages may have several methods.
+const MethodBatch = "(batch)"
+
 // Dir is the direction of a message.
 type Dir string
 
@@ -71,6 +74,9 @@ type Event struct {
 	Framing Framing // for KindMessage: how the frame was delimited
 	Size    int     // payload size in bytes; for a noise line too long to keep, the full size
 	Text    string  // a human note for repair, synthetic and closed events, and for a stray or refused message
+	// Method is, for a received stdio message, the method of the request or
+	// notification ("" for a response; MethodBatch for a batch of several messages).
+	Method string
 	// Stray marks a received response that answers no request in flight: an id
 	// mcpscope never sent, or one no longer awaited (answered already, or given up).
 	// Text says which.

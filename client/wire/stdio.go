@@ -359,8 +359,10 @@ type envelope struct {
 	JSONRPC *string
 	ID      json.RawMessage // raw, as sent; nil when absent
 	Method  bool
-	Result  json.RawMessage // raw; nil when absent
-	Error   bool
+	// MethodName is the method's value when it is a string.
+	MethodName string
+	Result     json.RawMessage // raw; nil when absent
+	Error      bool
 }
 
 var errNotString = errors.New(`"jsonrpc" is not a string`)
@@ -383,6 +385,7 @@ func parseEnvelope(data []byte) (envelope, error) {
 			env.ID = value
 		case jsonscan.KeyIs(key, "method"):
 			env.Method = true
+			env.MethodName, _ = jsonscan.String(value)
 		case jsonscan.KeyIs(key, "result"):
 			env.Result = value
 		case jsonscan.KeyIs(key, "error"):
@@ -458,6 +461,11 @@ func (c *StdioConn) handleFrame(f frame, gen int) error {
 		envs[i] = env
 	}
 	ev := Event{Kind: KindMessage, Dir: Recv, Data: f.data, Framing: f.framing}
+	if len(envs) == 1 {
+		ev.Method = envs[0].MethodName
+	} else if len(envs) > 1 {
+		ev.Method = MethodBatch
+	}
 	var strays []string
 	for _, env := range envs {
 		if note := c.strayNote(env); note != "" {
