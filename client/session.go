@@ -601,12 +601,9 @@ func (s *Session) listTools(ctx context.Context, page func(cursor string) (json.
 			return nil, err
 		}
 		list.bytes += len(result)
-		var p struct {
-			Tools      json.RawMessage `json:"tools"`
-			NextCursor *string         `json:"nextCursor"`
-		}
-		if err := json.Unmarshal(result, &p); err != nil {
-			return nil, fmt.Errorf("the tools/list result is not an object: %v", err)
+		p, err := listPage(result)
+		if err != nil {
+			return nil, err
 		}
 		if p.Tools == nil {
 			list.Problems = append(list.Problems, "a tools/list result has no tools member")
@@ -646,6 +643,42 @@ func (s *Session) listTools(ctx context.Context, page func(cursor string) (json.
 		seen[next] = true
 		cursor = next
 	}
+}
+
+// toolsListPage is what listTools reads of one page.
+type toolsListPage struct {
+	Tools      json.RawMessage // a slice of the page: no copy of a big page
+	NextCursor *string
+}
+
+// listPage reads the tools and the cursor of one tools/list result (valid JSON: the
+// response it came in was checked).
+func listPage(result json.RawMessage) (toolsListPage, error) {
+	var p toolsListPage
+	r := bytes.TrimSpace(result)
+	if jsonscan.Valid(r) != nil || r[0] != '{' {
+		return p, fmt.Errorf("the tools/list result is not an object: %s", abbreviate(r, 60))
+	}
+	var bad error
+	jsonscan.MembersTrusted(r, func(key, v []byte) bool {
+		switch string(key) {
+		case "tools":
+			p.Tools = v
+		case "nextCursor":
+			p.NextCursor = nil
+			if string(v) == "null" {
+				break
+			}
+			c, ok := jsonscan.String(v)
+			if !ok {
+				bad = fmt.Errorf("the tools/list result's nextCursor is %s, not a string", jsonKind(v))
+				return false
+			}
+			p.NextCursor = &c
+		}
+		return true
+	})
+	return p, bad
 }
 
 // toolsPage fetches one page of tools/list as the raw result.

@@ -424,6 +424,9 @@ func plainResult(result []byte) bool {
 // client reads the real one from the capture.
 var placeholderResult = json.RawMessage(`{"content":[]}`)
 
+// placeholderList is what the SDK decodes instead of a tools/list result.
+var placeholderList = json.RawMessage(`{"tools":[]}`)
+
 func (c *StdioConn) handleFrame(f frame, gen int) error {
 	if !c.current(gen) {
 		return nil // output of a process a probe replaced
@@ -677,9 +680,18 @@ func (c *StdioConn) handleMessage(data []byte, env envelope) error {
 			// data is the frame (or its repaired copy): nothing modifies it, so the
 			// capture shares it rather than copying a result that may be 100 MiB.
 			pr.capture.addOwned(pr.method, data)
-			if pr.method == "tools/call" && env.Result != nil && plainResult(env.Result) {
+			var placeholder json.RawMessage
+			switch {
+			case pr.method == "tools/call" && env.Result != nil && plainResult(env.Result):
+				placeholder = placeholderResult
+			case pr.method == "tools/list" && len(env.Result) > 0 && env.Result[0] == '{':
+				// The client reads the tools (and follows the cursor) from the capture;
+				// the SDK's own copy of every tool would double what a listing holds.
+				placeholder = placeholderList
+			}
+			if placeholder != nil {
 				// The SDK gets a placeholder: decoding the real result is the client's.
-				msg := &jsonrpc.Response{ID: pr.id, Result: placeholderResult}
+				msg := &jsonrpc.Response{ID: pr.id, Result: placeholder}
 				select {
 				case c.incoming <- msg:
 				case <-c.closed:
