@@ -111,6 +111,10 @@ func (s *Session) newHTTPTap(target Target) (*wire.HTTPTap, error) {
 		Secrets:       append(append([]string(nil), target.Secrets...), s.opts.Secrets...),
 		MaxBody:       s.opts.MaxFrame,
 		HeaderTimeout: headerTimeout,
+		// Credentials go to the target's origin only (a redirect or a legacy
+		// endpoint elsewhere is refused, or followed without them).
+		Origin:           wire.Origin(u),
+		AllowCrossOrigin: s.opts.AllowCrossOrigin,
 	}), nil
 }
 
@@ -440,6 +444,21 @@ func describeProblem(p wire.HTTPProblem) string {
 	return what + " → " + p.Err
 }
 
+// crossOriginFrom finds a request refused for going to another origin with
+// credentials, in an error or the problems of the exchanges.
+func crossOriginFrom(err error, probs []wire.HTTPProblem) error {
+	var ce *wire.CrossOriginError
+	if errors.As(err, &ce) {
+		return &ServerError{Reason: ce.Error()}
+	}
+	for i := len(probs) - 1; i >= 0; i-- {
+		if probs[i].What == "cross-origin" {
+			return &ServerError{Reason: probs[i].Err}
+		}
+	}
+	return nil
+}
+
 func authErrorFrom(probs []wire.HTTPProblem, tokenSent bool) *AuthError {
 	for i := len(probs) - 1; i >= 0; i-- {
 		p := probs[i]
@@ -471,6 +490,9 @@ func (s *Session) httpConnectError(parent, cctx context.Context, err error, prob
 	var ue *UsageError
 	if errors.As(err, &ue) {
 		return err
+	}
+	if ce := crossOriginFrom(err, probs); ce != nil {
+		return ce
 	}
 	if ae := authErrorFrom(probs, s.tokenSent()); ae != nil {
 		return ae
@@ -506,6 +528,9 @@ func (s *Session) httpConnectError(parent, cctx context.Context, err error, prob
 // httpCallError explains a failed request of a session over HTTP.
 func (s *Session) httpCallError(err error, capture *wire.Capture) error {
 	probs := capture.Problems()
+	if ce := crossOriginFrom(err, probs); ce != nil {
+		return ce
+	}
 	if ae := authErrorFrom(probs, s.tokenSent()); ae != nil {
 		return ae
 	}
@@ -637,6 +662,9 @@ func (s *Session) rawHTTP(ctx context.Context, method string, params json.RawMes
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if ce := crossOriginFrom(err, nil); ce != nil {
+			return nil, ce
 		}
 		return nil, &ServerError{Reason: fmt.Sprintf("sending %s: %v", method, err)}
 	}

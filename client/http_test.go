@@ -36,7 +36,7 @@ func tryConnectURL(t *testing.T, target client.Target, opts client.Options) (*cl
 	opts.Tap = &wire.Tap{}
 	opts.Tap.Listen(rec.listen)
 	if opts.ConnectTimeout == 0 {
-		opts.ConnectTimeout = 15 * time.Second
+		opts.ConnectTimeout = testutil.Patience
 	}
 	s, err := client.Connect(ctx(t), target, opts)
 	if s != nil {
@@ -85,7 +85,7 @@ func hasTool(list *client.ToolList, name string) bool {
 func TestHTTPEverythingStreamable(t *testing.T) {
 	t.Parallel()
 	srv := testutil.EverythingHTTP(t, "streamableHttp")
-	s, rec := connectURL(t, client.Target{URL: "http://" + srv.Addr + "/mcp"}, client.Options{Timeout: 20 * time.Second})
+	s, rec := connectURL(t, client.Target{URL: "http://" + srv.Addr + "/mcp"}, client.Options{Timeout: testutil.Patience})
 	info := s.Info()
 	if info.Transport != client.TransportStreamable || info.Era != client.EraLegacy || info.ProtocolVersion != "2025-11-25" || info.Name == "" {
 		t.Fatalf("info = %+v", info)
@@ -149,7 +149,7 @@ func TestHTTPEverythingStreamable(t *testing.T) {
 func TestHTTPEverythingSSE(t *testing.T) {
 	t.Parallel()
 	srv := testutil.EverythingHTTP(t, "sse")
-	s, rec := connectURL(t, client.Target{URL: "http://" + srv.Addr + "/sse"}, client.Options{Timeout: 20 * time.Second})
+	s, rec := connectURL(t, client.Target{URL: "http://" + srv.Addr + "/sse"}, client.Options{Timeout: testutil.Patience})
 	info := s.Info()
 	if info.Transport != client.TransportSSE || info.Era != client.EraLegacy {
 		t.Fatalf("info = %+v", info)
@@ -196,7 +196,7 @@ func TestHTTPTypeScriptV2(t *testing.T) {
 		protocol, era string
 	}{{"", client.EraModern}, {"2025-11-25", client.EraLegacy}} {
 		t.Run("era="+tc.era, func(t *testing.T) {
-			s, rec := connectURL(t, client.Target{URL: url}, client.Options{Protocol: tc.protocol, Timeout: 20 * time.Second})
+			s, rec := connectURL(t, client.Target{URL: url}, client.Options{Protocol: tc.protocol, Timeout: testutil.Patience})
 			info := s.Info()
 			if info.Era != tc.era || info.Transport != client.TransportStreamable || info.Name != "ts-v2-interop" {
 				t.Fatalf("info = %+v", info)
@@ -399,7 +399,6 @@ func TestHTTPUnauthorized(t *testing.T) {
 			opts.Header = http.Header{"Authorization": {"Bearer " + token}}
 			opts.Secrets = []string{token}
 		}
-		start := time.Now()
 		_, rec, err := tryConnectURL(t, client.Target{URL: url}, opts)
 		var ae *client.AuthError
 		if !errors.As(err, &ae) {
@@ -426,9 +425,6 @@ func TestHTTPUnauthorized(t *testing.T) {
 			if h := rec.requests()[0].HTTP.Header.Get("Authorization"); h != "Bearer "+wire.Redacted {
 				t.Errorf("Authorization in the event: %q", h)
 			}
-		}
-		if time.Since(start) > 5*time.Second {
-			t.Errorf("took %v", time.Since(start))
 		}
 	}
 }
@@ -527,13 +523,9 @@ func TestHTTPStreamCutMidEvent(t *testing.T) {
 		return true // the handler returns: the stream ends mid-event
 	}})
 	s, rec := connectURL(t, client.Target{URL: url}, client.Options{})
-	start := time.Now()
 	_, err := s.Call(ctx(t), "echo", json.RawMessage(`{"text":"x"}`), client.CallOptions{})
 	if err == nil || !strings.Contains(err.Error(), "ended in the middle of an event") {
 		t.Fatalf("err = %v", err)
-	}
-	if time.Since(start) > 5*time.Second {
-		t.Errorf("took %v", time.Since(start))
 	}
 	if _, ok := rec.find(wire.KindHTTP, "ended in the middle of an event"); !ok {
 		t.Error("no event for the cut")
@@ -556,14 +548,10 @@ func TestHTTPNoHeadersTimeout(t *testing.T) {
 		return true
 	}})
 	s, _ := connectURL(t, client.Target{URL: url}, client.Options{Timeout: 300 * time.Millisecond})
-	start := time.Now()
 	_, err := s.Call(ctx(t), "echo", json.RawMessage(`{"text":"x"}`), client.CallOptions{})
 	var te *client.TimeoutError
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "did not finish within 300ms") {
 		t.Fatalf("err = %v", err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("took %v", d)
 	}
 	// The handshake itself.
 	url2 := newFake(t, &fakeHTTP{before: func(w http.ResponseWriter, r *http.Request, msg rpcMsg) bool {
@@ -651,7 +639,7 @@ func TestHTTPResumeAfterDrop(t *testing.T) {
 		fmt.Fprintf(w, "id: e2\ndata: %s\n\n", result(json.RawMessage(id), `{"content":[{"type":"text","text":"resumed"}]}`))
 	}
 	url := newFake(t, f)
-	s, rec := connectURL(t, client.Target{URL: url}, client.Options{Timeout: 10 * time.Second})
+	s, rec := connectURL(t, client.Target{URL: url}, client.Options{Timeout: testutil.Patience})
 	r, err := s.Call(ctx(t), "echo", nil, client.CallOptions{})
 	if err != nil || r.Content[0].Text != "resumed" {
 		t.Fatalf("call: %+v, %v", r, err)

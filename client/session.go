@@ -84,6 +84,10 @@ type Options struct {
 	Header http.Header
 	// Secrets are values that must never appear in an event (a bearer token).
 	Secrets []string
+	// AllowCrossOrigin lets an HTTP session follow a redirect, or a legacy endpoint,
+	// to another origin than the target URL's, without credentials; by default such
+	// a request is refused when it would carry them.
+	AllowCrossOrigin bool
 	// Tap receives every wire event. One is made when nil.
 	Tap *wire.Tap
 	// OnToolsChanged is called on notifications/tools/list_changed.

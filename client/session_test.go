@@ -71,9 +71,10 @@ func tryConnect(t *testing.T, scenario string, opts client.Options) (*fixture, e
 	if opts.Grace == 0 {
 		opts.Grace = 200 * time.Millisecond
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	s, err := client.Connect(ctx, client.Target{Argv: testutil.FakeServer(t, scenario)}, opts)
+	if opts.ConnectTimeout == 0 {
+		opts.ConnectTimeout = testutil.Patience
+	}
+	s, err := client.Connect(testutil.Context(t), client.Target{Argv: testutil.FakeServer(t, scenario)}, opts)
 	f := &fixture{s: s, rec: rec, pidfile: pidfile}
 	t.Cleanup(func() {
 		if s != nil {
@@ -84,11 +85,8 @@ func tryConnect(t *testing.T, scenario string, opts client.Options) (*fixture, e
 	return f, err
 }
 
-func ctx(t *testing.T) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	t.Cleanup(cancel)
-	return c
-}
+// ctx is a test's hang guard (testutil.Patience), never a speed budget.
+func ctx(t *testing.T) context.Context { return testutil.Context(t) }
 
 func TestNDJSONServer(t *testing.T) {
 	t.Parallel()
@@ -156,7 +154,6 @@ func TestNDJSONServer(t *testing.T) {
 
 func TestContentLengthServerIsDetected(t *testing.T) {
 	t.Parallel()
-	start := time.Now()
 	f := connect(t, "content-length", client.Options{})
 	info := f.s.Info()
 	if info.Framing != wire.FramingContentLength || info.ProtocolVersion != "2024-11-05" {
@@ -172,10 +169,6 @@ func TestContentLengthServerIsDetected(t *testing.T) {
 	r, err := f.s.Call(ctx(t), "echo", json.RawMessage(`{"message":"framed"}`), client.CallOptions{})
 	if err != nil || r.Content[0].Text != "echo: framed" {
 		t.Fatalf("call: %+v, %v", r, err)
-	}
-	// Two probe windows (discover, then NDJSON) plus a restart: well under 5 s.
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("connecting took %v", d)
 	}
 	// The first process was replaced: two PIDs recorded, both must be gone at the end.
 	if pids := testutil.PIDs(t, f.pidfile); len(pids) != 2 {
@@ -228,16 +221,12 @@ func TestEmptyLinesAreIgnored(t *testing.T) {
 
 func TestServerThatIgnoresDiscover(t *testing.T) {
 	t.Parallel()
-	start := time.Now()
 	f := connect(t, "discover-silent", client.Options{})
 	if f.s.Info().Era != client.EraLegacy {
 		t.Errorf("era = %s", f.s.Info().Era)
 	}
 	if _, ok := f.rec.find(wire.KindSynthetic, "ignored server/discover"); !ok {
 		t.Error("no synthetic event for the ignored discover")
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("took %v", d)
 	}
 }
 
@@ -294,13 +283,9 @@ func TestServerThatExitsAtOnce(t *testing.T) {
 
 func TestServerThatPrintsOnlyGarbage(t *testing.T) {
 	t.Parallel()
-	start := time.Now()
 	_, err := tryConnect(t, "garbage", client.Options{ProbeTimeout: 100 * time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "none was a JSON-RPC message") || !strings.Contains(err.Error(), "garbage line") {
 		t.Fatalf("err = %v", err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("took %v to give up", d)
 	}
 }
 
@@ -326,11 +311,7 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 		t.Run(tc.scenario, func(t *testing.T) {
 			t.Parallel()
 			f := connect(t, tc.scenario, client.Options{Grace: 100 * time.Millisecond})
-			start := time.Now()
-			f.s.Close()
-			if d := time.Since(start); d > 2*time.Second {
-				t.Errorf("Close took %v", d)
-			}
+			testutil.Within(t, "Close", func() { f.s.Close() })
 			testutil.AssertGone(t, f.pidfile, tc.procs)
 		})
 	}
@@ -346,7 +327,7 @@ func TestCrashDuringCall(t *testing.T) {
 	}
 	// The closed event comes from the goroutine that reaps the process, which may
 	// finish just after the call has returned.
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(testutil.Patience)
 	for {
 		if _, ok := f.rec.find(wire.KindClosed, "exited with code 3"); ok {
 			break
@@ -392,7 +373,7 @@ func TestProgressAndCancel(t *testing.T) {
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled call returned %v", err)
 	}
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(testutil.Patience)
 	for {
 		if _, ok := f.rec.find(wire.KindStderr, "cancelled request"); ok {
 			break

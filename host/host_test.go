@@ -14,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
 // The two eras every client-side test runs in: the SDK client negotiates 2026-07-28
@@ -302,7 +304,7 @@ func TestCancellation(t *testing.T) {
 			if !errors.Is(err, context.Canceled) {
 				t.Errorf("slow ended with %v; want context.Canceled", err)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(testutil.Patience):
 			t.Fatal("slow kept running after the call was cancelled")
 		}
 	})
@@ -357,7 +359,7 @@ func TestToolListChanged(t *testing.T) {
 			call(t, cs, "toggle_tool", nil)
 			select {
 			case <-changed:
-			case <-time.After(5 * time.Second):
+			case <-time.After(testutil.Patience):
 				t.Fatalf("toggle %d: no notifications/tools/list_changed", i)
 			}
 			if got := hasBonus(); got != want {
@@ -571,13 +573,13 @@ func TestUnsupportedMetaVersion(t *testing.T) {
 	}
 }
 
-// waitFor polls cond until it holds, failing the test after a few seconds.
+// waitFor polls cond until it holds, failing the test after testutil.Patience.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(testutil.Patience)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 5s")
+			t.Fatalf("condition not met within %v (hung)", testutil.Patience)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

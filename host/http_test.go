@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
 const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"0"}}`
@@ -321,7 +323,7 @@ func TestHTTPSDKClient(t *testing.T) {
 		for range 2 {
 			select {
 			case <-progress:
-			case <-time.After(5 * time.Second):
+			case <-time.After(testutil.Patience):
 				t.Fatal("no progress over HTTP")
 			}
 		}
@@ -339,7 +341,7 @@ func TestHTTPSDKClient(t *testing.T) {
 			call(t, cs, "toggle_tool", nil)
 			select {
 			case <-changed:
-			case <-time.After(5 * time.Second):
+			case <-time.After(testutil.Patience):
 				t.Error("no notifications/tools/list_changed over subscriptions/listen")
 			}
 			call(t, cs, "toggle_tool", nil)
@@ -357,7 +359,7 @@ func TestHTTPSDKClient(t *testing.T) {
 			}
 			select {
 			case <-stopped:
-			case <-time.After(5 * time.Second):
+			case <-time.After(testutil.Patience):
 				t.Error("slow kept running after its HTTP stream was closed")
 			}
 		}
@@ -423,7 +425,7 @@ func TestServeHTTP(t *testing.T) {
 		if err != nil {
 			t.Errorf("ServeHTTP after cancel = %v; want nil", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testutil.Patience):
 		t.Fatal("ServeHTTP did not return after cancel")
 	}
 	if _, err := net.DialTimeout("tcp", addr.String(), time.Second); err == nil {

@@ -88,7 +88,7 @@ func TestTypeScriptClientOverHTTP(t *testing.T) {
 		go func() { host.Wait(); close(done) }()
 		select {
 		case <-done:
-		case <-time.After(5 * time.Second):
+		case <-time.After(testutil.Patience):
 			host.Process.Kill()
 			<-done
 		}
@@ -107,7 +107,7 @@ func TestTypeScriptClientOverHTTP(t *testing.T) {
 	}()
 	select {
 	case <-ready:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testutil.Patience):
 		t.Fatal("the host never said it was serving")
 	}
 	url := "http://" + addr + "/mcp"

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
 type syncBuffer struct {
@@ -178,7 +180,7 @@ func TestHostToolFileHotReload(t *testing.T) {
 			{"name":"c","run":["/bin/echo","c"]}]}`)
 		select {
 		case <-changed:
-		case <-time.After(5 * time.Second):
+		case <-time.After(testutil.Patience):
 			t.Fatal("no notifications/tools/list_changed after a good edit")
 		}
 		waitFor(t, func() bool { return slices.Equal(toolNames(t, cs), []string{"a", "c"}) })

@@ -11,12 +11,12 @@ import (
 	"io"
 	"mime"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/savefile"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
@@ -196,18 +196,11 @@ func save(out CallOutput, i int, mimeType string, data []byte) (string, error) {
 	if name == "" {
 		name = "result"
 	}
-	path := filepath.Join(out.SaveDir, fmt.Sprintf("%s-%d%s", safeName(name), i+1, ext))
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	// Never through a link, never outside the directory, never over a file (a taken
+	// name gets -2, -3…).
+	path, err := savefile.Write(out.SaveDir, fmt.Sprintf("%s-%d%s", savefile.Name(name), i+1, ext), data, 0o644)
+	if err != nil {
 		return "", fmt.Errorf("--save-dir: %w", err)
 	}
 	return path, nil
-}
-
-func safeName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == 0 || r == ':' {
-			return '_'
-		}
-		return r
-	}, s)
 }

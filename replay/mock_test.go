@@ -163,7 +163,7 @@ func TestMockHTTP(t *testing.T) {
 		for k, v := range header {
 			req.Header.Set(k, v)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		resp, err := http.DefaultClient.Do(req.WithContext(ctx))
 		if err != nil {

@@ -104,16 +104,13 @@ func TestRunTimeout(t *testing.T) {
 	b, _ := os.ReadFile(path)
 	os.WriteFile(path, bytes.Replace(b, []byte(`"steps":1`), []byte(`"steps":400`), 1), 0o600)
 	rec, _ := record.Load(path)
-	start := time.Now()
+	// The slow call takes 400 × 50 ms: a replay that waited for it would find it equal.
 	report, err := replay.Run(context.Background(), rec, client.Target{Argv: testutil.FakeServer(t, "progress")}, replay.Options{Timeout: 300 * time.Millisecond, Client: client.Options{Grace: 100 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(report.Failures) != 1 || report.Failures[0].Err != "no response within 300ms" {
 		t.Errorf("%+v", report.Failures)
-	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("took %v", d)
 	}
 }
 

@@ -48,9 +48,10 @@ func (x *tmux) keys(keys ...string) { x.run(append([]string{"send-keys", "-t", "
 // typeText sends literal text.
 func (x *tmux) typeText(s string) { x.run("send-keys", "-t", "e2e", "-l", s) }
 
-func (x *tmux) waitFor(what string, timeout time.Duration) string {
+// waitFor polls the screen until it shows what, for up to testutil.Patience.
+func (x *tmux) waitFor(what string) string {
 	x.t.Helper()
-	deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(testutil.Patience)
 	for {
 		s := x.screen()
 		if strings.Contains(s, what) {
@@ -107,7 +108,7 @@ func e2eSession(t *testing.T, args string, tool, field, text, want string) {
 	// exec keeps mcpscope the pane's own process; the trailing sleep keeps the pane
 	// readable after it exits, to read the exit line.
 	x := newTmux(t, 120, 40, fmt.Sprintf("sh -c '%s %s; echo mcpscope-exited:$?; sleep 30'", bin, args))
-	x.waitFor("connected", 20*time.Second)
+	x.waitFor("connected")
 	shell := x.panePID()
 	pids := descendants(shell)
 	if len(pids) < 2 {
@@ -116,16 +117,16 @@ func e2eSession(t *testing.T, args string, tool, field, text, want string) {
 
 	// Start recording with R; the status bar says so.
 	x.keys("R")
-	x.waitFor("● REC mcpscope-", 5*time.Second)
+	x.waitFor("● REC mcpscope-")
 
 	// Filter to the tool, open its form, fill the field, call it, read the result.
 	x.keys("/")
 	x.typeText(tool)
 	x.keys("Enter", "Enter")
-	x.waitFor("Arguments", 5*time.Second)
+	x.waitFor("Arguments")
 	x.typeText(text)
 	x.keys("Enter")
-	x.waitFor(want, 10*time.Second)
+	x.waitFor(want)
 
 	// A slow call, cancelled with esc.
 	if strings.Contains(args, "host") || args == "" {
@@ -133,17 +134,17 @@ func e2eSession(t *testing.T, args string, tool, field, text, want string) {
 		x.typeText("slow")
 		x.keys("Enter")
 		x.keys("Enter")
-		x.waitFor("Arguments", 5*time.Second)
+		x.waitFor("Arguments")
 		x.typeText("200")
 		x.keys("Enter")
-		x.waitFor("esc cancels", 10*time.Second)
+		x.waitFor("esc cancels")
 		x.keys("Escape")
-		x.waitFor("Cancelled", 10*time.Second)
+		x.waitFor("Cancelled")
 	}
 
 	// Quit; mcpscope and every process it started must be gone.
 	x.keys("Tab", "q")
-	x.waitFor("mcpscope-exited:0", 10*time.Second)
+	x.waitFor("mcpscope-exited:0")
 
 	// The recording holds the call.
 	dir := strings.TrimSpace(x.run("display-message", "-p", "-t", "e2e", "#{pane_current_path}"))
@@ -193,7 +194,7 @@ func BenchmarkIdleRSSEverything(b *testing.B) {
 	var worst float64
 	for i := 0; i < b.N; i++ {
 		x := newTmux(b, 120, 40, fmt.Sprintf("exec %s -- %s", bin, strings.Join(argv, " ")))
-		x.waitFor("connected", 20*time.Second)
+		x.waitFor("connected")
 		time.Sleep(500 * time.Millisecond) // idle
 		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", x.panePID()))
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
@@ -31,6 +33,8 @@ type harness struct {
 	mu    sync.Mutex
 	inbox []tea.Msg
 	wake  chan struct{}
+	// emitted counts the wire events the tap has sent, for caughtUp.
+	emitted atomic.Int64
 }
 
 func newHarness(t testing.TB, target client.Target, width, height int) *harness {
@@ -40,6 +44,12 @@ func newHarness(t testing.TB, target client.Target, width, height int) *harness 
 func newHarnessWith(t testing.TB, opts Options, width, height int) *harness {
 	t.Helper()
 	h := &harness{t: t, wake: make(chan struct{}, 1)}
+	// Count the wire events on a tap of our own, which the model keeps on every
+	// connection generation and emits to before its own pump.
+	if opts.Client.Tap == nil {
+		opts.Client.Tap = &wire.Tap{}
+	}
+	opts.Client.Tap.Listen(func(wire.Event) { h.emitted.Add(1) })
 	m := newModel(opts)
 	m.send = h.post
 	m.pump = newPump(h.post)
@@ -145,20 +155,10 @@ func (h *harness) until(what string, cond func(*model) bool) {
 	}
 }
 
-// settle processes whatever arrives within a short quiet period.
-func (h *harness) settle() {
-	quiet := time.Now().Add(150 * time.Millisecond)
-	for time.Now().Before(quiet) {
-		h.mu.Lock()
-		msgs := h.inbox
-		h.inbox = nil
-		h.mu.Unlock()
-		for _, msg := range msgs {
-			h.update(msg)
-			quiet = time.Now().Add(150 * time.Millisecond)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+// caughtUp reports whether the model holds every wire event emitted so far (they
+// reach it through the pump, in batches).
+func (h *harness) caughtUp(m *model) bool {
+	return int64(len(m.traffic.entries)) == h.emitted.Load()
 }
 
 // press sends keys by their names in the key map ("enter", "tab", "ctrl+c", "a").

@@ -7,12 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
@@ -232,7 +232,7 @@ func TestHostileCLIInTmux(t *testing.T) {
 	t.Parallel()
 	bin, srv := testutil.Mcpscope(t), strings.Join(testutil.FakeServer(t, "hostile"), " ")
 	x, title := hostileTmux(t, fmt.Sprintf("%[1]s --inspect -- %[2]s; %[1]s call hostile -- %[2]s; %[1]s call hostile_error -- %[2]s", bin, srv))
-	s := x.waitFor("mcpscope-exited:3", 60*time.Second)
+	s := x.waitFor("mcpscope-exited:3")
 	for _, want := range []string{"Hostile ␛]2;title-from-title␇", "first line", "␛]52;c;cHduZWQ=␇", "bad request: Reads a file. ␛[8mIGNORE"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the pane lacks %q:\n%s", want, s)
@@ -246,18 +246,71 @@ func TestHostileWorkbenchInTmux(t *testing.T) {
 	t.Parallel()
 	bin, srv := testutil.Mcpscope(t), strings.Join(testutil.FakeServer(t, "hostile"), " ")
 	x, title := hostileTmux(t, fmt.Sprintf("%s -- %s", bin, srv))
-	x.waitFor("connected", 30*time.Second)
+	x.waitFor("connected")
 	x.keys("/")
 	x.typeText("hostile")
 	x.keys("Enter")
-	x.waitFor("IGNORE PREVIOUS INSTRUCTIONS", 10*time.Second)
+	x.waitFor("IGNORE PREVIOUS INSTRUCTIONS")
 	x.keys("Enter", "Enter") // the form, then the call
-	x.waitFor("last line", 10*time.Second)
+	x.waitFor("last line")
 	for _, view := range []string{"3", "4", "5", "6", "2"} {
 		x.keys("Tab", view)
 	}
-	x.waitFor("␍O", 10*time.Second)
+	x.waitFor("␍O")
 	assertTerminalUntouched(t, x, title)
 	x.keys("Tab", "q")
-	x.waitFor("mcpscope-exited:0", 10*time.Second)
+	x.waitFor("mcpscope-exited:0")
+}
+
+// FuzzServerStrings puts one arbitrary string in every place a server can put one
+// and draws every view: nothing but our own SGR reaches the terminal.
+func FuzzServerStrings(f *testing.F) {
+	for _, s := range []string{hostileText, "plain", "\x1bP1;2q\x1b\\", "\x9b\xff\xc3", "\u2066\u2028\U000e0041", "a\tb\r\nc\rd", "{\"k\":\"\u009b\"}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		js, _ := json.Marshal(s)
+		m := newModel(Options{Theme: "dark", Name: s})
+		m.send = func(tea.Msg) {}
+		m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+		m.srv.state = stateReady
+		m.srv.info = client.Info{Name: s, Version: s, ProtocolVersion: s, Era: s, Transport: s}
+		schema := fmt.Sprintf(`{"type":"object","properties":{%s:{"type":"string","description":%s,"enum":[%s],"default":%s,"format":%s,"pattern":%s}}}`, js, js, js, js, js, js)
+		tool := client.Tool{Name: s, Title: s, Description: s, InputSchema: json.RawMessage(schema), Raw: json.RawMessage(`{"name":` + string(js) + `}`)}
+		m.list.setTools([]client.Tool{tool})
+		m.syncForm()
+		r := &client.CallResult{Content: []client.Content{{Type: "text", Text: s}, {Type: s}, {Type: "resource_link", URI: s, Name: s, Description: s, MIMEType: s}},
+			Structured: json.RawMessage(`{"k":` + string(js) + `}`), Raw: json.RawMessage(`{"t":` + string(js) + `}`)}
+		m.calls = []*outcome{
+			{id: 1, tool: tool, args: json.RawMessage(`{"a":` + string(js) + `}`), result: r},
+			{id: 2, tool: tool, err: &client.RPCError{Code: 1, Message: s, Data: js}},
+		}
+		m.Update(logMsg{client.LogMessage{Level: s, Logger: s, Data: js}})
+		m.onWire([]wire.Event{
+			{Kind: wire.KindStderr, Data: []byte(s)}, {Kind: wire.KindNoise, Data: []byte(s)},
+			{Kind: wire.KindMessage, Data: []byte(`{"jsonrpc":"2.0","method":` + string(js) + `,"id":` + string(js) + `}`)},
+			{Kind: wire.KindSynthetic, Text: s},
+		}, nil)
+		m.notice = s
+		check := func(what string) { checkOnlyOurSGR(t, what, m.render()) }
+		for _, o := range m.calls {
+			m.current = o
+			m.resultVer++
+			m.tab = tabResult
+			check("result")
+		}
+		for tb := tabTool; tb < tabCount; tb++ {
+			m.tab = tb
+			check(tabNames[tb])
+		}
+		m.tab, m.toolRaw = tabTool, true
+		check("raw tool")
+		m.tab = tabTraffic
+		for i := range m.traffic.visible() {
+			m.traffic.cursor, m.traffic.open = i, true
+			check("traffic frame")
+		}
+		m.elicit = &elicitMsg{req: client.ElicitRequest{Message: s, Mode: "url", URL: s}}
+		check("elicitation")
+	})
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/savefile"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
@@ -1067,12 +1068,12 @@ func (m *model) saveResult() tea.Cmd {
 		default:
 			data, ext = c.Raw, ".json"
 		}
-		p := filepath.Join(dir, fmt.Sprintf("%d-%s%s", i+1, c.Type, ext))
-		if err := os.WriteFile(p, data, 0o644); err == nil {
+		// The type is the server's: savefile keeps it one name inside dir.
+		if p, err := savefile.Write(dir, fmt.Sprintf("%d-%s%s", i+1, c.Type, ext), data, 0o644); err == nil {
 			saved = append(saved, p)
 		}
 	}
-	_ = os.WriteFile(filepath.Join(dir, "result.json"), o.result.Raw, 0o644)
+	_, _ = savefile.Write(dir, "result.json", o.result.Raw, 0o644)
 	m.notice = fmt.Sprintf("saved %d block(s) and result.json to %s", len(saved), dir)
 	return nil
 }

@@ -15,11 +15,14 @@ import (
 
 var sizes = []struct{ w, h int }{{80, 24}, {120, 40}}
 
-// ready connects a harness to the bundled host and waits for the tool list.
+// ready connects a harness to the bundled host and waits for the tool list and for
+// every wire event of the connect (the answer to tools/list among them) to be in the
+// model, so that a screen taken next does not depend on when a batch arrived.
 func ready(t *testing.T, w, h int) *harness {
 	hs := newHarness(t, hostTarget(t), w, h)
-	hs.until("the tool list", func(m *model) bool { return len(m.list.tools) > 0 })
-	hs.settle()
+	hs.until("the tool list and the connect's traffic", func(m *model) bool {
+		return len(m.list.tools) > 0 && hs.caughtUp(m)
+	})
 	return hs
 }
 

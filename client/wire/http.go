@@ -10,11 +10,14 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/redact"
 )
 
 // KindHTTP is an event of an HTTP transport that is not itself a JSON-RPC message: a
@@ -34,7 +37,7 @@ const (
 
 // Redacted replaces secret values in events: header values, URL query values, and any
 // occurrence of a value marked secret.
-const Redacted = "[redacted]"
+const Redacted = redact.Redacted
 
 // HTTPInfo is the HTTP side of an event on an HTTP transport (Event.HTTP). Every event
 // of one request/response exchange carries the same Exchange number, method and URL.
@@ -72,8 +75,18 @@ type HTTPOptions struct {
 	// (the protocol's own headers win).
 	Header http.Header
 	// Secrets are values never to appear in an event (tokens the user gave); they are
-	// replaced by Redacted in headers, URLs and bodies.
+	// replaced by Redacted in headers, URLs and bodies, and so are their encoded and
+	// case-changed copies (the rules of package internal/redact).
 	Secrets []string
+	// Origin is the origin (scheme://host:port) the credentials are for: the target
+	// URL's. Credential headers (Authorization, Cookie, X-Api-Key… of Header or of the
+	// request) never go to another origin: a request there (a redirect, a legacy
+	// endpoint) that would carry them fails with a *CrossOriginError, or, with
+	// AllowCrossOrigin, goes without them. "" means the origin of the first request.
+	Origin string
+	// AllowCrossOrigin sends requests to other origins without credentials instead of
+	// refusing them (--allow-cross-origin).
+	AllowCrossOrigin bool
 	// MaxBody bounds a response body or a single server-sent event (DefaultMaxFrame
 	// when 0). A bigger one fails the exchange with a *TooLargeError.
 	MaxBody int
@@ -97,6 +110,10 @@ type HTTPTap struct {
 	problems []HTTPProblem
 	endpoint string // the legacy HTTP+SSE message endpoint, from the "endpoint" event
 	rawSeq   int
+	origin   string          // see HTTPOptions.Origin
+	crossed  map[string]bool // other origins already reached without credentials
+
+	secrets *redact.Set
 }
 
 type pendingHTTP struct {
@@ -117,14 +134,121 @@ func NewHTTPTap(opts HTTPOptions) *HTTPTap {
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = DefaultMaxFrame
 	}
-	var secrets []string
-	for _, s := range opts.Secrets {
-		if len(s) >= 4 { // a shorter value would redact half of every message
-			secrets = append(secrets, s)
+	t := &HTTPTap{opts: opts, pending: map[string]pendingHTTP{}, waiters: map[string]chan json.RawMessage{},
+		secrets: redact.NewSet(opts.Secrets...), crossed: map[string]bool{}}
+	if opts.Origin != "" {
+		if u, err := url.Parse(opts.Origin); err == nil {
+			t.origin = Origin(u)
 		}
 	}
-	opts.Secrets = secrets
-	return &HTTPTap{opts: opts, pending: map[string]pendingHTTP{}, waiters: map[string]chan json.RawMessage{}}
+	return t
+}
+
+// Origin is a URL's origin as scheme://host[:port], lower case, without the scheme's
+// default port (http://h and http://h:80 are one origin).
+func Origin(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	host := strings.ToLower(u.Hostname())
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	port := u.Port()
+	if port == "" || (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+		return scheme + "://" + host
+	}
+	return scheme + "://" + host + ":" + port
+}
+
+// CrossOriginError is a request to another origin than the one the credentials are
+// for, refused because it would have carried them.
+type CrossOriginError struct {
+	From, To string // the credentials' origin; the other one
+	// Via says how the request came about: "redirect", "endpoint" (the legacy
+	// HTTP+SSE endpoint event named it), or "request".
+	Via    string
+	Status int    // the redirect's status
+	URL    string // the request's URL (redacted)
+	Prev   string // for a redirect: the URL that redirected (redacted)
+	Header []string
+}
+
+func (e *CrossOriginError) Error() string {
+	var what string
+	switch e.Via {
+	case "redirect":
+		what = fmt.Sprintf("the server redirected %s (HTTP %d) to %s", e.Prev, e.Status, e.URL)
+	case "endpoint":
+		what = fmt.Sprintf("the legacy HTTP+SSE server's endpoint event names %s", e.URL)
+	default:
+		what = "a request went to " + e.URL
+	}
+	return fmt.Sprintf("%s, another origin (%s, not %s); mcpscope did not send it, so that the credentials (%s) stay with %s; pass --allow-cross-origin to send it without them",
+		what, e.To, e.From, strings.Join(e.Header, ", "), e.From)
+}
+
+// crossOrigin handles a request to another origin than the credentials': it strips
+// credential headers, or refuses the request when they would have gone and
+// AllowCrossOrigin is off. The returned error is for the caller to return.
+func (t *HTTPTap) crossOrigin(req *http.Request, origin string, x *exchange) error {
+	var creds []string
+	seen := map[string]bool{}
+	note := func(k string) {
+		if !seen[k] {
+			seen[k] = true
+			creds = append(creds, k)
+		}
+	}
+	for k := range t.opts.Header {
+		if redact.CredentialHeader(k) {
+			note(http.CanonicalHeaderKey(k))
+		}
+	}
+	for k := range req.Header {
+		if redact.CredentialHeader(k) {
+			note(http.CanonicalHeaderKey(k))
+			delete(req.Header, k)
+		}
+	}
+	if req.URL.User != nil {
+		note("the URL's user info")
+		req.URL.User = nil
+	}
+	for k, vs := range t.opts.Header {
+		if _, set := req.Header[k]; !set && !redact.CredentialHeader(k) {
+			req.Header[k] = append([]string(nil), vs...)
+		}
+	}
+	if len(creds) == 0 {
+		return nil
+	}
+	slices.Sort(creds)
+	e := &CrossOriginError{From: t.origin, To: origin, Via: "request", URL: x.url, Header: creds}
+	if prev := req.Response; prev != nil && prev.Request != nil {
+		e.Via, e.Status, e.Prev = "redirect", prev.StatusCode, t.redactURL(prev.Request.URL)
+	} else if ep := t.Endpoint(); ep != "" && sameURL(ep, req.URL) {
+		e.Via = "endpoint"
+	}
+	if !t.opts.AllowCrossOrigin {
+		info := x.info()
+		info.Header = t.redactHeader(req.Header)
+		t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Send, HTTP: info, Text: req.Method + " " + x.url + " (not sent: another origin)"})
+		t.failed(x, e, "cross-origin")
+		return e
+	}
+	t.mu.Lock()
+	first := !t.crossed[origin]
+	t.crossed[origin] = true
+	t.mu.Unlock()
+	if first {
+		t.opts.Tap.Emit(Event{Kind: KindSynthetic, HTTP: x.info(), Text: fmt.Sprintf("%s is another origin than %s; sending to it without the credentials (%s), as --allow-cross-origin says",
+			origin, t.origin, strings.Join(creds, ", "))})
+	}
+	return nil
+}
+
+func sameURL(s string, u *url.URL) bool {
+	v, err := url.Parse(s)
+	return err == nil && Origin(v) == Origin(u) && v.Path == u.Path
 }
 
 // Tap returns the event fan-out.
@@ -162,7 +286,7 @@ type HTTPProblem struct {
 	// What says what was wrong: "status" (not 2xx), "content-type" (neither JSON nor
 	// SSE for a request), "transport" (no response), "too-large", "stream-cut" (an SSE
 	// stream ended in the middle of an event), "bad-event" (an SSE event with invalid
-	// JSON).
+	// JSON), "cross-origin" (a request to another origin refused: a *CrossOriginError).
 	What string
 	Err  string
 	// SessionGone is set for a 404 to a request that carried Mcp-Session-Id: the
@@ -232,17 +356,33 @@ func (x *exchange) info() *HTTPInfo {
 // RoundTrip implements http.RoundTripper.
 func (t *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
-	for k, vs := range t.opts.Header {
-		if _, set := req.Header[k]; !set {
-			req.Header[k] = append([]string(nil), vs...)
-		}
-	}
 	x := &exchange{
 		n:         int(t.exchange.Add(1)),
 		method:    req.Method,
 		url:       t.redactURL(req.URL),
 		capture:   captureFrom(req.Context()),
 		sessioned: req.Header.Get("Mcp-Session-Id") != "",
+	}
+	origin := Origin(req.URL)
+	t.mu.Lock()
+	if t.origin == "" {
+		t.origin = origin
+	}
+	home := t.origin
+	t.mu.Unlock()
+	if origin != home {
+		if req.Body != nil {
+			defer req.Body.Close()
+		}
+		if err := t.crossOrigin(req, origin, x); err != nil {
+			return nil, err
+		}
+	} else {
+		for k, vs := range t.opts.Header {
+			if _, set := req.Header[k]; !set {
+				req.Header[k] = append([]string(nil), vs...)
+			}
+		}
 	}
 	var body []byte
 	if req.Body != nil && req.Body != http.NoBody {
@@ -650,10 +790,15 @@ func (b *sseBody) event(block []byte, unfinished bool) {
 		}
 		b.t.mu.Lock()
 		b.t.endpoint = ep
+		home := b.t.origin
 		b.t.mu.Unlock()
 		hi := b.x.info()
 		hi.SSE = &info
-		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: hi, Data: b.t.redactBytes(ev.data), Text: "endpoint event: messages go to " + b.t.redactString(ep)})
+		text := "endpoint event: messages go to " + b.t.redactURLString(ep)
+		if u, err := url.Parse(ep); err == nil && home != "" && Origin(u) != home {
+			text += " (another origin than " + home + ")"
+		}
+		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: hi, Data: b.t.redactBytes(ev.data), Text: text})
 	case len(ev.data) == 0:
 		hi := b.x.info()
 		hi.SSE = &info
@@ -801,16 +946,11 @@ func (e *StatusError) Error() string {
 
 // Redaction.
 
-// SensitiveHeader reports whether a header's values are secrets by its name alone.
-func SensitiveHeader(name string) bool {
-	n := strings.ToLower(name)
-	for _, s := range []string{"authorization", "cookie", "token", "secret", "password", "passwd", "api-key", "apikey", "api_key", "credential", "private"} {
-		if strings.Contains(n, s) {
-			return true
-		}
-	}
-	return false
-}
+// SensitiveHeader reports whether a header's values are secrets by its name alone:
+// Authorization, Proxy-Authorization, Cookie, Set-Cookie, X-Api-Key and the like
+// (redact.CredentialHeader). They are redacted in events and never sent to another
+// origin.
+func SensitiveHeader(name string) bool { return redact.CredentialHeader(name) }
 
 func (t *HTTPTap) redactHeader(h http.Header) http.Header {
 	out := make(http.Header, len(h))
@@ -833,44 +973,13 @@ func (t *HTTPTap) redactHeader(h http.Header) http.Header {
 	return out
 }
 
-func (t *HTTPTap) redactString(s string) string {
-	for _, sec := range t.opts.Secrets {
-		s = strings.ReplaceAll(s, sec, Redacted)
-	}
-	return s
-}
+func (t *HTTPTap) redactString(s string) string { return t.secrets.String(s) }
 
-func (t *HTTPTap) redactBytes(b []byte) []byte {
-	for _, sec := range t.opts.Secrets {
-		if bytes.Contains(b, []byte(sec)) {
-			b = bytes.ReplaceAll(b, []byte(sec), []byte(Redacted))
-		}
-	}
-	return b
-}
+func (t *HTTPTap) redactBytes(b []byte) []byte { return t.secrets.Bytes(b) }
 
-func (t *HTTPTap) redactURL(u *url.URL) string {
-	c := *u
-	if c.User != nil {
-		c.User = url.User(Redacted)
-	}
-	if c.RawQuery != "" {
-		q := c.Query()
-		changed := false
-		for k, vs := range q {
-			if SensitiveHeader(k) || strings.EqualFold(k, "key") || strings.EqualFold(k, "sig") || strings.EqualFold(k, "code") {
-				for i := range vs {
-					vs[i] = Redacted
-				}
-				changed = true
-			}
-		}
-		if changed {
-			c.RawQuery = q.Encode()
-		}
-	}
-	return t.redactString(c.String())
-}
+func (t *HTTPTap) redactURL(u *url.URL) string { return redact.URLOf(u, t.secrets) }
+
+func (t *HTTPTap) redactURLString(s string) string { return redact.URL(s, t.secrets) }
 
 func plural(n int, word string) string {
 	if n == 1 {

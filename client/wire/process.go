@@ -2,7 +2,6 @@ package wire
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -12,22 +11,29 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"github.com/mcpscope/mcpscope/internal/proctree"
 )
 
-// process is one run of the server command, in a process group of its own so that a
-// wrapper's children (npx, uvx, sh -c) are ended with it.
+// process is one run of the server command and everything it starts. On Linux it runs
+// under a supervisor (see internal/proctree) that follows every descendant, including
+// those that leave the process group (setsid, double-forking daemons), and that ends
+// them all even when mcpscope itself is killed with SIGKILL.
 type process struct {
-	cmd    *exec.Cmd
+	tree   *proctree.Tree
 	stdin  *os.File
 	stdout *os.File
 	stderr *os.File
-	pgid   int
-	done   chan struct{} // closed once the leader has been reaped
+	done   chan struct{} // closed once the server command itself has exited
 	// stderrDone is closed when stderr reaches EOF (every holder of the pipe exited).
 	stderrDone chan struct{}
 	// reported is closed once the closed event for this process has been emitted.
 	reported chan struct{}
 	exit     Exit // valid after done
+	// Set by stop and kill: processes the server left running that were ended with
+	// it, and processes that could not be ended.
+	swept []string
+	left  []int
 }
 
 // StartError says the server command could not be started at all.
@@ -51,9 +57,21 @@ func (e *StartError) Error() string {
 
 func (e *StartError) Unwrap() error { return e.Err }
 
-func startProcess(argv []string, env []string, dir string) (*process, error) {
+// startProcessGrace starts argv; grace is what the supervisor gives the server between
+// SIGTERM and SIGKILL when it has to end the tree on its own (mcpscope died).
+func startProcessGrace(argv []string, env []string, dir string, grace time.Duration) (*process, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("no server command given")
+	}
+	path := argv[0]
+	if !strings.Contains(path, "/") {
+		// Looked up in mcpscope's $PATH, as exec.Command does. A name with a slash is
+		// left to the system, relative to dir.
+		lp, err := exec.LookPath(path)
+		if err != nil {
+			return nil, &StartError{Argv: argv, Err: err}
+		}
+		path = lp
 	}
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -73,16 +91,13 @@ func startProcess(argv []string, env []string, dir string) (*process, error) {
 		outW.Close()
 		return nil, err
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Dir = dir
-	// The child's ends are plain files, so Wait does not wait for copying goroutines
-	// that a grandchild holding the pipes open could block forever.
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	// Its own process group: Ctrl-C in the terminal reaches mcpscope only, and closing
-	// can signal the whole tree. Pdeathsig ends the leader even if mcpscope is killed.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	err = cmd.Start()
+	// The child's ends are plain files, so that nothing waits on copying goroutines a
+	// grandchild holding the pipes open could block forever. The server runs in a
+	// process group of its own: Ctrl-C in the terminal reaches mcpscope only.
+	tree, err := proctree.Start(proctree.Spec{
+		Path: path, Argv: argv, Env: append(os.Environ(), env...), Dir: dir,
+		Stdin: inR, Stdout: outW, Stderr: errW, Grace: grace,
+	})
 	inR.Close()
 	outW.Close()
 	errW.Close()
@@ -90,48 +105,29 @@ func startProcess(argv []string, env []string, dir string) (*process, error) {
 		inW.Close()
 		outR.Close()
 		errR.Close()
+		var se *proctree.StartError
+		if errors.As(err, &se) {
+			err = &os.PathError{Op: "fork/exec", Path: se.Path, Err: se.Err}
+		}
 		return nil, &StartError{Argv: argv, Err: err}
 	}
-	p := &process{cmd: cmd, stdin: inW, stdout: outR, stderr: errR, pgid: cmd.Process.Pid, done: make(chan struct{}), stderrDone: make(chan struct{}), reported: make(chan struct{})}
+	p := &process{tree: tree, stdin: inW, stdout: outR, stderr: errR, done: make(chan struct{}), stderrDone: make(chan struct{}), reported: make(chan struct{})}
 	go func() {
-		err := cmd.Wait()
-		p.exit = exitOf(cmd.ProcessState, err)
+		<-tree.Exited()
+		p.exit = exitOf(tree.Status())
 		close(p.done)
 	}()
 	return p, nil
 }
 
-func exitOf(ps *os.ProcessState, err error) Exit {
-	if ps == nil {
-		return Exit{Code: -1, Signal: ""}
+func exitOf(s proctree.Status) Exit {
+	if s.Signal != 0 {
+		return Exit{Code: -1, Signal: proctree.SignalName(s.Signal)}
 	}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return Exit{Code: -1, Signal: signalName(ws.Signal())}
-	}
-	return Exit{Code: ps.ExitCode()}
+	return Exit{Code: s.Code}
 }
 
-func signalName(s syscall.Signal) string {
-	switch s {
-	case syscall.SIGKILL:
-		return "SIGKILL"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGSEGV:
-		return "SIGSEGV"
-	case syscall.SIGABRT:
-		return "SIGABRT"
-	case syscall.SIGPIPE:
-		return "SIGPIPE"
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	}
-	return s.String()
-}
-
-// exited reports whether the leader has been reaped.
+// exited reports whether the server command has exited.
 func (p *process) exited() bool {
 	select {
 	case <-p.done:
@@ -155,96 +151,67 @@ func (p *process) waitExit(d time.Duration) bool {
 	}
 }
 
-// groupAlive reports whether any process of the group is left running. A signal-0
-// probe answers for zombies too, which init may take its time to reap (or, in some
-// containers, never), so a positive answer is checked against /proc.
-func (p *process) groupAlive() bool {
-	if syscall.Kill(-p.pgid, 0) != nil {
-		return false
-	}
-	return groupHasLiveMember(p.pgid)
-}
-
-// groupHasLiveMember scans /proc for a process of the group that is not a zombie.
-// Where /proc cannot be read it trusts the signal probe.
-func groupHasLiveMember(pgid int) bool {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return true
-	}
-	for _, e := range entries {
-		name := e.Name()
-		if name[0] < '0' || name[0] > '9' {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + name + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) < 3 || f[2] != strconv.Itoa(pgid) {
-			continue
-		}
-		if f[0] != "Z" && f[0] != "X" {
-			return true
-		}
-	}
-	return false
-}
-
-func (p *process) signalGroup(sig syscall.Signal) {
-	_ = syscall.Kill(-p.pgid, sig)
-}
-
 // stop ends the process the way the spec describes: close stdin (the graceful signal),
-// wait grace, SIGTERM the group, wait grace, SIGKILL the group. It returns only after
-// the leader has been reaped and no member of its group is left (members that a
-// wrapper left behind are signalled too, since they hold the same pgid).
+// wait grace, SIGTERM, wait grace, SIGKILL. Then it ends what the server left running
+// (a wrapper's real server, a setsid child, a daemon) the same way, and returns once
+// nothing of the tree is left, or it has given up on processes SIGKILL did not end.
 func (p *process) stop(grace time.Duration) {
 	p.stdin.Close()
 	if !p.waitExit(grace) {
-		p.signalGroup(syscall.SIGTERM)
+		p.tree.Signal(syscall.SIGTERM)
 		if !p.waitExit(grace) {
-			p.signalGroup(syscall.SIGKILL)
+			p.tree.Signal(syscall.SIGKILL)
 			<-p.done
 		}
 	}
-	p.sweepGroup(grace)
+	p.left = p.tree.End(grace)
+	p.swept = p.tree.Swept()
 }
 
-// kill ends the process group at once (used when a probe restarts the server).
+// kill ends the whole tree at once (used when a probe restarts the server).
 func (p *process) kill() {
 	p.stdin.Close()
-	p.signalGroup(syscall.SIGKILL)
+	p.tree.Signal(syscall.SIGKILL)
 	<-p.done
-	p.sweepGroup(0)
+	p.left = p.tree.End(0)
+	p.swept = p.tree.Swept()
 }
 
-// sweepGroup ends group members that outlived the leader: an npx-style wrapper may exit
-// while the real server, its child, keeps running.
-func (p *process) sweepGroup(grace time.Duration) {
-	if !p.groupAlive() {
-		return
+// leftNote says what stop found: processes the server left running that were ended,
+// and any process that could not be ended (or, where descendants cannot be followed,
+// that some may be left). It is "" when there is nothing to say.
+func (p *process) leftNote() string {
+	var notes []string
+	if len(p.swept) > 0 {
+		notes = append(notes, fmt.Sprintf("the server left %s running; ended with it", strings.Join(p.swept, ", ")))
 	}
-	p.signalGroup(syscall.SIGTERM)
-	deadline := time.Now().Add(grace)
-	for time.Now().Before(deadline) {
-		if !p.groupAlive() {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
+	if len(p.left) > 0 {
+		notes = append(notes, fmt.Sprintf("still running after SIGKILL, mcpscope cannot end them: %s; check with ps and end them yourself (kill -9 %s)", proctree.Describe(p.left), pidArgs(p.left)))
 	}
-	p.signalGroup(syscall.SIGKILL)
-	// Orphans are reaped by init, not by us; give it a moment so that a caller checking
-	// for leftovers right after Close sees none.
-	for i := 0; i < 200 && p.groupAlive(); i++ {
-		time.Sleep(5 * time.Millisecond)
+	if e := p.tree.Escaped(); e != "" {
+		notes = append(notes, e)
 	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return processNotePrefix + strings.Join(notes, "; ")
+}
+
+const processNotePrefix = "processes: "
+
+// IsProcessNote reports whether e is the note Close emits about processes the server
+// left running (ended with it, or out of reach), which a one-shot command should
+// print.
+func IsProcessNote(e Event) bool {
+	return e.Kind == KindSynthetic && strings.HasPrefix(e.Text, processNotePrefix)
+}
+
+func pidArgs(pids []int) string {
+	s := make([]string, len(pids))
+	for i, p := range pids {
+		s[i] = strconv.Itoa(p)
+	}
+	return strings.Join(s, " ")
 }
 
 // unreadInput reports how many bytes written to the child's stdin it has not read yet.

@@ -154,7 +154,7 @@ type StdioConn struct {
 }
 
 func (c *StdioConn) start() error {
-	p, err := startProcess(c.opts.Argv, c.opts.Env, c.opts.Dir)
+	p, err := startProcessGrace(c.opts.Argv, c.opts.Env, c.opts.Dir, c.opts.Grace)
 	if err != nil {
 		return err
 	}
@@ -855,7 +855,7 @@ func (c *StdioConn) restartContentLength() {
 	c.mu.Unlock()
 	c.tap.Emit(Event{Kind: KindSynthetic, Text: fmt.Sprintf("no reply to NDJSON within %v of the server reading it; restarting it with Content-Length framing", c.opts.ProbeTimeout)})
 	old.kill()
-	p, err := startProcess(c.opts.Argv, c.opts.Env, c.opts.Dir)
+	p, err := startProcessGrace(c.opts.Argv, c.opts.Env, c.opts.Dir, c.opts.Grace)
 	if err != nil {
 		c.mu.Lock()
 		c.err = err
@@ -906,6 +906,9 @@ func (c *StdioConn) Close() error {
 			grace = min(grace, hurryGrace)
 		}
 		p.stop(grace)
+		if note := p.leftNote(); note != "" {
+			c.tap.Emit(Event{Kind: KindSynthetic, Text: note})
+		}
 		// Return only once the exit is on the tap too, so that a recorder or a view
 		// closed right after this sees how the server ended.
 		select {

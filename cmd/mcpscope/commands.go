@@ -26,9 +26,16 @@ type noiseNote struct {
 	lines int
 	first string
 	size  int
+	procs []string // notes about processes the server left running
 }
 
 func (n *noiseNote) listen(e wire.Event) {
+	if wire.IsProcessNote(e) {
+		n.mu.Lock()
+		n.procs = append(n.procs, e.Text)
+		n.mu.Unlock()
+		return
+	}
 	if e.Kind != wire.KindNoise {
 		return
 	}
@@ -43,6 +50,9 @@ func (n *noiseNote) listen(e wire.Event) {
 func (n *noiseNote) report(stderr io.Writer) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	for _, p := range n.procs {
+		fmt.Fprintln(stderr, "mcpscope: note: "+p)
+	}
 	if n.lines == 0 {
 		return
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
 )
 
 // Config files of other MCP clients, read so that a server they know can be named:
@@ -664,10 +665,8 @@ func (e *serverEntry) target(inputs map[string]string) (client.Target, error) {
 	return t, nil
 }
 
-func sensitiveName(name string) bool {
-	return strings.Contains(strings.ToLower(name), "auth") || strings.Contains(strings.ToLower(name), "key") ||
-		strings.Contains(strings.ToLower(name), "token") || strings.Contains(strings.ToLower(name), "secret")
-}
+// sensitiveName: the one rule for credential header names (wire.SensitiveHeader).
+func sensitiveName(name string) bool { return wire.SensitiveHeader(name) }
 
 // inputValues reads --input ID=VALUE flags.
 func inputValues(c *common) (map[string]string, error) {

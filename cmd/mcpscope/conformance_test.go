@@ -61,3 +61,29 @@ func TestConformance(t *testing.T) {
 		})
 	}
 }
+
+// TestLoopbackBindsBeforeListenReturns: the conformance suite reads a server's port
+// right after listen() and starts mcpscope at once. The loopback preload must have
+// bound the port by then, or a client that starts fast (on a loaded machine, before
+// the suite's next tick) is refused: TestConformance/tools_call failed that way. The
+// script blocks its own event loop in spawnSync while a child connects.
+func TestLoopbackBindsBeforeListenReturns(t *testing.T) {
+	t.Parallel()
+	interop := filepath.Join(testutil.Root(), "interop")
+	node := filepath.Join(interop, "node_modules", "node", "bin", "node")
+	script := `
+const net = require('net');
+const { spawnSync } = require('child_process');
+const s = net.createServer((c) => c.end('ok'));
+s.listen(0);
+const port = s.address().port;
+const r = spawnSync(process.execPath, ['-e', "require('net').connect(" + port + ", '127.0.0.1').on('connect', () => process.exit(0)).on('error', (e) => { console.error(e.message); process.exit(1); })"], { env: { ...process.env, NODE_OPTIONS: '' }, encoding: 'utf8' });
+console.log(r.status === 0 ? 'connected' : 'refused: ' + r.stderr.trim());
+s.close();
+`
+	cmd := exec.Command(node, "--require", filepath.Join(interop, "loopback.cjs"), "-e", script)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "connected") {
+		t.Fatalf("a client started right after listen(0) was not let in: %v\n%s", err, out)
+	}
+}

@@ -142,7 +142,7 @@ func TestHostHTTP(t *testing.T) {
 		if err != nil {
 			t.Errorf("after SIGTERM: %v; want a clean exit", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testutil.Patience):
 		t.Fatal("mcpscope host --http ignored SIGTERM")
 	}
 }

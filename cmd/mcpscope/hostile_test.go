@@ -109,6 +109,18 @@ func TestHostileCallToATerminalIsInert(t *testing.T) {
 	}
 }
 
+func TestHostileInspectJSONToATerminalIsInert(t *testing.T) {
+	t.Parallel()
+	out, errOut, code := hostileOnPTY(t, "--inspect", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	assertInert(t, "--inspect --format json on a terminal", out)
+	if !json.Valid([]byte(out)) || !strings.Contains(out, `\u009b2J \u202eevil\u202c`) {
+		t.Errorf("--inspect --format json on a terminal:\n%s", out)
+	}
+}
+
 // Every message on stderr that carries server text is inert: a JSON-RPC error, the
 // last stderr lines of a server that died, --trace, the HTTP error body.
 func TestHostileMessagesOnStderrAreInert(t *testing.T) {

@@ -50,6 +50,7 @@ Flags:
   -e K=V, --env-file FILE        add to the server's environment
   -H 'Name: value', --bearer TOKEN, --bearer-env VAR   HTTP headers and credentials
   --transport streamable|sse     force an HTTP transport
+  --allow-cross-origin           follow a redirect to another origin, without credentials
   --config FILE                  read server NAMEs from this client config
   --grace DURATION               time the server gets to exit after stdin closes (default 500ms)
   --probe-timeout DURATION       silence that counts as "no answer" to a probe (default 500ms)

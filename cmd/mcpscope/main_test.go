@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -234,27 +235,25 @@ func TestSignalsStopTheServer(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			t.Parallel()
 			pidfile, env := testutil.PIDFile(t)
-			args := append([]string{"call", "slow", "steps=1000", "--grace", "100ms", "--"}, testutil.FakeServer(t, "progress")...)
+			args := append([]string{"call", "slow", "steps=1000", "--grace", "100ms", "--trace", "--"}, testutil.FakeServer(t, "progress")...)
 			cmd := exec.Command(testutil.Mcpscope(t), args...)
 			cmd.Env = append(os.Environ(), env)
-			var errb bytes.Buffer
+			var errb syncBuffer
 			cmd.Stderr = &errb
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			// Wait until the server is up and the call is running.
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				if b, _ := os.ReadFile(pidfile); len(b) > 0 {
-					break
-				}
+			// Wait until the call is running: --trace shows the server's first progress
+			// notification.
+			deadline := time.Now().Add(testutil.Patience)
+			for !strings.Contains(errb.String(), "notifications/progress") {
 				if time.Now().After(deadline) {
 					cmd.Process.Kill()
-					t.Fatal("server never started")
+					cmd.Wait()
+					t.Fatalf("the call never reported progress; stderr:\n%s", errb.String())
 				}
 				time.Sleep(10 * time.Millisecond)
 			}
-			time.Sleep(300 * time.Millisecond)
 			cmd.Process.Signal(sig)
 			err := cmd.Wait()
 			want := 128 + int(sig)
@@ -267,4 +266,22 @@ func TestSignalsStopTheServer(t *testing.T) {
 			testutil.AssertGone(t, pidfile, 1)
 		})
 	}
+}
+
+// syncBuffer is a bytes.Buffer that a process may write while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -206,10 +206,12 @@ func TestRecordCrashSafety(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	// Kill it once the call is under way: the recording holds the request and the
+	// server's first progress notification.
+	deadline := time.Now().Add(testutil.Patience)
 	for {
 		b, _ := os.ReadFile(file)
-		if bytes.Contains(b, []byte(`"method":"tools/call"`)) {
+		if bytes.Contains(b, []byte(`"method":"tools/call"`)) && bytes.Contains(b, []byte(`notifications/progress`)) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -219,11 +221,10 @@ func TestRecordCrashSafety(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(100 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	// The orphaned server finishes its call (20 × 50 ms) and exits at stdin EOF.
-	for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+	for end := time.Now().Add(testutil.Patience); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		alive := false
 		for _, pid := range testutil.PIDs(t, pidfile) {
 			alive = alive || testutil.Alive(pid)

@@ -19,6 +19,7 @@ type remoteFlags struct {
 	headers    multiFlag // -H 'Name: value'
 	bearer     string
 	bearerEnv  string
+	crossOK    bool // --allow-cross-origin
 	transport  string
 	timeout    time.Duration
 	timeoutCap time.Duration
@@ -34,6 +35,7 @@ func (c *common) registerRemote(fs *flag.FlagSet) {
 	fs.Var(&r.headers, "header", "HTTP header 'Name: value' for every request (repeatable)")
 	fs.StringVar(&r.bearer, "bearer", "", "send Authorization: Bearer TOKEN (never printed or recorded)")
 	fs.StringVar(&r.bearerEnv, "bearer-env", "", "send Authorization: Bearer with the token in this environment variable")
+	fs.BoolVar(&r.crossOK, "allow-cross-origin", false, "follow a redirect or legacy endpoint to another origin, without credentials")
 	fs.StringVar(&r.transport, "transport", "", "HTTP transport: streamable or sse (default: detect)")
 	fs.DurationVar(&r.timeout, "timeout", client.DefaultTimeout, "bound on each request while it reports no progress (0: none)")
 	fs.DurationVar(&r.timeoutCap, "timeout-cap", 0, "bound on each request however much progress it reports (default 10x --timeout)")
@@ -56,6 +58,7 @@ func (c *common) applyRemote(o *client.Options) error {
 	}
 	o.Secrets = append(o.Secrets, secrets...)
 	o.Transport = r.transport
+	o.AllowCrossOrigin = r.crossOK
 	o.Timeout = r.timeout
 	o.TimeoutCap = r.timeoutCap
 	return nil

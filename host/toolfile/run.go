@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/proctree"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -20,9 +23,9 @@ import (
 // 128 KiB, so larger arguments reach the command only on stdin.
 const maxEnvArgs = 100 << 10
 
-// waitDelay is how long a killed command's pipes may stay open (held by a grandchild
-// that escaped the process group) before the host stops reading them.
-const waitDelay = 2 * time.Second
+// pipeDelay is how long a finished command's pipes may stay open (held by a process
+// outside its tree) before the host stops reading them.
+const pipeDelay = 2 * time.Second
 
 var errOverflow = errors.New("output cap exceeded")
 
@@ -34,8 +37,11 @@ type Outcome struct {
 }
 
 // Call runs the tool with args (a JSON object or nil) and returns its result. The
-// command runs without a shell, in its own process group, with the call's arguments on
-// stdin and in MCPSCOPE_ARGS, the host's environment and nothing else. Failures of the
+// command runs without a shell, with the call's arguments on stdin and in
+// MCPSCOPE_ARGS, the host's environment and nothing else. It runs as the root of a
+// process tree of its own (see internal/proctree): when it exits, or the call ends
+// early, everything it started is ended too, whether in its process group or not, and
+// the result says what was left running. Failures of the
 // tool (exit status, timeout, output cap, a missing program) are error results; the
 // error return is only for a cancelled ctx.
 func (t *Tool) Call(ctx context.Context, args json.RawMessage) (*mcp.CallToolResult, Outcome, error) {
@@ -62,46 +68,148 @@ func (t *Tool) Call(ctx context.Context, args json.RawMessage) (*mcp.CallToolRes
 	runCtx, cancelTimeout := context.WithTimeoutCause(runCtx, t.Timeout, context.DeadlineExceeded)
 	defer cancelTimeout()
 
-	cmd := exec.CommandContext(runCtx, t.Run[0], t.Run[1:]...)
-	cmd.Dir = t.Dir
-	cmd.Env = os.Environ()
+	env := os.Environ()
 	if len(args) <= maxEnvArgs {
-		cmd.Env = append(cmd.Env, "MCPSCOPE_ARGS="+string(args))
+		env = append(env, "MCPSCOPE_ARGS="+string(args))
 	}
-	cmd.Env = append(cmd.Env, "MCPSCOPE_TOOL="+t.Name)
-	cmd.Stdin = bytes.NewReader(args)
+	env = append(env, "MCPSCOPE_TOOL="+t.Name)
 	stdout := &capBuffer{limit: t.MaxOutput, onOverflow: func() { cancelRun(errOverflow) }}
 	stderr := &capBuffer{limit: t.MaxOutput}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killProcessGroup(cmd) }
-	cmd.WaitDelay = waitDelay
 
 	start := time.Now()
-	err := cmd.Run()
+	run, err := startRun(t.Run, env, t.Dir, args, stdout, stderr)
+	if err != nil {
+		return errorResult(fmt.Sprintf("cannot run %s: %v", argvString(t.Run), err)), out, nil
+	}
+	select {
+	case <-run.tree.Exited():
+	case <-runCtx.Done():
+		// Timed out, over the output cap, or cancelled: the whole tree goes at once.
+		run.tree.Signal(syscall.SIGKILL)
+		<-run.tree.Exited()
+	}
+	// The command has exited: whatever it left running (a "sleep 1000 &") ends with it,
+	// so that nothing outlives the call and nothing holds its output open.
+	left := run.finish()
 	out.Duration = time.Since(start)
 	out.Stderr = stderr.String()
-	if cmd.ProcessState != nil {
-		out.ExitCode = cmd.ProcessState.ExitCode()
-	}
+	status := run.tree.Status()
+	out.ExitCode = status.Code
+	note := run.note(t.Name, left)
 
 	switch {
 	case ctx.Err() != nil:
 		return nil, out, ctx.Err()
 	case errors.Is(context.Cause(runCtx), errOverflow):
-		return errorResult(fmt.Sprintf("tool %q wrote more than %d bytes to stdout (maxOutputBytes), so its process group was killed", t.Name, t.MaxOutput)), out, nil
+		return errorResult(withNote(fmt.Sprintf("tool %q wrote more than %d bytes to stdout (maxOutputBytes), so its process group was killed", t.Name, t.MaxOutput), note)), out, nil
 	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		return errorResult(withStderr(fmt.Sprintf("tool %q timed out after %v (timeoutMs), so its process group was killed", t.Name, t.Timeout), out.Stderr)), out, nil
-	case err != nil && cmd.ProcessState == nil:
-		return errorResult(fmt.Sprintf("cannot run %s: %v", argvString(t.Run), err)), out, nil
-	case err != nil:
-		msg := fmt.Sprintf("tool %q failed: %v", t.Name, err)
+		return errorResult(withNote(withStderr(fmt.Sprintf("tool %q timed out after %v (timeoutMs), so its process group was killed", t.Name, t.Timeout), out.Stderr), note)), out, nil
+	case status.Code != 0 || status.Signal != 0:
+		msg := fmt.Sprintf("tool %q failed: %v", t.Name, status)
 		if out.Stderr == "" && stdout.Len() > 0 {
-			return errorResult(msg + "\nstdout:\n" + stdout.String()), out, nil
+			return errorResult(withNote(msg+"\nstdout:\n"+stdout.String(), note)), out, nil
 		}
-		return errorResult(withStderr(msg, out.Stderr)), out, nil
+		return errorResult(withNote(withStderr(msg, out.Stderr), note)), out, nil
 	}
-	return resultFromStdout(stdout.Bytes()), out, nil
+	res := resultFromStdout(stdout.Bytes())
+	if note != "" {
+		res.Content = append(res.Content, &mcp.TextContent{Text: note})
+	}
+	return res, out, nil
+}
+
+// run is one command of a call, its process tree and the goroutines that feed its
+// stdin and collect its output.
+type run struct {
+	tree   *proctree.Tree
+	outR   *os.File
+	errR   *os.File
+	copied sync.WaitGroup
+}
+
+func startRun(argv, env []string, dir string, stdin []byte, stdout, stderr io.Writer) (*run, error) {
+	path := argv[0]
+	if !strings.Contains(path, "/") {
+		lp, err := exec.LookPath(path)
+		if err != nil {
+			return nil, err
+		}
+		path = lp
+	}
+	var files [6]*os.File // in, out, err: read end, write end
+	for i := 0; i < 6; i += 2 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			for _, f := range files[:i] {
+				f.Close()
+			}
+			return nil, err
+		}
+		files[i], files[i+1] = r, w
+	}
+	inR, inW, outR, outW, errR, errW := files[0], files[1], files[2], files[3], files[4], files[5]
+	tree, err := proctree.Start(proctree.Spec{Path: path, Argv: argv, Env: env, Dir: dir, Stdin: inR, Stdout: outW, Stderr: errW})
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return nil, err
+	}
+	r := &run{tree: tree, outR: outR, errR: errR}
+	go func() {
+		// A command that does not read its stdin gets EPIPE here once it is gone.
+		inW.Write(stdin)
+		inW.Close()
+	}()
+	r.copied.Add(2)
+	go func() { defer r.copied.Done(); io.Copy(stdout, outR) }()
+	go func() { defer r.copied.Done(); io.Copy(stderr, errR) }()
+	return r, nil
+}
+
+// finish ends what the command left running and waits for its output to be read. It
+// returns the processes that could not be ended.
+func (r *run) finish() (left []int) {
+	left = r.tree.End(0)
+	done := make(chan struct{})
+	go func() { r.copied.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(pipeDelay):
+		// Something outside the tree holds the pipes (it was handed them, or could
+		// not be ended): stop reading.
+		r.outR.Close()
+		r.errR.Close()
+		<-done
+	}
+	r.outR.Close()
+	r.errR.Close()
+	return left
+}
+
+// note says what the command left running when it exited, "" when nothing.
+func (r *run) note(tool string, left []int) string {
+	var notes []string
+	if swept := r.tree.Swept(); len(swept) > 0 {
+		notes = append(notes, fmt.Sprintf("note: the command of tool %q left %s running when it exited; ended with the call", tool, strings.Join(swept, ", ")))
+	}
+	if len(left) > 0 {
+		notes = append(notes, fmt.Sprintf("warning: %s still running after SIGKILL; the host cannot end it", proctree.Describe(left)))
+	}
+	if e := r.tree.Escaped(); e != "" {
+		notes = append(notes, "note: "+e)
+	}
+	return strings.Join(notes, "\n")
+}
+
+func withNote(msg, note string) string {
+	if note == "" {
+		return msg
+	}
+	return msg + "\n" + note
 }
 
 // resultFromStdout turns a successful command's stdout into a result: a JSON object

@@ -5,6 +5,7 @@ package testutil
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,6 +17,37 @@ import (
 	"testing"
 	"time"
 )
+
+// Patience is how long a test waits for something that should happen before it
+// calls it a hang. It is generous on purpose: CI is a loaded two-core machine
+// running the suite under -race, where a step that takes 50 ms on a laptop can
+// take many seconds. A test judges what happened, never how fast; speed belongs
+// in benchmarks.
+const Patience = 2 * time.Minute
+
+// Context returns a context that ends after Patience: a test's hang guard.
+func Context(t testing.TB) context.Context {
+	c, cancel := context.WithTimeoutCause(context.Background(), Patience, fmt.Errorf("the test's hang guard: nothing finished within %v", Patience))
+	t.Cleanup(cancel)
+	return c
+}
+
+// Within runs fn and fails the test if it has not returned after Patience,
+// saying that what hung. fn runs on its own goroutine, so it must not call
+// t.Fatal (t.Error is fine).
+func Within(t testing.TB, what string, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fn()
+	}()
+	select {
+	case <-done:
+	case <-time.After(Patience):
+		t.Fatalf("%s hung: it had not finished after %v", what, Patience)
+	}
+}
 
 // Root is the repository root.
 func Root() string {
@@ -126,14 +158,14 @@ func Alive(pid int) bool {
 }
 
 // AssertGone fails unless every PID in the pid file has ended (it allows a moment for
-// signals to land) and at least min PIDs were recorded.
+// signals to land, up to Patience) and at least min PIDs were recorded.
 func AssertGone(t testing.TB, pidfile string, min int) {
 	t.Helper()
 	pids := PIDs(t, pidfile)
 	if len(pids) < min {
 		t.Fatalf("expected at least %d server processes recorded, found %d", min, len(pids))
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(Patience)
 	for _, pid := range pids {
 		for Alive(pid) && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)

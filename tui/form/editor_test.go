@@ -107,4 +107,11 @@ func TestPastedLineBreaks(t *testing.T) {
 	if got := text(f); got != "one\ntwo\nthree\n" {
 		t.Errorf("text %q", got)
 	}
+	// The raw JSON editor too: one line break each, not two for \r\n.
+	f = editorForm(t)
+	f.ToggleRaw()
+	f.Update(tea.PasteMsg{Content: "{\r\n\"s\": \"x\"\r}"})
+	if got := f.ta.Value(); !strings.HasPrefix(got, "{\n\"s\": \"x\"\n}") || strings.Contains(got, "\n\n") {
+		t.Errorf("raw editor holds %q", got)
+	}
 }

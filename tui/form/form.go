@@ -263,6 +263,10 @@ func syntaxPos(text string, err error) string {
 // left to the caller (in raw mode enter inserts a newline).
 func (f *Form) Update(msg tea.Msg) tea.Cmd {
 	if f.raw {
+		if p, ok := msg.(tea.PasteMsg); ok {
+			p.Content = pasteText(p.Content) // the text area would make \r\n two lines
+			msg = p
+		}
 		var cmd tea.Cmd
 		f.ta, cmd = f.ta.Update(msg)
 		return cmd

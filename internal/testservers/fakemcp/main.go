@@ -32,6 +32,7 @@ var scenarios = map[string]string{
 	"midnoise":        "prints a non-JSON debug line before every tools/call reply",
 	"discover-silent": "never answers server/discover",
 	"stubborn":        "ignores stdin EOF and SIGTERM",
+	"stubborn-slow":   "the progress scenario (a 'slow' tool), ignoring stdin EOF and SIGTERM",
 	"wrapper":         "runs 'fakemcp stubborn' as a child sharing its stdio, like npx",
 	"no-jsonrpc":      "responses lack the \"jsonrpc\" member",
 	"string-id":       "numeric request ids come back as strings",
@@ -51,6 +52,8 @@ var scenarios = map[string]string{
 	"hang":            "never reads stdin and ignores SIGTERM",
 	"stray":           "a response to id 424242 (never sent) before every tools/call reply, and the reply twice",
 	"hostile":         "names, descriptions, results, errors, logs, stdout noise and stderr carry terminal escapes",
+	"leaky":           "echo answers, and stderr repeats, the message in base64, hex, URL escaping and upper case; startup prints the argv and $API_TOKEN so",
+	"bad-names":       "echo returns blocks whose types are paths (../../../escaped, /tmp/…)",
 	"hostile-exit":    "prints terminal escapes on stderr and exits 1 without reading",
 }
 
@@ -72,6 +75,9 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stderr, "fakemcp: %s starting\n", scenario)
+	if scenario == "leaky" {
+		leakStartup()
+	}
 	if scenario == "hostile" {
 		fmt.Fprintln(os.Stderr, "fakemcp: "+hostilePayload)
 	}
@@ -87,7 +93,7 @@ func main() {
 		os.Exit(runWrapper())
 	case "garbage":
 		runGarbage()
-	case "stubborn", "deaf":
+	case "stubborn", "stubborn-slow", "deaf":
 		signal.Ignore(syscall.SIGTERM)
 	case "hang":
 		signal.Ignore(syscall.SIGTERM)
@@ -98,12 +104,16 @@ func main() {
 		time.Sleep(1500 * time.Millisecond)
 	}
 
-	s := newServer(scenario, os.Stdin, os.Stdout)
+	serveAs := scenario
+	if scenario == "stubborn-slow" {
+		serveAs = "progress"
+	}
+	s := newServer(serveAs, os.Stdin, os.Stdout)
 	if err := s.serve(); err != nil {
 		fmt.Fprintf(os.Stderr, "fakemcp: %v\n", err)
 		os.Exit(1)
 	}
-	if scenario == "stubborn" {
+	if scenario == "stubborn" || scenario == "stubborn-slow" {
 		// A sleeping loop rather than select{}: with no other goroutine alive, the
 		// runtime would report select{} as a deadlock and crash.
 		for {

@@ -52,10 +52,11 @@ type fake struct {
 }
 
 // start runs a scenario. The process is killed at the latest when the test ends, or
-// after 5 s, which also turns a hung read into a failed one (EOF).
+// after 2 min (generous: CI is a loaded machine under -race), which also turns a
+// hung read into a failed one (EOF).
 func start(t *testing.T, scenario string, env ...string) *fake {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	f := &fake{t: t, cmd: exec.CommandContext(ctx, binPath, scenario)}
 	f.cmd.Env = append(os.Environ(), env...)
 	f.cmd.Stderr = &f.stderr

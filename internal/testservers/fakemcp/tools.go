@@ -213,6 +213,12 @@ func (s *server) echo(args json.RawMessage) (any, *rpcError) {
 	if a.Message == nil {
 		return nil, invalidArgs("message is required")
 	}
+	switch s.scenario {
+	case "leaky":
+		return leakyEcho(*a.Message), nil
+	case "bad-names":
+		return badNamesEcho(), nil
+	}
 	if s.scenario == "unknown-content" {
 		return map[string]any{"content": []any{
 			textContent("before"),
