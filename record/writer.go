@@ -131,14 +131,29 @@ func NewWriter(w io.Writer, h Header, red *Redactor) (*Writer, error) {
 		red = &Redactor{}
 	}
 	red.AddArgv(h.Target.Argv)
+	for _, s := range h.Servers {
+		red.AddArgv(s.Target.Argv)
+	}
 	wr := &Writer{w: w, red: red, start: time.Now()}
 	h.Format, h.Version = Format, Version
+	if len(h.Servers) > 0 {
+		h.Version = VersionServers
+	}
 	if h.Started.IsZero() {
 		h.Started = wr.start
 	}
 	h.Started = h.Started.UTC()
 	h.Target.Argv = red.Argv(h.Target.Argv)
 	h.Target.URL = red.URL(h.Target.URL)
+	if len(h.Servers) > 0 {
+		servers := make([]Server, len(h.Servers))
+		for i, s := range h.Servers {
+			s.Target.Argv = red.Argv(s.Target.Argv)
+			s.Target.URL = red.URL(s.Target.URL)
+			servers[i] = s
+		}
+		h.Servers = servers
+	}
 	line, err := marshalLine(h)
 	if err != nil {
 		return nil, err
@@ -156,12 +171,20 @@ func (w *Writer) Path() string { return w.path }
 func (w *Writer) Start() time.Time { return w.start }
 
 // Listen records one wire event; it is a wire.Listener.
-func (w *Writer) Listen(e wire.Event) {
+func (w *Writer) Listen(e wire.Event) { w.listen(e, "") }
+
+// ListenServer returns the listener for one server of a recording of several: its
+// events carry the server's name.
+func (w *Writer) ListenServer(name string) wire.Listener {
+	return func(e wire.Event) { w.listen(e, name) }
+}
+
+func (w *Writer) listen(e wire.Event, server string) {
 	t := e.Time
 	if t.IsZero() {
 		t = time.Now()
 	}
-	ev := Event{T: t.Sub(w.start).Seconds(), Dir: string(e.Dir)}
+	ev := Event{T: t.Sub(w.start).Seconds(), Server: server, Dir: string(e.Dir)}
 	switch e.Kind {
 	case wire.KindMessage:
 		if e.Framing != "" && e.Framing != wire.FramingNDJSON {
@@ -284,7 +307,7 @@ func marshalLine(v any) ([]byte, error) {
 const bigMsg = 1 << 20
 
 // appendEvent appends ev as one JSON line, redacting text, messages, URLs and headers.
-// The member order is fixed (t, kind, dir, framing, http members, exit, size, text,
+// The member order is fixed (t, server, kind, dir, framing, http members, exit, size, text,
 // msg) so that files diff well. validJSON says ev.Msg is known to be valid JSON.
 func appendEvent(b []byte, ev *Event, red *Redactor, validJSON bool) []byte {
 	b, msg := appendEventHead(b, ev, red, validJSON)
@@ -308,6 +331,7 @@ func appendEventHead(b []byte, ev *Event, red *Redactor, validJSON bool) ([]byte
 			b = appendJSONString(b, v)
 		}
 	}
+	str("server", ev.Server)
 	if ev.Kind != KindMessage {
 		str("kind", ev.Kind)
 	}

@@ -51,6 +51,7 @@ var scenarios = map[string]string{
 	"deaf":            "at the first tools/call, stops reading stdin for good; ignores SIGTERM",
 	"hang":            "never reads stdin and ignores SIGTERM",
 	"stray":           "a response to id 424242 (never sent) before every tools/call reply, and the reply twice",
+	"mute":            "reads every request and never answers; exits at stdin EOF",
 	"hostile":         "names, descriptions, results, errors, logs, stdout noise and stderr carry terminal escapes",
 	"leaky":           "echo answers, and stderr repeats, the message in base64, hex, URL escaping and upper case; startup prints the argv and $API_TOKEN so",
 	"bad-names":       "echo returns blocks whose types are paths (../../../escaped, /tmp/…)",
@@ -93,6 +94,9 @@ func main() {
 		os.Exit(runWrapper())
 	case "garbage":
 		runGarbage()
+	case "mute":
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
 	case "stubborn", "stubborn-slow", "deaf":
 		signal.Ignore(syscall.SIGTERM)
 	case "hang":
