@@ -16,11 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/record"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testutil.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 // BenchmarkEchoLoop is the recording overhead: sequential tools/call echo against the
 // bundled host over stdio, without and with --record (every event written to a file
