@@ -19,6 +19,13 @@ type trafficEntry struct {
 
 // summarize names what a frame is: its method, or which request it answers.
 func summarize(e wire.Event) string {
+	if e.Stray {
+		return "stray " + summarizeEvent(e) + " (answers no request in flight)"
+	}
+	return summarizeEvent(e)
+}
+
+func summarizeEvent(e wire.Event) string {
 	switch e.Kind {
 	case wire.KindMessage:
 		if len(e.Data) > 1<<20 {
