@@ -17,6 +17,14 @@ import (
 	"github.com/mcpscope/mcpscope/tui"
 )
 
+// registerWorkbench adds the workbench's own flags. The command-line scanner
+// (workbenchFlags) uses the same set, so that it knows which of them take a value.
+func registerWorkbench(fs *flag.FlagSet, theme *string, noConfirm *bool, keep *keepFlag) {
+	fs.StringVar(theme, "theme", "auto", "auto, dark, light or high-contrast")
+	fs.BoolVar(noConfirm, "no-confirm", false, "call destructive tools without asking")
+	fs.Var(keep, "keep", "memory for traffic, logs and stderr together (older lines go to a private spill file): 64MiB, 512KiB, 1GiB")
+}
+
 // runTUI opens the workbench on a target.
 func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mcpscope", flag.ContinueOnError)
@@ -24,10 +32,8 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	c.register(fs, "table")
 	var theme string
 	var noConfirm bool
-	fs.StringVar(&theme, "theme", "auto", "auto, dark, light or high-contrast")
-	fs.BoolVar(&noConfirm, "no-confirm", false, "call destructive tools without asking")
 	keep := keepFlag(spool.DefaultKeep)
-	fs.Var(&keep, "keep", "memory for traffic, logs and stderr together (older lines go to a private spill file): 64MiB, 512KiB, 1GiB")
+	registerWorkbench(fs, &theme, &noConfirm, &keep)
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
 	if err != nil {
 		return err
