@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/config"
+	"github.com/mcpscope/mcpscope/internal/spool"
 )
 
 // helpError is returned by a command asked for --help, -help or -h: run prints the
@@ -123,8 +124,10 @@ func workbenchFlags() *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	var c common
 	c.register(fs, "table")
-	fs.String("theme", "auto", "auto, dark, light or high-contrast")
-	fs.Bool("no-confirm", false, "call destructive tools without asking")
+	var theme string
+	var noConfirm bool
+	keep := keepFlag(spool.DefaultKeep)
+	registerWorkbench(fs, &theme, &noConfirm, &keep)
 	fs.Bool("inspect", false, "list the server's tools instead of opening the workbench")
 	return fs
 }

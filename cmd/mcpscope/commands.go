@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -260,6 +261,10 @@ func checkStructured(t client.Tool, r *client.CallResult, stderr io.Writer) {
 		return
 	}
 	violations, err := validate.Check(t.OutputSchema, r.Structured)
+	if errors.Is(err, validate.ErrTooCostly) {
+		fmt.Fprintf(stderr, "mcpscope: warning: tool %q: structuredContent %v\n", t.Name, err)
+		return
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpscope: warning: tool %q has an unusable outputSchema: %v\n", t.Name, err)
 		return

@@ -175,7 +175,10 @@ func traceListener(w io.Writer) wire.Listener {
 		t := e.Time.Sub(start).Seconds()
 		switch e.Kind {
 		case wire.KindMessage, wire.KindNoise:
-			fmt.Fprintf(w, "%8.3f %-7s %-4s %s\n", t, e.Kind, e.Dir, clip(string(e.Data), 400, e.Size))
+			fmt.Fprintf(w, "%8.3f %-7s %-4s %s\n", t, e.Kind, e.Dir, clip(string(e.Data[:min(len(e.Data), 401)]), 400, e.Size))
+			if e.Kind == wire.KindMessage && e.Text != "" {
+				fmt.Fprintf(w, "%8.3f note         %s\n", t, e.Text)
+			}
 		case wire.KindStderr:
 			fmt.Fprintf(w, "%8.3f stderr       %s\n", t, clip(string(e.Data), 400, e.Size))
 		case wire.KindHTTP:

@@ -70,6 +70,7 @@ Flags:
   --save-dir DIR                 call: write image, audio and resource blocks here
   --trace                        print every wire event to stderr
   --theme auto|dark|light|high-contrast, --no-confirm   the workbench
+  --keep SIZE                    workbench: memory for Traffic, Logs and Stderr (default 64MiB)
 
 Every command's own flags: mcpscope CMD --help, or mcpscope help CMD. Flags may come
 before the command (mcpscope --trace call echo text=hi).
