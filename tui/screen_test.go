@@ -31,7 +31,8 @@ func ready(t *testing.T, w, h int) *harness {
 
 // sawMethod reports whether Traffic holds a message with this method.
 func sawMethod(m *model, method string) bool {
-	for _, e := range m.traffic.entries {
+	for i := 0; i < m.traffic.entries.Len(); i++ {
+		e := m.traffic.entries.At(i)
 		if e.summary == method || strings.HasPrefix(e.summary, method+" ") {
 			return true
 		}
