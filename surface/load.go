@@ -35,7 +35,7 @@ func FromInspect(data []byte, label string) (*Surface, error) {
 	if err := json.Unmarshal(doc.Tools, &tools); err != nil {
 		return nil, fmt.Errorf("%s: tools is not an array: %v", label, err)
 	}
-	s := &Surface{Label: label, Server: serverText(doc.Server.Name, doc.Server.Version), HasTools: true}
+	s := &Surface{Label: label, Server: serverText(doc.Server.Name, doc.Server.Version), HasTools: true, Lossy: true}
 	// The report's tools are close to the wire's: rebuild wire objects (hints as the
 	// server set them) so that both kinds of source compare alike.
 	wire := make([]json.RawMessage, 0, len(tools))

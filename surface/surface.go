@@ -60,6 +60,9 @@ type Surface struct {
 	// Has* say which lists the surface knows (a server without the prompts capability
 	// has no prompts; a saved tools file does not say).
 	HasTools, HasResources, HasTemplates, HasPrompts bool
+	// Lossy says the tools keep only what an --inspect report keeps (name, title,
+	// description, schemas, hints): other members are not compared.
+	Lossy bool
 	// Problems are what was wrong with reading it (a torn listing, a tool without a name).
 	Problems []string
 }
@@ -139,7 +142,7 @@ func Compare(old, new *Surface) *Report {
 	}
 	if old.HasTools && new.HasTools {
 		r.Compared = append(r.Compared, "tools")
-		r.Entries = append(r.Entries, compareTools(old.Tools, new.Tools)...)
+		r.Entries = append(r.Entries, compareTools(old.Tools, new.Tools, old.Lossy || new.Lossy)...)
 	}
 	if old.HasResources && new.HasResources {
 		r.Compared = append(r.Compared, "resources")
@@ -167,7 +170,7 @@ func Compare(old, new *Surface) *Report {
 	return r
 }
 
-func compareTools(old, new []client.Tool) []Entry {
+func compareTools(old, new []client.Tool, lossy bool) []Entry {
 	oldBy := make(map[string]*client.Tool, len(old))
 	for i := range old {
 		oldBy[old[i].Name] = &old[i]
@@ -185,7 +188,7 @@ func compareTools(old, new []client.Tool) []Entry {
 			removedTools = append(removedTools, t)
 			continue
 		}
-		if e, changed := compareTool(t, n); changed {
+		if e, changed := compareTool(t, n, lossy); changed {
 			entries = append(entries, e)
 		}
 	}
@@ -213,17 +216,17 @@ func compareTools(old, new []client.Tool) []Entry {
 				Object: ObjTool, Name: t.Name, Status: Removed,
 				Changes: []Change{{Kind: "tool-removed", Path: "", Breaking: true,
 					Message: fmt.Sprintf("tool %q was removed", t.Name)}},
-				Diff: objectDiff(t.Name, "", toolJSON(t), nil),
+				Diff: objectDiff(t.Name, "", toolJSON(t, lossy), nil),
 			})
 			continue
 		}
 		usedAdd[ren] = true
 		a := addedTools[ren]
-		e, _ := compareTool(t, a)
+		e, _ := compareTool(t, a, lossy)
 		e.Status, e.OldName, e.Name = Renamed, t.Name, a.Name
 		e.Changes = append([]Change{{Kind: "tool-renamed", Breaking: true, Before: t.Name, After: a.Name,
 			Message: fmt.Sprintf("tool %q was renamed to %q: calls by the old name fail", t.Name, a.Name)}}, e.Changes...)
-		e.Diff = objectDiff(t.Name, a.Name, toolJSON(t), toolJSON(a))
+		e.Diff = objectDiff(t.Name, a.Name, toolJSON(t, lossy), toolJSON(a, lossy))
 		entries = append(entries, e)
 	}
 	for j, a := range addedTools {
@@ -233,7 +236,7 @@ func compareTools(old, new []client.Tool) []Entry {
 		added = append(added, Entry{
 			Object: ObjTool, Name: a.Name, Status: Added,
 			Changes: []Change{{Kind: "tool-added", Message: fmt.Sprintf("tool %q was added", a.Name)}},
-			Diff:    objectDiff("", a.Name, nil, toolJSON(a)),
+			Diff:    objectDiff("", a.Name, nil, toolJSON(a, lossy)),
 		})
 	}
 	out := append(removed, entries...)
@@ -255,17 +258,24 @@ func statusRank(s string) int {
 }
 
 // compareTool compares two versions of one tool.
-func compareTool(o, n *client.Tool) (Entry, bool) {
+func compareTool(o, n *client.Tool, lossy bool) (Entry, bool) {
 	e := Entry{Object: ObjTool, Name: n.Name, Status: Changed}
 	if bytes.Equal(o.Raw, n.Raw) && len(o.Raw) > 0 {
 		return e, false
 	}
+	if lossy && sameJSON(mustJSON(toolJSON(o, true)), mustJSON(toolJSON(n, true))) {
+		return e, false
+	}
 	var cs []Change
-	if o.Title != n.Title {
-		cs = append(cs, Change{Kind: "title-changed", Path: "title", Before: o.Title, After: n.Title,
+	ot, nt := o.Title, n.Title
+	if lossy { // a report shows annotations.title as the title when there is no title
+		ot, nt = effTitle(o), effTitle(n)
+	}
+	if ot != nt {
+		cs = append(cs, Change{Kind: "title-changed", Path: "title", Before: ot, After: nt,
 			Message: "the title changed"})
 	}
-	if o.Annotations.Title != n.Annotations.Title {
+	if !lossy && o.Annotations.Title != n.Annotations.Title {
 		cs = append(cs, Change{Kind: "title-changed", Path: "annotations.title", Before: o.Annotations.Title, After: n.Annotations.Title,
 			Message: "the annotations title changed"})
 	}
@@ -276,15 +286,21 @@ func compareTool(o, n *client.Tool) (Entry, bool) {
 	cs = append(cs, compareHints(o.Annotations, n.Annotations)...)
 	cs = append(cs, compareInput(o.InputSchema, n.InputSchema)...)
 	cs = append(cs, compareOutput(o.OutputSchema, n.OutputSchema)...)
-	if len(cs) == 0 {
+	if !lossy {
+		cs = append(cs, compareTaskSupport(o, n)...)
+	}
+	if len(cs) == 0 && !lossy {
 		// Something else differs (icons, _meta, key order): worth showing, harmless.
 		if sameJSON(o.Raw, n.Raw) {
 			return e, false
 		}
 		cs = append(cs, Change{Kind: "other-changed", Message: "other members changed (icons, _meta, ...)"})
 	}
+	if len(cs) == 0 {
+		return e, false
+	}
 	e.Changes = cs
-	e.Diff = objectDiff(o.Name, n.Name, toolJSON(o), toolJSON(n))
+	e.Diff = objectDiff(o.Name, n.Name, toolJSON(o, lossy), toolJSON(n, lossy))
 	return e, true
 }
 
@@ -322,15 +338,45 @@ func hintText(h client.Hint) string {
 	return s
 }
 
-// toolJSON is the part of a tool a person compares.
-func toolJSON(t *client.Tool) any {
+// compareTaskSupport: a tool that comes to require tasks (execution.taskSupport
+// "required") fails for a client that calls it plainly.
+func compareTaskSupport(o, n *client.Tool) []Change {
+	get := func(t *client.Tool) string {
+		var x struct {
+			Execution struct {
+				TaskSupport string `json:"taskSupport"`
+			} `json:"execution"`
+		}
+		_ = json.Unmarshal(t.Raw, &x)
+		return x.Execution.TaskSupport
+	}
+	ov, nv := get(o), get(n)
+	if ov == nv {
+		return nil
+	}
+	c := Change{Kind: "task-support-changed", Path: "execution.taskSupport", Before: orNone(ov), After: orNone(nv),
+		Breaking: nv == "required", Message: fmt.Sprintf("execution.taskSupport: %s → %s", orNone(ov), orNone(nv))}
+	if c.Breaking {
+		c.Message += " (a call without a task now fails)"
+	}
+	return []Change{c}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// toolJSON is the part of a tool a person compares: the wire object, or (lossy) only
+// what an --inspect report keeps.
+func toolJSON(t *client.Tool, lossy bool) any {
 	var raw any
-	if err := json.Unmarshal(t.Raw, &raw); err == nil && raw != nil {
+	if err := json.Unmarshal(t.Raw, &raw); err == nil && raw != nil && !lossy {
 		return raw
 	}
 	m := map[string]any{"name": t.Name}
-	if t.Title != "" {
-		m["title"] = t.Title
+	if title := effTitle(t); title != "" {
+		m["title"] = title
 	}
 	if t.Description != "" {
 		m["description"] = t.Description
@@ -343,18 +389,24 @@ func toolJSON(t *client.Tool) any {
 	}
 	if t.Annotations.Present {
 		a := map[string]any{}
-		if t.Annotations.Title != "" {
-			a["title"] = t.Annotations.Title
-		}
 		hs := t.Annotations.Hints()
 		for i, h := range client.HintNames {
 			if hs[i].Set {
 				a[h.Wire] = hs[i].Value
 			}
 		}
-		m["annotations"] = a
+		if len(a) > 0 {
+			m["annotations"] = a
+		}
 	}
 	return m
+}
+
+func effTitle(t *client.Tool) string {
+	if t.Title != "" {
+		return t.Title
+	}
+	return t.Annotations.Title
 }
 
 // canonical renders a value as indented JSON with sorted keys.
