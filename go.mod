@@ -19,6 +19,8 @@ require (
 	golang.org/x/text v0.14.0
 )
 
+require github.com/fsnotify/fsnotify v1.10.1
+
 require (
 	github.com/atotto/clipboard v0.1.4 // indirect
 	github.com/aymanbagabas/go-udiff v0.4.1
