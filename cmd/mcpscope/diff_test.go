@@ -128,3 +128,19 @@ func TestDiffCLI(t *testing.T) {
 		}
 	})
 }
+
+func TestReplayOnly(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "calls.jsonl")
+	bin := testutil.Mcpscope(t)
+	if r := mcpscope(t, nil, "call", "echo", "text=hi", "--record", rec, "--", bin, "host"); r.code != 0 {
+		t.Fatalf("record: %d %s", r.code, r.stderr)
+	}
+	r := mcpscope(t, nil, "replay", rec, "--only", "echo", "--format", "json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"replayed": 1`) || !strings.Contains(r.stdout, "not named by --only") {
+		t.Fatalf("--only echo: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r := mcpscope(t, nil, "replay", rec, "--only", "nope"); r.code != 2 || !strings.Contains(r.stderr, "the recording has: ") {
+		t.Fatalf("--only nope: %d %s", r.code, r.stderr)
+	}
+}
