@@ -14,6 +14,7 @@ import (
 // The testdata files are `mcpscope --inspect --format json` of real servers:
 // everything.json: node interop/node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio
 // ts-v2.json: interop/ts-server.mjs (the TypeScript SDK v2 server) over HTTP.
+// fastmcp.json: node interop/fastmcp-notes.mjs (npm fastmcp 4.20.16).
 func load(t testing.TB, name string) *Surface {
 	t.Helper()
 	data, err := os.ReadFile("testdata/" + name)
@@ -80,6 +81,7 @@ func obj(m map[string]any, path ...string) map[string]any {
 func TestCompareKinds(t *testing.T) {
 	every := load(t, "everything.json")
 	ts := load(t, "ts-v2.json")
+	fm := load(t, "fastmcp.json")
 	tsClosed := edit(t, ts, "add", func(m map[string]any) map[string]any {
 		obj(m, "inputSchema")["additionalProperties"] = false
 		return m
@@ -275,6 +277,37 @@ func TestCompareKinds(t *testing.T) {
 				return m
 			})
 		}, "get-sum", "description-changed", false, Changed},
+		{"fastmcp: additionalProperties opened", fm, func() *Surface {
+			return edit(t, fm, "lookup_weather", func(m map[string]any) map[string]any {
+				delete(obj(m, "inputSchema"), "additionalProperties")
+				return m
+			})
+		}, "lookup_weather", "additional-properties-opened", false, Changed},
+		{"fastmcp: id narrowed to integer", fm, func() *Surface {
+			return edit(t, fm, "delete_note", func(m map[string]any) map[string]any {
+				obj(m, "inputSchema", "properties", "id")["type"] = "integer"
+				return m
+			})
+		}, "delete_note", "type-narrowed", true, Changed},
+		{"fastmcp: destructive hint dropped (default still destructive)", fm, func() *Surface {
+			return edit(t, fm, "delete_note", func(m map[string]any) map[string]any {
+				delete(obj(m, "annotations"), "destructiveHint")
+				m["description"] = "Deletes a note"
+				return m
+			})
+		}, "delete_note", "description-changed", false, Changed},
+		{"fastmcp: readOnly dropped (default false)", fm, func() *Surface {
+			return edit(t, fm, "lookup_weather", func(m map[string]any) map[string]any {
+				delete(m, "annotations")
+				return m
+			})
+		}, "lookup_weather", "hint-changed", true, Changed},
+		{"fastmcp: new optional parameter on a closed schema", fm, func() *Surface {
+			return edit(t, fm, "echo_any", func(m map[string]any) map[string]any {
+				obj(m, "inputSchema", "properties")["text"] = map[string]any{"type": "string"}
+				return m
+			})
+		}, "echo_any", "param-added", false, Changed},
 		{"title only", ts, func() *Surface {
 			return edit(t, ts, "echo", func(m map[string]any) map[string]any { m["title"] = "Echo back"; return m })
 		}, "echo", "title-changed", false, Changed},
@@ -322,7 +355,7 @@ func TestCompareKinds(t *testing.T) {
 }
 
 func TestUnchangedIsEmpty(t *testing.T) {
-	for _, f := range []string{"everything.json", "ts-v2.json"} {
+	for _, f := range []string{"everything.json", "ts-v2.json", "fastmcp.json"} {
 		a, b := load(t, f), load(t, f)
 		if r := Compare(a, b); !r.Empty() || r.HasBreaking() {
 			t.Errorf("%s against itself: %+v", f, r.Entries)
