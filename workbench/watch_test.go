@@ -198,3 +198,78 @@ func TestWatchRestarts(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchCrashingServer: a server that exits at once on every start is restarted
+// once per change, never in a loop, and says why each time.
+func TestWatchCrashingServer(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "server.sh")
+	pidDir := filepath.Join(dir, "pids")
+	os.Mkdir(pidDir, 0o755)
+	os.WriteFile(src, []byte("exit 1\n"), 0o644)
+	script := fmt.Sprintf(`echo $$ > %q/$$; echo "boom: syntax error" >&2; exit 1`, pidDir)
+	w := workbench.New(workbench.Options{Client: base()})
+	defer w.Close()
+	ch, cancel := w.Subscribe()
+	defer cancel()
+	ev := &events{t: t, ch: ch}
+	if err := w.Add(workbench.Spec{Name: "crash", Target: client.Target{Argv: []string{"/bin/sh", "-c", script}},
+		Watch: []string{src}, WatchDebounce: 100 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	settled := func(e workbench.Event) bool {
+		return e.Kind == workbench.EventStatus && e.Status.State != workbench.StateConnecting
+	}
+	first := ev.next("first failure", settled, nil)
+	if !strings.Contains(strings.Join(first.Status.Stderr, "\n"), "boom") {
+		t.Errorf("failure without stderr: %+v", first.Status)
+	}
+	const edits = 4
+	for i := 0; i < edits; i++ {
+		os.WriteFile(src, []byte(fmt.Sprintf("exit %d\n", i)), 0o644)
+		ev.next("restart", func(e workbench.Event) bool {
+			return e.Kind == workbench.EventWatch && strings.HasSuffix(e.Text, "changed: restarting")
+		}, nil)
+		ev.next("failure after the edit", settled, nil)
+	}
+	if n := len(pids(t, pidDir)); n != edits+1 {
+		t.Fatalf("%d starts for %d edits (plus the first)", n, edits)
+	}
+}
+
+// TestWatchHTTPRelists: an HTTP server is not restarted (it restarts itself); a change
+// re-lists it, says so, and compares.
+func TestWatchHTTPRelists(t *testing.T) {
+	srv := testutil.StartNode(t, "ts-server.mjs")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "server.ts")
+	os.WriteFile(src, []byte("v1"), 0o644)
+	w := workbench.New(workbench.Options{Client: base()})
+	defer w.Close()
+	ch, cancel := w.Subscribe()
+	defer cancel()
+	ev := &events{t: t, ch: ch}
+	if err := w.Add(workbench.Spec{Name: "ts", Target: client.Target{URL: "http://" + srv.Addr + "/mcp"}, Watch: []string{src}, WatchDebounce: 50 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	ev.next("watching", func(e workbench.Event) bool {
+		return e.Kind == workbench.EventWatch && strings.Contains(e.Text, "re-lists it (an HTTP server restarts itself)")
+	}, nil)
+	if st, _ := w.Wait(testutil.Context(t), "ts"); st.State != workbench.StateConnected {
+		t.Fatalf("%+v", st)
+	}
+	os.WriteFile(src, []byte("v2"), 0o644)
+	restarted := false
+	ev.next("re-list", func(e workbench.Event) bool {
+		return e.Kind == workbench.EventWatch && strings.Contains(e.Text, "server.ts changed: re-listing")
+	}, nil)
+	e := ev.next("surface", kind(workbench.EventSurfaceChanged), func(e workbench.Event) {
+		restarted = restarted || (e.Kind == workbench.EventStatus && e.Status.State == workbench.StateConnecting)
+	})
+	if restarted {
+		t.Error("an HTTP server was reconnected")
+	}
+	if !e.Surface.Empty() || len(e.Surface.Compared) == 0 {
+		t.Errorf("re-list of an unchanged server: %+v", e.Surface)
+	}
+}
