@@ -121,7 +121,9 @@ func TestWatchRestarts(t *testing.T) {
 			sawMissing = true
 		}
 	}
-	ev.next("connected", func(e workbench.Event) bool { return e.Kind == workbench.EventStatus && e.Status.State == workbench.StateConnected }, noteMissing)
+	ev.next("connected", func(e workbench.Event) bool {
+		return e.Kind == workbench.EventStatus && e.Status.State == workbench.StateConnected
+	}, noteMissing)
 
 	// edit writes content and waits for the surface event, counting the restarts.
 	edit := func(content string) (restarts int, last workbench.Event) {
