@@ -397,3 +397,7 @@ func orderedObject(raw json.RawMessage) ([]string, map[string]json.RawMessage) {
 	}
 	return keys, m
 }
+
+// DecodeTools reads the tools array of a tools/list result (from a recording, a saved
+// file) exactly as a live listing does: one tool at a time, problems noted, not fatal.
+func DecodeTools(raw json.RawMessage) ([]Tool, []string) { return decodeTools(raw) }

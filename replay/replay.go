@@ -48,6 +48,10 @@ type Options struct {
 	Redact *record.Redactor
 	// Timeout bounds each exchange; zero means DefaultTimeout.
 	Timeout time.Duration
+	// Only, when set, runs only the exchanges named: by their JSON-RPC id (a saved
+	// collection names its calls TOOL-N) or by the tool or prompt they name. The rest
+	// are skipped; a name that matches nothing is a usage error.
+	Only []string
 }
 
 // Report is the outcome of a golden replay.
@@ -230,12 +234,20 @@ func Run(ctx context.Context, rec *record.Recording, target client.Target, opts 
 		notes    []json.RawMessage
 	}
 	var lives []live
+	if len(opts.Only) > 0 {
+		if err := checkOnly(xs, opts.Only); err != nil {
+			return nil, err
+		}
+	}
 	for i, x := range xs {
 		n := i + 1
 		line := rec.Events[x.RequestEvent].Line
 		switch {
 		case x.Handshake():
 			report.Handshake++
+			continue
+		case len(opts.Only) > 0 && !onlyMatch(x, opts.Only):
+			report.Skipped = append(report.Skipped, Skipped{n, line, describe(x), "not named by --only"})
 			continue
 		case x.Response == nil:
 			report.Skipped = append(report.Skipped, Skipped{n, line, describe(x), "no response was recorded (cancelled, or the recording stopped first)"})
@@ -638,4 +650,60 @@ func compareNotifications(base *Matcher, scopes []string, expected, got []json.R
 		}
 	}
 	return out
+}
+
+// exchangeID is an exchange's id as a word: a string id unquoted.
+func exchangeID(x *record.Exchange) string {
+	var s string
+	if json.Unmarshal([]byte(x.ID), &s) == nil {
+		return s
+	}
+	return x.ID
+}
+
+func onlyMatch(x *record.Exchange, only []string) bool {
+	id, name := exchangeID(x), requestName(x.Params)
+	for _, o := range only {
+		if o == id || (name != "" && o == name) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkOnly fails when a name of --only matches no exchange, listing the names.
+func checkOnly(xs []*record.Exchange, only []string) error {
+	var missing []string
+	for _, o := range only {
+		found := false
+		for _, x := range xs {
+			if !x.Handshake() && onlyMatch(x, []string{o}) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			missing = append(missing, o)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if x.Handshake() {
+			continue
+		}
+		for _, n := range []string{exchangeID(x), requestName(x.Params)} {
+			if n != "" && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) > 40 {
+		names = append(names[:40], "…")
+	}
+	return &client.UsageError{Msg: fmt.Sprintf("--only %s: no exchange has that id or names that tool; the recording has: %s", strings.Join(missing, ", "), strings.Join(names, ", "))}
 }

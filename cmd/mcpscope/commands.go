@@ -101,6 +101,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	var c common
 	c.register(fs, inspect.FormatTable)
+	var wf watchFlag
+	debounce := registerWatchFlags(fs, &wf)
+	args = rewriteWatchArgs(args)
 	// Without "--", the first positional starts the server command.
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
 	if err != nil {
@@ -120,6 +123,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	servers, err := c.namedServers(ctx, args, argv)
 	if err != nil {
 		return err
+	}
+	if wf.active() {
+		return inspectWatchOne(ctx, &c, servers, &wf, *debounce, stdout, stderr)
 	}
 	if len(servers) > 1 {
 		return inspectMany(ctx, &c, servers, stdout, stderr)

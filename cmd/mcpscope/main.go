@@ -91,6 +91,7 @@ var commands = map[string]commandFunc{
 	"replay":  runReplay,
 	"serve":   runServe,
 	"servers": runServers,
+	"diff":    runDiff,
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
