@@ -3,7 +3,6 @@ package record_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -14,11 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/record"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testutil.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 // BenchmarkEchoLoop is the recording overhead: sequential tools/call echo against the
 // bundled host over stdio, without and with --record (every event written to a file
@@ -130,4 +125,28 @@ func BenchmarkEchoLoopPaired(b *testing.B) {
 	b.ReportMetric(float64(tPlain.Nanoseconds())/float64(b.N), "plain-ns/call")
 	b.ReportMetric(float64(tRec.Nanoseconds())/float64(b.N), "recording-ns/call")
 	b.ReportMetric(100*(float64(tRec)/float64(tPlain)-1), "overhead-%")
+}
+
+// BenchmarkRedactLargeResult is what redaction costs a big result on its way to the
+// file: an 8 MiB text block, with no secret (the redactor does nothing) and with one
+// bearer token whose copies (case, base64, hex, URL escaping) are looked for.
+func BenchmarkRedactLargeResult(b *testing.B) {
+	text := make([]byte, 0, 8<<20)
+	for len(text) < 8<<20 {
+		text = append(text, "The quick brown fox jumps over the lazy dog 0123456789. "...)
+	}
+	msg := []byte(`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"` + string(text) + `"}]}}`)
+	for _, secrets := range [][]string{nil, {"tok-bearer-9f8e7d6c5b"}} {
+		name := "no-secret"
+		if secrets != nil {
+			name = "one-secret"
+		}
+		b.Run(name, func(b *testing.B) {
+			red, _ := record.NewRedactor(secrets, nil)
+			b.SetBytes(int64(len(msg)))
+			for i := 0; i < b.N; i++ {
+				red.JSON(msg)
+			}
+		})
+	}
 }

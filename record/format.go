@@ -17,6 +17,16 @@
 //	{"t":9.100000,"kind":"closed","exit":0,"text":"server exited normally (code 0)"}
 //	{"t":9.100100,"kind":"end"}
 //
+// A recording started in the middle of a session (the workbench's R) begins with the
+// session's handshake and latest lists as known at that moment, each event marked
+// "snapshot":true at t 0: {"t":0,"dir":"send","snapshot":true,"msg":{…"initialize"…}}.
+//
+// A recording of several servers (version 2) names them in the header, and each event
+// names its server:
+//
+//	{"mcpscope":"recording","version":2,…,"target":{…the first…},"servers":[{"name":"gh","target":{"transport":"http","url":"…"}},{"name":"fs","target":{"transport":"stdio","argv":[…]}}]}
+//	{"t":0.001021,"server":"fs","dir":"send","msg":{…}}
+//
 // An event without "kind" is a JSON-RPC message (or batch) in "msg", exactly as framed
 // on the wire except that whitespace is compacted; "framing" appears only when it is
 // not ndjson (content-length; http and sse on HTTP transports). "t" is seconds since "started". Readers ignore members they do
@@ -29,10 +39,15 @@ import (
 	"time"
 )
 
-// Format and Version identify the file format in the header.
+// Format and Version identify the file format in the header. A recording of one
+// server is version 1; a recording of several (VersionServers) names them all in the
+// header's servers member and each event's server member. A reader of this package
+// reads both (MaxVersion).
 const (
-	Format  = "recording"
-	Version = 1
+	Format         = "recording"
+	Version        = 1
+	VersionServers = 2
+	MaxVersion     = VersionServers
 )
 
 // Event kinds. A message event has no kind on disk (KindMessage in memory).
@@ -69,6 +84,15 @@ type Header struct {
 	Ignore []string `json:"ignore,omitempty"`
 	// Updated is when replay --update last rewrote the responses.
 	Updated *time.Time `json:"updated,omitempty"`
+	// Servers names every server of a session of several (version 2), in order; Target
+	// is then the first one's. Each event's Server says whose it is.
+	Servers []Server `json:"servers,omitempty"`
+}
+
+// Server is one server of a recorded session of several.
+type Server struct {
+	Name   string `json:"name"`
+	Target Target `json:"target"`
 }
 
 // Target is what the recorded session talked to.
@@ -96,13 +120,19 @@ type Peer struct {
 
 // Event is one line after the header.
 type Event struct {
-	T       float64         `json:"t"`
+	T float64 `json:"t"`
+	// Server names the event's server in a recording of several (version 2).
+	Server  string          `json:"server,omitempty"`
 	Kind    string          `json:"kind,omitempty"` // empty on disk for a message
 	Dir     string          `json:"dir,omitempty"`
 	Framing string          `json:"framing,omitempty"`
 	Msg     json.RawMessage `json:"msg,omitempty"`
 	Text    string          `json:"text,omitempty"`
 	Size    int             `json:"size,omitempty"` // full size when Text was cut short (a huge noise line)
+	// Snapshot marks an event written when a recording started in the middle of a
+	// session: the handshake and lists as the session knew them then (at t 0), so
+	// that the recording can be opened, served and replayed on its own.
+	Snapshot bool `json:"snapshot,omitempty"`
 
 	// closed
 	Exit   *int   `json:"exit,omitempty"`

@@ -109,8 +109,8 @@ func readHeader(line []byte, h *Header) error {
 	if probe.Version == nil || *probe.Version < 1 {
 		return errors.New("the recording header has no valid format version")
 	}
-	if *probe.Version > Version {
-		return fmt.Errorf("the recording has format version %d, which this mcpscope (format %d) cannot read; use a newer mcpscope", *probe.Version, Version)
+	if *probe.Version > MaxVersion {
+		return fmt.Errorf("the recording has format version %d, which this mcpscope (format %d) cannot read; use a newer mcpscope", *probe.Version, MaxVersion)
 	}
 	if err := json.Unmarshal(line, h); err != nil {
 		return fmt.Errorf("the recording header is malformed: %v", shortErr(err))
@@ -131,6 +131,9 @@ func shortErr(err error) string {
 func (rec *Recording) WriteTo(w io.Writer) (int64, error) {
 	h := rec.Header
 	h.Format, h.Version = Format, Version
+	if len(h.Servers) > 0 {
+		h.Version = VersionServers
+	}
 	line, err := marshalLine(h)
 	if err != nil {
 		return 0, err

@@ -183,11 +183,11 @@ func TestRedaction(t *testing.T) {
 		t.Error("a pattern matching the empty string was accepted")
 	}
 
-	names, secrets := EnvSecrets([]string{"API_KEY=abcd1234", "GITHUB_TOKEN=ghp_x", "DB_PASSWORD=hunter22", "PATH=/bin", "DEBUG=1", "SHORT_TOKEN=ab"})
-	if strings.Join(names, ",") != "API_KEY,GITHUB_TOKEN,DB_PASSWORD,PATH,DEBUG,SHORT_TOKEN" {
+	names, secrets := EnvSecrets([]string{"API_KEY=abcd1234", "GITHUB_TOKEN=ghp_x", "DB_PASSWORD=hunter22", "PATH=/bin", "DEBUG=1", "SHORT_TOKEN=ab", "OPENAI=sk-proj-0123456789abcdef"})
+	if strings.Join(names, ",") != "API_KEY,GITHUB_TOKEN,DB_PASSWORD,PATH,DEBUG,SHORT_TOKEN,OPENAI" {
 		t.Errorf("names %v", names)
 	}
-	if strings.Join(secrets, ",") != "abcd1234,ghp_x,hunter22" {
+	if strings.Join(secrets, ",") != "abcd1234,ghp_x,hunter22,sk-proj-0123456789abcdef" {
 		t.Errorf("secrets %v", secrets)
 	}
 

@@ -65,18 +65,6 @@ func (r *Redactor) Text(s string) string {
 	return s
 }
 
-// Strings redacts each string of a slice, returning a new slice.
-func (r *Redactor) Strings(ss []string) []string {
-	if ss == nil {
-		return nil
-	}
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = r.Text(s)
-	}
-	return out
-}
-
 // JSON redacts every string (member names included) of a JSON text and leaves
 // everything else byte for byte as it was. It does not validate: text that is not
 // JSON is handled as well as it can be, and an unterminated string is redacted as text.
@@ -203,12 +191,13 @@ func SecretName(name string) bool { return redact.SecretName(name) }
 const MinEnvSecret = redact.MinSecret
 
 // EnvSecrets splits K=V pairs into their names, for the header, and the values of the
-// ones whose names look secret, for the redactor.
+// ones whose names look secret (or whose values look like tokens: ghp_…, sk-…), for
+// the redactor.
 func EnvSecrets(kvs []string) (names, secrets []string) {
 	for _, kv := range kvs {
 		k, v, _ := strings.Cut(kv, "=")
 		names = append(names, k)
-		if SecretName(k) && len(v) >= MinEnvSecret {
+		if (SecretName(k) || redact.LooksLikeToken(v)) && len(v) >= MinEnvSecret {
 			secrets = append(secrets, v)
 		}
 	}

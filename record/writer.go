@@ -57,11 +57,11 @@ func createFile(path string) (*os.File, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		// O_EXCL: a file or link made at path meanwhile fails this (a link is not
 		// followed), and is then looked at below.
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if !errors.Is(err, fs.ErrExist) {
-			return f, err
+		f, cerr := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if !errors.Is(cerr, fs.ErrExist) {
+			return f, cerr
 		}
-		st, err = os.Lstat(path)
+		st, err = os.Lstat(path) // was the outer err (not-exist): look again
 	}
 	if err != nil {
 		return nil, err
@@ -131,14 +131,29 @@ func NewWriter(w io.Writer, h Header, red *Redactor) (*Writer, error) {
 		red = &Redactor{}
 	}
 	red.AddArgv(h.Target.Argv)
+	for _, s := range h.Servers {
+		red.AddArgv(s.Target.Argv)
+	}
 	wr := &Writer{w: w, red: red, start: time.Now()}
 	h.Format, h.Version = Format, Version
+	if len(h.Servers) > 0 {
+		h.Version = VersionServers
+	}
 	if h.Started.IsZero() {
 		h.Started = wr.start
 	}
 	h.Started = h.Started.UTC()
 	h.Target.Argv = red.Argv(h.Target.Argv)
 	h.Target.URL = red.URL(h.Target.URL)
+	if len(h.Servers) > 0 {
+		servers := make([]Server, len(h.Servers))
+		for i, s := range h.Servers {
+			s.Target.Argv = red.Argv(s.Target.Argv)
+			s.Target.URL = red.URL(s.Target.URL)
+			servers[i] = s
+		}
+		h.Servers = servers
+	}
 	line, err := marshalLine(h)
 	if err != nil {
 		return nil, err
@@ -156,12 +171,28 @@ func (w *Writer) Path() string { return w.path }
 func (w *Writer) Start() time.Time { return w.start }
 
 // Listen records one wire event; it is a wire.Listener.
-func (w *Writer) Listen(e wire.Event) {
+func (w *Writer) Listen(e wire.Event) { w.listen(e, "") }
+
+// ListenServer returns the listener for one server of a recording of several: its
+// events carry the server's name.
+func (w *Writer) ListenServer(name string) wire.Listener {
+	return func(e wire.Event) { w.listen(e, name) }
+}
+
+func (w *Writer) listen(e wire.Event, server string) {
+	ev := w.event(e, server)
+	// A message event's bytes were parsed by the wire layer: valid JSON, so the
+	// recorder does not check them again (the hot path of --record).
+	_ = w.write(&ev, e.Kind == wire.KindMessage)
+}
+
+// event is a wire event as a recording event.
+func (w *Writer) event(e wire.Event, server string) Event {
 	t := e.Time
 	if t.IsZero() {
 		t = time.Now()
 	}
-	ev := Event{T: t.Sub(w.start).Seconds(), Dir: string(e.Dir)}
+	ev := Event{T: t.Sub(w.start).Seconds(), Server: server, Dir: string(e.Dir)}
 	switch e.Kind {
 	case wire.KindMessage:
 		if e.Framing != "" && e.Framing != wire.FramingNDJSON {
@@ -204,9 +235,7 @@ func (w *Writer) Listen(e wire.Event) {
 			ev.SSE = &SSE{ID: h.SSE.ID, Event: h.SSE.Event, Retry: h.SSE.Retry}
 		}
 	}
-	// A message event's bytes were parsed by the wire layer: valid JSON, so the
-	// recorder does not check them again (the hot path of --record).
-	_ = w.write(&ev, e.Kind == wire.KindMessage)
+	return ev
 }
 
 // Write appends one event (redacted) as one line. After the first failure it returns
@@ -266,7 +295,7 @@ func marshalLine(v any) ([]byte, error) {
 }
 
 // appendEvent appends ev as one JSON line, redacting text, messages, URLs and headers.
-// The member order is fixed (t, kind, dir, framing, http members, exit, size, text,
+// The member order is fixed (t, server, kind, dir, framing, http members, exit, size, text,
 // msg) so that files diff well. validJSON says ev.Msg is known to be valid JSON.
 func appendEvent(b []byte, ev *Event, red *Redactor, validJSON bool) []byte {
 	b = append(b, `{"t":`...)
@@ -279,8 +308,12 @@ func appendEvent(b []byte, ev *Event, red *Redactor, validJSON bool) []byte {
 			b = appendJSONString(b, v)
 		}
 	}
+	str("server", ev.Server)
 	if ev.Kind != KindMessage {
 		str("kind", ev.Kind)
+	}
+	if ev.Snapshot {
+		b = append(b, `,"snapshot":true`...)
 	}
 	str("dir", ev.Dir)
 	str("framing", ev.Framing)

@@ -182,7 +182,7 @@ func (e *CrossOriginError) Error() string {
 	default:
 		what = "a request went to " + e.URL
 	}
-	return fmt.Sprintf("%s, another origin (%s, not %s); mcpscope did not send it, so that the credentials (%s) stay with %s; pass --allow-cross-origin to send it without them",
+	return fmt.Sprintf("%s, another origin (%s, not %s); mcpscope did not send it, so that the credentials (%s) stay with %s; pass --allow-cross-origin to send it without them, or give that URL itself if it is meant to get them",
 		what, e.To, e.From, strings.Join(e.Header, ", "), e.From)
 }
 

@@ -51,7 +51,9 @@ func (n *noiseNote) report(stderr io.Writer) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	for _, p := range n.procs {
-		fmt.Fprintln(stderr, "mcpscope: note: "+p)
+		for _, line := range strings.Split(p, "\n") {
+			fmt.Fprintln(stderr, "mcpscope: note: "+line)
+		}
 	}
 	if n.lines == 0 {
 		return
@@ -118,11 +120,17 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if c.format == "md" {
 		c.format = inspect.FormatMarkdown
 	}
-	target, err := resolveTarget(&c, argv)
+	if argv, err = c.reparseNames(ctx, fs, args, argv); err != nil {
+		return err
+	}
+	servers, err := c.namedServers(ctx, args, argv)
 	if err != nil {
 		return err
 	}
-	s, done, err := connect(ctx, &c, target, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
+	if len(servers) > 1 {
+		return inspectMany(ctx, &c, servers, stdout, stderr)
+	}
+	s, done, err := connect(ctx, c.withTimeout(servers[0].spec), servers[0].spec.Target, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
 	if err != nil {
 		return err
 	}
@@ -158,7 +166,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if len(pos) == 0 {
-		return usageErr("call needs a tool name: mcpscope call TOOL [key=value ...] -- CMD [ARGS...]")
+		return usageErr("call needs a tool name: mcpscope call TOOL [key=value ...] -- CMD [ARGS...], or mcpscope call SERVER/TOOL [key=value ...]")
 	}
 	tool, pairs := pos[0], pos[1:]
 	switch c.format {
@@ -168,7 +176,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	default:
 		return usageErr("--format %q: use text or json", c.format)
 	}
-	target, err := resolveTarget(&c, argv)
+	srv, tool, err := c.callServer(ctx, args, argv, tool)
 	if err != nil {
 		return err
 	}
@@ -176,7 +184,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if _, err := inspect.BuildArgs(client.Tool{}, argsJSON, pairs); err != nil {
 		return usageErr("%v", err)
 	}
-	s, done, err := connect(ctx, &c, target, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
+	s, done, err := connect(ctx, c.withTimeout(srv.spec), srv.spec.Target, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
 	if err != nil {
 		return err
 	}

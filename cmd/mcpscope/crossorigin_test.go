@@ -193,3 +193,17 @@ func TestSSEEndpointOnAnotherOrigin(t *testing.T) {
 		t.Error("with --allow-cross-origin no request reached the endpoint")
 	}
 }
+
+// --trace shows HTTP traffic with the token's encoded copies redacted too: the rules
+// the recorder uses.
+func TestTraceRedactsEncodedToken(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(echoServer())
+	defer srv.Close()
+	hexToken := strings.ToUpper(fmt.Sprintf("%x", crossToken))
+	r := mcpscope(t, nil, "call", "echo", "text=as hex "+hexToken, "--bearer", crossToken, "--trace", srv.URL+"/mcp")
+	expect(t, r, 0, []string{"echo: as hex " + hexToken}, []string{"as hex [redacted]"})
+	if strings.Contains(r.stderr, hexToken) {
+		t.Errorf("the trace shows the token in hex:\n%s", r.stderr)
+	}
+}

@@ -1,17 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/config"
 )
 
 // common holds the flags every command that talks to a server takes.
@@ -33,6 +32,8 @@ type common struct {
 
 	// remote: HTTP headers and tokens, --transport, --timeout, --config (see remote.go).
 	remote remoteFlags
+	// naming: --server, --all, --strict (see named.go).
+	naming naming
 }
 
 type multiFlag []string
@@ -88,6 +89,7 @@ func (c *common) register(fs *flag.FlagSet, defaultFormat string) {
 	fs.Var(&c.maxFrame, "max-frame", "largest message accepted")
 	fs.BoolVar(&c.trace, "trace", false, "print every wire event to stderr")
 	c.registerRemote(fs)
+	c.registerNaming(fs)
 	registerRecordFlags(fs, c)
 }
 
@@ -152,39 +154,8 @@ func (c *common) options(tap *wire.Tap, stderr io.Writer) (client.Options, error
 	return opts, nil
 }
 
-// readEnvFile reads K=V lines; blank lines and # comments are skipped, "export " and
-// matching quotes around the value are accepted.
-func readEnvFile(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, usageErr("--env-file: %v", err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		line = strings.TrimPrefix(line, "export ")
-		k, v, ok := strings.Cut(line, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" || strings.ContainsAny(k, " \t") {
-			return nil, usageErr("--env-file %s:%d: expected KEY=VALUE, got %q", path, n, line)
-		}
-		v = strings.TrimSpace(v)
-		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
-			v = v[1 : len(v)-1]
-		}
-		out = append(out, k+"="+v)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, usageErr("--env-file %s: %v", path, err)
-	}
-	return out, nil
-}
+// readEnvFile reads --env-file (see config.ReadEnvFile: regular files only, capped).
+func readEnvFile(path string) ([]string, error) { return config.ReadEnvFile(path) }
 
 func traceListener(w io.Writer) wire.Listener {
 	start := time.Now()

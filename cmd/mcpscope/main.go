@@ -35,6 +35,8 @@ Usage:
   mcpscope [flags] [-- CMD ARGS... | URL | NAME]   the workbench (TUI); no server: the bundled host
   mcpscope --inspect [flags] [-- CMD ARGS... | URL | NAME]     list a server's tools
   mcpscope call TOOL [--args JSON | key=value ...] [flags] [-- CMD ARGS... | URL | NAME]
+  mcpscope --inspect NAME NAME... | --server NAME=TARGET... | --all   several servers at once
+  mcpscope call SERVER/TOOL (or mcp__SERVER__TOOL) [key=value ...] [--server NAME=TARGET...]
   mcpscope replay FILE [--ignore PATH] [--update] [-- CMD ARGS... | URL]   golden replay
   mcpscope serve FILE [--http [ADDR]]              a mock server from a recording
   mcpscope open FILE                               browse a recording in the workbench
@@ -52,6 +54,10 @@ Flags:
   --transport streamable|sse     force an HTTP transport
   --allow-cross-origin           follow a redirect to another origin, without credentials
   --config FILE                  read server NAMEs from this client config
+  --server NAME=TARGET           a server of the session (repeatable); TARGET: a URL, a config
+                                 name, host (the bundled host), or a command line ('npx -y pkg')
+  --all                          every server of the configs found (or of --config FILE)
+  --strict                       several servers: exit 1 when any failed (default: when all did)
   --grace DURATION               time the server gets to exit after stdin closes (default 500ms)
   --probe-timeout DURATION       silence that counts as "no answer" to a probe (default 500ms)
   --connect-timeout DURATION     bound on the handshake (default 30s)

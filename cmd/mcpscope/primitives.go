@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"text/tabwriter"
 
@@ -31,6 +32,39 @@ func init() {
 	commands["skill"] = runSkill
 	commands["tasks"] = runTasks
 	commands["ping"] = runPing
+}
+
+// qualifiedURI matches SERVER/URI: a server name, then a URI with a scheme.
+var qualifiedURI = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z][A-Za-z0-9+.-]*:`)
+
+// server picks the one server of the command, as call does: the command line's
+// target, or the SERVER/ prefix of the first positional (SERVER/NAME, SERVER/URI).
+// The prefix is removed from the positional.
+func (p *primCmd) server(ctx context.Context, args, argv []string) (namedServer, error) {
+	if len(p.pos) > 0 {
+		first := p.pos[0]
+		qualified := strings.Contains(first, "://") && qualifiedURI.MatchString(first) || !strings.Contains(first, ":") && strings.Contains(first, "/")
+		if qualified {
+			srv, rest, err := p.c.callServer(ctx, args, argv, first)
+			if err != nil {
+				return namedServer{}, err
+			}
+			p.pos[0] = rest
+			return srv, nil
+		}
+	}
+	servers, err := p.c.namedServers(ctx, args, argv)
+	if err != nil {
+		return namedServer{}, err
+	}
+	if len(servers) != 1 {
+		var names []string
+		for _, s := range servers {
+			names = append(names, s.spec.Name)
+		}
+		return namedServer{}, usageErr("%s works on one server; %d are named (%s): prefix the name or URI with SERVER/", p.fs.Name(), len(servers), strings.Join(names, ", "))
+	}
+	return servers[0], servers[0].err
 }
 
 // primCmd is what every command of this file shares: the common flags, the answers
@@ -70,11 +104,11 @@ func (p *primCmd) start(ctx context.Context, name string, args []string, npos in
 	default:
 		return nil, usageErr("--format %q: use text or json", p.c.format)
 	}
-	target, err := resolveTarget(&p.c, argv)
+	srv, err := p.server(ctx, args, argv)
 	if err != nil {
 		return nil, err
 	}
-	s, done, err := connect(ctx, &p.c, target, stderr, func(o *client.Options) error { return p.ia.apply(o, stderr) })
+	s, done, err := connect(ctx, p.c.withTimeout(srv.spec), srv.spec.Target, stderr, func(o *client.Options) error { return p.ia.apply(o, stderr) })
 	if err != nil {
 		return nil, err
 	}

@@ -78,6 +78,12 @@ func startRecording(c *common, target client.Target, tap *wire.Tap) (stop func()
 
 // startRecordingAt starts a recording and also says where it goes.
 func startRecordingAt(c *common, target client.Target, tap *wire.Tap) (stop func(), path string, err error) {
+	return startRecordingFrom(c, target, tap, nil)
+}
+
+// startRecordingFrom starts a recording that begins with what snap knows of the
+// session (its handshake and lists), for a recording started mid-session.
+func startRecordingFrom(c *common, target client.Target, tap *wire.Tap, snap *record.Snapshot) (stop func(), path string, err error) {
 	red, envNames, err := c.redactor()
 	if err != nil {
 		return nil, "", err
@@ -125,6 +131,12 @@ func startRecordingAt(c *common, target client.Target, tap *wire.Tap) (stop func
 	}
 	if err != nil {
 		return nil, "", &exitError{code: exitUsage, msg: fmt.Sprintf("--record: %v", err)}
+	}
+	if snap != nil {
+		if err := w.WriteSnapshot(snap.Events()); err != nil {
+			w.Close()
+			return nil, "", &exitError{code: exitUsage, msg: fmt.Sprintf("--record: %v", err)}
+		}
 	}
 	remove := tap.Listen(w.Listen)
 	return func() {
@@ -202,6 +214,11 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	for _, w := range rec.Warnings {
 		fmt.Fprintf(stderr, "mcpscope: %s: %s\n", file, w)
+	}
+	if rec.Several() || len(c.naming.servers) > 0 {
+		framingGiven := false
+		fs.Visit(func(f *flag.Flag) { framingGiven = framingGiven || f.Name == "framing" })
+		return replayServers(ctx, &c, rec, replayArgs{file: file, argv: argv, ignore: ignore, strict: strict, update: update, saveIgnore: saveIgnore, framingGiven: framingGiven}, stdout, stderr)
 	}
 	var target client.Target
 	switch {
@@ -340,6 +357,7 @@ Flags:
   --framing MODE   stdio: reply in ndjson, content-length, or auto (the client's framing; default)
   --http [ADDR]    serve stateless Streamable HTTP at http://ADDR/mcp (default ` + defaultServeAddr + `;
                    loopback addresses only)
+  --server NAME    the server to serve, of a recording of several
 `
 
 // runServe serves a recording as a mock MCP server.
@@ -350,6 +368,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var help bool
 	fs.StringVar(&framing, "framing", replay.FramingAuto, "stdio framing")
 	fs.StringVar(&httpAddr, "http", "", "serve HTTP on ADDR")
+	var server string
+	fs.StringVar(&server, "server", "", "serve this server of a recording of several")
 	fs.BoolVar(&help, "help", false, "")
 	fs.BoolVar(&help, "h", false, "")
 	// A bare --http (last, or before another flag) means the default address.
@@ -384,6 +404,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	for _, w := range rec.Warnings {
 		fmt.Fprintf(stderr, "mcpscope serve: %s: %s\n", pos[0], w)
+	}
+	if rec, err = serveOne(rec, pos[0], server); err != nil {
+		return err
 	}
 	mock := replay.NewMock(rec)
 	mock.Log = func(note string) { fmt.Fprintf(stderr, "mcpscope serve: %s\n", note) }

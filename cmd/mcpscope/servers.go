@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/mcpscope/mcpscope/config"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
@@ -29,37 +30,37 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *format != "table" && *format != "json" {
 		return usageErr("--format %q: use table or json", *format)
 	}
-	f, err := loadServers(&c)
+	f, err := config.Discover(ctx, c.remote.config)
 	if err != nil {
 		return err
 	}
-	for _, b := range f.broken {
+	for _, b := range f.Broken {
 		fmt.Fprintln(stderr, "mcpscope: warning: "+b.Error())
 	}
 	if *format == "json" {
 		type doc struct {
-			Servers []serverEntry `json:"servers"`
-			Looked  []string      `json:"looked"`
-			Broken  []string      `json:"broken,omitempty"`
+			Servers []config.Entry `json:"servers"`
+			Looked  []string       `json:"looked"`
+			Broken  []string       `json:"broken,omitempty"`
 		}
-		d := doc{Servers: f.entries, Looked: []string{}}
+		d := doc{Servers: f.Entries, Looked: []string{}}
 		if d.Servers == nil {
-			d.Servers = []serverEntry{}
+			d.Servers = []config.Entry{}
 		}
-		for _, l := range f.looked {
+		for _, l := range f.Looked {
 			d.Looked = append(d.Looked, l.Path)
 		}
-		for _, b := range f.broken {
+		for _, b := range f.Broken {
 			d.Broken = append(d.Broken, b.Error())
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(d)
 	}
-	if len(f.entries) == 0 {
+	if len(f.Entries) == 0 {
 		fmt.Fprintln(stdout, "No MCP servers configured. Looked in:")
-		for _, l := range f.looked {
-			fmt.Fprintf(stdout, "  %s  (%s)\n", termsafe.Line(tildePath(l.Path)), l.Client)
+		for _, l := range f.Looked {
+			fmt.Fprintf(stdout, "  %s  (%s)\n", termsafe.Line(config.TildePath(l.Path)), l.Client)
 		}
 		return nil
 	}
@@ -67,8 +68,8 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	safe := termsafe.Line
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tTYPE\tCOMMAND OR URL\tFROM")
-	for _, e := range f.entries {
-		what := safe(e.summary())
+	for _, e := range f.Entries {
+		what := safe(e.Summary())
 		if r := []rune(what); len(r) > 70 {
 			what = string(r[:69]) + "…"
 		}
@@ -82,7 +83,10 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if e.Disabled {
 			notes = append(notes, "disabled")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s (%s)\n", safe(e.Name), safe(e.Type), what, safe(e.where()), e.Client)
+		if e.Timeout > 0 {
+			notes = append(notes, "request timeout "+e.TimeoutText)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s (%s)\n", safe(e.Name), safe(e.Type), what, safe(e.Where()), e.Client)
 		if e.Problem != "" {
 			fmt.Fprintf(tw, "\t\t! %s\t\n", safe(e.Problem))
 		}
@@ -91,6 +95,6 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "\n%d servers. Inspect one with: mcpscope --inspect NAME\n", len(f.entries))
+	fmt.Fprintf(stdout, "\n%d servers. Inspect one with: mcpscope --inspect NAME\n", len(f.Entries))
 	return nil
 }

@@ -37,9 +37,27 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return usageErr("the workbench needs a terminal; in scripts use mcpscope --inspect or mcpscope call")
 	}
-	target, err := resolveTarget(&c, argv)
+	// The workbench screen takes one server for now: the first one named.
+	if argv, err = c.reparseNames(ctx, fs, args, argv); err != nil {
+		return err
+	}
+	servers, err := c.namedServers(ctx, args, argv)
 	if err != nil {
 		return err
+	}
+	if servers[0].err != nil {
+		return servers[0].err
+	}
+	if len(servers) > 1 {
+		var rest []string
+		for _, s := range servers[1:] {
+			rest = append(rest, s.spec.Name)
+		}
+		fmt.Fprintf(stderr, "mcpscope: the workbench screen shows one server for now: %s (not started: %s; mcpscope --inspect shows them all)\n", servers[0].spec.Name, strings.Join(rest, ", "))
+	}
+	target := servers[0].spec.Target
+	if servers[0].spec.Timeout > 0 {
+		c.remote.timeout, c.remote.timeoutCap = servers[0].spec.Timeout, 0
 	}
 	name := strings.Join(target.Argv, " ")
 	if len(argv) == 0 {
@@ -55,8 +73,12 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// named one for the first).
 	var stopRecording func()
 	recording := ""
+	// A recording started later with R begins with the handshake and lists the
+	// session has by then (marked as a snapshot), so it can be opened and served.
+	snap := &record.Snapshot{}
+	tap.Listen(snap.Listen)
 	start := func() (string, error) {
-		stop, path, err := startRecordingAt(&c, target, tap)
+		stop, path, err := startRecordingFrom(&c, target, tap, snap)
 		if err != nil {
 			return "", err
 		}
@@ -114,9 +136,20 @@ func runOpen(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	// The workbench screen shows one server for now: of a recording of several, the
+	// first.
+	serveArgv, name := []string{self, "serve", pos[0]}, "recording "+pos[0]
+	if rec.Several() {
+		first := rec.ServerNames()[0]
+		if rec, err = rec.ForServer(first); err != nil {
+			return err
+		}
+		serveArgv = append(serveArgv, "--server", first)
+		name += " (server " + first + ")"
+	}
 	return tui.Run(ctx, tui.Options{
-		Target: client.Target{Argv: []string{self, "serve", pos[0]}},
-		Name:   "recording " + pos[0],
+		Target: client.Target{Argv: serveArgv},
+		Name:   name,
 		Theme:  theme,
 		Browse: rec,
 		Client: client.Options{Tap: &wire.Tap{}},

@@ -88,12 +88,32 @@ func SecretFlag(name string) bool {
 	return secret
 }
 
+// tokenPrefixes begin credentials whatever name they are given under: GitHub, OpenAI
+// and Anthropic, Slack, GitLab, Google API, AWS access keys, Stripe, Hugging Face, npm.
+var tokenPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "sk-", "xoxb-", "xoxp-", "xoxa-", "xapp-",
+	"glpat-", "AIza", "AKIA", "ASIA", "sk_live_", "rk_live_", "hf_", "npm_"}
+
+// LooksLikeToken reports whether a value is a credential by its shape alone: at least
+// 16 characters, no white space, starting with a well-known token prefix (ghp_, sk-,
+// xoxb-, glpat-, AKIA…).
+func LooksLikeToken(v string) bool {
+	if len(v) < 16 || strings.ContainsAny(v, " \t\r\n") {
+		return false
+	}
+	for _, p := range tokenPrefixes {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return false
+}
+
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // ArgvSecrets returns the secrets in a server's command line: the values of flags
 // whose names say they are secrets (--api-key X, --token=X, -password X) and of
 // NAME=VALUE words whose names do (API_KEY=X, as `env` takes them), MinEncoded
-// characters or longer.
+// characters or longer, and any word that LooksLikeToken.
 func ArgvSecrets(argv []string) []string {
 	var out []string
 	add := func(v string) {
@@ -120,8 +140,10 @@ func ArgvSecrets(argv []string) []string {
 			}
 			continue
 		}
-		if n, v, ok := strings.Cut(a, "="); ok && envName.MatchString(n) && SecretName(n) {
+		if n, v, ok := strings.Cut(a, "="); ok && envName.MatchString(n) && (SecretName(n) || LooksLikeToken(v)) {
 			add(v)
+		} else if LooksLikeToken(a) {
+			add(a)
 		}
 	}
 	return out
@@ -295,14 +317,6 @@ func cases(c byte, fold bool) []byte {
 		}
 	}
 	return []byte{c}
-}
-
-// Values are the secrets added, in the order added.
-func (s *Set) Values() []string {
-	if s == nil {
-		return nil
-	}
-	return s.values
 }
 
 // Empty reports whether the set finds nothing.

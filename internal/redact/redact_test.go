@@ -88,9 +88,10 @@ func TestCredentialHeader(t *testing.T) {
 func TestArgvSecrets(t *testing.T) {
 	argv := []string{"node", "server.js", "--api-key", "key-0123456789", "--token=tok-abcdefgh", "-password", "pw-12345678",
 		"--max-tokens", "100000000", "--token-file", "/run/secrets/token", "--auth-url", "https://auth.example/x",
-		"--client_secret", "short", "GITHUB_TOKEN=ghp_0123456789", "PATH=/usr/bin:/bin", "--verbose", "--key", "--other"}
+		"--client_secret", "short", "GITHUB_TOKEN=ghp_0123456789", "PATH=/usr/bin:/bin", "--verbose", "--key", "--other",
+		"sk-proj-abcdef0123456789", "GH=github_pat_11AAAAAAA0123456789", "sk-short"}
 	got := ArgvSecrets(argv)
-	want := []string{"key-0123456789", "tok-abcdefgh", "pw-12345678", "ghp_0123456789"}
+	want := []string{"key-0123456789", "tok-abcdefgh", "pw-12345678", "ghp_0123456789", "sk-proj-abcdef0123456789", "github_pat_11AAAAAAA0123456789"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("ArgvSecrets = %q, want %q", got, want)
 	}

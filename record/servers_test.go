@@ -1,0 +1,76 @@
+package record
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/client/wire"
+)
+
+// A recording of several servers: version 2, every server in the header (redacted),
+// every event with its server; ForServer gives one server as a version 1 recording.
+func TestSeveralServers(t *testing.T) {
+	var buf bytes.Buffer
+	h := Header{
+		Target: Target{Transport: "stdio", Argv: []string{"srv", "--api-key", "sekrit-123"}},
+		Servers: []Server{
+			{Name: "a", Target: Target{Transport: "stdio", Argv: []string{"srv", "--api-key", "sekrit-123"}}},
+			{Name: "b", Target: Target{Transport: "http", URL: "http://127.0.0.1:9/mcp?api_key=other-secret-456"}},
+		},
+	}
+	w, err := NewWriter(&buf, h, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.ListenServer("a")(wire.Event{Kind: wire.KindMessage, Dir: wire.Send, Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)})
+	w.ListenServer("b")(wire.Event{Kind: wire.KindMessage, Dir: wire.Send, Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)})
+	w.ListenServer("a")(wire.Event{Kind: wire.KindStderr, Data: []byte("hello from a")})
+	w.Close()
+	out := buf.String()
+	if strings.Contains(out, "sekrit-123") || strings.Contains(out, "other-secret-456") {
+		t.Fatalf("a secret reached the file:\n%s", out)
+	}
+	if !strings.Contains(out, `{"t":`) || !strings.Contains(out, `,"server":"b","dir":"send"`) {
+		t.Fatalf("events:\n%s", out)
+	}
+	rec, err := Read(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Header.Version != VersionServers || !rec.Several() || strings.Join(rec.ServerNames(), ",") != "a,b" {
+		t.Fatalf("header: %+v", rec.Header)
+	}
+	a, err := rec.ForServer("a")
+	if err != nil || len(a.Events) != 2 || a.Header.Target.Argv[0] != "srv" || a.Several() || a.Events[1].Text != "hello from a" {
+		t.Fatalf("a: %+v %v", a, err)
+	}
+	b, err := rec.ForServer("b")
+	if err != nil || len(b.Events) != 1 || b.Header.Target.Transport != "http" || b.Events[0].Line != 3 {
+		t.Fatalf("b: %+v %v", b, err)
+	}
+	if _, err := rec.ForServer("c"); err == nil || !strings.Contains(err.Error(), "it has: a, b") {
+		t.Fatalf("c: %v", err)
+	}
+	// Saving keeps version 2 and the servers.
+	var saved bytes.Buffer
+	if _, err := rec.WriteTo(&saved); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Read(&saved)
+	if err != nil || again.Header.Version != VersionServers || len(again.Events) != 3 || again.Events[1].Server != "b" {
+		t.Fatalf("saved: %+v %v", again, err)
+	}
+	// A version 1 recording is its own one server.
+	var one bytes.Buffer
+	w1, _ := NewWriter(&one, Header{Target: Target{Transport: "stdio", Argv: []string{"x"}}}, nil)
+	w1.Listen(wire.Event{Kind: wire.KindStderr, Data: []byte("x")})
+	w1.Close()
+	r1, err := Read(&one)
+	if err != nil || r1.Header.Version != Version || r1.Several() || strings.Contains(one.String(), `"server"`) {
+		t.Fatalf("v1: %+v %v", r1, err)
+	}
+	if same, err := r1.ForServer(""); err != nil || same != r1 {
+		t.Fatalf("v1 ForServer: %v", err)
+	}
+}

@@ -1,0 +1,112 @@
+package workbench
+
+import (
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
+)
+
+// EventKind says what an Event is.
+type EventKind string
+
+const (
+	// EventWire is a wire event of the server (Wire is set): messages, noise, stderr,
+	// HTTP exchanges, its exit.
+	EventWire EventKind = "wire"
+	// EventStatus is a change of the server's status (Status is set).
+	EventStatus EventKind = "status"
+	// EventLog is a notifications/message from the server (Log is set).
+	EventLog EventKind = "log"
+	// EventToolsChanged is notifications/tools/list_changed.
+	EventToolsChanged EventKind = "tools-changed"
+	// EventAdded and EventRemoved say a server joined or left the session.
+	EventAdded   EventKind = "added"
+	EventRemoved EventKind = "removed"
+	// EventReconnect says an idle server is being reconnected for a request (Text
+	// says why); a status event follows once it is connected.
+	EventReconnect EventKind = "reconnect"
+)
+
+// Event is one thing that happened in the session, tagged with its server.
+type Event struct {
+	Server string
+	Kind   EventKind
+	Time   time.Time
+	Wire   *wire.Event
+	Status *Status
+	Log    *client.LogMessage
+	Text   string
+}
+
+// subscriber is one reader of the event stream. Events queue without bound in front
+// of the channel, so that no server ever waits for a slow reader; the reader sees
+// them in the order they happened.
+type subscriber struct {
+	mu     sync.Mutex
+	q      []Event
+	closed bool
+	wake   chan struct{}
+	out    chan Event
+	stop   chan struct{}
+}
+
+func newSubscriber() *subscriber {
+	s := &subscriber{wake: make(chan struct{}, 1), out: make(chan Event), stop: make(chan struct{})}
+	go s.run()
+	return s
+}
+
+func (s *subscriber) push(e Event) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.q = append(s.q, e)
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// close ends the stream once the queued events are read.
+func (s *subscriber) close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (s *subscriber) run() {
+	defer close(s.out)
+	for {
+		s.mu.Lock()
+		q, closed := s.q, s.closed
+		s.q = nil
+		s.mu.Unlock()
+		for _, e := range q {
+			select {
+			case s.out <- e:
+			case <-s.stop:
+				return
+			}
+		}
+		if len(q) > 0 {
+			continue
+		}
+		if closed {
+			return
+		}
+		select {
+		case <-s.wake:
+		case <-s.stop:
+			return
+		}
+	}
+}

@@ -1,0 +1,780 @@
+// Package workbench holds the servers of one mcpscope session, by name: it connects
+// them concurrently, keeps each one's status, restarts, removes and adds servers while
+// the session runs, disconnects idle ones and reconnects them on use, and puts every
+// event of every server, tagged with its name, on one stream. It has no UI: the TUI,
+// inspect and replay drive it. Nothing here writes a config file.
+package workbench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
+)
+
+// Source says where a server's spec came from.
+type Source string
+
+const (
+	SourceConfig  Source = "config"  // a config file of another client (read-only)
+	SourceSession Source = "session" // named on the command line or added while running
+)
+
+// Spec is one server to connect to.
+type Spec struct {
+	Name   string
+	Target client.Target
+	// Timeout bounds each request of this server; 0 uses Options.Client.Timeout
+	// (--timeout). A config entry's own timeout goes here.
+	Timeout time.Duration
+	Source  Source
+	// Origin says where the spec was written, for messages ("~/.mcp.json:3").
+	Origin string
+}
+
+// State is a server's state.
+type State string
+
+const (
+	StateConnecting State = "connecting"
+	StateConnected  State = "connected"
+	StateNeedsLogin State = "needs login" // an HTTP 401
+	StateFailed     State = "failed"
+	StateExited     State = "exited"
+	StateIdle       State = "idle" // disconnected; the next request reconnects
+)
+
+// Status is what is known about a server now.
+type Status struct {
+	State State
+	// Info is the handshake's outcome (era, protocol version, transport) once
+	// connected; it is kept while idle.
+	Info client.Info
+	// Reason says why the server failed, exited, needs login or went idle.
+	Reason string
+	// Err is the error behind a failure (a *client.ServerError, *client.AuthError…).
+	Err error
+	// Exit is how the process ended, for StateExited (and a failure with an exit).
+	Exit *wire.Exit
+	// Stderr holds the server's last stderr lines, for a failure or an exit.
+	Stderr []string
+	Since  time.Time
+}
+
+// Settled reports whether the status is not connecting.
+func (s Status) Settled() bool { return s.State != StateConnecting }
+
+// Server is one server of the session as List shows it.
+type Server struct {
+	Spec         Spec
+	Status       Status
+	LastActivity time.Time
+	// Overrides is set when this session-added server hides a configured one of the
+	// same name (removing it brings that one back).
+	Overrides bool
+}
+
+// Options configures a workbench.
+type Options struct {
+	// Client is the base of every server's session options. Its Tap is not used (each
+	// server gets one); Timeout is the default of Spec.Timeout; Header and Transport
+	// apply to HTTP servers only.
+	Client client.Options
+	// IdleDisconnect stops a server that has had no request for this long; the next
+	// request reconnects it (0: never).
+	IdleDisconnect time.Duration
+	// Configured are the servers of the config files, a read-only source for
+	// AddConfigured; a session-added server of the same name overrides one.
+	Configured []Spec
+	// OnWire, when set, is called with every wire event of every server, in wire order
+	// and synchronously (it must be quick): for recorders and traces.
+	OnWire func(server string, e wire.Event)
+	// StderrLines is how many last stderr lines a status keeps (default 20).
+	StderrLines int
+}
+
+// ErrNoServer is returned for a name the session does not have.
+var ErrNoServer = errors.New("no such server")
+
+// Workbench is the servers of one session.
+type Workbench struct {
+	opts   Options
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	servers map[string]*server
+	order   []string
+	subs    map[*subscriber]bool
+	closed  bool
+	wg      sync.WaitGroup // connect and close goroutines
+}
+
+// server is the state of one server; its fields are guarded by Workbench.mu.
+type server struct {
+	spec     Spec
+	replaced *Spec // the configured spec this one hides, to bring back on remove
+	gen      int   // connection generation: events and results of older ones are dropped
+	status   Status
+	sess     *client.Session
+	ready    chan struct{} // closed when the current connection attempt has ended
+	cancel   context.CancelFunc
+	inflight int
+	lastUse  time.Time
+	idle     *time.Timer
+	stderr   *lines
+}
+
+// New makes an empty workbench; Add servers to it, Close it when done.
+func New(opts Options) *Workbench {
+	if opts.StderrLines <= 0 {
+		opts.StderrLines = 20
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Workbench{opts: opts, ctx: ctx, cancel: cancel, servers: map[string]*server{}, subs: map[*subscriber]bool{}}
+}
+
+// Subscribe returns the event stream: every event of every server from now on, in
+// order, tagged with the server's name. Events queue without bound until read, so
+// read it until it is closed (by Close or by cancel).
+func (w *Workbench) Subscribe() (<-chan Event, func()) {
+	s := newSubscriber()
+	w.mu.Lock()
+	if w.closed {
+		s.close()
+	} else {
+		w.subs[s] = true
+	}
+	w.mu.Unlock()
+	var once sync.Once
+	return s.out, func() {
+		once.Do(func() {
+			w.mu.Lock()
+			delete(w.subs, s)
+			w.mu.Unlock()
+			close(s.stop)
+		})
+	}
+}
+
+// emitLocked queues an event for every subscriber; w.mu is held.
+func (w *Workbench) emitLocked(e Event) {
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	for s := range w.subs {
+		s.push(e)
+	}
+}
+
+func (w *Workbench) emit(e Event) {
+	w.mu.Lock()
+	w.emitLocked(e)
+	w.mu.Unlock()
+}
+
+// setStatusLocked changes a server's status and says so on the stream.
+func (w *Workbench) setStatusLocked(s *server, st Status) {
+	if st.Since.IsZero() {
+		st.Since = time.Now()
+	}
+	if st.Info.Era == "" && (st.State == StateIdle || st.State == StateExited) {
+		st.Info = s.status.Info
+	}
+	s.status = st
+	cp := st
+	w.emitLocked(Event{Server: s.spec.Name, Kind: EventStatus, Status: &cp})
+}
+
+// Add validates the spec and starts connecting it; it returns at once (see Wait).
+// A session-added server that reuses a configured server's name overrides it; any
+// other reuse of a name is an error.
+func (w *Workbench) Add(spec Spec) error {
+	if err := ValidateName(spec.Name); err != nil {
+		return err
+	}
+	if len(spec.Target.Argv) == 0 && spec.Target.URL == "" {
+		return fmt.Errorf("server %q: no command or URL to connect to", spec.Name)
+	}
+	if spec.Source == "" {
+		spec.Source = SourceSession
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return errors.New("the workbench is closed")
+	}
+	old, exists := w.servers[spec.Name]
+	var replaced *Spec
+	var oldSess *client.Session
+	if exists {
+		if !(old.spec.Source == SourceConfig && spec.Source == SourceSession) {
+			return fmt.Errorf("there is already a server named %q (%s); pick another name", spec.Name, describe(old.spec))
+		}
+		cp := old.spec
+		replaced = &cp
+		oldSess = w.detachLocked(old)
+	} else {
+		w.order = append(w.order, spec.Name)
+	}
+	s := &server{spec: spec, replaced: replaced, stderr: newLines(w.opts.StderrLines)}
+	w.servers[spec.Name] = s
+	w.emitLocked(Event{Server: spec.Name, Kind: EventAdded, Text: describe(spec)})
+	w.startLocked(s, oldSess, "")
+	return nil
+}
+
+// AddConfigured adds the configured server of that name.
+func (w *Workbench) AddConfigured(name string) error {
+	for _, c := range w.opts.Configured {
+		if c.Name == name {
+			c.Source = SourceConfig
+			return w.Add(c)
+		}
+	}
+	return fmt.Errorf("no configured server is named %q; configured: %s", name, strings.Join(w.ConfiguredNames(), ", "))
+}
+
+// ConfiguredNames lists the names AddConfigured accepts.
+func (w *Workbench) ConfiguredNames() []string {
+	var out []string
+	for _, c := range w.opts.Configured {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+func describe(s Spec) string {
+	what := s.Target.URL
+	if what == "" {
+		what = strings.Join(s.Target.Argv, " ")
+	}
+	if s.Origin != "" {
+		what += " from " + s.Origin
+	}
+	return what
+}
+
+// startLocked begins a connection attempt (a new generation). old, when set, is a
+// session to close first (a restart or an override).
+func (w *Workbench) startLocked(s *server, old *client.Session, why string) {
+	s.gen++
+	gen := s.gen
+	ctx, cancel := context.WithCancel(w.ctx)
+	s.cancel = cancel
+	ready := make(chan struct{})
+	s.ready = ready
+	s.sess = nil
+	w.setStatusLocked(s, Status{State: StateConnecting, Reason: why})
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		defer close(ready)
+		defer cancel()
+		if old != nil {
+			_ = old.Close()
+		}
+		w.connect(ctx, s, gen)
+	}()
+}
+
+// optionsFor makes a server's session options from the base.
+func (w *Workbench) optionsFor(s *server, gen int) client.Options {
+	o := w.opts.Client
+	name := s.spec.Name
+	tap := &wire.Tap{}
+	tap.Listen(func(e wire.Event) { w.onWire(s, gen, e) })
+	o.Tap = tap
+	if s.spec.Timeout > 0 {
+		o.Timeout, o.TimeoutCap = s.spec.Timeout, 0
+	}
+	if s.spec.Target.URL == "" {
+		o.Header, o.Transport = nil, ""
+	}
+	base := o
+	o.OnToolsChanged = func() {
+		w.emit(Event{Server: name, Kind: EventToolsChanged})
+		if base.OnToolsChanged != nil {
+			base.OnToolsChanged()
+		}
+	}
+	o.OnLog = func(m client.LogMessage) {
+		cp := m
+		w.emit(Event{Server: name, Kind: EventLog, Log: &cp})
+		if base.OnLog != nil {
+			base.OnLog(m)
+		}
+	}
+	return o
+}
+
+func (w *Workbench) connect(ctx context.Context, s *server, gen int) {
+	w.mu.Lock()
+	opts := w.optionsFor(s, gen)
+	target := s.spec.Target
+	w.mu.Unlock()
+	sess, err := client.Connect(ctx, target, opts)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if s.gen != gen || w.servers[s.spec.Name] != s {
+		// Removed, restarted or closed meanwhile.
+		if sess != nil {
+			w.mu.Unlock()
+			_ = sess.Close()
+			w.mu.Lock()
+		}
+		return
+	}
+	if err != nil {
+		w.setStatusLocked(s, failure(err, s.stderr.get()))
+		return
+	}
+	s.sess = sess
+	s.lastUse = time.Now()
+	w.setStatusLocked(s, Status{State: StateConnected, Info: sess.Info()})
+	w.armIdleLocked(s)
+}
+
+// failure makes the status of a failed connection.
+func failure(err error, stderr []string) Status {
+	st := Status{State: StateFailed, Err: err, Reason: err.Error(), Stderr: stderr}
+	var ae *client.AuthError
+	var se *client.ServerError
+	switch {
+	case errors.As(err, &ae) && ae.Status == 401:
+		st.State = StateNeedsLogin
+	case errors.As(err, &se):
+		st.Reason = se.Reason
+		st.Exit = se.Exit
+		if len(se.Stderr) > 0 {
+			st.Stderr = se.Stderr
+		}
+	}
+	return st
+}
+
+// onWire tags a wire event with its server, and notices a server that exits on its
+// own. It runs in wire order, synchronously.
+func (w *Workbench) onWire(s *server, gen int, e wire.Event) {
+	if e.Kind == wire.KindStderr {
+		s.stderr.add(string(e.Data))
+	}
+	if w.opts.OnWire != nil {
+		w.opts.OnWire(s.spec.Name, e)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	// Every event reaches the stream, also the last ones of a connection being closed
+	// (its exit); only the current connection changes the status.
+	cp := e
+	w.emitLocked(Event{Server: s.spec.Name, Kind: EventWire, Wire: &cp, Time: e.Time})
+	if s.gen != gen || w.servers[s.spec.Name] != s {
+		return
+	}
+	if e.Kind == wire.KindClosed && e.Exit != nil && s.status.State == StateConnected {
+		st := Status{State: StateExited, Exit: e.Exit, Reason: "the server " + e.Exit.String(), Stderr: s.stderr.get()}
+		sess := s.sess
+		s.sess = nil
+		s.stopIdleLocked()
+		w.setStatusLocked(s, st)
+		if sess != nil {
+			// Release what the session holds; the process is gone already.
+			w.wg.Add(1)
+			go func() { defer w.wg.Done(); _ = sess.Close() }()
+		}
+	}
+}
+
+// detachLocked ends the server's current generation and returns its session (to be
+// closed by the caller, outside the lock). A connection attempt in flight is
+// cancelled; its own goroutine closes what it gets.
+func (w *Workbench) detachLocked(s *server) *client.Session {
+	s.gen++
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.stopIdleLocked()
+	sess := s.sess
+	s.sess = nil
+	return sess
+}
+
+func (s *server) stopIdleLocked() {
+	if s.idle != nil {
+		s.idle.Stop()
+		s.idle = nil
+	}
+}
+
+// armIdleLocked (re)starts the idle countdown of a connected server with nothing in
+// flight.
+func (w *Workbench) armIdleLocked(s *server) {
+	s.stopIdleLocked()
+	d := w.opts.IdleDisconnect
+	if d <= 0 || s.inflight > 0 || s.status.State != StateConnected {
+		return
+	}
+	gen := s.gen
+	s.idle = time.AfterFunc(d, func() { w.idleExpired(s, gen) })
+}
+
+func (w *Workbench) idleExpired(s *server, gen int) {
+	w.mu.Lock()
+	if s.gen != gen || s.inflight > 0 || s.status.State != StateConnected || w.servers[s.spec.Name] != s {
+		w.mu.Unlock()
+		return
+	}
+	d := w.opts.IdleDisconnect
+	sess := w.detachLocked(s)
+	w.setStatusLocked(s, Status{State: StateIdle, Reason: fmt.Sprintf("disconnected after %v without a request; the next request reconnects it", d)})
+	w.wg.Add(1)
+	w.mu.Unlock()
+	go func() {
+		defer w.wg.Done()
+		if sess != nil {
+			_ = sess.Close()
+		}
+	}()
+}
+
+// Disconnect stops a server's process (or HTTP session) but keeps it in the session,
+// idle: the next request reconnects it.
+func (w *Workbench) Disconnect(name string) error {
+	w.mu.Lock()
+	s, ok := w.servers[name]
+	if !ok {
+		w.mu.Unlock()
+		return w.unknown(name)
+	}
+	sess := w.detachLocked(s)
+	ready := s.ready
+	w.setStatusLocked(s, Status{State: StateIdle, Reason: "disconnected; the next request reconnects it"})
+	w.mu.Unlock()
+	if ready != nil {
+		<-ready
+	}
+	if sess != nil {
+		return sess.Close()
+	}
+	return nil
+}
+
+// Restart closes the server's session (stopping its process) and connects anew; it
+// returns once the old process is gone and the new attempt has started.
+func (w *Workbench) Restart(name string) error {
+	w.mu.Lock()
+	s, ok := w.servers[name]
+	if !ok {
+		w.mu.Unlock()
+		return w.unknown(name)
+	}
+	sess := w.detachLocked(s)
+	ready := s.ready
+	w.mu.Unlock()
+	if ready != nil {
+		<-ready
+	}
+	if sess != nil {
+		_ = sess.Close()
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.servers[name] != s || w.closed {
+		return w.unknownLocked(name)
+	}
+	s.stderr.reset()
+	w.startLocked(s, nil, "restarting")
+	return nil
+}
+
+// Remove takes a server out of the session: its process is stopped and reaped before
+// Remove returns. A session-added server that hid a configured one brings that one
+// back (connecting it). The last server cannot be removed.
+func (w *Workbench) Remove(name string) error {
+	w.mu.Lock()
+	s, ok := w.servers[name]
+	if !ok {
+		w.mu.Unlock()
+		return w.unknown(name)
+	}
+	if len(w.servers) == 1 && s.replaced == nil {
+		w.mu.Unlock()
+		return fmt.Errorf("cannot remove %q: it is the only server of the session; add another first", name)
+	}
+	sess := w.detachLocked(s)
+	ready := s.ready
+	delete(w.servers, name)
+	if s.replaced == nil {
+		w.order = deleteName(w.order, name)
+	}
+	w.emitLocked(Event{Server: name, Kind: EventRemoved})
+	w.mu.Unlock()
+	if ready != nil {
+		<-ready // a connection attempt in flight has ended and closed what it had
+	}
+	var err error
+	if sess != nil {
+		err = sess.Close()
+	}
+	if s.replaced != nil {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.closed {
+			return err
+		}
+		back := &server{spec: *s.replaced, stderr: newLines(w.opts.StderrLines)}
+		w.servers[name] = back
+		w.emitLocked(Event{Server: name, Kind: EventAdded, Text: describe(back.spec) + " (the configured server is back)"})
+		w.startLocked(back, nil, "")
+	}
+	return err
+}
+
+func deleteName(names []string, name string) []string {
+	out := names[:0]
+	for _, n := range names {
+		if n != name {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (w *Workbench) unknown(name string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.unknownLocked(name)
+}
+
+func (w *Workbench) unknownLocked(name string) error {
+	return fmt.Errorf("%w %q; the session has: %s", ErrNoServer, name, strings.Join(w.order, ", "))
+}
+
+// Names lists the servers in the order they were added.
+func (w *Workbench) Names() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.order...)
+}
+
+// List describes every server, in order.
+func (w *Workbench) List() []Server {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]Server, 0, len(w.order))
+	for _, n := range w.order {
+		s := w.servers[n]
+		out = append(out, Server{Spec: s.spec, Status: s.status, LastActivity: s.lastUse, Overrides: s.replaced != nil})
+	}
+	return out
+}
+
+// Status is the server's status now.
+func (w *Workbench) Status(name string) (Status, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s, ok := w.servers[name]
+	if !ok {
+		return Status{}, false
+	}
+	return s.status, true
+}
+
+// Wait waits until the server's current connection attempt has ended and returns its
+// status (connected, failed, needs login, …).
+func (w *Workbench) Wait(ctx context.Context, name string) (Status, error) {
+	for {
+		w.mu.Lock()
+		s, ok := w.servers[name]
+		if !ok {
+			err := w.unknownLocked(name)
+			w.mu.Unlock()
+			return Status{}, err
+		}
+		ready, st := s.ready, s.status
+		w.mu.Unlock()
+		if st.Settled() || ready == nil {
+			return st, nil
+		}
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			return st, ctx.Err()
+		}
+	}
+}
+
+// StatusError is a request for a server that is not connected and cannot be made so
+// (failed, exited, needs login). It unwraps to the failure's error.
+type StatusError struct {
+	Server string
+	Status Status
+}
+
+func (e *StatusError) Error() string {
+	msg := fmt.Sprintf("server %q %s", e.Server, e.Status.State)
+	if e.Status.Reason != "" {
+		msg += ": " + e.Status.Reason
+	}
+	if e.Status.Exit != nil && !strings.Contains(msg, e.Status.Exit.String()) {
+		msg += " (server " + e.Status.Exit.String() + ")"
+	}
+	if len(e.Status.Stderr) > 0 {
+		msg += "\nlast stderr lines:\n  " + strings.Join(e.Status.Stderr, "\n  ")
+	}
+	return msg
+}
+
+func (e *StatusError) Unwrap() error { return e.Status.Err }
+
+// Session returns the server's connected session for one use; call release when the
+// use is over (the idle countdown starts again then). A server still connecting is
+// waited for; an idle one is reconnected, with an EventReconnect that says so.
+func (w *Workbench) Session(ctx context.Context, name string) (sess *client.Session, release func(), err error) {
+	for attempt := 0; ; attempt++ {
+		w.mu.Lock()
+		s, ok := w.servers[name]
+		if !ok {
+			err := w.unknownLocked(name)
+			w.mu.Unlock()
+			return nil, nil, err
+		}
+		switch s.status.State {
+		case StateConnected:
+			s.inflight++
+			s.stopIdleLocked()
+			sess := s.sess
+			gen := s.gen
+			w.mu.Unlock()
+			var once sync.Once
+			return sess, func() {
+				once.Do(func() {
+					w.mu.Lock()
+					defer w.mu.Unlock()
+					if s.gen == gen {
+						s.inflight--
+						s.lastUse = time.Now()
+						w.armIdleLocked(s)
+					}
+				})
+			}, nil
+		case StateIdle:
+			if attempt > 2 {
+				w.mu.Unlock()
+				return nil, nil, &StatusError{Server: name, Status: s.status}
+			}
+			w.emitLocked(Event{Server: name, Kind: EventReconnect, Text: fmt.Sprintf("reconnecting %q for a request (%s)", name, s.status.Reason)})
+			s.stderr.reset()
+			w.startLocked(s, nil, "reconnecting after idle")
+		case StateConnecting:
+		default:
+			st := s.status
+			w.mu.Unlock()
+			return nil, nil, &StatusError{Server: name, Status: st}
+		}
+		ready := s.ready
+		w.mu.Unlock()
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
+}
+
+// Tools lists the server's tools.
+func (w *Workbench) Tools(ctx context.Context, name string) (*client.ToolList, error) {
+	sess, release, err := w.Session(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return sess.Tools(ctx)
+}
+
+// Call calls a tool of a server.
+func (w *Workbench) Call(ctx context.Context, id ToolID, args []byte, opts client.CallOptions) (*client.CallResult, error) {
+	sess, release, err := w.Session(ctx, id.Server)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return sess.Call(ctx, id.Tool, args, opts)
+}
+
+// Close stops every server (each process is reaped before Close returns) and ends
+// the event streams.
+func (w *Workbench) Close() error {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return nil
+	}
+	w.closed = true
+	var sessions []*client.Session
+	var readies []chan struct{}
+	for _, s := range w.servers {
+		if sess := w.detachLocked(s); sess != nil {
+			sessions = append(sessions, sess)
+		}
+		if s.ready != nil {
+			readies = append(readies, s.ready)
+		}
+	}
+	w.mu.Unlock()
+	w.cancel()
+	var wg sync.WaitGroup
+	for _, sess := range sessions {
+		wg.Add(1)
+		go func() { defer wg.Done(); _ = sess.Close() }()
+	}
+	wg.Wait()
+	for _, r := range readies {
+		<-r
+	}
+	w.wg.Wait()
+	w.mu.Lock()
+	for s := range w.subs {
+		s.close()
+	}
+	w.mu.Unlock()
+	return nil
+}
+
+// lines keeps the last n stderr lines of a server.
+type lines struct {
+	mu  sync.Mutex
+	n   int
+	buf []string
+}
+
+func newLines(n int) *lines { return &lines{n: n} }
+
+func (l *lines) add(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(s) > 2000 {
+		s = s[:2000] + "…"
+	}
+	l.buf = append(l.buf, s)
+	if len(l.buf) > l.n {
+		l.buf = append(l.buf[:0], l.buf[len(l.buf)-l.n:]...)
+	}
+}
+
+func (l *lines) get() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.buf...)
+}
+
+func (l *lines) reset() {
+	l.mu.Lock()
+	l.buf = nil
+	l.mu.Unlock()
+}
