@@ -289,6 +289,7 @@ type pageFunc func(cursor string) (json.RawMessage, error)
 func listPages[T any](method, member string, page pageFunc, decode func(json.RawMessage) (T, bool), itemProblems func(T) []string, name func(T) string) (*List[T], error) {
 	list := &List[T]{}
 	seen := map[string]bool{}
+	index := 0 // of the item across pages
 	cursor := ""
 	for {
 		list.Pages++
@@ -311,10 +312,11 @@ func listPages[T any](method, member string, page pageFunc, decode func(json.Raw
 			if err := json.Unmarshal(items, &raws); err != nil {
 				list.Problems = append(list.Problems, fmt.Sprintf("%s is %s, not an array", member, jsonKind(items)))
 			}
-			for i, it := range raws {
+			for _, it := range raws {
+				index++
 				v, ok := decode(it)
 				if !ok {
-					list.Problems = append(list.Problems, fmt.Sprintf("%s[%d] is not an object: %s", member, len(list.Items)+i, abbreviate(it, 60)))
+					list.Problems = append(list.Problems, fmt.Sprintf("%s[%d] is not an object: %s", member, index-1, abbreviate(it, 60)))
 					continue
 				}
 				for _, pr := range itemProblems(v) {
