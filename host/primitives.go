@@ -252,4 +252,3 @@ func (h *Host) roots(_ context.Context, req *mcp.CallToolRequest, _ none) (*mcp.
 	}
 	return &mcp.CallToolResult{Content: text("The client's roots:\n" + strings.Join(lines, "\n"))}, nil, nil
 }
-

@@ -53,8 +53,14 @@ func (s *server) primitives(id json.RawMessage, req request) bool {
 		s.reply(id, map[string]any{"tools": []any{map[string]any{
 			"name": "forever", "description": "A task that never completes", "inputSchema": map[string]any{"type": "object"},
 			"execution": map[string]any{"taskSupport": "required"},
+		}, map[string]any{
+			"name": "needs_input", "description": "Answers input_required whatever the client declared", "inputSchema": map[string]any{"type": "object"},
 		}}})
 	case "tools/call":
+		if p.Name == "needs_input" {
+			s.reply(id, map[string]any{"resultType": "input_required", "inputRequests": map[string]any{"q": map[string]any{"method": "elicitation/create", "params": map[string]any{"message": "?", "requestedSchema": map[string]any{"type": "object"}}}}})
+			return true
+		}
 		if p.Task == nil {
 			s.replyError(id, codeMethodNotFound, "tool forever must be called as a task")
 			return true
