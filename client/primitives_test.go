@@ -61,9 +61,16 @@ func TestHostPrimitives(t *testing.T) {
 				t.Fatalf("blob read = %+v, %v", blob, err)
 			}
 			tpls, err := s.ResourceTemplates(ctx(t))
-			if err != nil || len(tpls.Items) != 1 {
+			if err != nil || len(tpls.Items) != 2 {
 				t.Fatalf("templates = %+v, %v", tpls, err)
 			}
+			var colors client.ResourceTemplate
+			for _, tp := range tpls.Items {
+				if tp.URITemplate == "mcpscope://demo/colors/{name}" {
+					colors = tp
+				}
+			}
+			tpls.Items[0] = colors
 			vars, err := tpls.Items[0].Variables()
 			if err != nil || len(vars) != 1 || vars[0] != "name" {
 				t.Fatalf("variables = %v, %v", vars, err)

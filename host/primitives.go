@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -17,7 +18,11 @@ import (
 // for a model reply (sampling) and one that asks for its roots. Completion, the
 // template and the prompts are in resources.go; elicitation is the ask tool.
 
-const counterURI = "mcpscope://demo/counter"
+const (
+	counterURI  = "mcpscope://demo/counter"
+	bigTemplate = "mcpscope://demo/big/{megabytes}"
+	bigPrefix   = "mcpscope://demo/big/"
+)
 
 // maxSampleMessages bounds the conversation the sample tool sends.
 const maxSampleMessages = 1000
@@ -126,6 +131,18 @@ func (h *Host) addPrimitives() {
 		c.mu.Unlock()
 		_ = s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: counterURI})
 		return &mcp.CallToolResult{Content: text(fmt.Sprintf("counter = %d", v))}, nil, nil
+	})
+
+	// A big text resource, for reading 50 MB and more.
+	s.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: bigTemplate, Name: "big", Title: "Big text",
+		Description: "N MiB of numbered lines (at most 256), like the big tool's output.", MIMEType: "text/plain",
+	}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		mb, err := strconv.ParseFloat(strings.TrimPrefix(req.Params.URI, bigPrefix), 64)
+		if err != nil || mb <= 0 || mb > maxBigMB {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: give a size in MiB, at most %d", req.Params.URI, maxBigMB)}
+		}
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: bigText(int(mb * (1 << 20)))}}}, nil
 	})
 
 	// Skills: every file is also a resource at its skill:// URI.
