@@ -230,3 +230,41 @@ func TestPrimitivesMisbehaving(t *testing.T) {
 		t.Error("the endless task was not cancelled on the server (no tasks/cancel)")
 	}
 }
+
+// The host's research tool as a task in both dialects: status changes, the result,
+// and a cancel that the host honours.
+func TestHostTasks(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ protocol, dialect string }{{"", client.Tasks2026}, {"2025-11-25", client.Tasks2025}} {
+		t.Run("protocol="+tc.protocol, func(t *testing.T) {
+			t.Parallel()
+			s, _ := hostSession(t, client.Options{}, tc.protocol)
+			if d := s.TaskDialect(); d != tc.dialect {
+				t.Fatalf("dialect %q, want %q", d, tc.dialect)
+			}
+			var statuses []string
+			r, task, err := s.CallTask(ctx(t), "research", json.RawMessage(`{"topic":"go","delayMs":20}`), client.TaskOptions{
+				OnStatus: func(t client.Task) { statuses = append(statuses, t.Status) },
+			})
+			if err != nil || r == nil || !strings.Contains(r.Content[0].Text, "Report on go") || task == nil || task.Status != "completed" {
+				t.Fatalf("research = %+v, task %+v, %v", r, task, err)
+			}
+			if statuses[0] != "working" || statuses[len(statuses)-1] != "completed" {
+				t.Errorf("statuses = %v", statuses)
+			}
+			// A long task, cancelled from the caller's side.
+			cctx, cancel := context.WithCancel(ctx(t))
+			var id string
+			_, _, err = s.CallTask(cctx, "research", json.RawMessage(`{"topic":"long","delayMs":10000}`), client.TaskOptions{
+				OnCreated: func(t client.Task) { id = t.ID; cancel() },
+			})
+			if !errors.Is(err, context.Canceled) || id == "" {
+				t.Fatalf("cancelled task: %v (id %q)", err, id)
+			}
+			got, err := s.GetTask(ctx(t), id)
+			if err != nil || got.Status != "cancelled" {
+				t.Fatalf("after the cancel, the task is %+v, %v", got, err)
+			}
+		})
+	}
+}

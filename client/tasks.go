@@ -62,11 +62,14 @@ func (t Tool) TaskSupport() string {
 // TaskDialect says which tasks the server speaks: Tasks2026 when it declares the
 // extension, Tasks2025 when it declares capabilities.tasks, "" when neither.
 func (s *Session) TaskDialect() string {
-	if _, ok := s.Capability("extensions", TasksExtension); ok {
+	_, ext := s.Capability("extensions", TasksExtension)
+	switch {
+	case ext && s.info.Era == EraModern:
 		return Tasks2026
-	}
-	if s.HasCapability("tasks") {
+	case s.HasCapability("tasks"):
 		return Tasks2025
+	case ext:
+		return Tasks2026
 	}
 	return ""
 }

@@ -63,7 +63,9 @@ func TestConformancePrimitives(t *testing.T) {
 		}, false},
 		{"0.2.0-alpha.12", "http-standard-headers", func(t *testing.T) string {
 			return script(t,
-				bin+` --inspect --protocol 2025-11-25 "$1" >/dev/null`,
+				// The scenario's server answers initialize with 2026-07-28, which a forced
+				// 2025-11-25 refuses (exit 1) once the handshake, the part checked, is done.
+				bin+` --inspect --protocol 2025-11-25 "$1" >/dev/null 2>&1 || true`,
 				bin+` --inspect "$1" >/dev/null`,
 				bin+` call my-hyphenated-tool "$1" >/dev/null`,
 				bin+` read 'file:///path/to/file%20name.txt' "$1" >/dev/null`,
