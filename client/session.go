@@ -102,6 +102,18 @@ type Options struct {
 	// 2025 era, input_required results in 2026-07-28. Setting it advertises the
 	// elicitation capability. It may block until the user answers.
 	Elicit func(ctx context.Context, req ElicitRequest) (ElicitResponse, error)
+	// Sample answers sampling/createMessage (and its 2026-07-28 input_required form);
+	// setting it declares the sampling capability (see handlers.go).
+	Sample func(ctx context.Context, req SamplingRequest) (SamplingResponse, error)
+	// Roots, when not nil (an empty slice counts), declares the roots capability and
+	// answers roots/list with these; SetRoots changes them.
+	Roots []Root
+	// OnResourceUpdated is called on notifications/resources/updated (after Subscribe).
+	OnResourceUpdated func(uri string)
+	// OnResourcesChanged and OnPromptsChanged are called on the list_changed
+	// notifications.
+	OnResourcesChanged func()
+	OnPromptsChanged   func()
 }
 
 // ElicitRequest is a server asking the user for input.
@@ -110,6 +122,8 @@ type ElicitRequest struct {
 	Message string
 	Schema  json.RawMessage // requestedSchema, for form mode
 	URL     string          // for url mode
+	// ElicitationID names a URL-mode request (2025-11-25).
+	ElicitationID string
 }
 
 // ElicitResponse is the user's answer: Action is accept, decline or cancel.
@@ -165,6 +179,10 @@ type Session struct {
 
 	mu        sync.Mutex
 	toolPages map[string]json.RawMessage // raw tools/list results by cursor, for the SDK's cache hits
+	roots     []Root                     // guarded by mu
+
+	logLevel atomic.Value   // string: the level asked for (Options.LogLevel, SetLogLevel)
+	declared map[string]any // client capabilities for the raw path's 2026-07-28 _meta
 }
 
 // session returns the current SDK session.
@@ -233,7 +251,7 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 		copts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			p := req.Params
 			schema, _ := json.Marshal(p.RequestedSchema)
-			resp, err := opts.Elicit(ctx, ElicitRequest{Mode: p.Mode, Message: p.Message, Schema: schema, URL: p.URL})
+			resp, err := opts.Elicit(ctx, ElicitRequest{Mode: p.Mode, Message: p.Message, Schema: schema, URL: p.URL, ElicitationID: p.ElicitationID})
 			if err != nil {
 				return nil, err
 			}
@@ -245,10 +263,13 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 			}
 			return res, nil
 		}
-		copts.Capabilities.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}
 	}
+	s.logLevel.Store(opts.LogLevel)
+	s.roots = append([]Root(nil), opts.Roots...)
+	s.configureHandlers(copts)
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpscope", Version: Version}, copts)
 	s.client = client
+	s.addRoots()
 
 	cctx, cancel := context.WithTimeout(ctx, opts.ConnectTimeout)
 	defer cancel()
@@ -761,8 +782,8 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	if len(args) > 0 {
 		params.Arguments = args
 	}
-	if s.opts.LogLevel != "" && s.info.Era == EraModern {
-		params.Meta = mcp.Meta{"io.modelcontextprotocol/logLevel": s.opts.LogLevel}
+	if m := s.logMeta(); m != nil {
+		params.Meta = m
 	}
 	if opts.OnProgress != nil || s.opts.Timeout > 0 {
 		token := "mcpscope-" + strconv.FormatInt(s.token.Add(1), 10)
@@ -861,7 +882,11 @@ func (s *Session) withModernMeta(params json.RawMessage) (json.RawMessage, error
 		}
 	}
 	set("io.modelcontextprotocol/protocolVersion", s.info.ProtocolVersion)
-	set("io.modelcontextprotocol/clientCapabilities", map[string]any{})
+	caps := s.declared
+	if caps == nil {
+		caps = map[string]any{}
+	}
+	set("io.modelcontextprotocol/clientCapabilities", caps)
 	set("io.modelcontextprotocol/clientInfo", map[string]string{"name": "mcpscope", "version": Version})
 	m["_meta"], _ = json.Marshal(meta)
 	return json.Marshal(m)

@@ -395,6 +395,16 @@ func (t *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		req.ContentLength = int64(len(body))
+		// SEP-2243 asks for Mcp-Method on every POST; the SDK leaves it off the legacy
+		// initialize, sent before a protocol version is agreed.
+		if req.Method == http.MethodPost && req.Header.Get("Mcp-Method") == "" && bytes.Contains(body, []byte(`"initialize"`)) {
+			var m struct {
+				Method string `json:"method"`
+			}
+			if json.Unmarshal(body, &m) == nil && m.Method == "initialize" {
+				req.Header.Set("Mcp-Method", m.Method)
+			}
+		}
 	}
 	info := x.info()
 	info.Header = t.redactHeader(req.Header)

@@ -38,6 +38,9 @@ Usage:
   mcpscope call TOOL [--args JSON | key=value ...] [flags] [-- CMD ARGS... | URL | NAME]
   mcpscope --inspect NAME NAME... | --server NAME=TARGET... | --all   several servers at once
   mcpscope call SERVER/TOOL (or mcp__SERVER__TOOL) [key=value ...] [--server NAME=TARGET...]
+  mcpscope resources | templates | prompts | skills | tasks | ping [flags] [SERVER]
+  mcpscope read URI | prompt NAME [key=value ...] | skill URI   (SERVER/URI, SERVER/NAME)
+  mcpscope complete --prompt NAME | --template URI-TEMPLATE ARG[=PREFIX] [earlier=value ...]
   mcpscope replay FILE [--ignore PATH] [--update] [-- CMD ARGS... | URL]   golden replay
   mcpscope serve FILE [--http [ADDR]]              a mock server from a recording
   mcpscope open FILE                               browse a recording in the workbench
@@ -75,8 +78,14 @@ Flags:
 Every command's own flags: mcpscope CMD --help, or mcpscope help CMD. Flags may come
 before the command (mcpscope --trace call echo text=hi).
 
+Answering the server (call, prompt, read, --inspect):
+  --elicit accept|decline|cancel, --elicit-answers @FILE   elicitation (a terminal asks)
+  --sampling, --sampling-reply TEXT|@FILE   sampling;  --root DIR   roots (repeatable)
+  --task                         call: run the tool as a task
+
 Exit codes: 0 ok, 1 connection or server failure, 2 usage error,
-3 JSON-RPC error from the server, 4 the tool returned isError: true.
+3 JSON-RPC error from the server, 4 the tool returned isError: true,
+5 a skill file failed its digest, size or frontmatter check.
 `
 
 // commandFunc runs one subcommand.
