@@ -83,6 +83,7 @@ var commands = map[string]commandFunc{
 	"host":    runHost,
 	"replay":  runReplay,
 	"serve":   runServe,
+	"auth":    runAuth,
 	"servers": runServers,
 }
 
