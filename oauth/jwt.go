@@ -102,4 +102,3 @@ func pad(n *big.Int, size int) []byte {
 	}
 	return append(make([]byte, size-len(b)), b...)
 }
-

@@ -311,4 +311,3 @@ func expiry(e *oauth.Entry) string {
 	}
 	return fmt.Sprintf("in %s (%s)", d, e.Expiry.Local().Format(time.RFC3339))
 }
-
