@@ -229,7 +229,7 @@ func (m *Manager) refreshLocked(ctx context.Context, force bool) error {
 			return err
 		}
 		defer unlock()
-		if fresh := m.opts.Store.Load(e.Issuer, e.Resource); fresh != nil && fresh.AccessToken != e.AccessToken && !expiring(fresh) {
+		if fresh := m.opts.Store.Load(e.Issuer, e.Resource); fresh != nil && fresh.AccessToken != e.AccessToken && (fresh.Expiry.IsZero() || time.Now().Before(fresh.Expiry)) {
 			m.entry = fresh
 			m.secret(fresh.AccessToken)
 			m.secret(fresh.RefreshToken)
@@ -474,7 +474,11 @@ func (m *Manager) discover(ctx context.Context, chs []oauthex.Challenge, status 
 		if st != http.StatusOK {
 			continue
 		}
-		if strings.TrimSuffix(asm.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
+		if d.prm == nil && sameOrigin(asm.Issuer, issuer) && asm.Issuer != issuer {
+			// 2025-03-26: the MCP server is the authorization server and its origin's
+			// metadata is the document to use, whatever path its issuer has.
+			m.step("metadata", "the server's own metadata names the issuer %s on its origin; using it (2025-03-26)", asm.Issuer)
+		} else if strings.TrimSuffix(asm.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
 			return nil, errorf("the authorization server metadata at %s names the issuer %q, not %s; refusing it (RFC 8414 §3.3: a mix-up or a forged document)", u, asm.Issuer, issuer)
 		}
 		if !slices.Contains(asm.CodeChallengeMethodsSupported, "S256") && m.opts.Grant != GrantClientCredentials {
@@ -542,6 +546,12 @@ func resourceCovers(resource, server string) bool {
 	}
 	rp := strings.TrimSuffix(ru.Path, "/")
 	return rp == "" || su.Path == rp || strings.HasPrefix(su.Path, rp+"/")
+}
+
+func sameOrigin(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && strings.EqualFold(ua.Scheme, ub.Scheme) && strings.EqualFold(ua.Host, ub.Host)
 }
 
 // canonical lower-cases scheme and host, drops the fragment and one trailing slash.
