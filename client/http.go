@@ -475,7 +475,23 @@ func crossOriginFrom(err error, probs []wire.HTTPProblem) error {
 func loginErrorFrom(probs []wire.HTTPProblem) error {
 	for i := len(probs) - 1; i >= 0; i-- {
 		if probs[i].What == "auth" {
-			return &ServerError{Reason: probs[i].Err}
+			reason := probs[i].Err
+			if ae := authErrorFrom(probs[:i], false); ae != nil {
+				what := ae.Method + " " + ae.URL
+				if ae.RPCMethod != "" {
+					what += " (" + ae.RPCMethod + ")"
+				}
+				reason += fmt.Sprintf("\n  the server answered %s with HTTP %d %s", what, ae.Status, http.StatusText(ae.Status))
+				for _, c := range ae.Challenges {
+					reason += "\n  WWW-Authenticate: " + c.Scheme
+					for _, name := range []string{"resource_metadata", "scope", "error", "error_description"} {
+						if v := c.Param(name); v != "" {
+							reason += "\n    " + name + ": " + v
+						}
+					}
+				}
+			}
+			return &ServerError{Reason: reason}
 		}
 	}
 	return nil

@@ -301,7 +301,7 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 	}
 	m.attempts++
 	if m.attempts > m.opts.MaxAttempts {
-		return false, errorf("%s still answers HTTP %d after %d logins in this session; stopping there (is the token meant for this server? `mcpscope auth login -v %s` shows each step)",
+		return false, errorf("%s still answers HTTP %d after %d tries to log in (or refresh) in this session; stopping there (is the token meant for this server? `mcpscope auth login -v %s` shows each step)",
 			m.server, status, m.opts.MaxAttempts, shellQuote(m.server))
 	}
 	if status == http.StatusUnauthorized && m.entry != nil && sent != "" && !m.triedRefresh && (m.entry.RefreshToken != "" || m.entry.Grant == "client_credentials") {

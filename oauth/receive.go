@@ -49,7 +49,7 @@ func (m *Manager) receive(ctx context.Context, ln net.Listener, authURL string) 
 	go srv.Serve(ln)
 	defer srv.Close()
 
-	fmt.Fprintf(m.opts.Out, "mcpscope: to log in to %s, open this URL in a browser:\n\n  %s\n\n", m.server, authURL)
+	fmt.Fprintf(m.opts.Out, "To log in to %s, open this URL in a browser:\n\n  %s\n\n", m.server, authURL)
 	if err := m.openBrowser(authURL); err != nil {
 		m.step("authorize", "no browser opened (%v); open the URL yourself", err)
 	}

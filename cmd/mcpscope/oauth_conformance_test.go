@@ -80,6 +80,7 @@ func TestOAuthConformance(t *testing.T) {
 				}
 				done := make(chan error, 1)
 				go func() { done <- cmd.Wait() }()
+				var err error
 				select {
 				case err = <-done:
 				case <-time.After(150 * time.Second):

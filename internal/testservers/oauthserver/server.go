@@ -26,6 +26,7 @@ import (
 // Knobs change what the server does.
 type Knobs struct {
 	ExpiresIn         int    // seconds; 0: 3600
+	RefreshExpiresIn  int    // seconds, for refreshed tokens; 0: 3600
 	NoRefresh         bool   // issue no refresh token
 	MetadataNotJSON   bool   // the AS metadata is HTML
 	WrongIssuer       bool   // the AS metadata names another issuer
@@ -189,6 +190,9 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		_, ok := s.codes[r.Form.Get("code")]
 		delete(s.codes, r.Form.Get("code"))
 		s.mu.Unlock()
+		s.mu.Lock()
+		s.Secrets = append(s.Secrets, r.Form.Get("code_verifier"))
+		s.mu.Unlock()
 		if !ok || r.Form.Get("code_verifier") == "" {
 			writeJSON(w, 400, map[string]string{"error": "invalid_grant"})
 			return
@@ -208,6 +212,9 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	exp := s.Knobs.ExpiresIn
+	if r.Form.Get("grant_type") == "refresh_token" {
+		exp = s.Knobs.RefreshExpiresIn
+	}
 	if exp == 0 {
 		exp = 3600
 	}
