@@ -296,6 +296,7 @@ func (s *Session) setLogLevel(ctx context.Context) {
 	if s.opts.LogLevel == "" || s.info.Era == EraModern || !bytes.Contains(s.info.Capabilities, []byte(`"logging"`)) {
 		return
 	}
+	//lint:ignore SA1019 the logging API, deprecated by 2026-07-28 (SEP-2577), is what servers on earlier versions speak
 	_ = s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(s.opts.LogLevel)})
 }
 

@@ -410,21 +410,18 @@ func (s *Sources) Named(ctx context.Context, name string) (Server, error) {
 }
 
 func (s *Sources) unknown(f *Found, name string) error {
-	where := "no config file found names"
-	if s.File != "" {
-		where = s.File + " has no server named"
-	} else if len(f.Entries) > 0 {
-		where = "no configured server is named"
-	}
-	msg := fmt.Sprintf("%s %q", where, name)
-	if c := f.Candidates(name); c != "" {
-		msg += "; configured servers: " + c
-	} else {
+	var msg string
+	switch cands := f.Candidates(name); {
+	case s.File != "":
+		msg = fmt.Sprintf("%s has no server named %q; it has: %s", s.File, name, cands)
+	case cands != "":
+		msg = fmt.Sprintf("no configured server is named %q; configured servers: %s", name, cands)
+	default:
 		var looked []string
 		for _, l := range f.Looked {
 			looked = append(looked, TildePath(l.Path))
 		}
-		msg += " (looked in " + strings.Join(looked, ", ") + ")"
+		msg = fmt.Sprintf("no configured server is named %q: no config file names any server (looked in %s)", name, strings.Join(looked, ", "))
 	}
 	for _, b := range f.Broken {
 		msg += "\n(could not read " + b.Error() + ")"

@@ -303,6 +303,7 @@ func (h *Host) addDemo() {
 		Annotations: readOnly(),
 	}, func(ctx context.Context, req *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
 		for _, l := range logLevels {
+			//lint:ignore SA1019 the logging API, deprecated by 2026-07-28 (SEP-2577), is what servers on earlier versions speak
 			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{
 				Level: l, Logger: "demo",
 				Data: map[string]any{"level": string(l), "message": "a message at level " + string(l) + " from the log tool"},
@@ -347,6 +348,7 @@ func (h *Host) addBonus() {
 	})
 }
 
+//lint:ignore SA1019 the logging API, deprecated by 2026-07-28 (SEP-2577), is what servers on earlier versions speak
 var logLevels = []mcp.LoggingLevel{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
 func joinLevels() string {

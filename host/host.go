@@ -97,6 +97,7 @@ func New(opts Options) (*Host, error) {
 		Instructions: instructions,
 		Logger:       slog.New(minLevel{log.Handler(), slog.LevelWarn}),
 		Capabilities: &mcp.ServerCapabilities{
+			//lint:ignore SA1019 the logging API, deprecated by 2026-07-28 (SEP-2577), is what servers on earlier versions speak
 			Logging: &mcp.LoggingCapabilities{},
 			Tools:   &mcp.ToolCapabilities{ListChanged: true},
 		},
@@ -296,6 +297,7 @@ func (h *Host) notifyLog(msg string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	for ss := range h.server.Sessions() {
+		//lint:ignore SA1019 the logging API, deprecated by 2026-07-28 (SEP-2577), is what servers on earlier versions speak
 		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "error", Logger: Name, Data: msg})
 	}
 }

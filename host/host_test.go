@@ -315,6 +315,7 @@ func TestLogging(t *testing.T) {
 		var mu sync.Mutex
 		var levels []string
 		cs := connect(t, newHost(t, Options{}), version, &mcp.ClientOptions{
+			//lint:ignore SA1019 the logging API, deprecated by 2026-07-28 (SEP-2577), is what servers on earlier versions speak
 			LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 				mu.Lock()
 				levels = append(levels, string(req.Params.Level))
@@ -323,6 +324,7 @@ func TestLogging(t *testing.T) {
 		})
 		params := &mcp.CallToolParams{Name: "log"}
 		if version < "2026-07-28" {
+			//lint:ignore SA1019 the logging API, deprecated by 2026-07-28 (SEP-2577), is what servers on earlier versions speak
 			if err := cs.SetLoggingLevel(t.Context(), &mcp.SetLoggingLevelParams{Level: "warning"}); err != nil {
 				t.Fatal(err)
 			}

@@ -162,6 +162,7 @@ func TestHostToolFileHotReload(t *testing.T) {
 		var messages []string
 		cs := connect(t, h, version, &mcp.ClientOptions{
 			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+			//lint:ignore SA1019 the logging API, deprecated by 2026-07-28 (SEP-2577), is what servers on earlier versions speak
 			LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 				mu.Lock()
 				messages = append(messages, req.Params.Data.(string))
@@ -169,6 +170,7 @@ func TestHostToolFileHotReload(t *testing.T) {
 			},
 		})
 		if version < "2026-07-28" {
+			//lint:ignore SA1019 the logging API, deprecated by 2026-07-28 (SEP-2577), is what servers on earlier versions speak
 			if err := cs.SetLoggingLevel(t.Context(), &mcp.SetLoggingLevelParams{Level: "error"}); err != nil {
 				t.Fatal(err)
 			}

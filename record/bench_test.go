@@ -3,7 +3,6 @@ package record_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -14,11 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/record"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testutil.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 // BenchmarkEchoLoop is the recording overhead: sequential tools/call echo against the
 // bundled host over stdio, without and with --record (every event written to a file

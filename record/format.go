@@ -17,6 +17,10 @@
 //	{"t":9.100000,"kind":"closed","exit":0,"text":"server exited normally (code 0)"}
 //	{"t":9.100100,"kind":"end"}
 //
+// A recording started in the middle of a session (the workbench's R) begins with the
+// session's handshake and latest lists as known at that moment, each event marked
+// "snapshot":true at t 0: {"t":0,"dir":"send","snapshot":true,"msg":{…"initialize"…}}.
+//
 // A recording of several servers (version 2) names them in the header, and each event
 // names its server:
 //
@@ -125,6 +129,10 @@ type Event struct {
 	Msg     json.RawMessage `json:"msg,omitempty"`
 	Text    string          `json:"text,omitempty"`
 	Size    int             `json:"size,omitempty"` // full size when Text was cut short (a huge noise line)
+	// Snapshot marks an event written when a recording started in the middle of a
+	// session: the handshake and lists as the session knew them then (at t 0), so
+	// that the recording can be opened, served and replayed on its own.
+	Snapshot bool `json:"snapshot,omitempty"`
 
 	// closed
 	Exit   *int   `json:"exit,omitempty"`

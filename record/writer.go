@@ -57,11 +57,11 @@ func createFile(path string) (*os.File, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		// O_EXCL: a file or link made at path meanwhile fails this (a link is not
 		// followed), and is then looked at below.
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if !errors.Is(err, fs.ErrExist) {
-			return f, err
+		f, cerr := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if !errors.Is(cerr, fs.ErrExist) {
+			return f, cerr
 		}
-		st, err = os.Lstat(path)
+		st, err = os.Lstat(path) // was the outer err (not-exist): look again
 	}
 	if err != nil {
 		return nil, err
@@ -180,6 +180,14 @@ func (w *Writer) ListenServer(name string) wire.Listener {
 }
 
 func (w *Writer) listen(e wire.Event, server string) {
+	ev := w.event(e, server)
+	// A message event's bytes were parsed by the wire layer: valid JSON, so the
+	// recorder does not check them again (the hot path of --record).
+	_ = w.write(&ev, e.Kind == wire.KindMessage)
+}
+
+// event is a wire event as a recording event.
+func (w *Writer) event(e wire.Event, server string) Event {
 	t := e.Time
 	if t.IsZero() {
 		t = time.Now()
@@ -227,9 +235,7 @@ func (w *Writer) listen(e wire.Event, server string) {
 			ev.SSE = &SSE{ID: h.SSE.ID, Event: h.SSE.Event, Retry: h.SSE.Retry}
 		}
 	}
-	// A message event's bytes were parsed by the wire layer: valid JSON, so the
-	// recorder does not check them again (the hot path of --record).
-	_ = w.write(&ev, e.Kind == wire.KindMessage)
+	return ev
 }
 
 // Write appends one event (redacted) as one line. After the first failure it returns
@@ -305,6 +311,9 @@ func appendEvent(b []byte, ev *Event, red *Redactor, validJSON bool) []byte {
 	str("server", ev.Server)
 	if ev.Kind != KindMessage {
 		str("kind", ev.Kind)
+	}
+	if ev.Snapshot {
+		b = append(b, `,"snapshot":true`...)
 	}
 	str("dir", ev.Dir)
 	str("framing", ev.Framing)

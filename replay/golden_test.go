@@ -15,11 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/replay"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testutil.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 // goldenDir holds the project's own recordings: sessions with the bundled host.
 func goldenDir() string { return filepath.Join(testutil.Root(), "testdata") }

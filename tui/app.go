@@ -9,6 +9,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -66,7 +67,19 @@ func Run(ctx context.Context, opts Options) error {
 	if err == tea.ErrProgramKilled && ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if err == nil {
+		err = m.exitError()
+	}
 	return err
+}
+
+// exitError is what quitting says about the session: a workbench that never got
+// connected ends with the reason (exit status 1), not as a success.
+func (m *model) exitError() error {
+	if m.srv.everReady || m.srv.state != stateFailed || m.srv.err == nil {
+		return nil
+	}
+	return fmt.Errorf("could not connect to %s: %w", m.displayName(), m.srv.err)
 }
 
 // pump batches wire events so that a chatty server cannot flood the UI with one

@@ -85,6 +85,11 @@ func schemaTree(st styles, raw json.RawMessage, width int) []string {
 		}
 		names := orderedKeys(raw, props, depth == 0)
 		if len(props) == 0 && depth == 0 {
+			_, pattern := schema["patternProperties"]
+			if ap, ok := schema["additionalProperties"]; (!ok || ap != false) && !pattern && schema["type"] == "object" {
+				out = append(out, "  "+st.muted.Render("any arguments are accepted: the schema lists no properties"))
+				return
+			}
 			out = append(out, "  "+st.muted.Render("no parameters ("+safe(summary(schema))+")"))
 			return
 		}

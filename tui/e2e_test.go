@@ -137,8 +137,8 @@ func e2eSession(t *testing.T, args string, tool, field, text, want string) {
 		x.waitFor("Arguments")
 		x.typeText("200")
 		x.keys("Enter")
-		x.waitFor("esc cancels")
-		x.keys("Escape")
+		x.waitFor("x cancels")
+		x.keys("x")
 		x.waitFor("Cancelled")
 	}
 

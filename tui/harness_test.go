@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -18,11 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testutil.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 // harness drives the root model the way Bubble Tea would, without a terminal: it runs
 // commands, collects what the backend sends, and feeds messages to Update. Keys go
@@ -193,6 +188,12 @@ func keyMsg(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "shift+up":
+		return tea.KeyPressMsg{Code: tea.KeyUp, Mod: tea.ModShift}
+	case "shift+down":
+		return tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModShift}
+	case "ctrl+n":
+		return tea.KeyPressMsg{Code: 'n', Mod: tea.ModCtrl}
 	case "ctrl+c", "ctrl+r", "ctrl+j", "ctrl+e":
 		return tea.KeyPressMsg{Code: rune(name[5]), Mod: tea.ModCtrl}
 	}

@@ -16,6 +16,8 @@ type keyMap struct {
 	ShowRaw, CopyResult, CopyArgs, CopyCmd key.Binding
 	SaveResult, Rerun, LoadArgs            key.Binding
 	TrafficDir, ReadResource               key.Binding
+	DetailUp, DetailDown                   key.Binding
+	DetailPageUp, DetailPageDown           key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -42,7 +44,7 @@ func defaultKeys() keyMap {
 		SendAnyway:   b("alt+enter", "call even if invalid", "alt+enter"),
 		RawJSON:      b("ctrl+j", "form ↔ raw JSON", "ctrl+j"),
 		Editor:       b("ctrl+e", "edit arguments in $EDITOR", "ctrl+e"),
-		Cancel:       b("esc", "cancel the call", "esc"),
+		Cancel:       b("x", "cancel the running call", "x"),
 		Restart:      b("ctrl+r", "restart the server", "ctrl+r"),
 		Record:       b("R", "start/stop recording", "R"),
 		TabTool:      b("1", "tool", "1"),
@@ -62,6 +64,11 @@ func defaultKeys() keyMap {
 		LoadArgs:     b("e", "edit arguments", "e"),
 		TrafficDir:   b("d", "direction filter", "d"),
 		ReadResource: b("o", "read linked resource", "o"),
+		// The tool detail scrolls with shift, so that the form keeps the plain keys.
+		DetailUp:       b("shift+↑/↓", "scroll the tool detail", "shift+up"),
+		DetailDown:     b("shift+↑/↓", "scroll the tool detail", "shift+down"),
+		DetailPageUp:   b("shift+pgup", "tool detail page up", "shift+pgup"),
+		DetailPageDown: b("shift+pgdn", "tool detail page down", "shift+pgdown"),
 	}
 }
 
@@ -71,6 +78,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.NextPane, k.PrevPane, k.NextTab, k.PrevTab, k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Filter, k.ClearFilter, k.Open, k.Refetch},
 		{k.Send, k.SendAnyway, k.RawJSON, k.Editor, k.Cancel, k.ShowRaw, k.CopyResult, k.CopyArgs, k.CopyCmd, k.SaveResult},
+		{k.DetailUp, k.DetailDown}, // one entry: the help drops repeats
 		{k.ReadResource, k.Rerun, k.LoadArgs, k.TrafficDir, k.Restart, k.Record, k.Help, k.Quit, k.ForceQuit},
 	}
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,6 +55,9 @@ const (
 	stateReady
 	stateFailed
 	stateDied
+	// stateLost: an HTTP session whose server no longer answers (its event stream
+	// broke, a request could not reach it); a working response brings it back.
+	stateLost
 )
 
 // server is one connected server. The root model keeps it as a value it owns, so that
@@ -67,6 +71,20 @@ type server struct {
 	err     error
 	exit    *wire.Exit
 	cancel  context.CancelFunc // ends the connect and everything of this generation
+	// stderrFrom is where this generation's lines start in the model's stderr.
+	stderrFrom int
+	// everReady: some generation connected (so quitting after a failure is not an
+	// exit-1 "could not connect").
+	everReady bool
+}
+
+// question is a yes/no dialog over the screen: a destructive call, quitting or
+// restarting while a call runs, cancelling a long call. y runs yes; any other key
+// declines and shows no.
+type question struct {
+	text string
+	yes  func() tea.Cmd
+	no   string
 }
 
 // Messages from the backend.
@@ -119,16 +137,19 @@ type model struct {
 	focus         pane
 	tab           tab
 	showHelp      bool
+	helpOffset    int // first line of the help shown
 
 	srv  server
 	list toolList
 
-	form        *form.Form
-	formTool    string
-	formError   string
-	detail      scroller
-	confirm     bool // a destructive call waits for y/n
-	pendingArgs json.RawMessage
+	form      *form.Form
+	formTool  string
+	formError string
+	// forms keeps each tool's form (by name and schema), so that moving to another
+	// tool and back keeps what was typed.
+	forms  map[string]*form.Form
+	detail scroller
+	ask    *question // a yes/no dialog waiting for its answer
 
 	nextID    int
 	calls     []*outcome // history, oldest first
@@ -161,6 +182,7 @@ type model struct {
 	send      func(tea.Msg)
 	pump      *pump
 	closeMu   sync.Mutex
+	closing   sync.WaitGroup // sessions replaced by a restart, still closing
 	lastCall  time.Duration
 }
 
@@ -170,6 +192,7 @@ func newModel(opts Options) *model {
 		keys:    defaultKeys(),
 		theme:   opts.Theme,
 		cancels: map[int]context.CancelFunc{},
+		forms:   map[string]*form.Form{},
 		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		width:   80,
 		height:  24,
@@ -193,11 +216,17 @@ func newModel(opts Options) *model {
 // (the last one in Result), as they were recorded.
 func (m *model) loadRecording(rec *record.Recording) {
 	started := rec.Header.Started
-	events := make([]wire.Event, 0, len(rec.Events)+1)
+	events := make([]wire.Event, 0, len(rec.Events)+2)
+	snapshot := false
 	for i := range rec.Events {
 		e := &rec.Events[i]
 		if e.Kind == record.KindEnd {
 			continue
+		}
+		if e.Snapshot && !snapshot {
+			snapshot = true
+			events = append(events, wire.Event{Time: started, Kind: wire.KindSynthetic,
+				Text: "the recording started mid-session: the handshake and lists that follow are a snapshot of what the session knew then"})
 		}
 		events = append(events, e.Wire(started))
 	}
@@ -223,7 +252,7 @@ func (m *model) loadRecording(rec *record.Recording) {
 		}
 		_ = json.Unmarshal(ex.Params, &p)
 		m.nextID++
-		o := &outcome{id: m.nextID, tool: client.Tool{Name: p.Name}, args: p.Arguments, started: at(ex.RequestEvent)}
+		o := &outcome{id: m.nextID, tool: client.Tool{Name: p.Name}, args: p.Arguments, started: at(ex.RequestEvent), recorded: true}
 		if ex.Response == nil {
 			o.cancelled = true
 		} else {
@@ -249,9 +278,11 @@ func (m *model) connect() tea.Cmd {
 		m.srv.cancel()
 	}
 	old := m.srv.session
+	m.interruptCalls()
 	m.srv.gen++
 	m.srv.state = stateConnecting
 	m.srv.err, m.srv.exit, m.srv.session = nil, nil, nil
+	m.srv.stderrFrom = len(m.stderr)
 	gen := m.srv.gen
 	ctx, cancel := context.WithCancel(context.Background())
 	m.srv.cancel = cancel
@@ -283,10 +314,16 @@ func (m *model) connect() tea.Cmd {
 		}
 	}
 	target := m.opts.Target
-	return func() tea.Msg {
-		if old != nil {
+	if old != nil {
+		// In the background: a hung server must not hold up its replacement.
+		// closeSession waits for it.
+		m.closing.Add(1)
+		go func() {
+			defer m.closing.Done()
 			old.Close()
-		}
+		}()
+	}
+	return func() tea.Msg {
 		s, err := client.Connect(ctx, target, opts)
 		return connectedMsg{gen: gen, session: s, err: err}
 	}
@@ -326,6 +363,17 @@ func (m *model) closeSession() {
 	if m.srv.session != nil {
 		m.srv.session.Close()
 		m.srv.session = nil
+	}
+	m.closing.Wait()
+}
+
+// interruptCalls cancels every running call (the server is being restarted).
+func (m *model) interruptCalls() {
+	for _, o := range m.calls {
+		if o.running {
+			m.cancelCall(o)
+			m.notice = "running calls were cancelled by the restart"
+		}
 	}
 }
 
@@ -453,6 +501,7 @@ func (m *model) onConnected(msg connectedMsg) tea.Cmd {
 		return nil
 	}
 	m.srv.state, m.srv.session, m.srv.info = stateReady, msg.session, msg.session.Info()
+	m.srv.everReady = true
 	m.notice = ""
 	return m.fetchTools(false)
 }
@@ -470,10 +519,32 @@ func (m *model) onWire(events []wire.Event, gens []int) {
 			if current && m.srv.state == stateReady && !strings.Contains(e.Text, "replaced by a restart") {
 				m.srv.state, m.srv.exit = stateDied, e.Exit
 			}
+		case wire.KindHTTP:
+			if i >= len(gens) || gens[i] == m.srv.gen {
+				m.onHTTPEvent(e)
+			}
 		}
 	}
 	m.stderrView.setLines(m.stderr)
 	m.stderrView.bottom()
+}
+
+// onHTTPEvent lets the status follow an HTTP transport: a request that cannot
+// reach the server, or an event stream (the legacy SSE stream, the GET stream) that
+// breaks, means disconnected; a later good response means connected again.
+func (m *model) onHTTPEvent(e wire.Event) {
+	h := e.HTTP
+	if h == nil || e.Dir != wire.Recv {
+		return
+	}
+	switch {
+	case h.Error != "" && !strings.Contains(h.Error, "context "): // not a cancel or a timeout
+		if m.srv.state == stateReady {
+			m.srv.state, m.srv.err = stateLost, fmt.Errorf("the server cannot be reached: %s", e.Text)
+		}
+	case m.srv.state == stateLost && h.Status >= 200 && h.Status < 300:
+		m.srv.state, m.srv.err = stateReady, nil
+	}
 }
 
 func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
@@ -554,14 +625,22 @@ func (m *model) syncForm() {
 	if len(schema) == 0 {
 		schema = json.RawMessage(`{"type":"object"}`)
 	}
+	m.detail.offset = 0
+	// A tool visited before gets its form back as it was left, unless its schema
+	// changed since.
+	cacheKey := t.Name + "\x00" + string(schema)
+	if f := m.forms[cacheKey]; f != nil {
+		m.form = f
+		return
+	}
 	f, err := form.New(schema)
 	if err != nil {
 		m.form, m.formError = nil, err.Error()
 	} else {
 		f.SetStyles(m.st.form)
 		m.form = f
+		m.forms[cacheKey] = f
 	}
-	m.detail.offset = 0
 }
 
 func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
@@ -571,39 +650,37 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.elicit != nil {
 		return m.onElicitKey(k)
 	}
-	if m.confirm {
-		switch k.String() {
-		case "y", "Y", "enter":
-			m.confirm = false
-			return m.startCall(m.pendingArgs)
-		default:
-			m.confirm = false
-			m.notice = "call not sent"
-			return nil
+	if q := m.ask; q != nil {
+		m.ask = nil
+		if k.String() == "y" || k.String() == "Y" {
+			return q.yes()
 		}
+		m.notice = q.no
+		return nil
 	}
 	if m.showHelp {
-		m.showHelp = false
-		return nil
+		return m.onHelpKey(k)
 	}
 	if m.list.filtering {
 		return m.onFilterKey(k)
-	}
-	// Esc cancels a running call wherever the focus is.
-	if key.Matches(k, m.keys.Cancel) && m.current != nil && m.current.running {
-		m.cancelCall(m.current)
-		return nil
 	}
 	if key.Matches(k, m.keys.Record) && !m.typing() {
 		return m.toggleRecording()
 	}
 	if key.Matches(k, m.keys.Restart) {
-		m.notice = "restarting the server…"
-		return m.connect()
+		return m.restart()
 	}
 	if !m.typing() {
 		switch {
 		case key.Matches(k, m.keys.Quit):
+			if n := m.running(); n > 0 {
+				m.ask = &question{
+					text: fmt.Sprintf("%d call(s) still running. Quit anyway (they are cancelled)? y/n", n),
+					yes:  func() tea.Cmd { return tea.Quit },
+					no:   "not quitting",
+				}
+				return nil
+			}
 			return tea.Quit
 		case key.Matches(k, m.keys.Help):
 			m.showHelp = true
@@ -619,6 +696,19 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			m.tab = (m.tab + tabCount - 1) % tabCount
 			return nil
 		}
+	}
+	if m.tab == tabTool && key.Matches(k, m.keys.DetailUp, m.keys.DetailDown, m.keys.DetailPageUp, m.keys.DetailPageDown) {
+		// The tool detail scrolls from the keyboard whether the list or the form has
+		// the focus (the mouse wheel does it too).
+		step := 1
+		if key.Matches(k, m.keys.DetailPageUp, m.keys.DetailPageDown) {
+			step = max(m.height/2, 1)
+		}
+		if key.Matches(k, m.keys.DetailUp, m.keys.DetailPageUp) {
+			step = -step
+		}
+		m.detail.scroll(step)
+		return nil
 	}
 	switch {
 	case key.Matches(k, m.keys.NextPane), key.Matches(k, m.keys.PrevPane):
@@ -646,6 +736,56 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onResultKey(k)
 	}
 	return m.onScrollKey(k)
+}
+
+// onHelpKey scrolls the help; any other key closes it.
+func (m *model) onHelpKey(k tea.KeyPressMsg) tea.Cmd {
+	page := max(m.height-6, 1)
+	switch {
+	case key.Matches(k, m.keys.Down):
+		m.helpOffset++
+	case key.Matches(k, m.keys.Up):
+		m.helpOffset--
+	case key.Matches(k, m.keys.PageDown):
+		m.helpOffset += page
+	case key.Matches(k, m.keys.PageUp):
+		m.helpOffset -= page
+	case key.Matches(k, m.keys.Home):
+		m.helpOffset = 0
+	default:
+		m.showHelp, m.helpOffset = false, 0
+	}
+	m.helpOffset = max(m.helpOffset, 0)
+	return nil
+}
+
+// running counts the calls still waiting for their answer.
+func (m *model) running() int {
+	n := 0
+	for _, o := range m.calls {
+		if o.running {
+			n++
+		}
+	}
+	return n
+}
+
+// restart reconnects; a live server (which may be hung, or busy with calls) is
+// restarted only after a y.
+func (m *model) restart() tea.Cmd {
+	do := func() tea.Cmd {
+		m.notice = "restarting the server…"
+		return m.connect()
+	}
+	if m.srv.state != stateReady {
+		return do()
+	}
+	text := "Restart the server? y/n"
+	if n := m.running(); n > 0 {
+		text = fmt.Sprintf("Restart the server? %d running call(s) are cancelled. y/n", n)
+	}
+	m.ask = &question{text: text, yes: do, no: "not restarted"}
+	return nil
 }
 
 // formEdgeTab lets tab leave the form only when the form has nothing to move to; the
@@ -715,6 +855,19 @@ func (m *model) onFilterKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
+	if m.toolRaw || m.form == nil {
+		// Only the detail is shown: the usual keys scroll it; v returns to the form.
+		if key.Matches(k, m.keys.ShowRaw) {
+			m.toolRaw = !m.toolRaw
+			return nil
+		}
+		if k.String() == "esc" {
+			m.focus = paneList
+			return nil
+		}
+		m.detail.scroll(scrollDelta(k, m.keys, m.height))
+		return nil
+	}
 	switch {
 	case key.Matches(k, m.keys.SendAnyway):
 		return m.sendCall(true)
@@ -760,36 +913,50 @@ func (m *model) sendCall(anyway bool) tea.Cmd {
 		return nil
 	}
 	args, err := m.form.Value()
-	if err != nil {
-		m.notice = "arguments: " + err.Error()
+	if err != nil && (!anyway || args == nil) {
+		m.notice = "arguments: " + err.Error() + "; alt+enter sends them as typed"
 		return nil
 	}
 	if errs := m.form.Validate(); len(errs) > 0 && !anyway {
 		m.notice = fmt.Sprintf("%d argument error(s) shown beside their fields; alt+enter sends anyway", len(errs))
 		return nil
 	}
-	// Ask only when the server marked the tool destructive. The spec's default for an
-	// unannotated tool is "destructive" too, but asking before every call of every
-	// unannotated tool would train users to answer yes without reading.
-	a := t.Annotations
-	if !m.opts.NoConfirm && !a.ReadOnly.Value && a.Destructive.Set && a.Destructive.Value {
-		m.confirm, m.pendingArgs = true, args
-		return nil
-	}
-	return m.startCall(args)
+	return m.requestCall(t, args)
 }
 
-func (m *model) startCall(args json.RawMessage) tea.Cmd {
-	t, ok := m.list.selected()
-	if !ok || m.srv.session == nil {
+// requestCall is the one way a call starts (the form, History's re-run): it asks
+// first when the server marked the tool destructive. The spec's default for an
+// unannotated tool is "destructive" too, but asking before every call of every
+// unannotated tool would train users to answer yes without reading.
+func (m *model) requestCall(t client.Tool, args json.RawMessage) tea.Cmd {
+	if m.srv.state != stateReady || m.srv.session == nil {
+		m.notice = "not connected; ctrl+r restarts the server"
+		return nil
+	}
+	a := t.Annotations
+	if !m.opts.NoConfirm && !a.ReadOnly.Value && a.Destructive.Set && a.Destructive.Value {
+		m.ask = &question{
+			text: fmt.Sprintf("%s is destructive. Call it with %s? y/n", t.Name, oneLine(string(args), 80)),
+			yes:  func() tea.Cmd { return m.startCall(t, args) },
+			no:   "call not sent",
+		}
+		return nil
+	}
+	return m.startCall(t, args)
+}
+
+func (m *model) startCall(t client.Tool, args json.RawMessage) tea.Cmd {
+	if m.srv.session == nil {
 		return nil
 	}
 	m.nextID++
-	o := &outcome{id: m.nextID, tool: t, args: args, started: time.Now(), running: true}
+	o := &outcome{id: m.nextID, tool: t, args: args, started: time.Now(), running: true,
+		mocked: m.opts.Browse != nil}
 	m.calls = append(m.calls, o)
 	m.current = o
+	m.notice = "" // a notice about an earlier call would be stale
 	m.tab = tabResult
-	m.result.offset = 0
+	m.result.top() // a new result opens at its top, whatever the last one did
 	m.resultVer++
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancels[o.id] = cancel
@@ -812,8 +979,28 @@ func (m *model) cancelCall(o *outcome) {
 	}
 }
 
+// cancelAfter is how long a call runs before cancelling it asks first: a call that
+// ran that long may have done work worth keeping.
+const cancelAfter = 3 * time.Second
+
 func (m *model) onResultKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
+	case key.Matches(k, m.keys.Cancel):
+		o := m.current
+		if o == nil || !o.running {
+			m.notice = "no call is running"
+			return nil
+		}
+		if ran := time.Since(o.started); ran > cancelAfter {
+			m.ask = &question{
+				text: fmt.Sprintf("Cancel %s? It has run for %s. y/n", o.tool.Name, ran.Round(time.Second)),
+				yes:  func() tea.Cmd { m.cancelCall(o); return nil },
+				no:   "the call goes on",
+			}
+			return nil
+		}
+		m.cancelCall(o)
+		return nil
 	case key.Matches(k, m.keys.ShowRaw):
 		m.showRaw = !m.showRaw
 		m.resultVer++
@@ -889,6 +1076,25 @@ func (m *model) readLinks() tea.Cmd {
 		}
 		return linkedMsg{id: id, items: items}
 	}
+}
+
+// scrollDelta is how far a scroll key moves (0 for other keys).
+func scrollDelta(k tea.KeyPressMsg, keys keyMap, height int) int {
+	switch {
+	case key.Matches(k, keys.Up):
+		return -1
+	case key.Matches(k, keys.Down):
+		return 1
+	case key.Matches(k, keys.PageUp):
+		return -(height - 6)
+	case key.Matches(k, keys.PageDown):
+		return height - 6
+	case key.Matches(k, keys.Home):
+		return -1 << 30
+	case key.Matches(k, keys.End):
+		return 1 << 30
+	}
+	return 0
 }
 
 func (m *model) onScrollKey(k tea.KeyPressMsg) tea.Cmd {
@@ -979,10 +1185,22 @@ func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
 	o := m.calls[idx]
 	switch {
 	case key.Matches(k, m.keys.Rerun):
-		m.selectTool(o.tool.Name)
-		return m.startCall(o.args)
+		// The entry's own tool, whatever the list shows or has selected.
+		t, ok := m.toolByName(o.tool.Name)
+		if !ok {
+			m.notice = o.tool.Name + " is not in the server's tool list any more; nothing was called"
+			return nil
+		}
+		return m.requestCall(t, o.args)
 	case key.Matches(k, m.keys.LoadArgs):
-		m.selectTool(o.tool.Name)
+		if _, ok := m.toolByName(o.tool.Name); !ok {
+			m.notice = o.tool.Name + " is not in the server's tool list any more; its form cannot be opened"
+			return nil
+		}
+		if !m.selectTool(o.tool.Name) {
+			m.list.setFilter("") // the filter hides it: show every tool
+			m.selectTool(o.tool.Name)
+		}
 		if m.form != nil {
 			if err := m.form.SetValue(o.args); err != nil {
 				m.notice = "could not load the arguments into the form: " + err.Error()
@@ -993,19 +1211,35 @@ func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
 	case k.String() == "right", k.String() == "l":
 		m.current = o
 		m.tab = tabResult
+		m.result.top()
 		m.resultVer++
 		return nil
 	}
 	return m.onScrollKey(k)
 }
 
-func (m *model) selectTool(name string) {
+// selectTool moves the list's cursor to the named tool; false when the list (as
+// filtered) does not show it.
+func (m *model) selectTool(name string) bool {
+	found := false
 	for i, r := range m.list.rows {
 		if m.list.tools[r.tool].Name == name {
 			m.list.cursor = i
+			found = true
 		}
 	}
 	m.syncForm()
+	return found
+}
+
+// toolByName finds a tool in the server's list, filtered out or not.
+func (m *model) toolByName(name string) (client.Tool, bool) {
+	for _, t := range m.list.tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return client.Tool{}, false
 }
 
 func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
@@ -1065,6 +1299,8 @@ func (m *model) saveResult() tea.Cmd {
 			} else if b, err := c.Bytes(); err == nil {
 				data, ext = b, extFor(c.MIMEType, c.Resource)
 			}
+		case "resource_link":
+			data, ext = linkData(o, c)
 		default:
 			data, ext = c.Raw, ".json"
 		}
@@ -1076,6 +1312,36 @@ func (m *model) saveResult() tea.Cmd {
 	_, _ = savefile.Write(dir, "result.json", o.result.Raw, 0o644)
 	m.notice = fmt.Sprintf("saved %d block(s) and result.json to %s", len(saved), dir)
 	return nil
+}
+
+// linkData is what s saves for a resource_link: the resource itself when o has read
+// it, else the link (its URI, name, type and size) as JSON.
+func linkData(o *outcome, c client.Content) ([]byte, string) {
+	for _, l := range o.linked {
+		if l.uri != c.URI || l.err != nil || len(l.contents) == 0 {
+			continue
+		}
+		rc := l.contents[0]
+		if rc.HasText {
+			return []byte(rc.Text), ".txt"
+		}
+		if b, err := base64.StdEncoding.DecodeString(rc.Blob); err == nil {
+			return b, extFor(rc.MIMEType, nil)
+		}
+	}
+	if len(c.Raw) > 0 {
+		return c.Raw, ".json"
+	}
+	b, _ := json.MarshalIndent(struct {
+		Type        string `json:"type"`
+		URI         string `json:"uri"`
+		Name        string `json:"name,omitempty"`
+		Title       string `json:"title,omitempty"`
+		Description string `json:"description,omitempty"`
+		MIMEType    string `json:"mimeType,omitempty"`
+		Size        *int64 `json:"size,omitempty"`
+	}{c.Type, c.URI, c.Name, c.Title, c.Description, c.MIMEType, c.Size}, "", "  ")
+	return b, ".json"
 }
 
 func extFor(mime string, rc *client.ResourceContent) string {
@@ -1133,7 +1399,9 @@ func (m *model) onEditorDone(msg editorDone) tea.Cmd {
 	}
 	if m.form != nil {
 		if err := m.form.SetValue(b); err != nil {
-			m.notice = "the edited arguments do not fit the form: " + err.Error()
+			// Keep the edit: it goes to the raw JSON editor, with why it did not fit.
+			m.form.SetRawText(string(b), err.Error())
+			m.notice = "the edited arguments are kept as raw JSON: " + err.Error() + " (ctrl+j returns to the fields once they fit)"
 			return nil
 		}
 	}
@@ -1196,7 +1464,17 @@ func (m *model) render() string {
 	status := m.statusBar(w)
 	bodyH := h - lipgloss.Height(status)
 	if m.showHelp {
-		box := m.st.focusedPane.Width(w).Height(bodyH).Render(clampLines(m.helpView(w-2), bodyH-2, w-2))
+		lines := strings.Split(m.helpView(w-2), "\n")
+		room := bodyH - 2
+		if len(lines) > room {
+			// Too tall for the screen: it scrolls, and says so on its last line.
+			m.helpOffset = min(max(m.helpOffset, 0), len(lines)-(room-1))
+			end := m.helpOffset + room - 1
+			lines = append(lines[m.helpOffset:end:end], m.st.muted.Render(fmt.Sprintf("lines %d–%d of %d · j/k, pgup/pgdn scroll · any other key closes", m.helpOffset+1, end, len(lines))))
+		} else {
+			m.helpOffset = 0
+		}
+		box := m.st.focusedPane.Width(w).Height(bodyH).Render(clampLines(strings.Join(lines, "\n"), room, w-2))
 		return box + "\n" + status
 	}
 	listW := min(max(w/3, 24), 44)
@@ -1241,10 +1519,11 @@ func (m *model) helpView(width int) string {
 	if cols < 3 && width/(keyW+1+18+2) >= 3 {
 		// Three columns with descriptions cut short read better than two long ones.
 		cols, descW = 3, width/3-keyW-3
-		colW = keyW + 1 + descW + 2
+	} else if cols < 2 && width/(keyW+1+14+2) >= 2 {
+		cols, descW = 2, width/2-keyW-3
 	}
 	rows := (len(entries) + cols - 1) / cols
-	lines := []string{m.st.title.Render("Keys") + m.st.muted.Render("  (any key closes this help)")}
+	lines := []string{m.st.title.Render("Keys") + m.st.muted.Render("  (j/k scroll; any other key closes this help)")}
 	for r := 0; r < rows; r++ {
 		var b strings.Builder
 		for c := 0; c < cols; c++ {
@@ -1312,18 +1591,33 @@ func (m *model) rightPane(width, height int) string {
 	if m.elicit != nil {
 		return m.elicitView(width, height)
 	}
-	switch m.srv.state {
-	case stateConnecting:
-		return m.spinner.View() + " connecting to " + safe(m.srv.name) + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol")
-	case stateFailed:
-		return m.failureView(width, "Could not connect")
+	if q := m.ask; q != nil {
+		// The question stands over whatever tab is shown, the same for every path.
+		lines := wrapText(q.text, width)
+		for i := range lines {
+			lines[i] = m.st.err.Render(lines[i])
+		}
+		return strings.Join(lines, "\n") + "\n" + m.rightTabs(width, height-len(lines))
 	}
+	return m.rightTabs(width, height)
+}
+
+func (m *model) rightTabs(width, height int) string {
 	bar := m.tabBar(width)
 	bodyH := height - 2
 	var body string
 	switch m.tab {
 	case tabTool:
-		body = m.toolView(width, bodyH)
+		// Before a connection the Tool tab says why there is none; every other tab
+		// (Traffic and Stderr above all) stays reachable to find out more.
+		switch m.srv.state {
+		case stateConnecting:
+			body = m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol · 3 traffic · 5 stderr")
+		case stateFailed:
+			body = m.failureView(width, bodyH, "Could not connect")
+		default:
+			body = m.toolView(width, bodyH)
+		}
 	case tabResult:
 		body = m.resultView(width, bodyH)
 	case tabTraffic:
@@ -1338,26 +1632,68 @@ func (m *model) rightPane(width, height int) string {
 		if len(m.stderr) == 0 {
 			body = m.st.muted.Render("The server has written nothing to stderr.")
 		} else {
-			body = m.stderrView.view(bodyH)
+			body = m.stderrView.wrapView(bodyH, width)
 		}
 	case tabHistory:
 		body = m.historyView(width, bodyH)
 	}
-	if m.srv.state == stateDied {
-		body = m.failureView(width, "The server stopped") + "\n\n" + body
+	switch m.srv.state {
+	case stateDied:
+		body = m.failureView(width, bodyH/2, "The server stopped") + "\n\n" + body
+	case stateLost:
+		body = m.failureView(width, bodyH/2, "Disconnected") + "\n\n" + body
 	}
 	return bar + "\n\n" + body
 }
 
-func (m *model) failureView(width int, title string) string {
+// failureView says why the server is not there: the error, then the first and the
+// last lines the server wrote to stderr (a cause is often printed first, the last
+// words last).
+func (m *model) failureView(width, height int, title string) string {
 	lines := []string{m.st.err.Render(title)}
-	if m.srv.err != nil {
+	var se *client.ServerError
+	switch {
+	case errors.As(m.srv.err, &se):
+		reason := se.Reason
+		if se.Exit != nil {
+			reason += " (server " + se.Exit.String() + ")"
+		}
+		lines = append(lines, wrapText(reason, width)...)
+	case m.srv.err != nil:
 		lines = append(lines, wrapText(m.srv.err.Error(), width)...)
-	} else if m.srv.exit != nil {
+	case m.srv.exit != nil:
 		lines = append(lines, "server "+safe(m.srv.exit.String()))
 	}
-	lines = append(lines, "", m.st.statusKey.Render("ctrl+r")+m.st.muted.Render(" restarts the server (history is kept) · q quits"))
-	return strings.Join(lines, "\n")
+	foot := []string{"", m.st.statusKey.Render("ctrl+r") + m.st.muted.Render(" restarts the server (history is kept) · 3 traffic · 5 stderr · q quits")}
+	var errLines []string
+	if from := m.srv.stderrFrom; from <= len(m.stderr) {
+		errLines = m.stderr[from:]
+	}
+	if len(errLines) == 0 && se != nil {
+		for _, l := range se.Stderr { // not seen on the tap (yet)
+			errLines = append(errLines, safe(l))
+		}
+	}
+	if len(errLines) > 0 {
+		room := max(height-len(lines)-len(foot)-2, 4)
+		lines = append(lines, "", m.st.accent.Render(fmt.Sprintf("stderr (%d lines)", len(errLines))))
+		if len(errLines) <= room {
+			for _, l := range errLines {
+				lines = append(lines, "  "+l)
+			}
+		} else {
+			head := max(room/3, 1)
+			tail := room - head - 1
+			for _, l := range errLines[:head] {
+				lines = append(lines, "  "+l)
+			}
+			lines = append(lines, m.st.muted.Render(fmt.Sprintf("  … %d more lines (5 shows them all) …", len(errLines)-head-tail)))
+			for _, l := range errLines[len(errLines)-tail:] {
+				lines = append(lines, "  "+l)
+			}
+		}
+	}
+	return strings.Join(append(lines, foot...), "\n")
 }
 
 func (m *model) toolView(width, height int) string {
@@ -1372,18 +1708,13 @@ func (m *model) toolView(width, height int) string {
 	if m.toolRaw {
 		lines = append([]string{m.st.muted.Render("the tool as the server sent it (v returns to the summary)")}, jsonLines(m.st, t.Raw, width)...)
 	}
-	// While the user fills in the form it gets two thirds of the pane; while browsing,
-	// the description and schema get half.
-	formH := height / 2
-	if m.focus == paneRight {
-		formH = height * 2 / 3
-	}
-	if m.form == nil {
-		formH = 2
-	}
-	detailH := height - formH - 1
 	m.detail.setLines(lines)
-	top := m.detail.view(detailH)
+	if m.toolRaw {
+		// The whole raw tool, scrolled with the keys; the form comes back with v.
+		return m.detailView(height)
+	}
+	detailH, formH := m.toolSplit(len(lines), width, height)
+	top := m.detailView(detailH)
 	var formBlock string
 	switch {
 	case m.form == nil:
@@ -1395,10 +1726,45 @@ func (m *model) toolView(width, height int) string {
 		}
 		formBlock = m.st.accent.Render("Arguments") + m.st.muted.Render("  "+hint) + "\n" + m.form.View(width, formH-1)
 	}
-	if m.confirm {
-		formBlock = m.st.err.Render(fmt.Sprintf("%s is destructive. Call it? y/n", safe(t.Name))) + "\n" + formBlock
+	return top + "\n" + formBlock
+}
+
+// toolSplit shares the Tool tab between the detail (description, annotations,
+// schemas) and the form by what each holds: both whole when they fit; else the
+// part with the focus gets the room it needs, the other at least a third.
+func (m *model) toolSplit(detailLen, width, height int) (detailH, formH int) {
+	if m.form == nil {
+		return max(height-2, 1), 2
 	}
-	return padLines(top, detailH) + "\n" + formBlock
+	room := height - 1 // the "Arguments" heading
+	formNeed := strings.Count(m.form.View(width, max(room, 1)), "\n") + 1
+	if detailLen+formNeed <= room {
+		return detailLen, room - detailLen + 1
+	}
+	third := max(room/3, 3)
+	if m.focus == paneRight {
+		formH = min(formNeed, max(room-third, room-detailLen))
+		detailH = room - formH
+	} else {
+		detailH = min(detailLen, max(room-third, room-formNeed))
+		formH = room - detailH
+	}
+	return max(detailH, 1), formH + 1
+}
+
+// detailView shows the tool detail's window, saying how to scroll when it is cut.
+func (m *model) detailView(height int) string {
+	d := &m.detail
+	if len(d.lines) <= height || height < 3 {
+		return padLines(d.view(height), height)
+	}
+	body := d.view(height - 1)
+	more := max(len(d.lines)-d.offset-(height-1), 0)
+	hint := fmt.Sprintf("  lines %d–%d of %d · shift+↑/↓ scroll", d.offset+1, d.offset+height-1, len(d.lines))
+	if more == 0 {
+		hint = fmt.Sprintf("  lines %d–%d of %d (end) · shift+↑ scrolls back", d.offset+1, len(d.lines), len(d.lines))
+	}
+	return padLines(body, height-1) + "\n" + m.st.muted.Render(hint)
 }
 
 func padLines(s string, n int) string {
@@ -1418,7 +1784,12 @@ func (m *model) resultView(width, height int) string {
 		return m.st.muted.Render("No call yet. Pick a tool, fill in its arguments and press enter.")
 	}
 	if o.running {
-		s := m.spinner.View() + " " + safe(o.tool.Name) + " running " + time.Since(o.started).Round(100*time.Millisecond).String() + m.st.muted.Render("  esc cancels")
+		ran := time.Since(o.started)
+		hint := "  x cancels"
+		if ran > 5*time.Second {
+			hint += " · ctrl+r restarts the server if it hangs"
+		}
+		s := m.spinner.View() + " " + safe(o.tool.Name) + " running " + ran.Round(100*time.Millisecond).String() + m.st.muted.Render(hint)
 		if p := o.progress; p != nil {
 			s += "\n" + progressBar(m.st, p, width)
 		}
@@ -1459,9 +1830,16 @@ func (m *model) historyView(width, height int) string {
 		return m.st.muted.Render("No calls yet.")
 	}
 	lines := []string{m.st.muted.Render("enter re-runs · e loads the arguments into the form · → shows the result")}
+	if m.opts.Browse != nil {
+		lines[0] += m.st.muted.Render(" · ▶ from the recording")
+	}
 	for i := len(m.calls) - 1; i >= 0; i-- {
 		o := m.calls[i]
-		row := safe(fmt.Sprintf("%s  %-10s %-12s %s", o.started.Format("15:04:05"), o.status(), o.tool.Name, oneLine(string(o.args), 200)))
+		mark := ""
+		if o.recorded || o.mocked {
+			mark = "▶ " // from the recording
+		}
+		row := safe(fmt.Sprintf("%s  %s%-10s %-12s %s", o.started.Format("15:04:05"), mark, o.status(), o.tool.Name, oneLine(string(o.args), 200)))
 		row = truncate(row, width-2)
 		switch o.status() {
 		case "failed":
@@ -1500,11 +1878,7 @@ func (m *model) elicitView(width, height int) string {
 func (m *model) statusBar(width int) string {
 	st := m.st
 	var parts []string
-	name := m.srv.name
-	if m.srv.info.Name != "" {
-		name = m.srv.info.Name + " " + m.srv.info.Version
-	}
-	parts = append(parts, st.accent.Render(truncate(safe(name), 30)))
+	parts = append(parts, st.accent.Render(truncate(safe(m.displayName()), 30)))
 	switch m.srv.state {
 	case stateConnecting:
 		parts = append(parts, st.warn.Render("connecting"))
@@ -1519,6 +1893,8 @@ func (m *model) statusBar(width int) string {
 		parts = append(parts, st.err.Render("failed"))
 	case stateDied:
 		parts = append(parts, st.err.Render("server stopped"))
+	case stateLost:
+		parts = append(parts, st.err.Render("disconnected")+st.muted.Render(" (ctrl+r reconnects)"))
 	}
 	if m.lastCall > 0 {
 		parts = append(parts, "last call "+m.lastCall.Round(time.Millisecond).String())
@@ -1526,12 +1902,49 @@ func (m *model) statusBar(width int) string {
 	if m.opts.Recording != "" {
 		parts = append(parts, st.err.Render("● REC ")+st.muted.Render(filepath.Base(m.opts.Recording)))
 	}
+	if m.opts.Browse != nil {
+		// Not a live server: everything here comes from a file.
+		parts = append(parts, st.warn.Render("▶ RECORDING, answers are recorded"))
+	}
 	line := strings.Join(parts, st.muted.Render(" · "))
 	right := st.statusKey.Render("?") + st.muted.Render(" help")
-	if m.notice != "" {
-		line = line + st.muted.Render(" · ") + st.warn.Render(safe(m.notice))
-	}
 	gap := width - ansi.StringWidth(right) - 1
+	var more []string
+	if m.notice != "" {
+		with := line + st.muted.Render(" · ") + st.warn.Render(safe(m.notice))
+		if ansi.StringWidth(with) <= gap {
+			line = with
+		} else {
+			// A notice too long for the line (a saved file's path) gets lines of its
+			// own below, wrapped, up to three.
+			more = wrapText(m.notice, width-1)
+			if len(more) > 3 {
+				more = append(more[:2], ansi.Truncate(strings.Join(more[2:], " "), width-1, "…"))
+			}
+			for i := range more {
+				more[i] = st.warn.Render(more[i])
+			}
+		}
+	}
 	line = ansi.Truncate(line, max(gap, 0), "…")
-	return line + strings.Repeat(" ", max(gap-ansi.StringWidth(line), 1)) + right
+	out := line + strings.Repeat(" ", max(gap-ansi.StringWidth(line), 1)) + right
+	if len(more) > 0 {
+		out = strings.Join(more, "\n") + "\n" + out
+	}
+	return out
+}
+
+// displayName is how the server is named on screen: its serverInfo when it sent
+// one, else the target as given (the URL of an HTTP server).
+func (m *model) displayName() string {
+	if i := m.srv.info; i.Name != "" {
+		return strings.TrimSpace(i.Name + " " + i.Version)
+	}
+	if m.srv.name != "" {
+		return m.srv.name
+	}
+	if m.opts.Target.URL != "" {
+		return m.opts.Target.URL
+	}
+	return strings.Join(m.opts.Target.Argv, " ")
 }

@@ -2,7 +2,9 @@ package tui
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	_ "image/gif" // formats for image.DecodeConfig
@@ -29,6 +31,8 @@ type outcome struct {
 	result    *client.CallResult
 	err       error
 	cancelled bool // the user cancelled it
+	recorded  bool // loaded from a recording (mcpscope open), not made in this session
+	mocked    bool // answered by a recording served as a mock, not by a live server
 	late      bool // a result arrived after the cancel
 	checked   bool // structured content validated
 	violation []validate.Violation
@@ -86,13 +90,19 @@ func resultLines(st styles, o *outcome, width int) []string {
 		return out
 	case o.cancelled && !o.late:
 		add(head, st.warn.Render("Cancelled: notifications/cancelled was sent to the server."))
-		if o.err != nil {
+		if o.err != nil && !errors.Is(o.err, context.Canceled) {
 			add(st.muted.Render(safe(o.err.Error())))
 		}
 		return out
 	}
 	if o.late {
 		head += st.warn.Render("  (late: arrived after you cancelled)")
+	}
+	switch {
+	case o.recorded:
+		head += st.warn.Render("  ▶ recorded: this call and its answer come from the recording")
+	case o.mocked:
+		head += st.warn.Render("  ▶ answered from the recording (a mock, not a live server)")
 	}
 	add(head)
 	if o.err != nil {
@@ -148,11 +158,25 @@ func resultLines(st styles, o *outcome, width int) []string {
 			if c.HasText {
 				add(textLines(st, c.Text, width)...)
 			} else {
-				add(fmt.Sprintf("binary, %s (base64 in the raw result)", wire.HumanBytes(int64(len(c.Blob)*3/4))))
+				add(fmt.Sprintf("binary, %s (base64 in the raw result)", wire.HumanBytes(int64(decodedLen(c.Blob)))))
 			}
 		}
 	}
 	return out
+}
+
+// decodedLen is the size of the bytes base64 text stands for (padding and line
+// breaks do not count).
+func decodedLen(b64 string) int {
+	n := 0
+	for i := 0; i < len(b64); i++ {
+		switch b64[i] {
+		case '=', '\n', '\r', ' ', '\t':
+		default:
+			n++
+		}
+	}
+	return n * 6 / 8
 }
 
 func asRPC(err error, target **client.RPCError) bool {
@@ -273,6 +297,7 @@ func textLines(st styles, s string, width int) []string {
 		if len(t) > 1 && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
 			return jsonLines(st, json.RawMessage(t), width)
 		}
+		return wrapWords(safeText(s), width) // at word boundaries
 	}
 	return wrapHard(safeText(s), width)
 }
@@ -288,11 +313,8 @@ func jsonLines(st styles, raw json.RawMessage, width int) []string {
 	if json.Indent(&buf, raw, "", "  ") != nil {
 		return wrapHard(safeText(string(raw)), width)
 	}
-	lines := strings.Split(strings.TrimRight(highlightJSON(st.palette, safeText(buf.String())), "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = truncate(l, width)
-	}
-	return lines
+	// Long lines (a long string value) wrap, styles and all, instead of being cut.
+	return wrapWords(strings.TrimRight(highlightJSON(st.palette, safeText(buf.String())), "\n"), width)
 }
 
 // wrapHard splits text into lines of at most width cells without copying: each line is

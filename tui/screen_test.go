@@ -147,8 +147,8 @@ func TestProgressAndCancel(t *testing.T) {
 	h.m.form.SetValue([]byte(`{"steps":200,"delayMs":50}`))
 	h.press("enter")
 	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
-	h.contains("running", "esc cancels", "step")
-	h.press("esc")
+	h.contains("running", "x cancels", "step")
+	h.press("x")
 	h.until("the cancel", func(m *model) bool { return !m.current.running })
 	// The host stops at once and may still answer: that answer is shown as late.
 	if s := h.screen(); !strings.Contains(s, "Cancelled: notifications/cancelled was sent") && !strings.Contains(s, "late: arrived after you cancelled") {
@@ -169,7 +169,7 @@ func TestDestructiveToolsAskFirst(t *testing.T) {
 	h.press("enter")
 	h.m.form.SetValue([]byte(`{"path":"/tmp/x"}`))
 	h.press("enter")
-	h.contains("is destructive. Call it? y/n")
+	h.contains("pretend_delete is destructive. Call it with {\"path\":\"/tmp/x\"}? y/n")
 	h.press("n")
 	if len(h.m.calls) != 0 {
 		t.Fatal("the call was sent although the user said no")

@@ -155,7 +155,7 @@ func (v *trafficView) view(st styles, width, height int) string {
 				if en.e.Kind == wire.KindMessage || (en.e.Kind == wire.KindSynthetic && len(en.e.Data) > 0) || en.e.Kind == wire.KindRepair {
 					v.detail.setLines(jsonLines(st, en.e.Data, width))
 				} else {
-					v.detail.setLines(wrapHard(safeText(string(en.e.Data)+en.e.Text), width))
+					v.detail.setLines(wrapWords(safeText(string(en.e.Data)+en.e.Text), width))
 				}
 			}
 			return strings.Join(lines, "\n") + "\n" + v.detail.view(height-2)
@@ -217,9 +217,10 @@ func (s *scroller) scroll(delta int) {
 	s.follow = s.offset == last && delta > 0
 }
 
+// bottom shows the last lines, and keeps showing them as more arrive.
+// top shows the first line (a new result opens at its top).
 func (s *scroller) top() { s.offset, s.follow = 0, false }
 
-// bottom shows the last lines, and keeps showing them as more arrive.
 func (s *scroller) bottom() { s.follow = true }
 
 func (s *scroller) view(height int) string {

@@ -3,6 +3,10 @@ package workbench_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
@@ -54,5 +58,56 @@ func BenchmarkConnectAndList(b *testing.B) {
 				w.Close()
 			}
 		})
+	}
+}
+
+// rss is this process's resident set size in bytes.
+func rss(b *testing.B) int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Skip("no /proc/self/status")
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	b.Skip("no VmRSS")
+	return 0
+}
+
+// BenchmarkIdleServerMemory reports what each extra connected, idle stdio server (the
+// bundled host) costs mcpscope's own memory (RSS and Go heap), with 10 of them.
+func BenchmarkIdleServerMemory(b *testing.B) {
+	self := testutil.Mcpscope(b)
+	const extra = 10
+	for i := 0; i < b.N; i++ {
+		w := workbench.New(workbench.Options{Client: base()})
+		connect := func(name string) {
+			spec := host(nil, name)
+			spec.Target.Argv = []string{self, "host"}
+			if err := w.Add(spec); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := w.Tools(context.Background(), name); err != nil {
+				b.Fatal(err)
+			}
+		}
+		connect("first")
+		runtime.GC()
+		var m0 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		r0 := rss(b)
+		for j := 0; j < extra; j++ {
+			connect(fmt.Sprintf("h%d", j))
+		}
+		runtime.GC()
+		var m1 runtime.MemStats
+		runtime.ReadMemStats(&m1)
+		r1 := rss(b)
+		b.ReportMetric(float64(r1-r0)/extra/(1<<20), "MB-RSS/server")
+		b.ReportMetric(float64(int64(m1.HeapInuse)-int64(m0.HeapInuse))/extra/(1<<20), "MB-heap/server")
+		w.Close()
 	}
 }

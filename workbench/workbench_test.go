@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -17,11 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testutil.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 const deadline = 60 * time.Second
 
@@ -493,5 +488,45 @@ func TestLogsAndListChangesAreTagged(t *testing.T) {
 	waitFor(t, "tools changed of one", func() bool { return has("one", workbench.EventToolsChanged) })
 	if has("one", workbench.EventLog) || has("two", workbench.EventToolsChanged) {
 		t.Error("an event is tagged with the wrong server")
+	}
+}
+
+// A server that floods notifications disturbs no other server: calls to the others
+// (and to itself) are answered while it floods, and its events carry its name.
+func TestFloodingServerDisturbsNoOther(t *testing.T) {
+	opts := base()
+	opts.LogLevel = "info"
+	w := newBench(t, workbench.Options{Client: opts})
+	rec := record(t, w)
+	must(t, w.Add(fake(t, "flood", "flood")))
+	must(t, w.Add(host(t, "host")))
+	floods := func() int {
+		n := 0
+		for _, e := range rec.snapshot() {
+			if e.Server == "flood" && e.Kind == workbench.EventLog {
+				n++
+			}
+		}
+		return n
+	}
+	waitFor(t, "the flood to start", func() bool { return floods() > 100 })
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	for i := 0; i < 20; i++ {
+		r, err := w.Call(ctx, workbench.ToolID{Server: "host", Tool: "echo"}, []byte(`{"text":"still here"}`), client.CallOptions{})
+		if err != nil || !strings.Contains(string(r.Raw), "still here") {
+			t.Fatalf("host/echo during the flood: %+v %v", r, err)
+		}
+	}
+	r, err := w.Call(ctx, workbench.ToolID{Server: "flood", Tool: "echo"}, []byte(`{"message":"me too"}`), client.CallOptions{})
+	if err != nil || !strings.Contains(string(r.Raw), "me too") {
+		t.Fatalf("flood/echo: %+v %v", r, err)
+	}
+	before := floods()
+	waitFor(t, "the flood to go on", func() bool { return floods() > before })
+	for _, e := range rec.snapshot() {
+		if e.Kind == workbench.EventLog && e.Server != "flood" {
+			t.Fatalf("a log of %s", e.Server)
+		}
 	}
 }

@@ -183,21 +183,18 @@ func (p *process) kill() {
 func (p *process) leftNote() string {
 	var notes []string
 	if len(p.swept) > 0 {
-		notes = append(notes, fmt.Sprintf("the server left %s running; ended with it", strings.Join(p.swept, ", ")))
+		notes = append(notes, processNotePrefix+" and ended with it: "+strings.Join(p.swept, ", "))
 	}
 	if len(p.left) > 0 {
-		notes = append(notes, fmt.Sprintf("still running after SIGKILL, mcpscope cannot end them: %s; check with ps and end them yourself (kill -9 %s)", proctree.Describe(p.left), pidArgs(p.left)))
+		notes = append(notes, fmt.Sprintf("%s and not ended by SIGKILL: %s; check with ps and end it yourself (kill -9 %s)", processNotePrefix, proctree.Describe(p.left), pidArgs(p.left)))
 	}
 	if e := p.tree.Escaped(); e != "" {
-		notes = append(notes, e)
+		notes = append(notes, processNotePrefix+", maybe: "+e)
 	}
-	if len(notes) == 0 {
-		return ""
-	}
-	return processNotePrefix + strings.Join(notes, "; ")
+	return strings.Join(notes, "\n")
 }
 
-const processNotePrefix = "processes: "
+const processNotePrefix = "left running by the server"
 
 // IsProcessNote reports whether e is the note Close emits about processes the server
 // left running (ended with it, or out of reach), which a one-shot command should

@@ -382,13 +382,6 @@ func abbreviate(s string, n int) string {
 	return s
 }
 
-// Noise reports how many stdout lines were not JSON-RPC, and the first of them.
-func (c *StdioConn) Noise() (int, string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.noiseLines, c.firstNoise
-}
-
 // NotMCPError says the server writes to stdout, but nothing it writes is JSON-RPC.
 type NotMCPError struct {
 	Lines int

@@ -51,7 +51,9 @@ func (n *noiseNote) report(stderr io.Writer) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	for _, p := range n.procs {
-		fmt.Fprintln(stderr, "mcpscope: note: "+p)
+		for _, line := range strings.Split(p, "\n") {
+			fmt.Fprintln(stderr, "mcpscope: note: "+line)
+		}
 	}
 	if n.lines == 0 {
 		return

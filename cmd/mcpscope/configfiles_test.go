@@ -116,3 +116,10 @@ wait:
 		t.Errorf("exit code %d, want 143 (or 0 when done before the signal); stderr:\n%s", code, errb.String())
 	}
 }
+
+// servers shows an entry's own request timeout.
+func TestServersShowTimeouts(t *testing.T) {
+	t.Parallel()
+	r := mcpscope(t, nil, "servers", "--config", filepath.Join(testutil.Root(), "config", "testdata", "timeouts.json"))
+	expect(t, r, 0, []string{"request timeout 45s", "request timeout 2m30s", `timeout "soon" is not a duration`}, nil)
+}

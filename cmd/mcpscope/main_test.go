@@ -15,11 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testutil.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 type result struct {
 	code           int

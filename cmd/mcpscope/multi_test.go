@@ -127,7 +127,7 @@ func TestNamingBadInput(t *testing.T) {
 		{[]string{"--server", "a b=host"}, "white space"},
 		{[]string{"--server", "nameonly"}, "give NAME=TARGET"},
 		{[]string{"--server", "x='unclosed"}, "single quote is not closed"},
-		{[]string{"--config", cfg, "one", "nope"}, `has no server named "nope"; configured servers: `},
+		{[]string{"--config", cfg, "one", "nope"}, `has no server named "nope"; it has: one (--config)`},
 		{[]string{"--config", cfg, "--server", "x=nope"}, `no configured server is named "nope"`},
 		{[]string{"--config", cfg, "one", "--server", "one=host"}, `two servers are named "one"`},
 	} {

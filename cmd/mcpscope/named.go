@@ -118,7 +118,11 @@ func (c *common) namedServers(ctx context.Context, args, argv []string) ([]named
 			return nil, err
 		}
 		_, lookErr := exec.LookPath(argv[0])
-		if !configured && (lookErr == nil || strings.ContainsAny(argv[0], "/\\")) {
+		flags := false
+		for _, a := range argv[1:] {
+			flags = flags || strings.HasPrefix(a, "-")
+		}
+		if !configured && (lookErr == nil || flags || strings.ContainsAny(argv[0], "/\\")) {
 			srv, err := c.resolveOne(ctx, src, argv)
 			if err != nil {
 				return nil, err
@@ -458,7 +462,7 @@ func (c *common) reparseNames(ctx context.Context, fs *flag.FlagSet, args, argv 
 	}
 	names, rest, err := parse(fs, argv, func([]string, string) bool { return false })
 	if err != nil {
-		return nil, err
+		return argv, nil // not mcpscope's flags: a command line after all
 	}
 	if len(rest) > 0 {
 		return nil, usageErr("give server names or -- CMD ARGS..., not both (after %s)", strings.Join(names, " "))

@@ -97,7 +97,7 @@ func TestNoOrphanWhateverTheServerDoes(t *testing.T) {
 				waitGone(t, pids, stderr.String())
 				if srv.child != "" && (how == "exit-0" || how == "error-exit" || how == "SIGTERM") {
 					// The note names what the server left behind: its PID and name.
-					if want := fmt.Sprintf("(%s) running; ended with it", srv.child); !strings.Contains(stderr.String(), want) {
+					if want := fmt.Sprintf("left running by the server and ended with it: PID %d (%s)", pids[0], srv.child); !strings.Contains(stderr.String(), want) {
 						t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
 					}
 				}

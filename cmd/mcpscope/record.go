@@ -78,6 +78,12 @@ func startRecording(c *common, target client.Target, tap *wire.Tap) (stop func()
 
 // startRecordingAt starts a recording and also says where it goes.
 func startRecordingAt(c *common, target client.Target, tap *wire.Tap) (stop func(), path string, err error) {
+	return startRecordingFrom(c, target, tap, nil)
+}
+
+// startRecordingFrom starts a recording that begins with what snap knows of the
+// session (its handshake and lists), for a recording started mid-session.
+func startRecordingFrom(c *common, target client.Target, tap *wire.Tap, snap *record.Snapshot) (stop func(), path string, err error) {
 	red, envNames, err := c.redactor()
 	if err != nil {
 		return nil, "", err
@@ -125,6 +131,12 @@ func startRecordingAt(c *common, target client.Target, tap *wire.Tap) (stop func
 	}
 	if err != nil {
 		return nil, "", &exitError{code: exitUsage, msg: fmt.Sprintf("--record: %v", err)}
+	}
+	if snap != nil {
+		if err := w.WriteSnapshot(snap.Events()); err != nil {
+			w.Close()
+			return nil, "", &exitError{code: exitUsage, msg: fmt.Sprintf("--record: %v", err)}
+		}
 	}
 	remove := tap.Listen(w.Listen)
 	return func() {

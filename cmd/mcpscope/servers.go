@@ -83,6 +83,9 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if e.Disabled {
 			notes = append(notes, "disabled")
 		}
+		if e.Timeout > 0 {
+			notes = append(notes, "request timeout "+e.TimeoutText)
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s (%s)\n", safe(e.Name), safe(e.Type), what, safe(e.Where()), e.Client)
 		if e.Problem != "" {
 			fmt.Fprintf(tw, "\t\t! %s\t\n", safe(e.Problem))

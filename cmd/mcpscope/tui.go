@@ -48,6 +48,13 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if servers[0].err != nil {
 		return servers[0].err
 	}
+	if len(servers) > 1 {
+		var rest []string
+		for _, s := range servers[1:] {
+			rest = append(rest, s.spec.Name)
+		}
+		fmt.Fprintf(stderr, "mcpscope: the workbench screen shows one server for now: %s (not started: %s; mcpscope --inspect shows them all)\n", servers[0].spec.Name, strings.Join(rest, ", "))
+	}
 	target := servers[0].spec.Target
 	if servers[0].spec.Timeout > 0 {
 		c.remote.timeout, c.remote.timeoutCap = servers[0].spec.Timeout, 0
@@ -66,8 +73,12 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// named one for the first).
 	var stopRecording func()
 	recording := ""
+	// A recording started later with R begins with the handshake and lists the
+	// session has by then (marked as a snapshot), so it can be opened and served.
+	snap := &record.Snapshot{}
+	tap.Listen(snap.Listen)
 	start := func() (string, error) {
-		stop, path, err := startRecordingAt(&c, target, tap)
+		stop, path, err := startRecordingFrom(&c, target, tap, snap)
 		if err != nil {
 			return "", err
 		}

@@ -69,7 +69,7 @@ func (t *Tree) Escaped() string {
 	if t.supervised {
 		return ""
 	}
-	return "on this system only the command's process group is ended: a process it moved to a session or group of its own (setsid, a daemon) is not followed and may be left running"
+	return "on this system only the command's process group is ended, so a process it moved to a group or session of its own (setsid, a daemon) is not followed"
 }
 
 // Signal sends sig to every process of the tree that is still running (in direct mode,

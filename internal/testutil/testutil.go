@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -56,6 +57,7 @@ func Root() string {
 }
 
 var (
+	inMain   atomic.Bool // Main runs the tests, so the binaries built are removed
 	buildMu  sync.Mutex
 	built    = map[string]string{}
 	binDir   string
@@ -66,6 +68,9 @@ var (
 // "./cmd/mcpscope") once per test process and returns the binary's path.
 func Build(t testing.TB, pkg string) string {
 	t.Helper()
+	if !inMain.Load() {
+		t.Fatal("testutil.Build: this package's TestMain must be `func TestMain(m *testing.M) { testutil.Main(m) }`, which removes the binaries built under the temporary directory")
+	}
 	buildMu.Lock()
 	defer buildMu.Unlock()
 	if p, ok := built[pkg]; ok {
@@ -88,8 +93,19 @@ func Build(t testing.TB, pkg string) string {
 	return out
 }
 
-// Cleanup removes the built binaries; call it from TestMain after m.Run.
-func Cleanup() {
+// Main runs a package's tests and then removes the binaries Build made. Every
+// package whose tests build a binary has `func TestMain(m *testing.M) { testutil.Main(m) }`.
+func Main(m *testing.M) {
+	inMain.Store(true)
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
+}
+
+// cleanup removes the built binaries.
+func cleanup() {
+	buildMu.Lock()
+	defer buildMu.Unlock()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
@@ -97,11 +113,15 @@ func Cleanup() {
 
 // FakeServer returns the argv of the fake MCP server running one scenario.
 func FakeServer(t testing.TB, scenario string) []string {
+	t.Helper()
 	return []string{Build(t, "./internal/testservers/fakemcp"), scenario}
 }
 
 // Mcpscope returns the path of the mcpscope binary.
-func Mcpscope(t testing.TB) string { return Build(t, "./cmd/mcpscope") }
+func Mcpscope(t testing.TB) string {
+	t.Helper()
+	return Build(t, "./cmd/mcpscope")
+}
 
 // Everything returns the argv that runs @modelcontextprotocol/server-everything over
 // stdio, installed by `npm ci` in interop/ (scripts/test does that).

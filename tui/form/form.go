@@ -188,6 +188,18 @@ func (f *Form) load(val any) error {
 	return nil
 }
 
+// SetRawText switches to the raw JSON text area and puts text there as it is,
+// with why as the error shown above it: an edit that does not fit the fields
+// (or is not JSON yet) is kept rather than lost.
+func (f *Form) SetRawText(text, why string) {
+	if !f.raw {
+		f.ToggleRaw()
+	}
+	f.ta.SetValue(text)
+	f.ta.MoveToBegin()
+	f.rawErr, f.rawErrs = why, nil
+}
+
 // ToggleRaw switches between the fields and one raw JSON text area. Going
 // back to the fields parses the text; if it is not JSON, or does not fit the
 // fields, the form stays raw and shows why.
@@ -322,7 +334,15 @@ func (f *Form) rows() []row {
 	r := f.root
 	if r.k == kObject && !(r.nullable && r.isNull) {
 		f.children(r, 0, "", &rs)
-		if len(r.props) == 0 && r.extras.len() == 0 {
+		switch {
+		case r.free:
+			rs = append(rs, row{n: r, kind: rowNote, sub: -1, note: "any arguments are accepted (the schema lists none): ctrl+n adds a key/value row; a value that parses as JSON is sent as JSON, else as text"})
+			for _, p := range r.pairs {
+				rs = append(rs,
+					row{n: p[0], kind: rowField, sub: -1, label: "key", path: ""},
+					row{n: p[1], kind: rowField, sub: -1, label: "  value", path: p[1].path()})
+			}
+		case len(r.props) == 0 && r.extras.len() == 0:
 			rs = append(rs, row{n: r, kind: rowNote, sub: -1, note: "no arguments"})
 		}
 	} else {
@@ -466,11 +486,18 @@ func (f *Form) key(m tea.KeyPressMsg) {
 	rows := f.rows()
 	i := f.focusIndex(rows)
 	if i < 0 {
+		if f.root.free && key.Matches(m, f.keys.AddItem) {
+			f.addPair()
+		}
 		return
 	}
 	r := rows[i]
 	n := r.n
 	switch {
+	case f.root.free && key.Matches(m, f.keys.AddItem):
+		f.addPair()
+	case key.Matches(m, f.keys.RemoveItem) && (n.pairKey != nil || n.pairVal != nil) && n.ed.text == "":
+		f.removePair(n)
 	case key.Matches(m, f.keys.Next):
 		f.move(rows, i, 1)
 	case key.Matches(m, f.keys.Prev):
@@ -575,6 +602,12 @@ func (f *Form) edit(r row, m tea.KeyPressMsg) bool {
 			case kMulti:
 				if len(n.msel) > 0 || n.present {
 					n.msel, n.present = nil, false
+					return true
+				}
+			case kObject:
+				// An optional section typed into can be switched off again.
+				if n.parent != nil && n.isSet() {
+					n.clear()
 					return true
 				}
 			}
@@ -686,6 +719,30 @@ func (f *Form) editText(n *node, m tea.KeyPressMsg) bool {
 		n.present = false
 	}
 	return true
+}
+
+// --- key/value rows of a free object ---
+
+func (f *Form) addPair() {
+	k, _ := f.root.newPair()
+	f.focusNode(k)
+	f.edited(f.root)
+}
+
+// removePair drops the pair of an empty key or value field (ctrl+d).
+func (f *Form) removePair(n *node) {
+	k := n
+	if n.pairKey != nil {
+		k = n.pairKey
+	}
+	for i, p := range f.root.pairs {
+		if p[0] == k {
+			f.root.pairs = slices.Delete(f.root.pairs, i, i+1)
+			break
+		}
+	}
+	f.focusFirst()
+	f.edited(f.root)
 }
 
 // --- arrays and null ---

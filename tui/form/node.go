@@ -69,6 +69,14 @@ type node struct {
 
 	props  []*node // kObject
 	extras *omap   // kObject: loaded keys the schema does not list
+	// free: a root object whose schema lists no properties and does not close
+	// them ({"type":"object"}): any arguments are accepted, edited as key/value
+	// rows in pairs. A pair is a key node (pairVal set) and a value node
+	// (pairKey set); a value is sent as JSON when it parses as JSON, else as text.
+	free    bool
+	pairs   [][2]*node
+	pairKey *node
+	pairVal *node
 
 	unionKw  string // kUnion: "oneOf", "anyOf" or "type"
 	variants []any
@@ -85,6 +93,36 @@ func (n *node) isText() bool {
 		return true
 	}
 	return false
+}
+
+// newPair adds an empty key/value row to a free object.
+func (n *node) newPair() (k, v *node) {
+	k = &node{k: kString, parent: n, b: n.b, depth: n.depth + 1, sc: newOmap(), title: "key"}
+	v = &node{k: kString, parent: n, b: n.b, depth: n.depth + 1, sc: newOmap(), title: "value"}
+	k.pairVal, v.pairKey = v, k
+	n.pairs = append(n.pairs, [2]*node{k, v})
+	return k, v
+}
+
+// looseValue is a free object's value as typed: JSON when it parses (42, true,
+// {"a":1}, "quoted"), else the text itself.
+func looseValue(text string) any {
+	if t := strings.TrimSpace(text); t != "" {
+		if v, err := parseJSON([]byte(t)); err == nil {
+			return v
+		}
+	}
+	return text
+}
+
+// looseText is the text that looseValue turns back into v.
+func looseText(v any) string {
+	if s, ok := v.(string); ok {
+		if _, ok := looseValue(s).(string); ok && strings.TrimSpace(s) == s {
+			return s
+		}
+	}
+	return string(encodeJSON(v, ""))
 }
 
 // kid returns the node of variant i, building it on first use.
@@ -116,6 +154,12 @@ func (n *node) path() string {
 	p := n.parent
 	switch p.k {
 	case kObject:
+		if n.pairKey != nil {
+			return p.path() + "/" + ptrEscape(n.pairKey.ed.text)
+		}
+		if n.pairVal != nil {
+			return p.path()
+		}
 		return p.path() + "/" + ptrEscape(n.key)
 	case kArray:
 		return p.path() + "/" + strconv.Itoa(slices.Index(p.items, n))
@@ -143,6 +187,7 @@ func (n *node) clear() {
 			c.clear()
 		}
 		n.extras = nil
+		n.pairs = nil
 	case kUnion:
 		for _, c := range n.vkids {
 			if c != nil {
@@ -173,7 +218,7 @@ func (n *node) isSet() bool {
 	case kArray:
 		return len(n.items) > 0 || n.present
 	case kObject:
-		if n.present || n.extras.len() > 0 {
+		if n.present || n.extras.len() > 0 || len(n.pairs) > 0 {
 			return true
 		}
 		for _, c := range n.props {
@@ -257,6 +302,11 @@ func (n *node) value(path string, force bool, errs *[]FieldError) (any, bool) {
 				if !o.has(k) {
 					o.set(k, n.extras.vals[k])
 				}
+			}
+		}
+		for _, p := range n.pairs {
+			if k := p[0].ed.text; k != "" {
+				o.set(k, looseValue(p[1].ed.text))
 			}
 		}
 		return o, true
@@ -420,6 +470,16 @@ func (n *node) set(v any) error {
 			}
 		}
 		n.extras = nil
+		if n.free {
+			n.pairs = nil
+			for _, k := range o.keys {
+				kn, vn := n.newPair()
+				kn.ed.setText(k)
+				vn.ed.setText(looseText(o.vals[k]))
+			}
+			n.present = true
+			return nil
+		}
 		for _, k := range o.keys {
 			if !seen[k] {
 				if n.extras == nil {

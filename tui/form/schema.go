@@ -596,6 +596,11 @@ func (b *builder) buildObject(s *omap, depth int, root bool) *node {
 		}
 	}
 	n := b.newNode(kObject, s, depth)
+	if root && props.len() == 0 && !s.has("patternProperties") {
+		if ap, ok := s.get("additionalProperties"); !ok || ap != false {
+			n.free = true // {"type":"object"}: any arguments, as key/value rows
+		}
+	}
 	required := map[string]bool{}
 	for _, r := range typeList(s.vals["required"]) {
 		required[r] = true

@@ -172,7 +172,7 @@ func (f *Form) window(lines []string, height, a, b int) []string {
 		return lines[f.top : f.top+height]
 	}
 	up, down := 0, 1
-	inner := height - up - down
+	var inner int
 	for range 4 {
 		inner = height - up - down
 		if a < f.top {
@@ -329,7 +329,14 @@ func (f *Form) renderRow(r row, focused bool, lay layout, errs []string) []strin
 		errX = 2 + 2*r.depth
 	}
 	if live != "" {
-		errs = append([]string{live}, errs...)
+		// The live check and validation may say the same thing: say it once.
+		kept := []string{live}
+		for _, e := range errs {
+			if !strings.HasPrefix(e, live) {
+				kept = append(kept, e)
+			}
+		}
+		errs = kept
 	}
 	for _, e := range errs {
 		out = append(out, strings.Repeat(" ", errX)+st.Error.Render("✗ "+sanitize(e)))

@@ -37,6 +37,7 @@ var scenarios = map[string]string{
 	"no-jsonrpc":      "responses lack the \"jsonrpc\" member",
 	"string-id":       "numeric request ids come back as strings",
 	"exit-at-once":    "prints a fatal error and exits 1 without reading",
+	"exit-verbose":    "prints the cause first, then 60 lines of a stack trace, to stderr, and exits 1",
 	"garbage":         "prints non-JSON lines every 20 ms and never answers",
 	"huge-line":       "the first tools/list is preceded by a 500 MiB non-JSON line",
 	"empty-lines":     "an empty line precedes every message",
@@ -47,6 +48,7 @@ var scenarios = map[string]string{
 	"images":          "adds a 'pic' tool returning image, audio and resource blocks",
 	"paged":           "tools/list is paginated in pages of 2, 2 and 1",
 	"mute":            "reads every request and never answers; exits at stdin EOF",
+	"flood":           "after initialize, sends notifications/message about every millisecond, forever",
 	"hostile":         "names, descriptions, results, errors, logs, stdout noise and stderr carry terminal escapes",
 	"leaky":           "echo answers, and stderr repeats, the message in base64, hex, URL escaping and upper case; startup prints the argv and $API_TOKEN so",
 	"bad-names":       "echo returns blocks whose types are paths (../../../escaped, /tmp/…)",
@@ -81,6 +83,13 @@ func main() {
 	switch scenario {
 	case "exit-at-once":
 		fmt.Fprintln(os.Stderr, "fakemcp: fatal: missing configuration FOO_TOKEN")
+		os.Exit(1)
+	case "exit-verbose":
+		fmt.Fprintln(os.Stderr, "fakemcp: the cause: cannot open database notes.db")
+		for i := 1; i <= 60; i++ {
+			fmt.Fprintf(os.Stderr, "    at frame %d (trace.go:%d)\n", i, i)
+		}
+		fmt.Fprintln(os.Stderr, "fakemcp: giving up")
 		os.Exit(1)
 	case "hostile-exit":
 		fmt.Fprintln(os.Stderr, "fakemcp: fatal: "+hostilePayload)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // JSON-RPC error codes used here.
@@ -202,6 +203,9 @@ func (s *server) handle(msg []byte) {
 		s.replyError(id, codeMethodNotFound, "Method not found: server/discover")
 	case "initialize":
 		s.reply(id, s.initialize(req.Params))
+		if s.scenario == "flood" {
+			go s.flood()
+		}
 	case "ping":
 		s.reply(id, struct{}{})
 	case "tools/list":
@@ -368,5 +372,14 @@ func mustWrite(w io.Writer, b []byte) {
 	if _, err := w.Write(b); err != nil {
 		fmt.Fprintf(os.Stderr, "fakemcp: writing stdout: %v\n", err)
 		os.Exit(1)
+	}
+}
+
+// flood sends log notifications about every millisecond until the process ends (a
+// write to a closed stdout exits it).
+func (s *server) flood() {
+	for i := 1; ; i++ {
+		s.notify("notifications/message", map[string]any{"level": "info", "logger": "flood", "data": fmt.Sprintf("flood message %d", i)})
+		time.Sleep(time.Millisecond)
 	}
 }
