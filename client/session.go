@@ -47,8 +47,18 @@ type Target struct {
 	// Secrets are values that must never appear in an event (tokens from a config).
 	Secrets []string
 
+	// OAuth is a config entry's "oauth" block: the client to log in with.
+	OAuth *OAuthClient
+
 	Name   string // the config entry's name, when the target came from a config file
 	Config string // the config file it came from
+}
+
+// OAuthClient is a client registered with a server's authorization server.
+type OAuthClient struct {
+	ClientID, ClientSecret string
+	Scopes                 []string
+	RedirectPort           int // 0: the default
 }
 
 func (t Target) String() string {

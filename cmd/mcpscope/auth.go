@@ -118,6 +118,7 @@ func (c *common) applyOAuth(o *client.Options, stderr io.Writer) error {
 	o.Secrets = append(o.Secrets, mo.ClientSecret)
 	o.Auth = func(target client.Target, note, secret func(string)) wire.Authorizer {
 		opts := mo
+		withEntry(&opts, target.OAuth, c.oauthF)
 		opts.Log = &oauth.Log{}
 		opts.Log.Subscribe(func(s oauth.Step) { note(s.String()) })
 		m := oauth.New(target.URL, opts)
@@ -125,6 +126,20 @@ func (c *common) applyOAuth(o *client.Options, stderr io.Writer) error {
 		return m
 	}
 	return nil
+}
+
+// withEntry takes a config entry's oauth block where the flags say nothing.
+func withEntry(o *oauth.Options, e *client.OAuthClient, f oauthFlags) {
+	if e == nil || f.clientID != "" {
+		return
+	}
+	o.ClientID, o.ClientSecret = e.ClientID, e.ClientSecret
+	if len(o.Scopes) == 0 {
+		o.Scopes = e.Scopes
+	}
+	if e.RedirectPort > 0 && f.redirectPort == oauth.DefaultRedirectPort {
+		o.RedirectPort = e.RedirectPort
+	}
 }
 
 const authUsage = `usage:
@@ -153,11 +168,12 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	server := ""
+	var entryOAuth *client.OAuthClient
 	if len(pos) > 1 {
 		return usageErr("auth %s: one server at a time, got %s", sub, strings.Join(pos, " "))
 	}
 	if len(pos) == 1 {
-		server, err = authServerURL(ctx, pos[0], *cfgFile, inputs)
+		server, entryOAuth, err = authServerURL(ctx, pos[0], *cfgFile, inputs)
 		if err != nil {
 			return err
 		}
@@ -166,6 +182,7 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	withEntry(&mo, entryOAuth, of)
 	store := mo.Store
 	switch sub {
 	case "login":
@@ -276,22 +293,22 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // authServerURL reads URL|NAME: a URL as is, a NAME from the config files (its url).
-func authServerURL(ctx context.Context, word, file string, inputs []string) (string, error) {
+func authServerURL(ctx context.Context, word, file string, inputs []string) (string, *client.OAuthClient, error) {
 	if client.IsURL(word) {
-		return word, nil
+		return word, nil, nil
 	}
 	in, err := config.ParseInputs(inputs)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	srv, err := (&config.Sources{File: file, Inputs: in}).Resolve(ctx, []string{word})
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if srv.Target.URL == "" {
-		return "", usageErr("%s is not an HTTP server (OAuth is for http:// and https:// servers)", word)
+		return "", nil, usageErr("%s is not an HTTP server (OAuth is for http:// and https:// servers)", word)
 	}
-	return srv.Target.URL, nil
+	return srv.Target.URL, srv.Target.OAuth, nil
 }
 
 func scopes(s []string) string {

@@ -182,3 +182,23 @@ func TestOAuthCorruptTokenFile(t *testing.T) {
 	r = mcpscope(t, env, "call", "whoami", "--login", "--redirect-port", "0", srv.URL)
 	expect(t, r, 0, []string{"hello, logged-in user"}, []string{bad})
 }
+
+// A config entry's oauth block is the pre-registered client: no dynamic
+// registration, and its secret (a placeholder) never printed.
+func TestOAuthConfigEntryClient(t *testing.T) {
+	t.Parallel()
+	srv := oauthserver.Start(t, oauthserver.Knobs{})
+	home, work := t.TempDir(), t.TempDir()
+	const secret = "entry-secret-5d1c9a7e"
+	writeFile(t, filepath.Join(work, ".mcp.json"), `{"mcpServers": {"secured": {"type": "http", "url": "`+srv.URL+`",
+  "oauth": {"clientId": "pre-registered-1", "clientSecret": "${MCPSCOPE_TEST_OAUTH_SECRET}"}}}}`)
+	env := []string{"BROWSER=curl -sfL -o /dev/null", "MCPSCOPE_TEST_OAUTH_SECRET=" + secret}
+	r := mcpscopeIn(t, work, home, env, "auth", "login", "-v", "--redirect-port", "0", "secured")
+	expect(t, r, 0, []string{"logged in to " + srv.URL}, []string{"client: pre-registered client pre-registered-1", "client auth client_secret_post"})
+	if n := srv.Registered.Load(); n != 0 {
+		t.Errorf("%d dynamic registrations despite the entry's client", n)
+	}
+	noSecrets(t, "auth login -v", r.stdout+r.stderr, append(srv.AllSecrets(), secret))
+	r = mcpscopeIn(t, work, home, env, "call", "whoami", "secured")
+	expect(t, r, 0, []string{"hello, logged-in user"}, nil)
+}
