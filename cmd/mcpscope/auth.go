@@ -96,7 +96,7 @@ func (o *oauthFlags) managerOptions(stderr io.Writer, interactive bool) (oauth.O
 	}
 	opts.Store = &oauth.Store{Dir: dir, Warn: func(s string) { fmt.Fprintln(stderr, "mcpscope: warning: "+s) }}
 	opts.Interactive = interactive
-	if o.paste || (interactive && stdinIsTerminal()) {
+	if o.paste || (interactive && stdinIsTerminal() && isTerminal(stderr)) {
 		opts.Paste = os.Stdin
 	}
 	return opts, nil

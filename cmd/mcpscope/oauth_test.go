@@ -202,3 +202,16 @@ func TestOAuthConfigEntryClient(t *testing.T) {
 	r = mcpscopeIn(t, work, home, env, "call", "whoami", "secured")
 	expect(t, r, 0, []string{"hello, logged-in user"}, nil)
 }
+
+// The legacy HTTP+SSE transport logs in the same way: the token goes on the GET
+// stream and on the POSTs to the endpoint it announces.
+func TestOAuthLegacySSE(t *testing.T) {
+	t.Parallel()
+	srv := oauthserver.Start(t, oauthserver.Knobs{})
+	env, _ := oauthEnv(t)
+	sse := strings.TrimSuffix(srv.URL, "/mcp") + "/sse"
+	r := mcpscope(t, env, "call", "whoami", "--login", "--transport", "sse", "--redirect-port", "0", sse)
+	expect(t, r, 0, []string{"hello, logged-in user"}, nil)
+	r = mcpscope(t, env, "auth", "status", sse)
+	expect(t, r, 0, []string{sse, srv.Issuer}, nil)
+}

@@ -68,7 +68,7 @@ func Start(t testing.TB, k Knobs) *Server {
 	base := "http://" + ln.Addr().String()
 	s.URL, s.Issuer = base+"/mcp", base
 	mux := http.NewServeMux()
-	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", s.prm)
+	mux.HandleFunc("/.well-known/oauth-protected-resource/", s.prm)
 	mux.HandleFunc("/.well-known/oauth-authorization-server", s.asMeta)
 	mux.HandleFunc("/register", s.register)
 	mux.HandleFunc("/authorize", s.authorize)
@@ -79,6 +79,8 @@ func Start(t testing.TB, k Knobs) *Server {
 	})
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, nil)
 	mux.Handle("/mcp", s.guard(h))
+	// The legacy HTTP+SSE transport of 2024-11-05, behind the same login.
+	mux.Handle("/sse", s.guard(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return ms }, nil)))
 	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go s.srv.Serve(ln)
 	t.Cleanup(func() { s.srv.Close() })
@@ -107,7 +109,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		exp, ok := s.access[tok]
 		s.mu.Unlock()
 		if !ok || time.Now().After(exp) || s.Knobs.RejectAll {
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="invalid_token", resource_metadata="%s/.well-known/oauth-protected-resource/mcp", scope="mcp:read"`, s.Issuer))
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="invalid_token", resource_metadata="%s/.well-known/oauth-protected-resource%s", scope="mcp:read"`, s.Issuer, r.URL.Path))
 			http.Error(w, `{"error":"invalid_token"}`, http.StatusUnauthorized)
 			return
 		}
@@ -126,7 +128,8 @@ func (s *Server) prm(w http.ResponseWriter, r *http.Request) {
 	if s.Knobs.PlainHTTPAS != "" {
 		as = s.Knobs.PlainHTTPAS
 	}
-	writeJSON(w, 200, map[string]any{"resource": s.URL, "authorization_servers": []string{as}, "scopes_supported": []string{"mcp:read"}})
+	resource := s.Issuer + strings.TrimPrefix(r.URL.Path, "/.well-known/oauth-protected-resource")
+	writeJSON(w, 200, map[string]any{"resource": resource, "authorization_servers": []string{as}, "scopes_supported": []string{"mcp:read"}})
 }
 
 func (s *Server) asMeta(w http.ResponseWriter, r *http.Request) {
