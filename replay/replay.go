@@ -51,19 +51,22 @@ type Options struct {
 }
 
 // Report is the outcome of a golden replay.
+//
+// Its JSON (replay --format json) uses camelCase members, like --inspect's; the
+// lists are [] when empty.
 type Report struct {
-	Replayed  int // exchanges sent and compared
-	Equal     int
-	Handshake int // handshake exchanges skipped (negotiated afresh)
-	Failures  []Failure
-	Skipped   []Skipped
+	Replayed  int       `json:"replayed"` // exchanges sent and compared
+	Equal     int       `json:"equal"`
+	Handshake int       `json:"handshake"` // handshake exchanges skipped (negotiated afresh)
+	Failures  []Failure `json:"failures"`
+	Skipped   []Skipped `json:"skipped"`
 	// ClientNotifications counts recorded client notifications other than
 	// notifications/initialized, which replay does not send.
-	ClientNotifications int
-	Warnings            []string
-	RecordedEra         string
-	LiveEra             string
-	LiveVersion         string
+	ClientNotifications int      `json:"clientNotifications"`
+	Warnings            []string `json:"warnings"`
+	RecordedEra         string   `json:"recordedEra"`
+	LiveEra             string   `json:"liveEra"`
+	LiveVersion         string   `json:"liveVersion"`
 	// Updated is the rewritten recording when Options.Update was set.
 	Updated *record.Recording `json:"-"`
 }
@@ -73,25 +76,51 @@ func (r *Report) OK() bool { return len(r.Failures) == 0 }
 
 // Failure is one exchange that did not match.
 type Failure struct {
-	Exchange int    // 1-based, counting the recording's requests
-	Line     int    // the request's line in the recording
-	Request  string // method and a short form of its params
-	Diffs    []Where
-	Err      string // the exchange could not be completed (timeout, server gone)
+	Exchange int     `json:"exchange"` // 1-based, counting the recording's requests
+	Line     int     `json:"line"`     // the request's line in the recording
+	Request  string  `json:"request"`  // method and a short form of its params
+	Diffs    []Where `json:"diffs"`
+	Err      string  `json:"error,omitempty"` // the exchange could not be completed (timeout, server gone)
 }
 
 // Where is a difference in one message of an exchange.
 type Where struct {
-	In string // "response", or a notification: "notifications/progress", "notifications/message #2"
+	In string `json:"in"` // "response", or a notification: "notifications/progress", "notifications/message #2"
 	Diff
+}
+
+// MarshalJSON writes the report with [] for an empty list, never null.
+func (r Report) MarshalJSON() ([]byte, error) {
+	type plain Report
+	p := plain(r)
+	if p.Failures == nil {
+		p.Failures = []Failure{}
+	}
+	if p.Skipped == nil {
+		p.Skipped = []Skipped{}
+	}
+	if p.Warnings == nil {
+		p.Warnings = []string{}
+	}
+	return json.Marshal(p)
+}
+
+// MarshalJSON writes the failure with [] for no diffs.
+func (f Failure) MarshalJSON() ([]byte, error) {
+	type plain Failure
+	p := plain(f)
+	if p.Diffs == nil {
+		p.Diffs = []Where{}
+	}
+	return json.Marshal(p)
 }
 
 // Skipped is a recorded request that was not replayed, and why.
 type Skipped struct {
-	Exchange int
-	Line     int
-	Request  string
-	Reason   string
+	Exchange int    `json:"exchange"`
+	Line     int    `json:"line"`
+	Request  string `json:"request"`
+	Reason   string `json:"reason"`
 }
 
 // WriteText prints the differences per exchange and a summary line.

@@ -63,7 +63,7 @@ func TestScreens(t *testing.T) {
 				h.press("enter") // open the form
 				h.m.form.SetValue([]byte(`{"a":2,"b":40}`))
 				h.press("enter") // call
-				h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+				h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 				h.contains("structuredContent", "✓ matches outputSchema", "42")
 				golden.RequireEqual(t, h.screen())
 			})
@@ -89,7 +89,7 @@ func TestScreens(t *testing.T) {
 				h.press("enter")
 				h.m.form.SetValue([]byte(`{"text":"one"}`))
 				h.press("enter")
-				h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+				h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 				h.press("tab", "6")
 				h.contains(`{"text":"one"}`, "enter re-runs")
 				golden.RequireEqual(t, h.screen())
@@ -99,7 +99,7 @@ func TestScreens(t *testing.T) {
 				h.selectTool("log")
 				h.press("enter", "enter")
 				h.until("eight log messages and the result", func(m *model) bool {
-					return len(m.logs) >= 8 && m.current != nil && !m.current.running
+					return m.logs.len() >= 8 && m.current != nil && !m.current.running
 				})
 				h.press("tab", "4")
 				h.contains("debug", "emergency")
@@ -125,7 +125,7 @@ func TestToolErrorIsNotAProtocolError(t *testing.T) {
 	h := ready(t, 120, 40)
 	h.selectTool("fail")
 	h.press("enter", "enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 	h.contains("Tool error (isError: true)")
 	if strings.Contains(h.screen(), "JSON-RPC error") {
 		t.Error("a tool error is shown as a JSON-RPC error")
@@ -136,7 +136,7 @@ func TestStructuredContentViolationsAreShown(t *testing.T) {
 	h := ready(t, 120, 40)
 	h.selectTool("bad_output")
 	h.press("enter", "enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 	h.contains("outputSchema violation(s)", "✗ /")
 }
 
@@ -175,7 +175,7 @@ func TestDestructiveToolsAskFirst(t *testing.T) {
 		t.Fatal("the call was sent although the user said no")
 	}
 	h.press("enter", "y")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 	if h.m.current.tool.Name != "pretend_delete" {
 		t.Errorf("called %s", h.m.current.tool.Name)
 	}
@@ -187,7 +187,7 @@ func TestHistoryRerun(t *testing.T) {
 	h.press("enter")
 	h.m.form.SetValue([]byte(`{"text":"once"}`))
 	h.press("enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 	h.press("tab") // back to the list side
 	h.press("6")
 	h.contains("echo", `{"text":"once"}`)
@@ -202,8 +202,8 @@ func TestLogsView(t *testing.T) {
 	h := ready(t, 120, 40)
 	h.selectTool("log")
 	h.press("enter", "enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
-	h.until("log messages", func(m *model) bool { return len(m.logs) >= 8 })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
+	h.until("log messages", func(m *model) bool { return m.logs.len() >= 8 })
 	h.press("tab", "4")
 	h.contains("debug", "emergency")
 }
@@ -234,7 +234,7 @@ func TestReadLinkedResources(t *testing.T) {
 	h := ready(t, 120, 40)
 	h.selectTool("resource_links")
 	h.press("enter", "enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 	h.contains("resource_link", "o reads the linked resource")
 	h.press("o")
 	h.until("the linked resources", func(m *model) bool { return len(m.current.linked) > 0 })
@@ -265,7 +265,7 @@ func TestElicitationInBothEras(t *testing.T) {
 				t.Fatal(err)
 			}
 			h.press("enter")
-			h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+			h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 			h.contains("Ada")
 		})
 	}

@@ -198,6 +198,8 @@ func TestUsageErrors(t *testing.T) {
 	t.Parallel()
 	expect(t, mcpscope(t, nil, "call"), 2, nil, []string{"call needs a tool name"})
 	expect(t, mcpscope(t, nil, "frob"), 2, nil, []string{"the workbench needs a terminal"})
+	expect(t, mcpscope(t, nil, "--keep", "lots"), 2, nil, []string{`"lots" is not a size`})
+	expect(t, mcpscope(t, nil, "--keep", "16MiB"), 2, nil, []string{"the workbench needs a terminal"})
 	expect(t, mcpscope(t, nil, "--inspect", "--", "mcpscope-no-such-server"), 1, nil, []string{`cannot start "mcpscope-no-such-server": no such command`})
 	expect(t, mcpscope(t, nil, "--inspect", "--env-file", "/nonexistent/env", "--", "true"), 2, nil, []string{"--env-file"})
 }

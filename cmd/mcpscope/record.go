@@ -107,7 +107,7 @@ func startRecordingFrom(c *common, target client.Target, tap *wire.Tap, snap *re
 		McpscopeVersion: client.Version,
 		Target: record.Target{
 			Transport: "stdio",
-			Argv:      target.Argv,
+			Argv:      recordedArgv(target.Argv),
 			Env:       append(targetEnv, envNames...),
 			Dir:       target.Dir,
 			Framing:   c.framing,
@@ -242,7 +242,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				break
 			}
 		}
-		target.Argv, target.Dir = argv, rec.Header.Target.Dir
+		target.Argv, target.Dir = liveArgv(argv), rec.Header.Target.Dir
 	}
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
