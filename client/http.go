@@ -107,13 +107,16 @@ func (s *Session) newHTTPTap(target Target) (*wire.HTTPTap, error) {
 	}
 	var auth wire.Authorizer
 	var tap *wire.HTTPTap
+	var early []string // secrets the authorizer knows before the tap exists
 	if s.opts.Auth != nil && header.Get("Authorization") == "" {
 		auth = s.opts.Auth(target, func(line string) {
 			s.tap.Emit(wire.Event{Kind: wire.KindSynthetic, Text: "oauth: " + line})
 		}, func(v string) {
-			if tap != nil {
-				tap.AddSecret(v)
+			if tap == nil {
+				early = append(early, v)
+				return
 			}
+			tap.AddSecret(v)
 		})
 	}
 	tap = wire.NewHTTPTap(wire.HTTPOptions{
@@ -128,6 +131,9 @@ func (s *Session) newHTTPTap(target Target) (*wire.HTTPTap, error) {
 		Origin:           wire.Origin(u),
 		AllowCrossOrigin: s.opts.AllowCrossOrigin,
 	})
+	for _, v := range early {
+		tap.AddSecret(v)
+	}
 	return tap, nil
 }
 

@@ -70,7 +70,7 @@ func (l *Log) add(kind, format string, a ...any) {
 // mask shows a secret's length and nothing of it.
 func mask(s string) string {
 	if s == "" {
-		return `""`
+		return "(none)"
 	}
 	return fmt.Sprintf("[redacted, %d chars]", len(s))
 }
