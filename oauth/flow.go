@@ -497,6 +497,9 @@ func (m *Manager) discover(ctx context.Context, chs []oauthex.Challenge, status 
 		d.asm = &asm
 		return d, nil
 	}
+	if d.prm == nil && status != http.StatusUnauthorized && status != http.StatusForbidden {
+		return nil, errorf("%s answered HTTP %d without asking for credentials and publishes no OAuth metadata: it needs no login", m.server, status)
+	}
 	base := strings.TrimSuffix(issuer, "/")
 	d.asm = &oauthex.AuthServerMeta{Issuer: issuer, AuthorizationEndpoint: base + "/authorize", TokenEndpoint: base + "/token", RegistrationEndpoint: base + "/register"}
 	d.fallback = true

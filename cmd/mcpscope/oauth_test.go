@@ -215,3 +215,16 @@ func TestOAuthLegacySSE(t *testing.T) {
 	r = mcpscope(t, env, "auth", "status", sse)
 	expect(t, r, 0, []string{sse, srv.Issuer}, nil)
 }
+
+// A server that wants no credentials needs no login: auth login says so and
+// opens no browser.
+func TestOAuthLoginNotNeeded(t *testing.T) {
+	t.Parallel()
+	host := testutil.EverythingHTTP(t, "streamableHttp")
+	env, _ := oauthEnv(t)
+	r := mcpscope(t, env, "auth", "login", "--redirect-port", "0", "http://"+host.Addr+"/mcp")
+	expect(t, r, 1, nil, []string{"without asking for credentials and publishes no OAuth metadata: it needs no login"})
+	if strings.Contains(r.stderr, "open this URL") {
+		t.Errorf("a login was started:\n%s", r.stderr)
+	}
+}
