@@ -52,25 +52,49 @@ func TestOAuthConformance(t *testing.T) {
 			// authorization server only checks the client_id is that URL).
 			"CIMD_URL=https://conformance-test.local/client-metadata.json")
 	}
-	re := regexp.MustCompile(`auth/[a-z0-9-]+`)
+	re := regexp.MustCompile(`(auth/[a-z0-9-]+) \[([^\]]*)\]`)
 	for _, version := range []string{"0.1.16", "0.2.0-alpha.12"} {
 		suite := suites[version]
 		list, err := exec.Command(node, suite, "list", "--client").Output()
 		if err != nil {
 			t.Fatal(err)
 		}
-		scenarios := re.FindAllString(string(list), -1)
-		if len(scenarios) < 20 {
-			t.Fatalf("suite %s lists only %d auth scenarios:\n%s", version, len(scenarios), list)
+		found := re.FindAllStringSubmatch(string(list), -1)
+		if len(found) < 20 {
+			t.Fatalf("suite %s lists only %d auth scenarios:\n%s", version, len(found), list)
 		}
-		for _, sc := range scenarios {
-			if skip[sc] {
+		// 0.2.0 runs a scenario once per revision it applies to (2025-11-25,
+		// 2026-07-28: their checks differ); the others (2025-03-26, extensions) and
+		// 0.1.16 run as they are.
+		type run struct{ scenario, rev string }
+		var runs []run
+		for _, f := range found {
+			if skip[f[1]] {
 				continue
 			}
-			t.Run(version+"/"+sc, func(t *testing.T) {
+			n := len(runs)
+			if version != "0.1.16" {
+				for _, rev := range strings.Split(f[2], ",") {
+					if rev == "2025-11-25" || rev == "2026-07-28" {
+						runs = append(runs, run{f[1], rev})
+					}
+				}
+			}
+			if len(runs) == n {
+				runs = append(runs, run{f[1], ""})
+			}
+		}
+		for _, rn := range runs {
+			sc, name := rn.scenario, version+"/"+rn.scenario
+			args := []string{suite, "client", "--scenario", sc, "--command", wrap, "--timeout", "60000"}
+			if rn.rev != "" {
+				name += "@" + rn.rev
+				args = append(args, "--spec-version", rn.rev)
+			}
+			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				dir := t.TempDir()
-				cmd := exec.Command(node, suite, "client", "--scenario", sc, "--command", wrap, "--timeout", "60000")
+				cmd := exec.Command(node, args...)
 				cmd.Dir = dir
 				cmd.Env = env(dir)
 				var out bytes.Buffer
