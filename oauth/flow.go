@@ -66,6 +66,9 @@ type Options struct {
 	// Browser is the command that opens the authorization URL ($BROWSER); "" tries
 	// xdg-open or open. The URL is always printed to Out as well.
 	Browser string
+	// Unattended: no one reads Out, so a login whose browser cannot start fails at
+	// once instead of waiting for a redirect that will not come.
+	Unattended bool
 	// Out is where the authorization URL and prompts are printed.
 	Out io.Writer
 	// Paste, when set, is read for a pasted redirect URL or code (a terminal's stdin).

@@ -52,6 +52,9 @@ func (m *Manager) receive(ctx context.Context, ln net.Listener, authURL string) 
 	fmt.Fprintf(m.opts.Out, "To log in to %s, open this URL in a browser:\n\n  %s\n\n", m.server, authURL)
 	if err := m.openBrowser(authURL); err != nil {
 		m.step("authorize", "no browser opened (%v); open the URL yourself", err)
+		if m.opts.Unattended && m.opts.Paste == nil {
+			return nil, errorf("no browser could be started for the login (%v) and no one is here to open the URL or paste the redirect; set $BROWSER, or run mcpscope auth login %s on a terminal", err, shellQuote(m.server))
+		}
 	}
 	if m.opts.Paste != nil {
 		fmt.Fprintf(m.opts.Out, "Waiting for the redirect to %s. Where the browser cannot reach this machine, paste the URL it was redirected to (or the code) here:\n", ln.Addr())

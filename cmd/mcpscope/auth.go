@@ -96,6 +96,7 @@ func (o *oauthFlags) managerOptions(stderr io.Writer, interactive bool) (oauth.O
 	}
 	opts.Store = &oauth.Store{Dir: dir, Warn: func(s string) { fmt.Fprintln(stderr, "mcpscope: warning: "+s) }}
 	opts.Interactive = interactive
+	opts.Unattended = !isTerminal(stderr)
 	if o.paste || (interactive && stdinIsTerminal() && isTerminal(stderr)) {
 		opts.Paste = os.Stdin
 	}

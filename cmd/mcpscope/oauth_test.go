@@ -150,6 +150,7 @@ func TestOAuthBadInput(t *testing.T) {
 		{"wrong state", oauthserver.Knobs{WrongState: true}, nil, []string{"state does not match"}},
 		{"wrong iss", oauthserver.Knobs{WrongIss: true}, nil, []string{`the redirect comes from the issuer "https://evil.example"`}},
 		{"no access_token", oauthserver.Knobs{NoAccessToken: true}, nil, []string{"the token request to", "no access_token"}},
+		{"no browser, no person", oauthserver.Knobs{}, []string{"call", "whoami", "--login"}, []string{"no browser could be started for the login", "set $BROWSER"}},
 		{"401 forever", oauthserver.Knobs{RejectAll: true}, []string{"call", "whoami", "--login"}, []string{"still answers HTTP 401 after 3 tries to log in (or refresh) in this session; stopping"}},
 	}
 	for _, tc := range cases {
@@ -157,6 +158,9 @@ func TestOAuthBadInput(t *testing.T) {
 			t.Parallel()
 			srv := oauthserver.Start(t, tc.knobs)
 			env, _ := oauthEnv(t)
+			if tc.name == "no browser, no person" {
+				env = append(env, "BROWSER=mcpscope-no-such-browser")
+			}
 			args := tc.args
 			if args == nil {
 				args = []string{"auth", "login"}
