@@ -48,8 +48,18 @@ type Target struct {
 	// Secrets are values that must never appear in an event (tokens from a config).
 	Secrets []string
 
+	// OAuth is a config entry's "oauth" block: the client to log in with.
+	OAuth *OAuthClient
+
 	Name   string // the config entry's name, when the target came from a config file
 	Config string // the config file it came from
+}
+
+// OAuthClient is a client registered with a server's authorization server.
+type OAuthClient struct {
+	ClientID, ClientSecret string
+	Scopes                 []string
+	RedirectPort           int // 0: the default
 }
 
 func (t Target) String() string {
@@ -88,6 +98,12 @@ type Options struct {
 	// to another origin than the target URL's, without credentials; by default such
 	// a request is refused when it would carry them.
 	AllowCrossOrigin bool
+	// Auth, when set, is asked for an OAuth authorizer for an HTTP target (package
+	// oauth): its tokens go to the target's origin only, and a 401 or 403 it can
+	// answer (a stored token, a refresh, a login) is retried. note puts a line in the
+	// session's events (--trace, Traffic); secret adds a value to redact from them.
+	// Not used when Header (or the target's) carries Authorization: --bearer wins.
+	Auth func(target Target, note func(string), secret func(string)) wire.Authorizer
 	// Tap receives every wire event. One is made when nil.
 	Tap *wire.Tap
 	// OnToolsChanged is called on notifications/tools/list_changed.

@@ -46,6 +46,7 @@ Usage:
   mcpscope open FILE                               browse a recording in the workbench
   mcpscope host [--tools FILE] [--http [ADDR]]     the bundled tool host, an MCP server
   mcpscope servers [--config FILE]                 servers configured for Claude, Cursor, VS Code
+  mcpscope auth login|status|logout|token [URL|NAME]   OAuth logins (login -v: every step)
   mcpscope version
 
 Flags:
@@ -55,6 +56,8 @@ Flags:
   --repair                       accept a missing "jsonrpc" tag and ids echoed as strings
   -e K=V, --env-file FILE        add to the server's environment
   -H 'Name: value', --bearer TOKEN, --bearer-env VAR   HTTP headers and credentials
+  --login, --no-oauth, --client-id ID, --client-secret S, --scope 'a b', --redirect-port N
+                                 OAuth: log in on a 401 (see mcpscope auth)
   --transport streamable|sse     force an HTTP transport
   --allow-cross-origin           follow a redirect to another origin, without credentials
   --config FILE                  read server NAMEs from this client config
@@ -99,6 +102,7 @@ var commands = map[string]commandFunc{
 	"host":    runHost,
 	"replay":  runReplay,
 	"serve":   runServe,
+	"auth":    runAuth,
 	"servers": runServers,
 	"diff":    runDiff,
 }
