@@ -34,9 +34,7 @@ func TestConformancePrimitives(t *testing.T) {
 	script := func(t *testing.T, lines ...string) string {
 		path := filepath.Join(t.TempDir(), "client.sh")
 		body := "#!/bin/sh\nset -e\n" + strings.Join(lines, "\n") + "\n"
-		if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		testutil.WriteExecutable(t, path, body)
 		return path
 	}
 	cases := []struct {

@@ -108,9 +108,7 @@ func TestPrimitiveCommandsEverything(t *testing.T) {
 	// URL-mode elicitation: the URL is shown in full and opened with $BROWSER.
 	opened := filepath.Join(dir, "opened")
 	browser := filepath.Join(dir, "browser.sh")
-	if err := os.WriteFile(browser, []byte("#!/bin/sh\necho \"$1\" > "+opened+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testutil.WriteExecutable(t, browser, "#!/bin/sh\necho \"$1\" > "+opened+"\n")
 	argv := append([]string{"call", "trigger-url-elicitation", "url=https://example.com/consent?x=1", "message=Consent please", "--elicit", "accept", "--"}, testutil.Everything(t)...)
 	r := mcpscope(t, []string{"BROWSER=" + browser}, argv...)
 	expect(t, r, 0, nil, []string{"https://example.com/consent?x=1"})
