@@ -575,11 +575,6 @@ func parseResponseScan(raw json.RawMessage) (result json.RawMessage, validated b
 	return result, true, nil
 }
 
-// callError turns an SDK error for which no raw response was captured into ours.
-func (s *Session) callError(ctx context.Context, err error) error {
-	return s.requestError(ctx, ctx, err, nil)
-}
-
 // requestError explains a failed request: ctx is the caller's context, rctx the
 // request's (it carries the timeout), capture the request's capture if any.
 func (s *Session) requestError(ctx, rctx context.Context, err error, capture *wire.Capture) error {

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling and roots are deprecated by protocol 2026-07-28 (SEP-2577) but still spoken by servers of earlier revisions, which the demo host must serve; the SDK keeps them functional for the deprecation window.
+
 package host
 
 import (
