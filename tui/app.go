@@ -20,11 +20,19 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // Options configures the TUI.
 type Options struct {
-	Target client.Target
+	// Servers are the servers of the session, by name, connected concurrently through
+	// a workbench. When empty, Target is the one server.
+	Servers []workbench.Spec
+	// Configured are the servers of the config files, which ":add NAME" offers.
+	Configured []workbench.Spec
+	// IdleDisconnect stops a server idle this long; the next request reconnects it.
+	IdleDisconnect time.Duration
+	Target         client.Target
 	// Name is how the target is shown (the command line, a URL, a config name).
 	Name   string
 	Client client.Options
@@ -76,7 +84,12 @@ func Run(ctx context.Context, opts Options) error {
 // exitError is what quitting says about the session: a workbench that never got
 // connected ends with the reason (exit status 1), not as a success.
 func (m *model) exitError() error {
-	if m.srv.everReady || m.srv.state != stateFailed || m.srv.err == nil {
+	for _, s := range m.servers {
+		if s.everReady || s.state != stateFailed || s.err == nil {
+			return nil
+		}
+	}
+	if m.srv == nil || m.srv.err == nil {
 		return nil
 	}
 	return fmt.Errorf("could not connect to %s: %w", m.displayName(), m.srv.err)
@@ -87,15 +100,15 @@ func (m *model) exitError() error {
 type pump struct {
 	mu      sync.Mutex
 	pending []wire.Event
-	gens    []int // the connection generation of each pending event
+	servers []string // the server of each pending event
 	wake    chan struct{}
 	done    chan struct{}
 	once    sync.Once
 }
 
 type wireBatchMsg struct {
-	events []wire.Event
-	gens   []int // which connection (model.srv.gen) each event came from
+	events  []wire.Event
+	servers []string // which server each event came from
 }
 
 func newPump(send func(tea.Msg)) *pump {
@@ -109,26 +122,21 @@ func newPump(send func(tea.Msg)) *pump {
 			}
 			time.Sleep(16 * time.Millisecond)
 			p.mu.Lock()
-			batch, gens := p.pending, p.gens
-			p.pending, p.gens = nil, nil
+			batch, servers := p.pending, p.servers
+			p.pending, p.servers = nil, nil
 			p.mu.Unlock()
 			if len(batch) > 0 {
-				send(wireBatchMsg{events: batch, gens: gens})
+				send(wireBatchMsg{events: batch, servers: servers})
 			}
 		}
 	}()
 	return p
 }
 
-// listener returns the tap listener of one connection generation.
-func (p *pump) listener(gen int) wire.Listener {
-	return func(e wire.Event) { p.listen(gen, e) }
-}
-
-func (p *pump) listen(gen int, e wire.Event) {
+func (p *pump) listen(server string, e wire.Event) {
 	p.mu.Lock()
 	p.pending = append(p.pending, e)
-	p.gens = append(p.gens, gen)
+	p.servers = append(p.servers, server)
 	p.mu.Unlock()
 	select {
 	case p.wake <- struct{}{}:
