@@ -32,7 +32,10 @@ type Options struct {
 	Configured []workbench.Spec
 	// IdleDisconnect stops a server idle this long; the next request reconnects it.
 	IdleDisconnect time.Duration
-	Target         client.Target
+	// OnWire, when set, gets every wire event of every server with its name (a
+	// recorder of several servers).
+	OnWire func(server string, e wire.Event)
+	Target client.Target
 	// Name is how the target is shown (the command line, a URL, a config name).
 	Name   string
 	Client client.Options

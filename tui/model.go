@@ -44,10 +44,11 @@ const (
 	tabLogs
 	tabStderr
 	tabHistory
+	tabServers
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers"}
 
 type connState int
 
@@ -120,7 +121,12 @@ type model struct {
 	servers []*server
 	wb      *workbench.Workbench
 	wbStop  func()
-	list    toolList
+	cmd     *cmdLine // the command line, while open
+	cmdKeys cmdKeys
+	// The Servers tab: the selected row and its detail.
+	srvCursor int
+	srvDetail scroller
+	list      toolList
 
 	form      *form.Form
 	formTool  string
@@ -171,6 +177,7 @@ func newModel(opts Options) *model {
 	m := &model{
 		opts:    opts,
 		keys:    defaultKeys(),
+		cmdKeys: defaultCmdKeys(),
 		theme:   opts.Theme,
 		cancels: map[int]context.CancelFunc{},
 		forms:   map[string]*form.Form{},
@@ -265,7 +272,7 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil
 }
 
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -317,6 +324,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		f.SetStyles(m.st.form)
 		m.elicit, m.elicitForm = &msg, f
 		return m, nil
+	case wbDoneMsg:
+		m.onWbDone(msg)
+		return m, nil
 	case noticeMsg:
 		m.notice = msg.text
 		return m, nil
@@ -341,6 +351,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case tea.PasteMsg:
+		if m.cmd != nil {
+			return m, m.onCmdPaste(msg)
+		}
 		return m, m.forwardToField(msg)
 	}
 	return m, nil
@@ -358,7 +371,16 @@ func (m *model) onWire(events []wire.Event, servers []string) {
 	for i, e := range events {
 		switch e.Kind {
 		case wire.KindStderr:
-			m.stderr = append(m.stderr, safeText(string(e.Data)))
+			line := safeText(string(e.Data))
+			if i < len(servers) {
+				if s := m.server(servers[i]); s != nil {
+					s.addStderr(line)
+				}
+				if m.several() {
+					line = servers[i] + " │ " + line
+				}
+			}
+			m.stderr = append(m.stderr, line)
 		case wire.KindHTTP:
 			if i < len(servers) {
 				if s := m.server(servers[i]); s != nil {
@@ -398,6 +420,9 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		}
 		o.running = false
 		o.elapsed = msg.elapsed
+		if s := m.server(o.server); s != nil {
+			s.last = time.Now()
+		}
 		if o.cancelled {
 			if msg.result != nil {
 				o.late, o.result, o.err = true, msg.result, nil
@@ -501,6 +526,13 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.showHelp {
 		return m.onHelpKey(k)
 	}
+	if m.cmd != nil {
+		return m.onCmdKey(k)
+	}
+	if key.Matches(k, m.keys.CmdLine) && (!m.typing() || k.String() == "ctrl+p") {
+		m.cmd = &cmdLine{}
+		return nil
+	}
 	if m.list.filtering {
 		return m.onFilterKey(k)
 	}
@@ -525,7 +557,7 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(k, m.keys.Help):
 			m.showHelp = true
 			return nil
-		case key.Matches(k, m.keys.TabTool, m.keys.TabResult, m.keys.TabTraffic, m.keys.TabLogs, m.keys.TabStderr, m.keys.TabHistory):
+		case key.Matches(k, m.keys.TabTool, m.keys.TabResult, m.keys.TabTraffic, m.keys.TabLogs, m.keys.TabStderr, m.keys.TabHistory, m.keys.TabServers):
 			m.tab = tab(k.String()[0] - '1')
 			m.focus = paneRight
 			return nil
@@ -574,6 +606,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onHistoryKey(k)
 	case tabResult:
 		return m.onResultKey(k)
+	case tabServers:
+		return m.onServersKey(k)
 	}
 	return m.onScrollKey(k)
 }
@@ -649,9 +683,9 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.PageDown):
 		m.list.move(m.height - 6)
 	case key.Matches(k, m.keys.Home):
-		m.list.cursor = 0
+		m.list.cursor, m.list.moved = 0, true
 	case key.Matches(k, m.keys.End):
-		m.list.cursor = max(len(m.list.rows)-1, 0)
+		m.list.cursor, m.list.moved = max(len(m.list.rows)-1, 0), true
 	case key.Matches(k, m.keys.Filter):
 		// A new search, as / does in less and vim.
 		m.list.setFilter("")
@@ -662,6 +696,9 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 		m.notice = "refetching tools…"
 		return m.fetchAllTools()
 	case key.Matches(k, m.keys.Open):
+		if m.list.toggleHeader() {
+			return nil // a server header: fold or open its tools
+		}
 		m.syncForm()
 		m.focus, m.tab = paneRight, tabTool
 		return nil
@@ -1075,7 +1112,7 @@ func (m *model) selectTool(server, name string) bool {
 	found := false
 	for i, r := range m.list.rows {
 		if r.tool >= 0 && m.list.tools[r.tool].Name == name && m.list.servers[r.tool] == server {
-			m.list.cursor = i
+			m.list.cursor, m.list.moved = i, true
 			found = true
 		}
 	}
@@ -1313,6 +1350,9 @@ func (m *model) View() tea.View {
 func (m *model) render() string {
 	w, h := max(m.width, 40), max(m.height, 10)
 	status := m.statusBar(w)
+	if m.cmd != nil {
+		status = m.cmdView(w)
+	}
 	bodyH := h - lipgloss.Height(status)
 	if m.showHelp {
 		lines := strings.Split(m.helpView(w-2), "\n")
@@ -1353,7 +1393,7 @@ func (m *model) helpView(width int) string {
 	var entries []entry
 	keyW, descW := 0, 0
 	seen := map[string]bool{}
-	for _, group := range m.keys.FullHelp() {
+	for _, group := range m.keys.FullHelp(m.several()) {
 		for _, b := range group {
 			h := b.Help()
 			if seen[h.Key+h.Desc] {
@@ -1412,6 +1452,9 @@ func (m *model) tabBar(width int) string {
 	render := func(compact bool) string {
 		var parts []string
 		for i, name := range tabNames {
+			if tab(i) == tabServers && !m.several() && m.tab != tabServers {
+				continue // one server: the bar looks as it always did (7 still opens it)
+			}
 			label := fmt.Sprintf("%d %s", i+1, name)
 			if tab(i) == tabResult && m.current != nil && m.current.running {
 				label += " " + m.spinner.View()
@@ -1487,6 +1530,8 @@ func (m *model) rightTabs(width, height int) string {
 		}
 	case tabHistory:
 		body = m.historyView(width, bodyH)
+	case tabServers:
+		body = m.serversView(width, bodyH)
 	}
 	switch m.srv.state {
 	case stateDied:
@@ -1690,7 +1735,11 @@ func (m *model) historyView(width, height int) string {
 		if o.recorded || o.mocked {
 			mark = "▶ " // from the recording
 		}
-		row := safe(fmt.Sprintf("%s  %s%-10s %-12s %s", o.started.Format("15:04:05"), mark, o.status(), o.tool.Name, oneLine(string(o.args), 200)))
+		name := o.tool.Name
+		if m.several() && o.server != "" {
+			name = o.server + "/" + name
+		}
+		row := safe(fmt.Sprintf("%s  %s%-10s %-12s %s", o.started.Format("15:04:05"), mark, o.status(), name, oneLine(string(o.args), 200)))
 		row = truncate(row, width-2)
 		switch o.status() {
 		case "failed":
@@ -1790,6 +1839,12 @@ func (m *model) statusBar(width int) string {
 // displayName is how the server is named on screen: its serverInfo when it sent
 // one, else the target as given (the URL of an HTTP server).
 func (m *model) displayName() string {
+	if m.several() {
+		if i := m.srv.info; i.Name != "" {
+			return m.srv.name + ": " + strings.TrimSpace(i.Name+" "+i.Version)
+		}
+		return m.srv.name
+	}
 	if i := m.srv.info; i.Name != "" {
 		return strings.TrimSpace(i.Name + " " + i.Version)
 	}

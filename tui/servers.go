@@ -2,12 +2,15 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
@@ -32,6 +35,9 @@ type server struct {
 	// exit-1 "could not connect").
 	everReady bool
 	last      time.Time // last activity (a request, a status change)
+	stderr    []string  // its last stderr lines (safe)
+	// reconnecting: a request is reconnecting the idle server (the notice says so).
+	reconnecting bool
 }
 
 // Messages from the workbench.
@@ -83,7 +89,7 @@ func (m *model) connect() tea.Cmd {
 	opts := m.opts.Client
 	parent := opts.Tap
 	opts.Tap = nil
-	send, pump := m.send, m.pump
+	send, pump, onWire := m.send, m.pump, m.opts.OnWire
 	if opts.LogLevel == "" {
 		opts.LogLevel = "debug" // the Logs tab shows everything the server says
 	}
@@ -104,6 +110,9 @@ func (m *model) connect() tea.Cmd {
 		OnWire: func(name string, e wire.Event) {
 			if parent != nil {
 				parent.Emit(e) // listeners the caller attached (a recorder)
+			}
+			if onWire != nil {
+				onWire(name, e)
 			}
 			if pump != nil {
 				pump.listen(name, e)
@@ -206,6 +215,7 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 		}
 	case workbench.EventReconnect:
 		m.notice = safe(e.Text)
+		s.reconnecting = true
 	case workbench.EventStatus:
 		if e.Status != nil {
 			return m.onStatus(s, *e.Status)
@@ -216,6 +226,7 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 
 func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 	s.status = st
+	defer m.refreshTools()
 	switch st.State {
 	case workbench.StateConnecting:
 		s.gen++
@@ -223,11 +234,13 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 		s.err, s.exit = nil, nil
 		s.stderrFrom = len(m.stderr)
 	case workbench.StateConnected:
-		wasIdle := s.state == stateIdle || strings.Contains(st.Reason, "idle")
 		s.state, s.info, s.err, s.exit = stateReady, st.Info, nil, nil
 		s.everReady = true
-		if !wasIdle {
-			m.notice = ""
+		if s.reconnecting {
+			s.reconnecting = false
+			m.notice = s.name + " was idle and is connected again for this request"
+		} else if !m.several() {
+			m.notice = "" // with several servers a notice may be about another one
 		}
 		return m.fetchTools(s, false)
 	case workbench.StateFailed, workbench.StateNeedsLogin:
@@ -235,8 +248,14 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 		if s.err == nil {
 			s.err = errors.New(st.Reason)
 		}
+		if m.several() {
+			m.notice = s.name + " " + s.stateWord() + ": " + oneLine(st.Reason, 200) + " (7 Servers shows why; the other servers go on)"
+		}
 	case workbench.StateExited:
 		s.state, s.exit = stateDied, st.Exit
+		if m.several() {
+			m.notice = s.name + " " + s.stateWord() + "; the other servers go on (ctrl+r on 7 Servers restarts it)"
+		}
 	case workbench.StateIdle:
 		s.state = stateIdle
 	}
@@ -301,6 +320,9 @@ func (m *model) onTools(msg toolsMsg) tea.Cmd {
 func (m *model) refreshTools() {
 	var entries []listTool
 	for _, s := range m.servers {
+		if !s.callable() && s.state != stateLost {
+			continue // only connected (or idle) servers' tools can be called
+		}
 		for _, t := range s.tools {
 			entries = append(entries, listTool{server: s.name, tool: t})
 		}
@@ -381,4 +403,143 @@ func (s *server) stateWord() string {
 		return "idle"
 	}
 	return "?"
+}
+
+// stderrKeep bounds the stderr lines kept per server for the Servers view (the Stderr
+// tab keeps them all).
+const stderrKeep = 200
+
+func (s *server) addStderr(line string) {
+	s.stderr = append(s.stderr, line)
+	if len(s.stderr) > stderrKeep {
+		s.stderr = append(s.stderr[:0:0], s.stderr[len(s.stderr)-stderrKeep:]...)
+	}
+}
+
+func (m *model) onServersKey(k tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, m.keys.Up):
+		m.srvCursor = max(m.srvCursor-1, 0)
+		m.srvDetail.top()
+	case key.Matches(k, m.keys.Down):
+		m.srvCursor = min(m.srvCursor+1, max(len(m.servers)-1, 0))
+		m.srvDetail.top()
+	case key.Matches(k, m.keys.PageUp):
+		m.srvDetail.scroll(-(m.height / 2))
+	case key.Matches(k, m.keys.PageDown):
+		m.srvDetail.scroll(m.height / 2)
+	case key.Matches(k, m.keys.Restart):
+		if m.srvCursor < len(m.servers) {
+			s := m.servers[m.srvCursor]
+			m.notice = "restarting " + s.name + "…"
+			return m.restartServer(s)
+		}
+	}
+	return nil
+}
+
+// badge is a server's status badge.
+func (m *model) badge(s *server) string {
+	w := s.stateWord()
+	switch s.state {
+	case stateReady:
+		return m.st.ok.Render("● " + w)
+	case stateConnecting, stateIdle:
+		return m.st.warn.Render("○ " + w)
+	}
+	return m.st.err.Render("✗ " + w)
+}
+
+// serversView is the Servers tab: a row per server, then the selected one's detail.
+func (m *model) serversView(width, height int) string {
+	lines := []string{m.st.muted.Render("↑/↓ selects · pgup/pgdn scrolls the detail · ctrl+r restarts the selected server · : or ctrl+p for commands")}
+	nameW := 4
+	for _, s := range m.servers {
+		nameW = max(nameW, min(len(s.name), 20))
+	}
+	m.srvCursor = min(m.srvCursor, max(len(m.servers)-1, 0))
+	for i, s := range m.servers {
+		tr := s.info.Transport
+		if s.info.Framing != "" {
+			tr += " " + string(s.info.Framing)
+		}
+		caps := capabilityNames(s.info.Capabilities)
+		last := "-"
+		if !s.last.IsZero() {
+			last = s.last.Format("15:04:05")
+		}
+		row := fmt.Sprintf("%-*s  %s  %s  %s  tools %d  %s  last %s", nameW, truncate(s.name, 21), m.badge(s),
+			safe(strings.TrimSpace(s.info.Era+" "+s.info.ProtocolVersion)), safe(tr), len(s.tools), caps, last)
+		if s.state == stateFailed || s.state == stateDied {
+			row += "  " + m.st.err.Render(safe(oneLine(s.status.Reason, 200)))
+		}
+		mark := "  "
+		if i == m.srvCursor {
+			mark = m.st.selected.Render("› ")
+		}
+		lines = append(lines, ansi.Truncate(mark+row, width, "…"))
+	}
+	lines = append(lines, "")
+	if m.srvCursor < len(m.servers) {
+		m.srvDetail.setLines(m.serverDetail(m.servers[m.srvCursor], width))
+		lines = append(lines, m.srvDetail.view(max(height-len(lines), 1)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// capabilityNames lists which of resources, prompts, logging… the server offers.
+func capabilityNames(raw json.RawMessage) string {
+	var caps map[string]json.RawMessage
+	if json.Unmarshal(raw, &caps) != nil || len(caps) == 0 {
+		return ""
+	}
+	var names []string
+	for _, k := range []string{"resources", "prompts", "logging", "completions", "tasks"} {
+		if _, ok := caps[k]; ok {
+			names = append(names, k)
+		}
+	}
+	return strings.Join(names, " ")
+}
+
+// serverDetail is what is known about one server: serverInfo, instructions, the
+// capabilities as sent, the failure, its last stderr lines.
+func (m *model) serverDetail(s *server, width int) []string {
+	st := m.st
+	out := []string{st.title.Render(safe(s.name)) + "  " + m.badge(s)}
+	i := s.info
+	if i.Name != "" {
+		out = append(out, "serverInfo  "+safe(strings.TrimSpace(i.Name+" "+i.Version)))
+		if i.Title != "" {
+			out = append(out, "title       "+safe(i.Title))
+		}
+	}
+	if i.URL != "" {
+		out = append(out, "url         "+safe(i.URL))
+	}
+	if s.status.Reason != "" {
+		out = append(out, "", st.accent.Render("status"))
+		out = append(out, wrapText(s.status.Reason, width)...)
+	}
+	if i.Instructions != "" {
+		out = append(out, "", st.accent.Render("instructions"))
+		out = append(out, wrapText(i.Instructions, width)...)
+	}
+	if len(i.Capabilities) > 0 {
+		out = append(out, "", st.accent.Render("capabilities (as sent)"))
+		out = append(out, jsonLines(st, i.Capabilities, width)...)
+	}
+	errLines := s.stderr
+	if len(errLines) == 0 {
+		for _, l := range s.status.Stderr {
+			errLines = append(errLines, safe(l))
+		}
+	}
+	if len(errLines) > 0 {
+		out = append(out, "", st.accent.Render(fmt.Sprintf("stderr (last %d lines)", len(errLines))))
+		for _, l := range errLines {
+			out = append(out, wrapText(l, width)...)
+		}
+	}
+	return out
 }

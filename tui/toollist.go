@@ -29,6 +29,7 @@ type toolList struct {
 	lower      []string // lower-cased names, for ranking exact matches first
 	filter     string
 	filtering  bool // the filter field has the keyboard
+	moved      bool // the user has moved the cursor
 	rows       []row
 	cursor     int // index into rows
 	offset     int // first visible row
@@ -96,8 +97,13 @@ func (l *toolList) setEntries(entries []listTool, several bool) {
 			}
 		}
 	}
-	if r, ok := l.cursorRow(); ok && r.tool < 0 && !l.collapsed[r.header] && l.cursor+1 < len(l.rows) && keep == "" {
-		l.cursor++ // start on the first tool, not on a header
+	if !l.moved && l.filter == "" {
+		// Until the user moves, the cursor stays on the first tool, whichever server
+		// answered first.
+		l.cursor = 0
+		if len(l.rows) > 1 && l.rows[0].tool < 0 && !l.collapsed[l.rows[0].header] {
+			l.cursor = 1
+		}
 	}
 }
 
@@ -146,6 +152,9 @@ func firstLineOf(s string) string {
 
 func (l *toolList) setFilter(f string) {
 	l.filter = f
+	if f != "" {
+		l.moved = true
+	}
 	l.refilter()
 	l.cursor, l.offset = 0, 0
 }
@@ -270,6 +279,7 @@ func (l *toolList) move(delta int) {
 	if len(l.rows) == 0 {
 		return
 	}
+	l.moved = true
 	l.cursor = min(max(l.cursor+delta, 0), len(l.rows)-1)
 }
 
