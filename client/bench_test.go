@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"os/exec"
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
@@ -52,4 +54,35 @@ func BenchmarkEchoSDKClient(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}
+
+// BenchmarkCallBigResult: one tools/call of a 100 MiB text block from the fake server,
+// through the session as the TUI and `call` use it (a tap listener sees every frame).
+//
+//	go test -run '^$' -bench CallBigResult -benchtime 3x ./client
+func BenchmarkCallBigResult(b *testing.B) {
+	tap := &wire.Tap{}
+	var frames, bytes int
+	tap.Listen(func(e wire.Event) { frames++; bytes += len(e.Data) })
+	s, err := client.Connect(context.Background(), client.Target{Argv: testutil.FakeServer(b, "ndjson")}, client.Options{Tap: tap})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.SetBytes(100 << 20)
+	b.ResetTimer()
+	var peak uint64
+	for i := 0; i < b.N; i++ {
+		r, err := s.Call(context.Background(), "big", json.RawMessage(`{"mb":100}`), client.CallOptions{})
+		if err != nil || len(r.Content[0].Text) != 100<<20 {
+			b.Fatal(err)
+		}
+		// What holding the result costs, with the result alive: the frame, once.
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapAlloc)
+		runtime.KeepAlive(r)
+	}
+	b.ReportMetric(float64(peak)/(100<<20), "heap/payload")
 }

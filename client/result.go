@@ -5,6 +5,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strconv"
+
+	"github.com/mcpscope/mcpscope/internal/jsonscan"
 )
 
 // CallResult is a tools/call result read from the raw response, so that content the
@@ -73,83 +76,205 @@ func (c Content) Bytes() ([]byte, error) {
 }
 
 func decodeCallResult(raw json.RawMessage) *CallResult {
-	if r, ok := decodeCallResultFast(raw); ok {
+	if r, ok := decodeCallResultFast(raw, false, false); ok {
 		return r
 	}
 	return decodeCallResultTolerant(raw)
 }
 
-// fastResult is the shape of an ordinary, well-formed result. Decoding into it takes
-// one pass over the bytes, which matters for a 50 MB result; anything unusual (an
-// unknown member, a wrong type, an unknown block type) falls back to the tolerant
-// decoder, which keeps every member and notes every problem.
-type fastResult struct {
-	Content           []fastContent   `json:"content"`
-	StructuredContent json.RawMessage `json:"structuredContent"`
-	IsError           bool            `json:"isError"`
-	ResultType        string          `json:"resultType"`
-	Meta              json.RawMessage `json:"_meta"`
-}
-
-type fastContent struct {
-	Type        string          `json:"type"`
-	Text        string          `json:"text"`
-	MIMEType    string          `json:"mimeType"`
-	Data        string          `json:"data"`
-	URI         string          `json:"uri"`
-	Name        string          `json:"name"`
-	Title       string          `json:"title"`
-	Description string          `json:"description"`
-	Size        *int64          `json:"size"`
-	Annotations json.RawMessage `json:"annotations"`
-	Meta        json.RawMessage `json:"_meta"`
-	Resource    *struct {
-		URI      string          `json:"uri"`
-		MIMEType string          `json:"mimeType"`
-		Text     *string         `json:"text"`
-		Blob     *string         `json:"blob"`
-		Meta     json.RawMessage `json:"_meta"`
-	} `json:"resource"`
-}
-
-func decodeCallResultFast(raw json.RawMessage) (*CallResult, bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	var f fastResult
-	if dec.Decode(&f) != nil || dec.More() {
+// decodeCallResultFast reads an ordinary, well-formed result in one validating pass
+// over the bytes (none when validated says the caller has checked them) and walks of
+// the members that skip strings by a vectorised search, which matters for a 100 MiB
+// result. With shared, strings without escapes share raw's memory instead of being
+// copied: the caller promises raw never changes (a captured frame). Anything unusual
+// (an unknown member, a wrong type, an unknown block type, an escaped key) falls back
+// to the tolerant decoder, which keeps every member and notes every problem.
+func decodeCallResultFast(raw json.RawMessage, validated, shared bool) (*CallResult, bool) {
+	if !validated && jsonscan.Valid(raw) != nil {
 		return nil, false
 	}
-	r := &CallResult{Raw: raw, ResultType: f.ResultType, IsError: f.IsError, Meta: f.Meta}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	str := jsonscan.String
+	if shared {
+		str = jsonscan.SharedStringTrusted
+	}
+	r := &CallResult{Raw: raw, ResultType: "complete"}
+	ok := true
+	jsonscan.MembersTrusted(raw, func(key, v []byte) bool {
+		switch string(key) {
+		case "content":
+			r.Content, ok = fastContentList(v, str)
+		case "structuredContent":
+			r.Structured = nil
+			if string(v) != "null" {
+				r.Structured = v
+			}
+		case "isError":
+			switch string(v) {
+			case "true":
+				r.IsError = true
+			case "false", "null":
+				r.IsError = false
+			default:
+				ok = false
+			}
+		case "resultType":
+			if string(v) != "null" {
+				r.ResultType, ok = str(v)
+			}
+		case "_meta":
+			r.Meta = v
+		default:
+			ok = false
+		}
+		return ok
+	})
+	if !ok {
+		return nil, false
+	}
 	if r.ResultType == "" {
 		r.ResultType = "complete"
 	}
-	if len(f.StructuredContent) > 0 && string(f.StructuredContent) != "null" {
-		r.Structured = f.StructuredContent
-	}
-	r.Content = make([]Content, 0, len(f.Content))
-	for _, fc := range f.Content {
-		c := Content{Type: fc.Type, Text: fc.Text, MIMEType: fc.MIMEType, Data: fc.Data, URI: fc.URI,
-			Name: fc.Name, Title: fc.Title, Description: fc.Description, Size: fc.Size, Annotations: fc.Annotations}
-		switch fc.Type {
-		case "text", "image", "audio", "resource_link":
-		case "resource":
-			if fc.Resource == nil {
-				return nil, false
-			}
-			rc := &ResourceContent{URI: fc.Resource.URI, MIMEType: fc.Resource.MIMEType}
-			if fc.Resource.Text != nil {
-				rc.Text, rc.HasText = *fc.Resource.Text, true
-			}
-			if fc.Resource.Blob != nil {
-				rc.Blob, rc.HasBlob = *fc.Resource.Blob, true
-			}
-			c.Resource = rc
-		default:
-			return nil, false
-		}
-		r.Content = append(r.Content, c)
+	if r.Content == nil {
+		r.Content = []Content{}
 	}
 	return r, true
+}
+
+func fastContentList(v []byte, str func([]byte) (string, bool)) ([]Content, bool) {
+	if string(v) == "null" {
+		return []Content{}, true
+	}
+	if v[0] != '[' {
+		return nil, false
+	}
+	list := []Content{}
+	ok := true
+	jsonscan.ElementsTrusted(v, func(e []byte) bool {
+		var c Content
+		if c, ok = fastContent(e, str); ok {
+			list = append(list, c)
+		}
+		return ok
+	})
+	return list, ok
+}
+
+// fastContent reads one content block of a known type with members of the right types.
+func fastContent(e []byte, str func([]byte) (string, bool)) (Content, bool) {
+	var c Content
+	if e[0] != '{' {
+		return c, false
+	}
+	ok := true
+	strField := func(dst *string, v []byte) {
+		if string(v) == "null" {
+			*dst = ""
+			return
+		}
+		if v[0] != '"' {
+			ok = false
+			return
+		}
+		*dst, ok = str(v)
+	}
+	jsonscan.MembersTrusted(e, func(key, v []byte) bool {
+		switch string(key) {
+		case "type":
+			strField(&c.Type, v)
+		case "text":
+			strField(&c.Text, v)
+		case "mimeType":
+			strField(&c.MIMEType, v)
+		case "data":
+			strField(&c.Data, v)
+		case "uri":
+			strField(&c.URI, v)
+		case "name":
+			strField(&c.Name, v)
+		case "title":
+			strField(&c.Title, v)
+		case "description":
+			strField(&c.Description, v)
+		case "size":
+			c.Size = nil
+			if string(v) != "null" {
+				n, err := strconv.ParseInt(string(v), 10, 64)
+				if err != nil {
+					ok = false
+					break
+				}
+				c.Size = &n
+			}
+		case "annotations":
+			c.Annotations = nil
+			if string(v) != "null" {
+				c.Annotations = v
+			}
+		case "_meta":
+		case "resource":
+			c.Resource = nil
+			if string(v) != "null" {
+				c.Resource, ok = fastResource(v, str)
+			}
+		default:
+			ok = false
+		}
+		return ok
+	})
+	if !ok {
+		return c, false
+	}
+	switch c.Type {
+	case "text", "image", "audio", "resource_link":
+	case "resource":
+		if c.Resource == nil {
+			return c, false
+		}
+	default:
+		return c, false
+	}
+	return c, true
+}
+
+func fastResource(v []byte, str func([]byte) (string, bool)) (*ResourceContent, bool) {
+	if v[0] != '{' {
+		return nil, false
+	}
+	rc := &ResourceContent{}
+	ok := true
+	get := func(v []byte) string {
+		if string(v) == "null" {
+			return ""
+		}
+		if v[0] != '"' {
+			ok = false
+			return ""
+		}
+		s, good := str(v)
+		ok = ok && good
+		return s
+	}
+	jsonscan.MembersTrusted(v, func(key, v []byte) bool {
+		switch string(key) {
+		case "uri":
+			rc.URI = get(v)
+		case "mimeType":
+			rc.MIMEType = get(v)
+		case "text":
+			rc.Text, rc.HasText = get(v), string(v) != "null"
+		case "blob":
+			rc.Blob, rc.HasBlob = get(v), string(v) != "null"
+		case "_meta":
+		default:
+			ok = false
+		}
+		return ok
+	})
+	return rc, ok
 }
 
 func decodeCallResultTolerant(raw json.RawMessage) *CallResult {

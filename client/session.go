@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/jsonscan"
 )
 
 // Version is mcpscope's version, sent as clientInfo.
@@ -268,10 +269,22 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 		}
 		s.cs = cs
 		s.fillInfo(capture)
+		if err := s.checkForced(); err != nil {
+			return nil, err
+		}
 		s.setLogLevel(cctx)
 		return s, nil
 	}
+	// A handshake that runs out of time ends the server at once rather than after the
+	// grace periods: the error is due now. (The SDK closes the connection itself
+	// before Connect returns.)
+	stopHurry := context.AfterFunc(cctx, func() {
+		if conn := s.tr.Conn(); conn != nil && ctx.Err() == nil {
+			conn.Hurry()
+		}
+	})
 	cs, err := client.Connect(cctx, s.tr, sopts)
+	stopHurry()
 	if err != nil {
 		if conn := s.tr.Conn(); conn != nil {
 			_ = conn.Close()
@@ -280,9 +293,30 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 	}
 	s.cs = cs
 	s.fillInfo(capture)
+	if err := s.checkForced(); err != nil {
+		return nil, err
+	}
 	s.setLogLevel(cctx)
 	return s, nil
 }
+
+// checkForced holds a forced protocol version to its word: the session uses it, or
+// connecting fails with what the server offered instead (no silent fallback). The
+// session is closed on failure.
+func (s *Session) checkForced() error {
+	if s.opts.Protocol == "" || s.info.ProtocolVersion == s.opts.Protocol {
+		return nil
+	}
+	offered := s.info.ProtocolVersion
+	if offered == "" {
+		offered = "no version"
+	}
+	s.Close()
+	return &ServerError{Reason: fmt.Sprintf("the server does not speak protocol %s, which --protocol forces: it offered %s; force that one, or leave out --protocol to negotiate", s.opts.Protocol, offered)}
+}
+
+// methodBatch is what wire.Event.Method says for a batch of several messages.
+const methodBatch = wire.MethodBatch
 
 // setLogLevel asks a legacy server that offers logging for messages at LogLevel. A
 // refusal is not fatal: the session works without logs.
@@ -303,8 +337,16 @@ func (s *Session) onFrame(e wire.Event) {
 	if e.Kind != wire.KindMessage || e.Dir != wire.Recv {
 		return
 	}
-	isProgress := bytes.Contains(e.Data, []byte(`"notifications/progress"`))
-	isLog := s.opts.OnLog != nil && bytes.Contains(e.Data, []byte(`"notifications/message"`))
+	var isProgress, isLog bool
+	if e.HTTP == nil && e.Framing != "" {
+		// Stdio: the wire layer names the method of each frame, so a 100 MiB result
+		// is not searched for method names.
+		isProgress = e.Method == "notifications/progress" || e.Method == methodBatch
+		isLog = s.opts.OnLog != nil && (e.Method == "notifications/message" || e.Method == methodBatch)
+	} else {
+		isProgress = bytes.Contains(e.Data, []byte(`"notifications/progress"`))
+		isLog = s.opts.OnLog != nil && bytes.Contains(e.Data, []byte(`"notifications/message"`))
+	}
 	if !isProgress && !isLog {
 		return
 	}
@@ -457,14 +499,43 @@ type response struct {
 }
 
 func parseResponse(raw json.RawMessage) (json.RawMessage, error) {
-	var r response
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, err
+	result, _, err := parseResponseScan(raw)
+	return result, err
+}
+
+// parseResponseScan is parseResponse in one validating pass over the message, which
+// matters for a 100 MiB result: only the error member, if any, is decoded.
+// validated says the result returned has been checked to be valid JSON.
+func parseResponseScan(raw json.RawMessage) (result json.RawMessage, validated bool, err error) {
+	if verr := jsonscan.Valid(raw); verr != nil {
+		var r response
+		if err := json.Unmarshal(raw, &r); err != nil {
+			if jsonscan.IsDepth(verr) {
+				return nil, false, verr
+			}
+			return nil, false, err
+		}
 	}
-	if r.Error != nil {
-		return nil, &RPCError{Code: r.Error.Code, Message: r.Error.Message, Data: r.Error.Data}
+	var errRaw json.RawMessage
+	jsonscan.MembersTrusted(raw, func(key, value []byte) bool {
+		switch string(key) {
+		case "result":
+			result = value
+		case "error":
+			errRaw = value
+		}
+		return true
+	})
+	if errRaw != nil && string(errRaw) != "null" {
+		var r response
+		if err := json.Unmarshal(append(append([]byte(`{"error":`), errRaw...), '}'), &r); err != nil {
+			return nil, false, err
+		}
+		if r.Error != nil {
+			return nil, false, &RPCError{Code: r.Error.Code, Message: r.Error.Message, Data: r.Error.Data}
+		}
 	}
-	return r.Result, nil
+	return result, true, nil
 }
 
 // callError turns an SDK error for which no raw response was captured into ours.
@@ -502,7 +573,15 @@ type ToolList struct {
 	Tools    []Tool
 	Pages    int
 	Problems []string // what was wrong with the list itself (tools that are not objects, a bad cursor)
+	bytes    int      // of the pages' results, which the tools keep parts of
 }
+
+// Bounds on one listing: an endless cursor must not fill memory. Far above real
+// servers (10,000 tools with big schemas are some 20 MB).
+const (
+	maxListPages = 10000
+	maxListBytes = 64 << 20
+)
 
 // Tools lists every page of tools. On 2026-07-28 sessions the SDK may answer from its
 // TTL cache; the pages then come from the last raw answers. Use RefreshTools to ask the
@@ -547,12 +626,10 @@ func (s *Session) listTools(ctx context.Context, page func(cursor string) (json.
 		if err != nil {
 			return nil, err
 		}
-		var p struct {
-			Tools      json.RawMessage `json:"tools"`
-			NextCursor *string         `json:"nextCursor"`
-		}
-		if err := json.Unmarshal(result, &p); err != nil {
-			return nil, fmt.Errorf("the tools/list result is not an object: %v", err)
+		list.bytes += len(result)
+		p, err := listPage(result)
+		if err != nil {
+			return nil, err
 		}
 		if p.Tools == nil {
 			list.Problems = append(list.Problems, "a tools/list result has no tools member")
@@ -581,13 +658,53 @@ func (s *Session) listTools(ctx context.Context, page func(cursor string) (json.
 		case seen[next]:
 			list.Problems = append(list.Problems, fmt.Sprintf("the server returned cursor %q twice; listing stopped to avoid a loop", next))
 			return list, nil
-		case list.Pages >= 10000:
-			list.Problems = append(list.Problems, "more than 10000 pages; listing stopped")
+		case list.Pages >= maxListPages:
+			list.Problems = append(list.Problems, fmt.Sprintf("more than %d pages; listing stopped", maxListPages))
+			return list, nil
+		case list.bytes > maxListBytes:
+			list.Problems = append(list.Problems, fmt.Sprintf("the %d pages so far hold %s, more than the %s mcpscope keeps of one list; listing stopped (the server may be sending an endless cursor)",
+				list.Pages, wire.HumanBytes(int64(list.bytes)), wire.HumanBytes(maxListBytes)))
 			return list, nil
 		}
 		seen[next] = true
 		cursor = next
 	}
+}
+
+// toolsListPage is what listTools reads of one page.
+type toolsListPage struct {
+	Tools      json.RawMessage // a slice of the page: no copy of a big page
+	NextCursor *string
+}
+
+// listPage reads the tools and the cursor of one tools/list result (valid JSON: the
+// response it came in was checked).
+func listPage(result json.RawMessage) (toolsListPage, error) {
+	var p toolsListPage
+	r := bytes.TrimSpace(result)
+	if jsonscan.Valid(r) != nil || r[0] != '{' {
+		return p, fmt.Errorf("the tools/list result is not an object: %s", abbreviate(r, 60))
+	}
+	var bad error
+	jsonscan.MembersTrusted(r, func(key, v []byte) bool {
+		switch string(key) {
+		case "tools":
+			p.Tools = v
+		case "nextCursor":
+			p.NextCursor = nil
+			if string(v) == "null" {
+				break
+			}
+			c, ok := jsonscan.String(v)
+			if !ok {
+				bad = fmt.Errorf("the tools/list result's nextCursor is %s, not a string", jsonKind(v))
+				return false
+			}
+			p.NextCursor = &c
+		}
+		return true
+	})
+	return p, bad
 }
 
 // toolsPage fetches one page of tools/list as the raw result.
@@ -676,11 +793,16 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 			}
 			return nil, s.requestError(ctx, rctx, err, capture)
 		}
-		result, perr := parseResponse(raw)
+		result, validated, perr := parseResponseScan(raw)
 		if perr != nil {
 			return nil, perr
 		}
-		r := decodeCallResult(result)
+		// The captured frame never changes, so the result's strings may share it: a
+		// 100 MiB text block is then held once, in the frame.
+		r, fast := decodeCallResultFast(result, validated, true)
+		if !fast {
+			r = decodeCallResultTolerant(result)
+		}
 		if err != nil {
 			r.SDKError = err.Error()
 		}

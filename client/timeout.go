@@ -41,6 +41,7 @@ type requestTimer struct {
 	progress int
 	idleT    *time.Timer
 	capT     *time.Timer
+	capD     time.Duration
 	cancel   context.CancelCauseFunc
 }
 
@@ -57,6 +58,7 @@ func (s *Session) startRequest(ctx context.Context, what string) (context.Contex
 		capD = 10 * rt.idle
 	}
 	rt.idleT = time.AfterFunc(rt.idle, func() { rt.fire(false) })
+	rt.capD = capD
 	rt.capT = time.AfterFunc(capD, func() { rt.fire(true) })
 	return rctx, rt
 }
@@ -65,7 +67,9 @@ func (rt *requestTimer) fire(isCap bool) {
 	rt.mu.Lock()
 	e := &TimeoutError{What: rt.what, After: time.Since(rt.start).Round(time.Millisecond), Timeout: rt.idle, Cap: isCap, Progress: rt.progress}
 	if isCap {
-		e.After = e.After.Round(100 * time.Millisecond)
+		// The cap itself, not the time measured: a loaded machine fires the timer late,
+		// and the message should name the bound the user set.
+		e.After = rt.capD
 	}
 	rt.mu.Unlock()
 	rt.cancel(e)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+
+	"github.com/mcpscope/mcpscope/internal/jsonscan"
 )
 
 // Tool is a tool as the server described it. Unlike the SDK's type it keeps what the
@@ -82,9 +84,18 @@ func defaultAnnotations() Annotations {
 
 // decodeTools reads the tools array of a tools/list result, one tool at a time.
 func decodeTools(raw json.RawMessage) (tools []Tool, problems []string) {
+	// The page is walked, not decoded: each tool keeps slices of it (a page of big
+	// tools is held once, not copied per tool and per member).
 	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, []string{fmt.Sprintf("tools is not an array: %v", err)}
+	trimmed := bytes.TrimSpace(raw)
+	switch {
+	case jsonscan.Valid(trimmed) != nil:
+		return nil, []string{"tools is not valid JSON"}
+	case string(trimmed) == "null":
+	case trimmed[0] != '[':
+		return nil, []string{fmt.Sprintf("tools is %s, not an array", jsonKind(trimmed))}
+	default:
+		jsonscan.ElementsTrusted(trimmed, func(v []byte) bool { items = append(items, v); return true })
 	}
 	for i, it := range items {
 		t, ok := decodeTool(it)
@@ -99,17 +110,27 @@ func decodeTools(raw json.RawMessage) (tools []Tool, problems []string) {
 
 func decodeTool(raw json.RawMessage) (Tool, bool) {
 	t := Tool{Raw: raw, Annotations: defaultAnnotations()}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+	if len(raw) == 0 || raw[0] != '{' {
 		return t, false
 	}
+	m := map[string]json.RawMessage{}
+	jsonscan.MembersTrusted(raw, func(key, v []byte) bool {
+		k := string(key)
+		if bytes.IndexByte(key, '\\') >= 0 {
+			k, _ = jsonscan.String(append(append([]byte{'"'}, key...), '"'))
+		}
+		m[k] = v
+		return true
+	})
 	str := func(key string, dst *string) {
 		v, ok := m[key]
 		delete(m, key)
 		if !ok || string(v) == "null" {
 			return
 		}
-		if err := json.Unmarshal(v, dst); err != nil {
+		if s, ok := jsonscan.SharedStringTrusted(v); ok {
+			*dst = s
+		} else {
 			t.Problems = append(t.Problems, fmt.Sprintf("%s is %s, not a string", key, jsonKind(v)))
 			*dst = string(v)
 		}
@@ -376,3 +397,7 @@ func orderedObject(raw json.RawMessage) ([]string, map[string]json.RawMessage) {
 	}
 	return keys, m
 }
+
+// DecodeTools reads the tools array of a tools/list result (from a recording, a saved
+// file) exactly as a live listing does: one tool at a time, problems noted, not fatal.
+func DecodeTools(raw json.RawMessage) ([]Tool, []string) { return decodeTools(raw) }

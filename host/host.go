@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/host/toolfile"
+	"github.com/mcpscope/mcpscope/watch"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -30,8 +31,13 @@ import (
 // Name is the server name the host reports in serverInfo.
 const Name = "mcpscope-host"
 
-// DefaultWatchInterval is how often the tool file is checked for edits.
-const DefaultWatchInterval = 300 * time.Millisecond
+// DefaultWatchInterval is the quiet time after the last write to the tool file before
+// it is reloaded (the file is watched with fsnotify, not polled).
+const DefaultWatchInterval = 100 * time.Millisecond
+
+// fallbackPoll is how often the tool file is polled when the system cannot watch it
+// (no inotify watches left, say).
+const fallbackPoll = 300 * time.Millisecond
 
 // Options configure a Host.
 type Options struct {
@@ -45,8 +51,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported in serverInfo. Empty means "dev".
 	Version string
-	// WatchInterval is how often the tool file is polled for edits; zero means
-	// DefaultWatchInterval, a negative value turns watching off.
+	// WatchInterval is the quiet time after a write to the tool file before it is
+	// reloaded (a burst of writes is one reload); zero means DefaultWatchInterval, a
+	// negative value turns watching off.
 	WatchInterval time.Duration
 }
 
@@ -60,7 +67,7 @@ type Host struct {
 	mu         sync.Mutex
 	fileTools  []string // names registered from the tool file
 	lastSeen   []byte   // tool file content last acted on (installed, or reported as broken)
-	pendingBad []byte   // broken content seen once, reported if the next poll sees it again
+	pendingBad []byte   // broken content seen once by the fallback poll, reported if the next poll sees it again
 	lastErr    error    // the error of the last reload, nil if it was good
 	demo       *demoState
 
@@ -156,14 +163,38 @@ func (h *Host) watch() {
 	if interval == 0 {
 		interval = DefaultWatchInterval
 	}
-	t := time.NewTicker(interval)
+	w, err := watch.New([]string{h.opts.ToolFile}, interval)
+	if err != nil {
+		h.log.Warn("cannot watch the tool file; polling it instead", "file", h.opts.ToolFile, "every", fallbackPoll, "err", err)
+		h.poll()
+		return
+	}
+	defer w.Close()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case ev, ok := <-w.Events:
+			if !ok {
+				return
+			}
+			if ev.Kind == watch.Changed {
+				h.reload(true)
+			}
+		}
+	}
+}
+
+// poll checks the tool file every fallbackPoll, for systems that cannot watch it.
+func (h *Host) poll() {
+	t := time.NewTicker(fallbackPoll)
 	defer t.Stop()
 	for {
 		select {
 		case <-h.stop:
 			return
 		case <-t.C:
-			h.reload()
+			h.reload(false)
 		}
 	}
 }
@@ -172,9 +203,11 @@ func (h *Host) watch() {
 // A good file replaces the file's tools (the SDK then sends
 // notifications/tools/list_changed); a broken one keeps the last good set, and the
 // error goes to the logger and, as a notifications/message, to connected clients. A
-// broken content is reported only when two polls in a row see it, so an editor that
-// writes a file in steps does not cause a false alarm. Only the watcher calls it.
-func (h *Host) reload() {
+// settled says the content is the end of a burst of writes (the watcher's debounce);
+// otherwise (the fallback poll) broken content is reported only when two polls in a
+// row see it, so an editor that writes a file in steps does not cause a false alarm.
+// Only the watcher calls it.
+func (h *Host) reload(settled bool) {
 	data, err := os.ReadFile(h.opts.ToolFile)
 	if err != nil {
 		err = fmt.Errorf("reading tool file: %w", err)
@@ -196,7 +229,7 @@ func (h *Host) reload() {
 	f, err := h.load(data)
 	if err != nil {
 		h.mu.Lock()
-		settled := bytes.Equal(data, h.pendingBad)
+		settled = settled || bytes.Equal(data, h.pendingBad)
 		if settled {
 			h.lastSeen, h.pendingBad, h.lastErr = data, nil, err
 		} else {

@@ -48,6 +48,14 @@ func WriteResult(w io.Writer, out CallOutput, r *client.CallResult) error {
 		return err
 	}
 	for i, c := range r.Content {
+		if c.Type == "text" {
+			// Written as it is, not joined with its newline: a 100 MiB block is not
+			// copied to be printed.
+			if err := writeText(w, c.Text); err != nil {
+				return err
+			}
+			continue
+		}
 		line, err := describe(out, i, c)
 		if err != nil {
 			return err
@@ -65,6 +73,17 @@ func WriteResult(w io.Writer, out CallOutput, r *client.CallResult) error {
 	}
 	if len(r.Content) == 0 && r.Structured == nil {
 		fmt.Fprintln(w, "(the result has no content)")
+	}
+	return nil
+}
+
+func writeText(w io.Writer, text string) error {
+	if _, err := io.WriteString(w, text); err != nil {
+		return err
+	}
+	if !strings.HasSuffix(text, "\n") {
+		_, err := io.WriteString(w, "\n")
+		return err
 	}
 	return nil
 }

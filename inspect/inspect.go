@@ -42,7 +42,7 @@ type Report struct {
 	Capabilities    json.RawMessage `json:"capabilities"`
 	Instructions    string          `json:"instructions,omitempty"`
 	Tools           []ToolJSON      `json:"tools"`
-	Problems        []string        `json:"problems,omitempty"`
+	Problems        []string        `json:"problems"` // always present: [] when none
 }
 
 // ServerJSON is the server's self-description.
@@ -83,7 +83,7 @@ func NewReport(info client.Info, list *client.ToolList) Report {
 		Capabilities:    info.Capabilities,
 		Instructions:    info.Instructions,
 		Tools:           []ToolJSON{},
-		Problems:        list.Problems,
+		Problems:        append([]string{}, list.Problems...),
 	}
 	for _, t := range list.Tools {
 		tj := ToolJSON{

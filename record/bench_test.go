@@ -1,8 +1,11 @@
 package record_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -125,6 +128,35 @@ func BenchmarkEchoLoopPaired(b *testing.B) {
 	b.ReportMetric(float64(tPlain.Nanoseconds())/float64(b.N), "plain-ns/call")
 	b.ReportMetric(float64(tRec.Nanoseconds())/float64(b.N), "recording-ns/call")
 	b.ReportMetric(100*(float64(tRec)/float64(tPlain)-1), "overhead-%")
+}
+
+// BenchmarkReadOverlongLine: a recording with one 300 MiB line, over MaxLine. B/op is
+// what reading it allocates: the line is skipped as it streams, never held.
+//
+//	go test -run '^$' -bench OverlongLine -benchtime 3x ./record
+func BenchmarkReadOverlongLine(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "big.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Fprintln(f, `{"mcpscope":"recording","version":1,"target":{"transport":"stdio"}}`)
+	fmt.Fprint(f, `{"t":0.1,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"`)
+	chunk := bytes.Repeat([]byte("x"), 1<<20)
+	for range 300 {
+		f.Write(chunk)
+	}
+	fmt.Fprintln(f, `"}]}}}`)
+	fmt.Fprintln(f, `{"t":0.2,"kind":"end"}`)
+	f.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rec, err := record.Load(path)
+		if err != nil || len(rec.Warnings) != 1 {
+			b.Fatal(err, rec.Warnings)
+		}
+	}
 }
 
 // BenchmarkRedactLargeResult is what redaction costs a big result on its way to the

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/client/wire"
 )
 
 // Recording is a recording read back.
@@ -47,8 +49,8 @@ func Read(r io.Reader) (*Recording, error) {
 	n := 0
 	sawHeader := false
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) == 0 && err != nil {
+		line, full, err := readLine(br, MaxLine)
+		if full == 0 && err != nil {
 			if errors.Is(err, io.EOF) {
 				break
 			}
@@ -56,6 +58,13 @@ func Read(r io.Reader) (*Recording, error) {
 		}
 		n++
 		torn := err != nil // the last line had no newline
+		if line == nil {
+			if !sawHeader {
+				return nil, fmt.Errorf("not an mcpscope recording: the first line is %s long, more than the %s a recording line may have", wire.HumanBytes(int64(full)), wire.HumanBytes(int64(MaxLine)))
+			}
+			rec.Warnings = append(rec.Warnings, fmt.Sprintf("line %d is %s, more than the %s limit for one recording line; skipped without being read into memory", n, wire.HumanBytes(int64(full)), wire.HumanBytes(int64(MaxLine))))
+			continue
+		}
 		text := bytes.TrimSpace(line)
 		if len(text) == 0 {
 			continue
@@ -93,6 +102,42 @@ func Read(r io.Reader) (*Recording, error) {
 		rec.Warnings = append(rec.Warnings, "the recording has no end marker: the recorder was stopped before finishing it (it is read up to its last whole line)")
 	}
 	return rec, nil
+}
+
+// MaxLine is the longest recording line Read takes in: a message at the largest
+// --max-frame default (256 MiB) and its event members. A longer line is skipped with a
+// warning, without being held in memory.
+var MaxLine = wire.DefaultMaxFrame + 1<<20
+
+// readLine reads one line (with its newline, if any). A line longer than max is
+// consumed and dropped: line is nil and full its length. Pieces are collected and
+// joined once, so a line costs its size rather than a doubling buffer's 2 to 3 times.
+func readLine(br *bufio.Reader, max int) (line []byte, full int, err error) {
+	var pieces [][]byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		full += len(chunk)
+		if full > max {
+			pieces = nil
+			for err == bufio.ErrBufferFull {
+				chunk, err = br.ReadSlice('\n')
+				full += len(chunk)
+			}
+			return nil, full, err
+		}
+		if err == bufio.ErrBufferFull {
+			pieces = append(pieces, append([]byte(nil), chunk...))
+			continue
+		}
+		if len(pieces) == 0 {
+			return append([]byte(nil), chunk...), full, err
+		}
+		out := make([]byte, 0, full)
+		for _, p := range pieces {
+			out = append(out, p...)
+		}
+		return append(out, chunk...), full, err
+	}
 }
 
 func readHeader(line []byte, h *Header) error {

@@ -341,3 +341,47 @@ func TestHTTPEvents(t *testing.T) {
 		t.Errorf("exchanges over HTTP: %+v", xs)
 	}
 }
+
+// A recording line over MaxLine is skipped with a warning that says so, and the rest
+// of the recording is read.
+func TestOverlongRecordingLineIsSkipped(t *testing.T) {
+	old := MaxLine
+	MaxLine = 1000
+	defer func() { MaxLine = old }()
+	in := `{"mcpscope":"recording","version":1,"target":{"transport":"stdio"}}` + "\n" +
+		`{"t":0.1,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("x", 5000) + `"}}}` + "\n" +
+		`{"t":0.2,"dir":"recv","msg":{"jsonrpc":"2.0","id":2,"result":{}}}` + "\n" +
+		`{"t":0.3,"kind":"end"}` + "\n"
+	rec, err := Read(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Events) != 1 || !rec.Complete {
+		t.Fatalf("events %d, complete %v", len(rec.Events), rec.Complete)
+	}
+	if len(rec.Warnings) != 1 || !strings.Contains(rec.Warnings[0], "line 2 is 5.0 KiB, more than the 1000 B limit") {
+		t.Fatalf("warnings %q", rec.Warnings)
+	}
+	// An overlong first line is not a recording.
+	if _, err := Read(strings.NewReader(strings.Repeat("y", 3000) + "\n")); err == nil || !strings.Contains(err.Error(), "more than the 1000 B a recording line may have") {
+		t.Fatalf("overlong header: %v", err)
+	}
+}
+
+// A message over 1 MiB is written from its bytes and reads back whole.
+func TestBigMessageRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("z", 3<<20) + `"}}`)
+	w.Listen(wire.Event{Kind: wire.KindMessage, Dir: wire.Recv, Data: msg})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Read(&buf)
+	if err != nil || len(rec.Events) != 1 || !bytes.Equal(rec.Events[0].Msg, msg) || !rec.Complete {
+		t.Fatalf("read back: %v, %d events, warnings %q", err, len(rec.Events), rec.Warnings)
+	}
+}

@@ -248,9 +248,23 @@ func (w *Writer) write(ev *Event, validJSON bool) error {
 	if w.err != nil || w.closed {
 		return w.err
 	}
-	w.buf = appendEvent(w.buf[:0], ev, w.red, validJSON)
+	var msg []byte
+	w.buf, msg = appendEventHead(w.buf[:0], ev, w.red, validJSON)
+	if msg != nil && len(msg) < bigMsg {
+		w.buf = append(append(w.buf, msg...), '}', '\n')
+		msg = nil
+	}
 	if _, err := w.w.Write(w.buf); err != nil {
 		w.err = fmt.Errorf("writing the recording: %w", err)
+	} else if msg != nil {
+		// A big message goes from the frame to the file as it is, not copied into
+		// the line first (a 100 MiB result would cost another 100 MiB or more).
+		// The line is then three writes; a reader already tolerates a torn last line.
+		if _, err := w.w.Write(msg); err != nil {
+			w.err = fmt.Errorf("writing the recording: %w", err)
+		} else if _, err := w.w.Write([]byte("}\n")); err != nil {
+			w.err = fmt.Errorf("writing the recording: %w", err)
+		}
 	}
 	if cap(w.buf) > 1<<20 {
 		w.buf = nil // do not keep a huge message's buffer
@@ -294,10 +308,25 @@ func marshalLine(v any) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
+// bigMsg is the message size from which the writer writes a message straight from
+// its bytes instead of copying it into the line.
+const bigMsg = 1 << 20
+
 // appendEvent appends ev as one JSON line, redacting text, messages, URLs and headers.
 // The member order is fixed (t, server, kind, dir, framing, http members, exit, size, text,
 // msg) so that files diff well. validJSON says ev.Msg is known to be valid JSON.
 func appendEvent(b []byte, ev *Event, red *Redactor, validJSON bool) []byte {
+	b, msg := appendEventHead(b, ev, red, validJSON)
+	if msg == nil {
+		return b
+	}
+	return append(append(b, msg...), '}', '\n')
+}
+
+// appendEventHead is appendEvent up to the message: when the event has a JSON message,
+// b ends with `"msg":` and the (redacted, compacted) message is returned for the
+// caller to append, followed by "}\n"; otherwise b is the whole line and msg is nil.
+func appendEventHead(b []byte, ev *Event, red *Redactor, validJSON bool) ([]byte, []byte) {
 	b = append(b, `{"t":`...)
 	b = strconv.AppendFloat(b, roundMicro(ev.T), 'f', -1, 64)
 	str := func(name, v string) {
@@ -385,7 +414,7 @@ func appendEvent(b []byte, ev *Event, red *Redactor, validJSON bool) []byte {
 		if ok {
 			str("text", text)
 			b = append(b, `,"msg":`...)
-			b = append(b, red.JSON(msg)...)
+			return b, red.JSON(msg)
 		} else {
 			// Not JSON after all: keep the frame as text.
 			frame := red.Text(string(ev.Msg))
@@ -397,7 +426,7 @@ func appendEvent(b []byte, ev *Event, red *Redactor, validJSON bool) []byte {
 	} else {
 		str("text", text)
 	}
-	return append(b, '}', '\n')
+	return append(b, '}', '\n'), nil
 }
 
 // roundMicro rounds seconds to microseconds, enough for wire timing and short to print.

@@ -37,9 +37,9 @@ var timingKey = regexp.MustCompile(`(?i:time|duration|elapsed|latency)|^date|Dat
 
 // Diff is one difference between a recorded and a live message.
 type Diff struct {
-	Path     string // JSON pointer into the message; inside a text block holding JSON it continues into that JSON
-	Expected string // the recorded value as JSON, or "(absent)"
-	Got      string // the live value as JSON, or "(absent)"
+	Path     string `json:"path"`     // JSON pointer into the message; inside a text block holding JSON it continues into that JSON
+	Expected string `json:"expected"` // the recorded value as JSON, or "(absent)"
+	Got      string `json:"got"`      // the live value as JSON, or "(absent)"
 }
 
 // pattern is one compiled ignore path.

@@ -48,22 +48,29 @@ type Options struct {
 	Redact *record.Redactor
 	// Timeout bounds each exchange; zero means DefaultTimeout.
 	Timeout time.Duration
+	// Only, when set, runs only the exchanges named: by their JSON-RPC id (a saved
+	// collection names its calls TOOL-N) or by the tool or prompt they name. The rest
+	// are skipped; a name that matches nothing is a usage error.
+	Only []string
 }
 
 // Report is the outcome of a golden replay.
+//
+// Its JSON (replay --format json) uses camelCase members, like --inspect's; the
+// lists are [] when empty.
 type Report struct {
-	Replayed  int // exchanges sent and compared
-	Equal     int
-	Handshake int // handshake exchanges skipped (negotiated afresh)
-	Failures  []Failure
-	Skipped   []Skipped
+	Replayed  int       `json:"replayed"` // exchanges sent and compared
+	Equal     int       `json:"equal"`
+	Handshake int       `json:"handshake"` // handshake exchanges skipped (negotiated afresh)
+	Failures  []Failure `json:"failures"`
+	Skipped   []Skipped `json:"skipped"`
 	// ClientNotifications counts recorded client notifications other than
 	// notifications/initialized, which replay does not send.
-	ClientNotifications int
-	Warnings            []string
-	RecordedEra         string
-	LiveEra             string
-	LiveVersion         string
+	ClientNotifications int      `json:"clientNotifications"`
+	Warnings            []string `json:"warnings"`
+	RecordedEra         string   `json:"recordedEra"`
+	LiveEra             string   `json:"liveEra"`
+	LiveVersion         string   `json:"liveVersion"`
 	// Updated is the rewritten recording when Options.Update was set.
 	Updated *record.Recording `json:"-"`
 }
@@ -73,25 +80,51 @@ func (r *Report) OK() bool { return len(r.Failures) == 0 }
 
 // Failure is one exchange that did not match.
 type Failure struct {
-	Exchange int    // 1-based, counting the recording's requests
-	Line     int    // the request's line in the recording
-	Request  string // method and a short form of its params
-	Diffs    []Where
-	Err      string // the exchange could not be completed (timeout, server gone)
+	Exchange int     `json:"exchange"` // 1-based, counting the recording's requests
+	Line     int     `json:"line"`     // the request's line in the recording
+	Request  string  `json:"request"`  // method and a short form of its params
+	Diffs    []Where `json:"diffs"`
+	Err      string  `json:"error,omitempty"` // the exchange could not be completed (timeout, server gone)
 }
 
 // Where is a difference in one message of an exchange.
 type Where struct {
-	In string // "response", or a notification: "notifications/progress", "notifications/message #2"
+	In string `json:"in"` // "response", or a notification: "notifications/progress", "notifications/message #2"
 	Diff
+}
+
+// MarshalJSON writes the report with [] for an empty list, never null.
+func (r Report) MarshalJSON() ([]byte, error) {
+	type plain Report
+	p := plain(r)
+	if p.Failures == nil {
+		p.Failures = []Failure{}
+	}
+	if p.Skipped == nil {
+		p.Skipped = []Skipped{}
+	}
+	if p.Warnings == nil {
+		p.Warnings = []string{}
+	}
+	return json.Marshal(p)
+}
+
+// MarshalJSON writes the failure with [] for no diffs.
+func (f Failure) MarshalJSON() ([]byte, error) {
+	type plain Failure
+	p := plain(f)
+	if p.Diffs == nil {
+		p.Diffs = []Where{}
+	}
+	return json.Marshal(p)
 }
 
 // Skipped is a recorded request that was not replayed, and why.
 type Skipped struct {
-	Exchange int
-	Line     int
-	Request  string
-	Reason   string
+	Exchange int    `json:"exchange"`
+	Line     int    `json:"line"`
+	Request  string `json:"request"`
+	Reason   string `json:"reason"`
 }
 
 // WriteText prints the differences per exchange and a summary line.
@@ -201,12 +234,20 @@ func Run(ctx context.Context, rec *record.Recording, target client.Target, opts 
 		notes    []json.RawMessage
 	}
 	var lives []live
+	if len(opts.Only) > 0 {
+		if err := checkOnly(xs, opts.Only); err != nil {
+			return nil, err
+		}
+	}
 	for i, x := range xs {
 		n := i + 1
 		line := rec.Events[x.RequestEvent].Line
 		switch {
 		case x.Handshake():
 			report.Handshake++
+			continue
+		case len(opts.Only) > 0 && !onlyMatch(x, opts.Only):
+			report.Skipped = append(report.Skipped, Skipped{n, line, describe(x), "not named by --only"})
 			continue
 		case x.Response == nil:
 			report.Skipped = append(report.Skipped, Skipped{n, line, describe(x), "no response was recorded (cancelled, or the recording stopped first)"})
@@ -609,4 +650,60 @@ func compareNotifications(base *Matcher, scopes []string, expected, got []json.R
 		}
 	}
 	return out
+}
+
+// exchangeID is an exchange's id as a word: a string id unquoted.
+func exchangeID(x *record.Exchange) string {
+	var s string
+	if json.Unmarshal([]byte(x.ID), &s) == nil {
+		return s
+	}
+	return x.ID
+}
+
+func onlyMatch(x *record.Exchange, only []string) bool {
+	id, name := exchangeID(x), requestName(x.Params)
+	for _, o := range only {
+		if o == id || (name != "" && o == name) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkOnly fails when a name of --only matches no exchange, listing the names.
+func checkOnly(xs []*record.Exchange, only []string) error {
+	var missing []string
+	for _, o := range only {
+		found := false
+		for _, x := range xs {
+			if !x.Handshake() && onlyMatch(x, []string{o}) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			missing = append(missing, o)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if x.Handshake() {
+			continue
+		}
+		for _, n := range []string{exchangeID(x), requestName(x.Params)} {
+			if n != "" && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) > 40 {
+		names = append(names[:40], "…")
+	}
+	return &client.UsageError{Msg: fmt.Sprintf("--only %s: no exchange has that id or names that tool; the recording has: %s", strings.Join(missing, ", "), strings.Join(names, ", "))}
 }

@@ -56,6 +56,10 @@ type Options struct {
 	// Browse is a recording to show: its traffic (with its timing) and its calls in
 	// History, before the live session (usually the recording served as a mock).
 	Browse *record.Recording
+	// Keep is the memory that Traffic, Logs and Stderr hold together (half for
+	// Traffic, a quarter each for Logs and Stderr); older frames and lines go to a
+	// private spill file, read back when scrolled to (0: spool.DefaultKeep, 64 MiB).
+	Keep int64
 }
 
 // Run shows the TUI until the user quits, then closes the session; it returns only once
@@ -98,24 +102,33 @@ func (m *model) exitError() error {
 	return fmt.Errorf("could not connect to %s: %w", m.displayName(), m.srv.err)
 }
 
-// pump batches wire events so that a chatty server cannot flood the UI with one
-// message per frame: events are collected and delivered at most every 16 ms.
+// pump batches wire events and log notifications so that a chatty server cannot
+// flood the UI with one message (and one redraw) per frame: they are collected and
+// delivered together at most every 16 ms, and the server's reader never waits for
+// the UI.
 type pump struct {
 	mu      sync.Mutex
 	pending []wire.Event
 	servers []string // the server of each pending event
-	wake    chan struct{}
-	done    chan struct{}
-	once    sync.Once
+	logs    []string // log lines, formatted as they arrived
+	// While the screen cannot take messages (an $EDITOR runs), what waits is bounded:
+	// past max bytes, events and lines are counted, not kept, and the next batch says
+	// how many were dropped.
+	bytes, max          int
+	lostEvents, lostLog int
+	wake                chan struct{}
+	done                chan struct{}
+	once                sync.Once
 }
 
 type wireBatchMsg struct {
 	events  []wire.Event
 	servers []string // which server each event came from
+	logs    []string
 }
 
 func newPump(send func(tea.Msg)) *pump {
-	p := &pump{wake: make(chan struct{}, 1), done: make(chan struct{})}
+	p := &pump{wake: make(chan struct{}, 1), done: make(chan struct{}), max: maxPending}
 	go func() {
 		for {
 			select {
@@ -125,19 +138,38 @@ func newPump(send func(tea.Msg)) *pump {
 			}
 			time.Sleep(16 * time.Millisecond)
 			p.mu.Lock()
-			batch, servers := p.pending, p.servers
-			p.pending, p.servers = nil, nil
+			batch, servers, logs := p.pending, p.servers, p.logs
+			p.pending, p.servers, p.logs, p.bytes = nil, nil, nil, 0
+			if p.lostEvents > 0 {
+				batch = append(batch, wire.Event{Time: time.Now(), Kind: wire.KindSynthetic,
+					Text: fmt.Sprintf("%d wire events were dropped while the screen was busy (a recording keeps them all)", p.lostEvents)})
+				servers = append(servers, "")
+			}
+			if p.lostLog > 0 {
+				logs = append(logs, fmt.Sprintf("… %d log lines were dropped while the screen was busy", p.lostLog))
+			}
+			p.lostEvents, p.lostLog = 0, 0
 			p.mu.Unlock()
-			if len(batch) > 0 {
-				send(wireBatchMsg{events: batch, servers: servers})
+			if len(batch) > 0 || len(logs) > 0 {
+				send(wireBatchMsg{events: batch, servers: servers, logs: logs})
 			}
 		}
 	}()
 	return p
 }
 
+// maxPending bounds what waits for the screen.
+const maxPending = 64 << 20
+
 func (p *pump) listen(server string, e wire.Event) {
 	p.mu.Lock()
+	if n := len(e.Data) + len(e.Text) + 128; p.bytes+n <= p.max {
+		p.bytes += n
+	} else {
+		p.lostEvents++
+		p.mu.Unlock()
+		return
+	}
 	p.pending = append(p.pending, e)
 	p.servers = append(p.servers, server)
 	p.mu.Unlock()
@@ -145,6 +177,30 @@ func (p *pump) listen(server string, e wire.Event) {
 	case p.wake <- struct{}{}:
 	default:
 	}
+}
+
+// log queues one log notification as the line the Logs tab shows.
+func (p *pump) log(l client.LogMessage) {
+	line := logLine(time.Now(), l)
+	p.mu.Lock()
+	if n := len(line) + 16; p.bytes+n <= p.max {
+		p.bytes += n
+	} else {
+		p.lostLog++
+		p.mu.Unlock()
+		return
+	}
+	p.logs = append(p.logs, line)
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// logLine is how the Logs tab shows a notifications/message.
+func logLine(t time.Time, l client.LogMessage) string {
+	return safe(fmt.Sprintf("%s %-9s %s%s", t.Format("15:04:05"), l.Level, loggerPrefix(l.Logger), oneLine(string(l.Data), 500)))
 }
 
 func (p *pump) stop() { p.once.Do(func() { close(p.done) }) }

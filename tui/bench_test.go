@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
 )
 
 // Run with: go test -run '^$' -bench . ./tui
@@ -103,4 +106,74 @@ func reportPercentiles(b *testing.B, samples []time.Duration) {
 	sort.Slice(samples, func(i, j int) bool { return samples[i] < samples[j] })
 	b.ReportMetric(float64(samples[len(samples)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(samples[len(samples)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// BenchmarkTrafficFrame100000Events: one frame of the Traffic tab drawn after
+// 100,000 events, following the newest, with a direction filter on (the filtered
+// rows are kept as events arrive, not rebuilt per frame).
+func BenchmarkTrafficFrame100000Events(b *testing.B) {
+	for _, filter := range []int{0, 1} {
+		b.Run(dirFilters[filter], func(b *testing.B) {
+			m := newModel(Options{Theme: "dark"})
+			defer m.closeSpools()
+			m.width, m.height = 120, 40
+			m.srv.state = stateReady
+			m.tab, m.focus = tabTraffic, paneRight
+			m.traffic.dirIndex = filter
+			m.traffic.refilter()
+			events := make([]wire.Event, 0, 1000)
+			for i := 0; i < 100000; i++ {
+				dir := wire.Send
+				if i%2 == 1 {
+					dir = wire.Recv
+				}
+				data := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo"}}`, i)
+				events = append(events, wire.Event{Time: time.Now(), Kind: wire.KindMessage, Dir: dir, Data: []byte(data), Size: len(data)})
+				if len(events) == cap(events) {
+					m.traffic.add(events)
+					events = events[:0]
+				}
+			}
+			_ = m.render()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				_ = m.render()
+			}
+		})
+	}
+}
+
+// BenchmarkLogIngest100000: 100,000 log notifications through the pump into the
+// model, and the frames drawn for the messages they arrive in.
+func BenchmarkLogIngest100000(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		m := newModel(Options{Theme: "dark"})
+		m.width, m.height = 120, 40
+		m.srv.state = stateReady
+		m.tab, m.focus = tabLogs, paneRight
+		msgs := make(chan tea.Msg, 1024)
+		p := newPump(func(msg tea.Msg) { msgs <- msg })
+		done := make(chan int)
+		go func() {
+			got, frames := 0, 0
+			for msg := range msgs {
+				m.Update(msg)
+				_ = m.render()
+				frames++
+				got += len(msg.(wireBatchMsg).logs)
+				if got == 100000 {
+					break
+				}
+			}
+			done <- frames
+		}()
+		for j := 0; j < 100000; j++ {
+			p.log(client.LogMessage{Level: "info", Data: json.RawMessage(`"a log line of the flood"`)})
+		}
+		frames := <-done
+		p.stop()
+		m.closeSpools()
+		b.ReportMetric(float64(frames), "frames")
+	}
 }

@@ -190,7 +190,7 @@ func TestFailedStartKeepsTheDiagnostics(t *testing.T) {
 func TestFailureShowsTheFirstAndLastStderrLines(t *testing.T) {
 	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "exit-verbose")}, 100, 30)
 	h.until("the failure", func(m *model) bool { return m.srv.state == stateFailed })
-	h.until("the stderr lines", func(m *model) bool { return len(m.stderr) >= 62 })
+	h.until("the stderr lines", func(m *model) bool { return m.stderr.len() >= 62 })
 	h.contains("the cause: cannot open database notes.db", "fakemcp: giving up", "more lines (5 shows them all)")
 }
 
@@ -426,8 +426,7 @@ func TestLongLinesWrap(t *testing.T) {
 	}
 
 	h := ready(t, 100, 30)
-	h.m.stderr = append(h.m.stderr, "fatal: "+words)
-	h.m.stderrView.setLines(h.m.stderr)
+	h.m.stderr.add("fatal: " + words)
 	h.press("5")
 	h.contains("omega")
 }

@@ -153,7 +153,7 @@ func (h *harness) until(what string, cond func(*model) bool) {
 // caughtUp reports whether the model holds every wire event emitted so far (they
 // reach it through the pump, in batches).
 func (h *harness) caughtUp(m *model) bool {
-	return int64(len(m.traffic.entries)) == h.emitted.Load()
+	return int64(m.traffic.size()) == h.emitted.Load()
 }
 
 // press sends keys by their names in the key map ("enter", "tab", "ctrl+c", "a").

@@ -143,14 +143,15 @@ func TestHostileServerStringsAreInert(t *testing.T) {
 	h.inert("raw result")
 	h.press("r")
 
-	h.until("the log and stderr lines", func(m *model) bool { return len(m.logs) > 0 && len(m.stderr) > 2 })
+	h.until("the log and stderr lines", func(m *model) bool { return m.logs.len() > 0 && m.stderr.len() > 2 })
 	h.press("tab", "3")
 	h.screenHas("traffic", h.inert("traffic"), "noise: NOISE Reads a file. ␛[8m")
-	for i := range h.m.traffic.visible() {
-		h.m.traffic.cursor, h.m.traffic.open = i, true
+	for i := range h.m.traffic.rows() {
+		h.m.traffic.cursor, h.m.traffic.open = i, false
+		h.m.traffic.toggleOpen()
 		h.inert("traffic frame " + strconv.Itoa(i))
 	}
-	h.m.traffic.open = false
+	h.m.traffic.closeOpen()
 	h.press("4")
 	h.screenHas("logs", h.inert("logs"), "[evil␛]2;log-title␇]", `"Reads a file. \u001b[8mIGNORE`)
 	h.press("5")
@@ -306,8 +307,9 @@ func FuzzServerStrings(f *testing.F) {
 		m.tab, m.toolRaw = tabTool, true
 		check("raw tool")
 		m.tab = tabTraffic
-		for i := range m.traffic.visible() {
-			m.traffic.cursor, m.traffic.open = i, true
+		for i := range m.traffic.rows() {
+			m.traffic.cursor, m.traffic.open = i, false
+			m.traffic.toggleOpen()
 			check("traffic frame")
 		}
 		m.elicit = &elicitMsg{req: client.ElicitRequest{Message: s, Mode: "url", URL: s}}

@@ -22,6 +22,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/savefile"
+	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
@@ -134,9 +135,11 @@ type model struct {
 	formError string
 	// forms keeps each tool's form (by name and schema), so that moving to another
 	// tool and back keeps what was typed.
-	forms  map[string]*form.Form
-	detail scroller
-	ask    *question // a yes/no dialog waiting for its answer
+	forms     map[string]*form.Form
+	detail    scroller
+	ask       *question      // a yes/no dialog waiting for its answer
+	argsCheck argsCheckedMsg // the arguments' check, while sendCall finishes
+	checking  *form.Form     // a check of this form's arguments is running
 
 	nextID    int
 	calls     []*outcome // history, oldest first
@@ -153,10 +156,8 @@ type model struct {
 	toolRaw   bool // the Tool tab shows the raw tool object
 
 	traffic    trafficView
-	logs       []string
-	logView    scroller
-	stderr     []string
-	stderrView scroller
+	logs       lineView // notifications/message, one line each
+	stderr     lineView // the server's stderr lines
 	histCursor int
 
 	elicit     *elicitMsg
@@ -166,6 +167,7 @@ type model struct {
 	inline    bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
 	nextImage int
 	spinner   spinner.Model
+	ticking   bool // a spinner tick is scheduled
 	send      func(tea.Msg)
 	pump      *pump
 	closeMu   sync.Mutex
@@ -186,6 +188,11 @@ func newModel(opts Options) *model {
 		height:  24,
 	}
 	m.traffic.follow = true
+	keep := opts.Keep
+	if keep <= 0 {
+		keep = spool.DefaultKeep
+	}
+	m.traffic.keep, m.logs.keep, m.stderr.keep = keep/2, keep/4, keep/4
 	m.inline = inlineSupported
 	p, ok := themes.ByName(opts.Theme)
 	if !ok {
@@ -223,10 +230,9 @@ func (m *model) loadRecording(rec *record.Recording) {
 	m.traffic.add(events)
 	for _, e := range events {
 		if e.Kind == wire.KindStderr {
-			m.stderr = append(m.stderr, safeText(string(e.Data)))
+			m.stderr.add(safeText(string(e.Data)))
 		}
 	}
-	m.stderrView.setLines(m.stderr)
 	at := func(i int) time.Time {
 		return started.Add(time.Duration(rec.Events[i].T * float64(time.Second)))
 	}
@@ -253,6 +259,7 @@ func (m *model) loadRecording(rec *record.Recording) {
 }
 
 func (m *model) Init() tea.Cmd {
+	m.ticking = true
 	cmds := []tea.Cmd{m.connect(), m.spinner.Tick}
 	if m.theme == "auto" {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -275,7 +282,23 @@ func (m *model) typing() bool {
 	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil
 }
 
+// Update handles a message; the spinner ticks only while something runs (a connect
+// or a call), so an idle workbench does no work at all.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	if m.busy() && !m.ticking {
+		m.ticking = true
+		cmd = tea.Batch(cmd, m.spinner.Tick)
+	}
+	return m, cmd
+}
+
+// busy reports whether something on screen animates: a connect or a running call.
+func (m *model) busy() bool {
+	return m.srv.state == stateConnecting || len(m.cancels) > 0 || (m.current != nil && m.current.running)
+}
+
+func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -288,6 +311,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case spinner.TickMsg:
+		if !m.busy() {
+			m.ticking = false // stop; Update starts it again when something runs
+			return m, nil
+		}
 		var cmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
 		return m, cmd
@@ -297,11 +324,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onTools(msg)
 	case wireBatchMsg:
 		m.onWire(msg.events, msg.servers)
+		m.onLogs(msg.logs)
 		return m, nil
 	case logMsg:
-		m.logs = append(m.logs, safe(fmt.Sprintf("%s %-9s %s%s", time.Now().Format("15:04:05"), msg.m.Level, loggerPrefix(msg.m.Logger), oneLine(string(msg.m.Data), 500))))
-		m.logView.setLines(m.logs)
-		m.logView.bottom()
+		m.onLogs([]string{logLine(time.Now(), msg.m)})
 		return m, nil
 	case progressMsg:
 		for _, o := range m.calls {
@@ -314,6 +340,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case callDoneMsg:
 		return m, m.onCallDone(msg)
+	case form.Msg:
+		return m, form.Handle(msg)
+	case argsCheckedMsg:
+		return m, m.onArgsChecked(msg)
+	case structuredCheckedMsg:
+		msg.o.setChecked(msg)
+		m.resultVer++
+		return m, nil
 	case elicitMsg:
 		f, err := form.New(msg.req.Schema)
 		if err != nil {
@@ -380,7 +414,7 @@ func (m *model) onWire(events []wire.Event, servers []string) {
 					line = servers[i] + " │ " + line
 				}
 			}
-			m.stderr = append(m.stderr, line)
+			m.stderr.add(line)
 		case wire.KindHTTP:
 			if i < len(servers) {
 				if s := m.server(servers[i]); s != nil {
@@ -389,8 +423,12 @@ func (m *model) onWire(events []wire.Event, servers []string) {
 			}
 		}
 	}
-	m.stderrView.setLines(m.stderr)
-	m.stderrView.bottom()
+}
+
+func (m *model) onLogs(lines []string) {
+	for _, l := range lines {
+		m.logs.add(l)
+	}
 }
 
 // onHTTPEvent lets the status follow an HTTP transport: a request that cannot
@@ -432,9 +470,9 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		} else {
 			o.result, o.err = msg.result, msg.err
 		}
-		o.checkStructured()
+		check := o.checkCmd()
 		m.lastCall = msg.elapsed
-		return m.sendPictures(o)
+		return tea.Batch(check, m.sendPictures(o))
 	}
 	return nil
 }
@@ -795,7 +833,18 @@ func (m *model) sendCall(anyway bool) tea.Cmd {
 		m.notice = "arguments: " + err.Error() + "; alt+enter sends them as typed"
 		return nil
 	}
-	if errs := m.form.Validate(); len(errs) > 0 && !anyway {
+	if m.argsCheck.form != m.form {
+		// A costly check runs in a command, off the UI goroutine, and its answer
+		// comes back here (argsCheckedMsg); a cheap one is done at once.
+		errs, ok := m.form.QuickCheck()
+		if !ok {
+			return m.checkArgs(anyway)
+		}
+		m.argsCheck = argsCheckedMsg{form: m.form, errs: errs}
+	}
+	errs := m.argsCheck.errs
+	m.argsCheck = argsCheckedMsg{}
+	if len(errs) > 0 && !anyway {
 		m.notice = fmt.Sprintf("%d argument error(s) shown beside their fields; alt+enter sends anyway", len(errs))
 		return nil
 	}
@@ -1019,9 +1068,9 @@ func (m *model) scroll(delta int) {
 			m.traffic.move(delta)
 		}
 	case m.tab == tabLogs:
-		m.logView.scroll(delta)
+		m.logs.scroll(delta)
 	case m.tab == tabStderr:
-		m.stderrView.scroll(delta)
+		m.stderr.scroll(delta)
 	case m.tab == tabHistory:
 		m.histCursor = min(max(m.histCursor+delta, 0), max(len(m.calls)-1, 0))
 	}
@@ -1041,25 +1090,23 @@ func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
 		default:
 			m.traffic.query += k.Text
 		}
-		m.traffic.cursor = max(len(m.traffic.visible())-1, 0)
-		m.traffic.follow = true
+		m.traffic.refilter()
 		return nil
 	}
 	switch {
 	case key.Matches(k, m.keys.Filter):
 		m.traffic.typing, m.traffic.query, m.traffic.open = true, "", false
+		m.traffic.refilter()
 		return nil
 	case key.Matches(k, m.keys.TrafficDir):
 		m.traffic.dirIndex = (m.traffic.dirIndex + 1) % len(dirFilters)
-		m.traffic.cursor = max(len(m.traffic.visible())-1, 0)
-		m.traffic.follow = true
+		m.traffic.refilter()
 		return nil
 	case k.String() == "enter":
-		m.traffic.open = !m.traffic.open
-		m.traffic.detail.offset = 0
+		m.traffic.toggleOpen()
 		return nil
 	case k.String() == "esc":
-		m.traffic.open = false
+		m.traffic.closeOpen()
 		return nil
 	}
 	return m.onScrollKey(k)
@@ -1517,16 +1564,16 @@ func (m *model) rightTabs(width, height int) string {
 	case tabTraffic:
 		body = m.traffic.view(m.st, width, bodyH)
 	case tabLogs:
-		if len(m.logs) == 0 {
+		if m.logs.len() == 0 {
 			body = m.st.muted.Render("No log messages (notifications/message) yet.")
 		} else {
-			body = m.logView.view(bodyH)
+			body = m.logs.view(bodyH)
 		}
 	case tabStderr:
-		if len(m.stderr) == 0 {
+		if m.stderr.len() == 0 {
 			body = m.st.muted.Render("The server has written nothing to stderr.")
 		} else {
-			body = m.stderrView.wrapView(bodyH, width)
+			body = m.stderr.wrapView(bodyH, width)
 		}
 	case tabHistory:
 		body = m.historyView(width, bodyH)
@@ -1561,31 +1608,35 @@ func (m *model) failureView(width, height int, title string) string {
 		lines = append(lines, "server "+safe(m.srv.exit.String()))
 	}
 	foot := []string{"", m.st.statusKey.Render("ctrl+r") + m.st.muted.Render(" restarts the server (history is kept) · 3 traffic · 5 stderr · q quits")}
+	// The stderr of this start: only the first and last lines shown are read (the
+	// rest may be in the spill file).
 	var errLines []string
-	if from := m.srv.stderrFrom; from <= len(m.stderr) {
-		errLines = m.stderr[from:]
+	count, at := 0, func(i int) string { return errLines[i] }
+	if from := m.srv.stderrFrom; from <= m.stderr.len() {
+		count, at = m.stderr.len()-from, func(i int) string { return m.stderr.at(from + i) }
 	}
-	if len(errLines) == 0 && se != nil {
+	if count == 0 && se != nil {
 		for _, l := range se.Stderr { // not seen on the tap (yet)
 			errLines = append(errLines, safe(l))
 		}
+		count, at = len(errLines), func(i int) string { return errLines[i] }
 	}
-	if len(errLines) > 0 {
+	if count > 0 {
 		room := max(height-len(lines)-len(foot)-2, 4)
-		lines = append(lines, "", m.st.accent.Render(fmt.Sprintf("stderr (%d lines)", len(errLines))))
-		if len(errLines) <= room {
-			for _, l := range errLines {
-				lines = append(lines, "  "+l)
+		lines = append(lines, "", m.st.accent.Render(fmt.Sprintf("stderr (%d lines)", count)))
+		if count <= room {
+			for i := range count {
+				lines = append(lines, "  "+at(i))
 			}
 		} else {
 			head := max(room/3, 1)
 			tail := room - head - 1
-			for _, l := range errLines[:head] {
-				lines = append(lines, "  "+l)
+			for i := range head {
+				lines = append(lines, "  "+at(i))
 			}
-			lines = append(lines, m.st.muted.Render(fmt.Sprintf("  … %d more lines (5 shows them all) …", len(errLines)-head-tail)))
-			for _, l := range errLines[len(errLines)-tail:] {
-				lines = append(lines, "  "+l)
+			lines = append(lines, m.st.muted.Render(fmt.Sprintf("  … %d more lines (5 shows them all) …", count-head-tail)))
+			for i := count - tail; i < count; i++ {
+				lines = append(lines, "  "+at(i))
 			}
 		}
 	}
@@ -1651,14 +1702,15 @@ func (m *model) toolSplit(detailLen, width, height int) (detailH, formH int) {
 // detailView shows the tool detail's window, saying how to scroll when it is cut.
 func (m *model) detailView(height int) string {
 	d := &m.detail
-	if len(d.lines) <= height || height < 3 {
+	total := d.total()
+	if total <= height || height < 3 {
 		return padLines(d.view(height), height)
 	}
 	body := d.view(height - 1)
-	more := max(len(d.lines)-d.offset-(height-1), 0)
-	hint := fmt.Sprintf("  lines %d–%d of %d · shift+↑/↓ scroll", d.offset+1, d.offset+height-1, len(d.lines))
+	more := max(total-d.offset-(height-1), 0)
+	hint := fmt.Sprintf("  lines %d–%d of %d · shift+↑/↓ scroll", d.offset+1, d.offset+height-1, total)
 	if more == 0 {
-		hint = fmt.Sprintf("  lines %d–%d of %d (end) · shift+↑ scrolls back", d.offset+1, len(d.lines), len(d.lines))
+		hint = fmt.Sprintf("  lines %d–%d of %d (end) · shift+↑ scrolls back", d.offset+1, total, total)
 	}
 	return padLines(body, height-1) + "\n" + m.st.muted.Render(hint)
 }
@@ -1692,13 +1744,14 @@ func (m *model) resultView(width, height int) string {
 		return s
 	}
 	if m.resultKey.o != o || m.resultKey.width != width || m.resultKey.ver != m.resultVer {
-		var lines []string
+		var d *doc
 		if m.showRaw && o.result != nil {
-			lines = jsonLines(m.st, o.result.Raw, width)
+			d = &doc{width: width, wraps: o.wrapCache()}
+			d.addJSON(m.st, o.result.Raw)
 		} else {
-			lines = resultLines(m.st, o, width)
+			d = resultDoc(m.st, o, width)
 		}
-		m.result.setLines(lines)
+		m.result.setSource(d)
 		m.resultKey.o, m.resultKey.width, m.resultKey.ver = o, width, m.resultVer
 	}
 	return m.result.view(height)

@@ -14,6 +14,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/validate"
@@ -36,10 +38,12 @@ type outcome struct {
 	mocked    bool // answered by a recording served as a mock, not by a live server
 	late      bool // a result arrived after the cancel
 	checked   bool // structured content validated
+	checking  bool // the check runs (a command)
 	violation []validate.Violation
 	schemaErr error
 	linked    []linkedResource     // resource_link targets read with "o"
 	pictures  map[int]*inlineImage // content index -> picture sent to the terminal
+	wraps     map[wrapKey]*wrapped // big texts wrapped so far, by width
 }
 
 // linkedResource is what reading one resource_link returned.
@@ -47,6 +51,13 @@ type linkedResource struct {
 	uri      string
 	contents []client.ResourceContents
 	err      error
+}
+
+func (o *outcome) wrapCache() map[wrapKey]*wrapped {
+	if o.wraps == nil {
+		o.wraps = map[wrapKey]*wrapped{}
+	}
+	return o.wraps
 }
 
 // status is a short word for the history list and the status bar.
@@ -64,13 +75,32 @@ func (o *outcome) status() string {
 	return "ok"
 }
 
-// checkStructured validates structured content against the tool's output schema once.
-func (o *outcome) checkStructured() {
-	if o.checked || o.result == nil || o.result.Structured == nil || len(o.tool.OutputSchema) == 0 {
-		return
+// structuredCheckedMsg is the outcome of checking structured content against the
+// tool's output schema, done off the UI goroutine.
+type structuredCheckedMsg struct {
+	o         *outcome
+	violation []validate.Violation
+	err       error
+}
+
+// checkCmd validates structured content against the tool's output schema once, as a
+// command: a costly schema never holds up the screen, and one past the validator's
+// budget is reported as not validated.
+func (o *outcome) checkCmd() tea.Cmd {
+	if o.checked || o.checking || o.result == nil || o.result.Structured == nil || len(o.tool.OutputSchema) == 0 {
+		return nil
 	}
-	o.checked = true
-	o.violation, o.schemaErr = validate.Check(o.tool.OutputSchema, o.result.Structured)
+	o.checking = true
+	schema, value := o.tool.OutputSchema, o.result.Structured
+	return func() tea.Msg {
+		v, err := validate.Check(schema, value)
+		return structuredCheckedMsg{o: o, violation: v, err: err}
+	}
+}
+
+func (o *outcome) setChecked(msg structuredCheckedMsg) {
+	o.checking, o.checked = false, true
+	o.violation, o.schemaErr = msg.violation, msg.err
 }
 
 // bigText is the size above which text is shown as is: no JSON pretty-printing or
@@ -79,8 +109,14 @@ const bigText = 1 << 20
 
 // resultLines renders an outcome as lines of at most width cells.
 func resultLines(st styles, o *outcome, width int) []string {
-	var out []string
-	add := func(s ...string) { out = append(out, s...) }
+	return resultDoc(st, o, width).all()
+}
+
+// resultDoc renders an outcome as a document whose big texts are wrapped only as far
+// as they are shown: a 100 MiB text block opens at the cost of one screen.
+func resultDoc(st styles, o *outcome, width int) *doc {
+	out := &doc{width: width, wraps: o.wrapCache()}
+	add := out.add
 	head := st.title.Render(safe(o.tool.Name))
 	if o.elapsed > 0 {
 		head += st.muted.Render("  " + o.elapsed.Round(time.Millisecond).String())
@@ -133,14 +169,14 @@ func resultLines(st styles, o *outcome, width int) []string {
 	}
 	for i, c := range r.Content {
 		add("", st.accent.Render(fmt.Sprintf("── [%d] %s ", i+1, safe(orType(c.Type))))+annotationNote(st, c))
-		add(contentLines(st, c, width)...)
+		addContent(out, st, c, width)
 		if pic := o.pictures[i]; pic != nil {
 			add(pic.lines()...)
 		}
 	}
 	if r.Structured != nil {
 		add("", st.accent.Render("── structuredContent ")+structuredNote(st, o))
-		add(jsonLines(st, r.Structured, width)...)
+		out.addJSON(st, r.Structured)
 		for _, v := range o.violation {
 			add(st.err.Render("  ✗ " + safe(v.String())))
 		}
@@ -157,7 +193,7 @@ func resultLines(st styles, o *outcome, width int) []string {
 		for _, c := range l.contents {
 			add(st.muted.Render(safe(c.URI + "  " + orNone(c.MIMEType))))
 			if c.HasText {
-				add(textLines(st, c.Text, width)...)
+				out.addText(st, c.Text)
 			} else {
 				add(fmt.Sprintf("binary, %s (base64 in the raw result)", wire.HumanBytes(int64(decodedLen(c.Blob)))))
 			}
@@ -199,6 +235,10 @@ func structuredNote(st styles, o *outcome) string {
 	switch {
 	case len(o.tool.OutputSchema) == 0:
 		return st.muted.Render("(no outputSchema to check against)")
+	case !o.checked:
+		return st.muted.Render("(checking against the outputSchema…)")
+	case errors.Is(o.schemaErr, validate.ErrTooCostly):
+		return st.warn.Render("(outputSchema: " + o.schemaErr.Error() + ")")
 	case o.schemaErr != nil:
 		return st.warn.Render("(outputSchema unusable: " + safe(o.schemaErr.Error()) + ")")
 	case len(o.violation) > 0:
@@ -224,6 +264,20 @@ func annotationNote(st styles, c client.Content) string {
 		parts = append(parts, fmt.Sprintf("priority %g", *a.Priority))
 	}
 	return st.muted.Render(safe(strings.Join(parts, " · ")))
+}
+
+// addContent adds a content block; a big text (or embedded text resource) is wrapped
+// on demand.
+func addContent(d *doc, st styles, c client.Content, width int) {
+	switch {
+	case c.Type == "text" && c.Problem == "" && len(c.Text) >= bigText:
+		d.addText(st, c.Text)
+	case c.Type == "resource" && c.Resource != nil && c.Resource.HasText && len(c.Resource.Text) >= bigText:
+		d.add(safe(c.Resource.URI) + st.muted.Render("  "+safe(orNone(c.Resource.MIMEType))))
+		d.addText(st, c.Resource.Text)
+	default:
+		d.add(contentLines(st, c, width)...)
+	}
 }
 
 func contentLines(st styles, c client.Content, width int) []string {

@@ -21,9 +21,23 @@ var sizes = []struct{ w, h int }{{80, 24}, {120, 40}}
 func ready(t *testing.T, w, h int) *harness {
 	hs := newHarness(t, hostTarget(t), w, h)
 	hs.until("the tool list and the connect's traffic", func(m *model) bool {
-		return len(m.list.tools) > 0 && hs.caughtUp(m)
+		return len(m.list.tools) > 0 && hs.caughtUp(m) &&
+			// In the 2026 era the workbench subscribes to list changes; the server's
+			// acknowledgement comes when it comes, so wait for it too.
+			(m.srv.info.Era != client.EraModern || sawMethod(m, "notifications/subscriptions/acknowledged"))
 	})
 	return hs
+}
+
+// sawMethod reports whether Traffic holds a message with this method.
+func sawMethod(m *model, method string) bool {
+	for i := 0; i < m.traffic.entries.Len(); i++ {
+		e := m.traffic.entries.At(i)
+		if e.summary == method || strings.HasPrefix(e.summary, method+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // selectTool filters the list down to one tool by name, as a user types it.
@@ -69,7 +83,7 @@ func TestScreens(t *testing.T) {
 				h.press("enter") // open the form
 				h.m.form.SetValue([]byte(`{"a":2,"b":40}`))
 				h.press("enter") // call
-				h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+				h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 				h.contains("structuredContent", "✓ matches outputSchema", "42")
 				golden.RequireEqual(t, h.screen())
 			})
@@ -79,8 +93,10 @@ func TestScreens(t *testing.T) {
 				h := ready(t, sz.w, sz.h)
 				h.press("3")
 				h.contains("server/discover #1", "→", "←", "tools/list #", "result for #1", "d cycles")
-				h.press("enter")
-				h.contains("esc closes", `"jsonrpc": "2.0"`)
+				// Open the first frame: which frame is the newest depends on when the
+				// server's subscription acknowledgement came.
+				h.press("g", "enter")
+				h.contains("server/discover #1", "esc closes", `"jsonrpc": "2.0"`)
 			})
 			t.Run("form", func(t *testing.T) {
 				h := ready(t, sz.w, sz.h)
@@ -95,7 +111,7 @@ func TestScreens(t *testing.T) {
 				h.press("enter")
 				h.m.form.SetValue([]byte(`{"text":"one"}`))
 				h.press("enter")
-				h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+				h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 				h.press("tab", "6")
 				h.contains(`{"text":"one"}`, "enter re-runs")
 				golden.RequireEqual(t, h.screen())
@@ -105,7 +121,7 @@ func TestScreens(t *testing.T) {
 				h.selectTool("log")
 				h.press("enter", "enter")
 				h.until("eight log messages and the result", func(m *model) bool {
-					return len(m.logs) >= 8 && m.current != nil && !m.current.running
+					return m.logs.len() >= 8 && m.current != nil && !m.current.running
 				})
 				h.press("tab", "4")
 				h.contains("debug", "emergency")
@@ -131,7 +147,7 @@ func TestToolErrorIsNotAProtocolError(t *testing.T) {
 	h := ready(t, 120, 40)
 	h.selectTool("fail")
 	h.press("enter", "enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 	h.contains("Tool error (isError: true)")
 	if strings.Contains(h.screen(), "JSON-RPC error") {
 		t.Error("a tool error is shown as a JSON-RPC error")
@@ -142,7 +158,7 @@ func TestStructuredContentViolationsAreShown(t *testing.T) {
 	h := ready(t, 120, 40)
 	h.selectTool("bad_output")
 	h.press("enter", "enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 	h.contains("outputSchema violation(s)", "✗ /")
 }
 
@@ -181,7 +197,7 @@ func TestDestructiveToolsAskFirst(t *testing.T) {
 		t.Fatal("the call was sent although the user said no")
 	}
 	h.press("enter", "y")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 	if h.m.current.tool.Name != "pretend_delete" {
 		t.Errorf("called %s", h.m.current.tool.Name)
 	}
@@ -193,7 +209,7 @@ func TestHistoryRerun(t *testing.T) {
 	h.press("enter")
 	h.m.form.SetValue([]byte(`{"text":"once"}`))
 	h.press("enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 	h.press("tab") // back to the list side
 	h.press("6")
 	h.contains("echo", `{"text":"once"}`)
@@ -208,8 +224,8 @@ func TestLogsView(t *testing.T) {
 	h := ready(t, 120, 40)
 	h.selectTool("log")
 	h.press("enter", "enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
-	h.until("log messages", func(m *model) bool { return len(m.logs) >= 8 })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
+	h.until("log messages", func(m *model) bool { return m.logs.len() >= 8 })
 	h.press("tab", "4")
 	h.contains("debug", "emergency")
 }
@@ -240,7 +256,7 @@ func TestReadLinkedResources(t *testing.T) {
 	h := ready(t, 120, 40)
 	h.selectTool("resource_links")
 	h.press("enter", "enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 	h.contains("resource_link", "o reads the linked resource")
 	h.press("o")
 	h.until("the linked resources", func(m *model) bool { return len(m.current.linked) > 0 })
@@ -271,7 +287,7 @@ func TestElicitationInBothEras(t *testing.T) {
 				t.Fatal(err)
 			}
 			h.press("enter")
-			h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+			h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 			h.contains("Ada")
 		})
 	}

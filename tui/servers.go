@@ -73,6 +73,9 @@ func (m *model) server(name string) *server {
 			return s
 		}
 	}
+	if name == "" && len(m.servers) <= 1 {
+		return m.srv // a list set without a workbench (tests of one view)
+	}
 	return nil
 }
 
@@ -201,9 +204,11 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 			if m.several() {
 				prefix = e.Server + " "
 			}
-			m.logs = append(m.logs, safe(fmt.Sprintf("%s %s%-9s %s%s", e.Time.Format("15:04:05"), prefix, e.Log.Level, loggerPrefix(e.Log.Logger), oneLine(string(e.Log.Data), 500))))
-			m.logView.setLines(m.logs)
-			m.logView.bottom()
+			line := logLine(e.Time, *e.Log)
+			if prefix != "" {
+				line = safe(prefix) + line
+			}
+			m.onLogs([]string{line})
 		}
 	case workbench.EventToolsChanged:
 		if s.state == stateReady {
@@ -232,7 +237,7 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 		s.gen++
 		s.state = stateConnecting
 		s.err, s.exit = nil, nil
-		s.stderrFrom = len(m.stderr)
+		s.stderrFrom = m.stderr.len()
 	case workbench.StateConnected:
 		s.state, s.info, s.err, s.exit = stateReady, st.Info, nil, nil
 		s.everReady = true
@@ -338,6 +343,7 @@ func (m *model) closeSession() {
 	for _, c := range m.cancels {
 		c()
 	}
+	defer m.closeSpools()
 	if m.wb != nil {
 		_ = m.wb.Close()
 	}

@@ -3,10 +3,12 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/spool"
 )
 
 // trafficEntry is one wire event, summarized once when it arrives.
@@ -17,6 +19,13 @@ type trafficEntry struct {
 
 // summarize names what a frame is: its method, or which request it answers.
 func summarize(e wire.Event) string {
+	if e.Stray {
+		return "stray " + summarizeEvent(e) + " (answers no request in flight)"
+	}
+	return summarizeEvent(e)
+}
+
+func summarizeEvent(e wire.Event) string {
 	switch e.Kind {
 	case wire.KindMessage:
 		if len(e.Data) > 1<<20 {
@@ -68,15 +77,26 @@ func oneLine(s string, n int) string {
 
 // trafficView is the Traffic tab: every wire event in order, filterable by direction,
 // with the selected one pretty-printed on enter.
+//
+// The events live in a spool (the newest within the memory window, older ones in its
+// spill file); the rows that pass the filter are kept as a list that grows with each
+// event and is rebuilt only when the filter changes, so drawing a frame costs the rows
+// on screen, whatever the length of the session.
 type trafficView struct {
-	entries  []trafficEntry
+	entries  *spool.Buffer[trafficEntry]
+	keep     int64   // the spool's memory window (0: the default)
+	class    []uint8 // per event: its direction class (dirSent, dirRecv, dirOther)
+	vis      []int32 // the events that pass the filter, when there is one
+	filtered bool    // vis is in use (a direction or a query is set)
+
 	dirIndex int    // 0 all, 1 sent, 2 received, 3 other
 	query    string // only entries whose summary contains this (method, tool, id)
 	typing   bool   // the query has the keyboard
-	cursor   int    // index into visible()
+	cursor   int    // index into the filtered rows
 	offset   int
 	follow   bool // stick to the newest entry
-	open     bool // show the selected entry in full
+	open     bool // show one entry in full
+	openIdx  int  // the event shown while open: it stays until closed
 	detail   scroller
 	// detailFor and detailWidth say what detail holds, so that a 50 MB frame is
 	// formatted once, not on every frame drawn.
@@ -84,84 +104,190 @@ type trafficView struct {
 	start                  time.Time
 }
 
+const (
+	dirSent uint8 = iota + 1
+	dirRecv
+	dirOther
+)
+
 var dirFilters = []string{"all", "sent", "received", "stderr/noise/other"}
 
+func (v *trafficView) buffer() *spool.Buffer[trafficEntry] {
+	if v.entries == nil {
+		v.entries = spool.New(v.keep, trafficCodec)
+	}
+	return v.entries
+}
+
+func classOf(e wire.Event) uint8 {
+	switch {
+	case e.Kind != wire.KindMessage:
+		return dirOther
+	case e.Dir == wire.Send:
+		return dirSent
+	case e.Dir == wire.Recv:
+		return dirRecv
+	}
+	return 0
+}
+
 func (v *trafficView) add(es []wire.Event) {
+	b := v.buffer()
+	q := strings.ToLower(v.query)
 	for _, e := range es {
 		if v.start.IsZero() {
 			v.start = e.Time
 		}
-		v.entries = append(v.entries, trafficEntry{e: e, summary: safe(summarize(e))})
+		en := trafficEntry{e: e, summary: safe(summarize(e))}
+		c := classOf(e)
+		i := b.Len()
+		b.Append(en)
+		v.class = append(v.class, c)
+		if v.filtered && v.matches(c, en.summary, q) {
+			v.vis = append(v.vis, int32(i))
+		}
 	}
-	if v.follow {
-		v.cursor = max(len(v.visible())-1, 0)
+	if v.follow && !v.open {
+		v.cursor = max(v.rows()-1, 0)
 	}
 }
 
-func (v *trafficView) visible() []int {
-	var idx []int
-	q := strings.ToLower(v.query)
-	for i, en := range v.entries {
-		if q != "" && !strings.Contains(strings.ToLower(en.summary), q) {
-			continue
-		}
-		switch v.dirIndex {
-		case 1:
-			if en.e.Dir != wire.Send || en.e.Kind != wire.KindMessage {
-				continue
-			}
-		case 2:
-			if en.e.Dir != wire.Recv || en.e.Kind != wire.KindMessage {
-				continue
-			}
-		case 3:
-			if en.e.Kind == wire.KindMessage {
-				continue
-			}
-		}
-		idx = append(idx, i)
+func (v *trafficView) matches(c uint8, summary, lowerQuery string) bool {
+	if lowerQuery != "" && !strings.Contains(strings.ToLower(summary), lowerQuery) {
+		return false
 	}
-	return idx
+	switch v.dirIndex {
+	case 1:
+		return c == dirSent
+	case 2:
+		return c == dirRecv
+	case 3:
+		return c == dirOther
+	}
+	return true
+}
+
+// refilter rebuilds the filtered rows after the filter changed, and shows the newest.
+func (v *trafficView) refilter() {
+	b := v.buffer()
+	v.filtered = v.dirIndex != 0 || v.query != ""
+	v.vis = v.vis[:0]
+	if v.filtered {
+		q := strings.ToLower(v.query)
+		for i := 0; i < b.Len(); i++ {
+			// The direction needs no read; a query reads the summaries (from the
+			// spill file for old events).
+			if q == "" {
+				if v.matches(v.class[i], "", "") {
+					v.vis = append(v.vis, int32(i))
+				}
+				continue
+			}
+			if !v.matches(v.class[i], "", "") {
+				continue
+			}
+			if v.matches(v.class[i], b.At(i).summary, q) {
+				v.vis = append(v.vis, int32(i))
+			}
+		}
+	}
+	v.cursor = max(v.rows()-1, 0)
+	v.follow = true
+	v.offset = 0 // clamped to the list when drawn: the newest rows fill the screen
+}
+
+// rows is the number of rows that pass the filter.
+func (v *trafficView) rows() int {
+	if v.filtered {
+		return len(v.vis)
+	}
+	if v.entries == nil {
+		return 0
+	}
+	return v.entries.Len()
+}
+
+// index is the event of filtered row k.
+func (v *trafficView) index(k int) int {
+	if v.filtered {
+		return int(v.vis[k])
+	}
+	return k
 }
 
 func (v *trafficView) move(delta int) {
-	n := len(v.visible())
+	n := v.rows()
 	v.cursor = min(max(v.cursor+delta, 0), max(n-1, 0))
 	v.follow = v.cursor == n-1
 }
 
-func (v *trafficView) selected() (trafficEntry, bool) {
-	vis := v.visible()
-	if v.cursor < 0 || v.cursor >= len(vis) {
-		return trafficEntry{}, false
+// toggleOpen opens the selected event, or closes the open one.
+func (v *trafficView) toggleOpen() {
+	if v.open {
+		v.closeOpen()
+		return
 	}
-	return v.entries[vis[v.cursor]], true
+	if v.cursor < 0 || v.cursor >= v.rows() {
+		return
+	}
+	v.open, v.openIdx = true, v.index(v.cursor)
+	v.detail.offset, v.detail.follow = 0, false
+}
+
+// closeOpen returns to the list; when it follows the newest event, the cursor
+// catches up with what arrived meanwhile.
+func (v *trafficView) closeOpen() {
+	v.open = false
+	if v.follow {
+		v.cursor = max(v.rows()-1, 0)
+	}
+}
+
+// size is the number of events held (in memory and spilled).
+func (v *trafficView) size() int {
+	if v.entries == nil {
+		return 0
+	}
+	return v.entries.Len()
+}
+
+func (v *trafficView) close() {
+	if v.entries != nil {
+		_ = v.entries.Close()
+	}
 }
 
 func (v *trafficView) view(st styles, width, height int) string {
-	vis := v.visible()
-	header := st.muted.Render(fmt.Sprintf("%d events · showing %s (d cycles) · / filters by method · enter opens", len(v.entries), dirFilters[v.dirIndex]))
+	header := st.muted.Render(fmt.Sprintf("%d events · showing %s (d cycles) · / filters by method · enter opens", v.size(), dirFilters[v.dirIndex]))
 	switch {
 	case v.typing:
 		header = st.accent.Render("/") + safe(v.query) + st.accent.Render("▏") + st.muted.Render("  enter keeps, esc clears")
 	case v.query != "":
 		header += st.muted.Render(" · matching ") + safe(v.query)
 	}
-	if v.open {
-		if en, ok := v.selected(); ok {
-			lines := []string{header, st.accent.Render(en.summary) + st.muted.Render("  "+wire.HumanBytes(int64(en.e.Size))+" · esc closes")}
-			if idx := v.visible()[v.cursor]; idx != v.detailFor-1 || width != v.detailWidth {
-				v.detailFor, v.detailWidth = idx+1, width
-				if en.e.Kind == wire.KindMessage || (en.e.Kind == wire.KindSynthetic && len(en.e.Data) > 0) || en.e.Kind == wire.KindRepair {
-					v.detail.setLines(jsonLines(st, en.e.Data, width))
-				} else {
-					v.detail.setLines(wrapWords(safeText(string(en.e.Data)+en.e.Text), width))
-				}
+	if v.open && v.openIdx < v.size() {
+		en := v.buffer().At(v.openIdx)
+		lines := []string{header, st.accent.Render(en.summary) + st.muted.Render("  "+wire.HumanBytes(int64(en.e.Size))+" · esc closes")}
+		if idx := v.openIdx; idx != v.detailFor-1 || width != v.detailWidth {
+			v.detailFor, v.detailWidth = idx+1, width
+			// A big frame is wrapped only as far as it is read.
+			d := &doc{width: width}
+			if en.e.Kind == wire.KindMessage || (en.e.Kind == wire.KindSynthetic && len(en.e.Data) > 0) || en.e.Kind == wire.KindRepair {
+				d.addJSON(st, en.e.Data)
+			} else if s := string(en.e.Data) + en.e.Text; len(s) >= bigText {
+				d.parts = append(d.parts, newWrapped(s, width))
+			} else {
+				d.add(wrapWords(safeText(s), width)...)
 			}
-			return strings.Join(lines, "\n") + "\n" + v.detail.view(height-2)
+			v.detail.setSource(d)
 		}
+		return strings.Join(lines, "\n") + "\n" + v.detail.view(height-2)
 	}
-	rows := height - 1
+	n := v.rows()
+	rows := max(height-1, 1)
+	// Whatever changed (the filter, the height, the number of rows), the rows shown
+	// fill the screen: no blank space above the newest row while older ones exist.
+	v.offset = min(v.offset, max(n-rows, 0))
 	if v.cursor < v.offset {
 		v.offset = v.cursor
 	}
@@ -170,8 +296,9 @@ func (v *trafficView) view(st styles, width, height int) string {
 	}
 	var b strings.Builder
 	b.WriteString(header)
-	for i := v.offset; i < len(vis) && i < v.offset+rows; i++ {
-		en := v.entries[vis[i]]
+	buf := v.buffer()
+	for i := v.offset; i < n && i < v.offset+rows; i++ {
+		en := buf.At(v.index(i))
 		arrow, style := "  ", st.muted
 		switch {
 		case en.e.Kind == wire.KindMessage && en.e.Dir == wire.Send:
@@ -196,44 +323,56 @@ func (v *trafficView) view(st styles, width, height int) string {
 	return b.String()
 }
 
-// scroller shows a window of precomputed lines.
+// scroller shows a window of lines from a source (lines made at once, or a document
+// whose big texts are wrapped only as far as they are shown).
 type scroller struct {
-	lines  []string
+	src    lineSource
 	offset int
 	height int
 	follow bool // keep the last line in view as lines are added (logs, stderr)
 }
 
-func (s *scroller) setLines(lines []string) {
-	s.lines = lines
-	if s.offset > len(lines) {
-		s.offset = max(len(lines)-1, 0)
+func (s *scroller) setLines(lines []string) { s.setSource(sliceSource(lines)) }
+
+func (s *scroller) setSource(src lineSource) {
+	s.src = src
+	if n := s.count(s.offset + 1); n <= s.offset {
+		s.offset = max(n-1, 0)
 	}
 }
 
-func (s *scroller) scroll(delta int) {
-	last := max(len(s.lines)-s.height, 0)
-	s.offset = min(max(s.offset+delta, 0), last)
-	s.follow = s.offset == last && delta > 0
+// total is the number of lines (for small documents: it reads them all).
+func (s *scroller) total() int { return s.count(math.MaxInt) }
+
+func (s *scroller) count(limit int) int {
+	if s.src == nil {
+		return 0
+	}
+	return s.src.Count(limit)
 }
 
-// bottom shows the last lines, and keeps showing them as more arrive.
+func (s *scroller) scroll(delta int) {
+	// Count only as far as the move needs (the end only for a jump to it).
+	limit := s.offset + max(delta, 0) + s.height
+	if limit < 0 { // overflow of a jump to the end
+		limit = math.MaxInt
+	}
+	last := max(s.count(limit)-s.height, 0)
+	s.offset = min(max(s.offset+delta, 0), last)
+	atEnd := s.count(s.offset+s.height+1) <= s.offset+s.height
+	s.follow = atEnd && delta > 0
+}
+
 // top shows the first line (a new result opens at its top).
 func (s *scroller) top() { s.offset, s.follow = 0, false }
-
-func (s *scroller) bottom() { s.follow = true }
 
 func (s *scroller) view(height int) string {
 	s.height = height
 	if s.follow {
-		s.offset = max(len(s.lines)-height, 0)
+		s.offset = max(s.count(math.MaxInt)-height, 0)
 	}
-	if height <= 0 {
+	if height <= 0 || s.src == nil {
 		return ""
 	}
-	end := min(s.offset+height, len(s.lines))
-	if s.offset >= end {
-		return ""
-	}
-	return strings.Join(s.lines[s.offset:end], "\n")
+	return strings.Join(s.src.Lines(s.offset, s.offset+height), "\n")
 }

@@ -25,31 +25,33 @@ func appendWrapped(out []string, line string, width int) []string {
 	return append(out, strings.Split(ansi.Wrap(line, width, ""), "\n")...)
 }
 
-// wrapView is the scroller's window with each of its lines wrapped at width, for
-// views whose lines are long (Stderr). The offset counts source lines; when
-// following, the last lines fill the window.
-func (s *scroller) wrapView(height, width int) string {
-	s.height = height
-	if height <= 0 || len(s.lines) == 0 {
+// wrapView is the window of a line view with each of its lines wrapped at width,
+// for views whose lines are long (Stderr). The offset counts source lines; when
+// following the end, the last lines fill the window. Only the lines in view are read
+// (from the spill file for old ones) and wrapped.
+func (v *lineView) wrapView(height, width int) string {
+	v.height = height
+	n := v.len()
+	if height <= 0 || n == 0 {
 		return ""
 	}
-	if s.follow {
+	if !v.back {
 		// From the end backwards, until the window is full.
 		var rows []string
-		i := len(s.lines) - 1
+		i := n - 1
 		for ; i >= 0 && len(rows) < height; i-- {
-			w := appendWrapped(nil, s.lines[i], width)
+			w := appendWrapped(nil, v.at(i), width)
 			rows = append(w, rows...)
 		}
-		s.offset = i + 1
+		v.offset = i + 1
 		if len(rows) > height {
 			rows = rows[len(rows)-height:]
 		}
 		return strings.Join(rows, "\n")
 	}
 	var rows []string
-	for i := min(s.offset, len(s.lines)-1); i < len(s.lines) && len(rows) < height; i++ {
-		rows = appendWrapped(rows, s.lines[i], width)
+	for i := min(v.offset, n-1); i < n && len(rows) < height; i++ {
+		rows = appendWrapped(rows, v.at(i), width)
 	}
 	if len(rows) > height {
 		rows = rows[:height]

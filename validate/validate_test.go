@@ -2,8 +2,12 @@ package validate
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func TestCheck(t *testing.T) {
@@ -56,5 +60,69 @@ func TestBadSchema(t *testing.T) {
 	}
 	if _, err := Check(json.RawMessage(`not json`), json.RawMessage(`{}`)); err == nil {
 		t.Error("non-JSON schema accepted")
+	}
+}
+
+// nestedAllOf doubles the validator's work per level: d0 is allOf [d1, d1], and so on.
+func nestedAllOf(levels int) json.RawMessage {
+	var b strings.Builder
+	b.WriteString(`{"$ref":"#/$defs/d0","$defs":{`)
+	for i := range levels {
+		fmt.Fprintf(&b, `"d%d":{"allOf":[{"$ref":"#/$defs/d%d"},{"$ref":"#/$defs/d%d"}]},`, i, i+1, i+1)
+	}
+	fmt.Fprintf(&b, `"d%d":{"type":"object"}}}`, levels)
+	return json.RawMessage(b.String())
+}
+
+// Issue 14 item 5: a hostile output schema is not validated (it took 8.9 s at 22
+// levels, doubling per level); the outcome says so, and the validator never ran.
+func TestHostileSchemaIsNotValidated(t *testing.T) {
+	before := Runs()
+	_, err := Check(nestedAllOf(22), json.RawMessage(`{"a":1}`))
+	if !errors.Is(err, ErrTooCostly) || !strings.Contains(err.Error(), "not validated: too costly") {
+		t.Fatalf("err = %v, want ErrTooCostly", err)
+	}
+	if Runs() != before {
+		t.Error("the validator ran on a schema past the budget")
+	}
+	// A few levels are cheap, and checked for real.
+	got, err := Check(nestedAllOf(4), json.RawMessage(`[]`))
+	if err != nil || len(got) == 0 {
+		t.Fatalf("4 levels: %v, %v; want a type violation", got, err)
+	}
+}
+
+func TestCostCountsTheInstance(t *testing.T) {
+	s, err := Compile(json.RawMessage(`{"type":"array","items":{"type":"object","properties":{"x":{"type":"integer"}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []string
+	for range 1000 {
+		items = append(items, `{"x":1}`)
+	}
+	inst, _ := jsonschema.UnmarshalJSON(strings.NewReader("[" + strings.Join(items, ",") + "]"))
+	n, ok := Cost(s.Compiled(), inst, DefaultBudget)
+	if !ok || n != 1+1000*2 {
+		t.Errorf("cost = %d, %v; want 2001 within budget", n, ok)
+	}
+	if _, ok := Cost(s.Compiled(), inst, 100); ok {
+		t.Error("a budget of 100 was not exceeded")
+	}
+}
+
+func TestHugeSchemaIsNotCompiled(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := range MaxSchemaObjects + 1 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"p%d":{}`, i)
+	}
+	b.WriteString(`}}`)
+	_, err := Check(json.RawMessage(b.String()), json.RawMessage(`{}`))
+	if !errors.Is(err, ErrTooCostly) {
+		t.Fatalf("err = %v, want ErrTooCostly", err)
 	}
 }

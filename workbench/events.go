@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/surface"
 )
 
 // EventKind says what an Event is.
@@ -27,6 +28,13 @@ const (
 	// EventReconnect says an idle server is being reconnected for a request (Text
 	// says why); a status event follows once it is connected.
 	EventReconnect EventKind = "reconnect"
+	// EventWatch says what the file watch of a server did (Text): a change seen and
+	// the restart it causes, a watched path that does not exist, an HTTP re-list.
+	EventWatch EventKind = "watch"
+	// EventSurfaceChanged follows a restart or re-list caused by a watched file: the
+	// server's tools, resources, templates and prompts compared with what they were
+	// before (Surface is set; it may be empty: nothing changed).
+	EventSurfaceChanged EventKind = "surface-changed"
 )
 
 // Event is one thing that happened in the session, tagged with its server.
@@ -38,6 +46,8 @@ type Event struct {
 	Status *Status
 	Log    *client.LogMessage
 	Text   string
+	// Surface is the classified comparison of an EventSurfaceChanged.
+	Surface *surface.Report
 }
 
 // subscriber is one reader of the event stream. Events queue without bound in front

@@ -35,6 +35,11 @@ type Spec struct {
 	Source  Source
 	// Origin says where the spec was written, for messages ("~/.mcp.json:3").
 	Origin string
+	// Watch lists files, directories or globs whose change restarts the server (a
+	// stdio server) or re-lists it (HTTP), then compares its surface (see watch.go).
+	Watch []string
+	// WatchDebounce is the quiet time after the last write (0: watch.DefaultDebounce).
+	WatchDebounce time.Duration
 }
 
 // State is a server's state.
@@ -128,6 +133,8 @@ type server struct {
 	lastUse  time.Time
 	idle     *time.Timer
 	stderr   *lines
+	// stopWatch ends the file watch of Spec.Watch (nil without one).
+	stopWatch func()
 }
 
 // New makes an empty workbench; Add servers to it, Close it when done.
@@ -226,6 +233,7 @@ func (w *Workbench) Add(spec Spec) error {
 	w.servers[spec.Name] = s
 	w.emitLocked(Event{Server: spec.Name, Kind: EventAdded, Text: describe(spec)})
 	w.startLocked(s, oldSess, "")
+	w.startWatchLocked(s)
 	return nil
 }
 
@@ -508,6 +516,9 @@ func (w *Workbench) Remove(name string) error {
 	}
 	sess := w.detachLocked(s)
 	ready := s.ready
+	if s.stopWatch != nil {
+		s.stopWatch()
+	}
 	delete(w.servers, name)
 	if s.replaced == nil {
 		w.order = deleteName(w.order, name)

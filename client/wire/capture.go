@@ -35,12 +35,6 @@ func captureFrom(ctx context.Context) *Capture {
 	return c
 }
 
-func (c *Capture) add(method string, data []byte) {
-	c.mu.Lock()
-	c.responses = append(c.responses, CapturedResponse{Method: method, Data: append(json.RawMessage(nil), data...)})
-	c.mu.Unlock()
-}
-
 // Last returns the last response to a request with the given method.
 func (c *Capture) Last(method string) (json.RawMessage, bool) {
 	c.mu.Lock()
@@ -53,7 +47,8 @@ func (c *Capture) Last(method string) (json.RawMessage, bool) {
 	return nil, false
 }
 
-// addOwned is add for data nobody else will modify (no copy).
+// addOwned records a response whose bytes nobody modifies (they are shared, not
+// copied: a captured 100 MiB result is held once).
 func (c *Capture) addOwned(method string, data []byte) {
 	c.mu.Lock()
 	c.responses = append(c.responses, CapturedResponse{Method: method, Data: data})

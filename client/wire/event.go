@@ -30,6 +30,9 @@ const (
 	KindClosed Kind = "closed"
 )
 
+// MethodBatch is Event.Method for a batch: its messages may have several methods.
+const MethodBatch = "(batch)"
+
 // Dir is the direction of a message.
 type Dir string
 
@@ -62,14 +65,23 @@ func ParseFraming(s string) (Framing, bool) {
 
 // Event is one thing that happened on the wire.
 type Event struct {
-	Time    time.Time
-	Kind    Kind
-	Dir     Dir     // for KindMessage and KindNoise
-	Data    []byte  // exact payload bytes: the JSON of a message, a noise or stderr line (no newline)
+	Time time.Time
+	Kind Kind
+	Dir  Dir // for KindMessage and KindNoise
+	// Data is the exact payload: the JSON of a message, a noise or stderr line (no
+	// newline). Listeners share it with the client and each other: never modify it.
+	Data    []byte
 	Framing Framing // for KindMessage: how the frame was delimited
 	Size    int     // payload size in bytes; for a noise line too long to keep, the full size
-	Text    string  // a human note for repair, synthetic and closed events
-	Exit    *Exit   // for KindClosed
+	Text    string  // a human note for repair, synthetic and closed events, and for a stray or refused message
+	// Method is, for a received stdio message, the method of the request or
+	// notification ("" for a response; MethodBatch for a batch of several messages).
+	Method string
+	// Stray marks a received response that answers no request in flight: an id
+	// mcpscope never sent, or one no longer awaited (answered already, or given up).
+	// Text says which.
+	Stray bool
+	Exit  *Exit // for KindClosed
 	// HTTP is set on every event of an HTTP transport (KindHTTP, and KindMessage
 	// for a message sent or received over HTTP): the exchange it belongs to, with
 	// method and URL, and the status, headers or server-sent event fields where they

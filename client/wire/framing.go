@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strconv"
 	"strings"
 )
@@ -84,7 +85,7 @@ func (fr *frameReader) next() (frame, error) {
 }
 
 func (fr *frameReader) nextLine() (frame, error) {
-	line, full, err := fr.readLine()
+	line, full, err := fr.readLineSniff(true)
 	if err != nil && len(line) == 0 {
 		return frame{}, err
 	}
@@ -122,37 +123,141 @@ func hasPrefixFold(b []byte, prefix string) bool {
 // the returned slice holds at most noiseKeep bytes of its start, full is its real
 // length, and the rest has been consumed and dropped without being held in memory.
 func (fr *frameReader) readLine() (line []byte, full int, err error) {
-	var buf []byte
-	for {
-		chunk, err := fr.r.ReadSlice('\n')
-		if len(buf)+len(chunk) > fr.max {
-			head := append(buf, chunk...)
-			if len(head) > noiseKeep {
-				head = head[:noiseKeep]
-			}
-			head = append([]byte(nil), head...)
-			total := len(buf) + len(chunk)
-			for err == bufio.ErrBufferFull {
-				chunk, err = fr.r.ReadSlice('\n')
-				total += len(chunk)
-			}
-			if total > 0 && err == nil {
-				total-- // the newline
-			}
-			if total <= len(head) { // keep "cut" visible: full > len(line)
-				head = head[:total-1]
-			}
-			return bytes.TrimRight(head, "\n"), total, err
+	return fr.readLineSniff(false)
+}
+
+// noiseWhole is the longest noise line kept whole; a longer one keeps its first
+// noiseKeep bytes. A line is known to be noise from its first bytes, so a long one is
+// never buffered.
+const noiseWhole = 64 << 10
+
+// readLineSniff is readLine; with sniff, a line whose first bytes show it is noise
+// (neither JSON nor a Content-Length header) is cut at noiseWhole instead of the
+// frame limit.
+func (fr *frameReader) readLineSniff(sniff bool) (line []byte, full int, err error) {
+	chunk, err := fr.r.ReadSlice('\n')
+	if err != bufio.ErrBufferFull { // the whole line is in the buffer: one copy
+		line = append([]byte(nil), bytes.TrimSuffix(chunk, []byte{'\n'})...)
+		if len(line) > fr.max {
+			n := len(line)
+			return line[:min(noiseKeep, n-1)], n, err
 		}
-		buf = append(buf, chunk...)
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if n := len(buf); n > 0 && buf[n-1] == '\n' {
-			buf = buf[:n-1]
-		}
-		return buf, len(buf), err
+		return line, len(line), err
 	}
+	max := fr.max
+	if sniff && isNoiseStart(chunk) {
+		max = min(max, noiseWhole)
+	}
+	var lb lineBuf
+	for {
+		last := err != bufio.ErrBufferFull
+		if last {
+			chunk = bytes.TrimSuffix(chunk, []byte{'\n'})
+		}
+		if lb.total+len(chunk) > max {
+			return fr.discardRest(lb.head(chunk), lb.total+len(chunk), err)
+		}
+		lb.add(chunk)
+		if last {
+			return lb.bytes(), lb.total, err
+		}
+		chunk, err = fr.r.ReadSlice('\n')
+	}
+}
+
+// isNoiseStart reports whether a line that starts with b is noise: its first
+// non-space byte starts neither JSON nor a Content-Length header. A start that is all
+// spaces is not known to be noise.
+func isNoiseStart(b []byte) bool {
+	t := bytes.TrimLeft(b, " \t\r")
+	if len(t) == 0 {
+		return false
+	}
+	return !looksLikeJSON(t) && !hasPrefixFold(t, "content-length:") && len(t) >= len("content-length:")
+}
+
+// discardRest drops the rest of an over-long line, counting it; head is what is kept.
+func (fr *frameReader) discardRest(head []byte, total int, err error) ([]byte, int, error) {
+	for err == bufio.ErrBufferFull {
+		var chunk []byte
+		chunk, err = fr.r.ReadSlice('\n')
+		total += len(chunk)
+		if err == nil {
+			total-- // the newline
+		}
+	}
+	if total <= len(head) { // keep "cut" visible: full > len(line)
+		head = head[:total-1]
+	}
+	return head, total, err
+}
+
+// lineBuf collects a long line in pieces, so that growing it never copies what was
+// read (a doubling buffer holds the old and the new copy at once: 1.5 to 3 times the
+// line), and then makes the one exact-size slice the line is kept in.
+type lineBuf struct {
+	pieces [][]byte
+	cur    []byte
+	total  int
+}
+
+const (
+	firstPiece = 64 << 10
+	maxPiece   = 4 << 20
+	// bigLine is the size from which assembling a line hands the pieces already
+	// copied back to the OS as it goes, so that the line costs its size, not twice.
+	bigLine = 16 << 20
+)
+
+func (lb *lineBuf) add(b []byte) {
+	for len(b) > 0 {
+		if len(lb.cur) == cap(lb.cur) {
+			size := firstPiece
+			if lb.cur != nil {
+				lb.pieces = append(lb.pieces, lb.cur)
+				size = min(2*cap(lb.cur), maxPiece)
+			}
+			lb.cur = make([]byte, 0, size)
+		}
+		n := copy(lb.cur[len(lb.cur):cap(lb.cur)], b)
+		lb.cur = lb.cur[:len(lb.cur)+n]
+		b = b[n:]
+		lb.total += n
+	}
+}
+
+// head returns a copy of the first noiseKeep bytes collected so far, then chunk.
+func (lb *lineBuf) head(chunk []byte) []byte {
+	var h []byte
+	for _, p := range append(lb.pieces, lb.cur) {
+		h = append(h, p[:min(len(p), noiseKeep-len(h))]...)
+	}
+	h = append(h, chunk[:min(len(chunk), noiseKeep-len(h))]...)
+	lb.pieces, lb.cur = nil, nil
+	return h
+}
+
+// bytes returns the line in one slice of its exact size.
+func (lb *lineBuf) bytes() []byte {
+	if len(lb.pieces) == 0 {
+		return lb.cur
+	}
+	all := append(lb.pieces, lb.cur)
+	lb.pieces, lb.cur = nil, nil
+	out := make([]byte, lb.total)
+	n, released := 0, 0
+	for i, p := range all {
+		n += copy(out[n:], p)
+		all[i] = nil
+		if lb.total >= bigLine && n-released >= lb.total/4 && n < lb.total {
+			debug.FreeOSMemory()
+			released = n
+		}
+	}
+	if lb.total >= bigLine {
+		debug.FreeOSMemory()
+	}
+	return out
 }
 
 // readContentLength reads the rest of a header block whose first line is given, then

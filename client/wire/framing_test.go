@@ -112,3 +112,20 @@ func TestEncodeFrame(t *testing.T) {
 		t.Errorf("content-length: %q", got)
 	}
 }
+
+// A long line known to be noise from its first bytes is not buffered: its head is kept
+// and its size counted, while a long JSON line of the same size is read whole.
+func TestFrameReaderLongNoiseIsNotBuffered(t *testing.T) {
+	noise := "DEBUG " + strings.Repeat("n", 1<<20)
+	msg := `{"jsonrpc":"2.0","id":1,"result":{"t":"` + strings.Repeat("m", 1<<20) + `"}}`
+	frames, err := readAll(t, noise+"\n"+msg+"\n", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(frames) != 2 || !frames[0].noise || frames[0].size != len(noise) || len(frames[0].data) > noiseKeep {
+		t.Fatalf("noise frame: size %d, kept %d", frames[0].size, len(frames[0].data))
+	}
+	if frames[1].noise || string(frames[1].data) != msg {
+		t.Fatalf("message frame: %d bytes", len(frames[1].data))
+	}
+}

@@ -495,11 +495,7 @@ func (t *HTTPTap) readBody(x *exchange, resp *http.Response) ([]byte, error) {
 		t.failed(x, err, "too-large")
 		return nil, err
 	}
-	var buf bytes.Buffer
-	if resp.ContentLength > 0 {
-		buf.Grow(int(resp.ContentLength))
-	}
-	n, err := io.Copy(&buf, io.LimitReader(resp.Body, int64(limit)+1))
+	body, n, err := readLimited(resp.Body, limit)
 	if n > int64(limit) {
 		err := &TooLargeError{What: what, Size: -1, Limit: limit}
 		t.failed(x, err, "too-large")
@@ -510,7 +506,33 @@ func (t *HTTPTap) readBody(x *exchange, resp *http.Response) ([]byte, error) {
 		t.failed(x, err, "transport")
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return body, nil
+}
+
+// readLimited reads r to its end, or until more than limit bytes (decompressed bytes,
+// for a body the transport decompresses) have come, which it reports as n > limit
+// without keeping them. The body is collected in pieces and assembled once, so a body
+// at the limit costs about the limit, not the 2 to 3 times of a doubling buffer.
+func readLimited(r io.Reader, limit int) (body []byte, n int64, err error) {
+	var lb lineBuf
+	chunk := make([]byte, 64<<10)
+	for {
+		k, rerr := r.Read(chunk)
+		if lb.total+k > limit {
+			return nil, int64(lb.total + k), nil
+		}
+		lb.add(chunk[:k])
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return nil, int64(lb.total), rerr
+		}
+	}
+	if lb.total == 0 {
+		return []byte{}, 0, nil
+	}
+	return lb.bytes(), int64(lb.total), nil
 }
 
 func (t *HTTPTap) failed(x *exchange, err error, what string) {

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/jsonscan"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -130,12 +132,15 @@ type StdioConn struct {
 	framingKnown bool // a frame has arrived, so its framing is the server's
 	restarted    bool
 	closing      bool                       // Close has begun: no restart may start a new process
+	hurry        bool                       // Close ends the server with hurryGrace
 	pending      map[string]*pendingRequest // written calls not yet answered, by id JSON
 	order        []string                   // pending keys in write order, for a restart
 	probed       map[string]bool            // ids answered by a synthetic reply
 	raw          map[string]chan json.RawMessage
 	rawSeq       int
+	maxID        int64 // the highest numeric request id written, to tell late replies from strays
 	err          error // why reading stopped (nil: clean EOF)
+	writeErr     error // a write was cut off: the server's input is torn, later writes fail
 	noiseLines   int   // stdout lines that were not JSON-RPC
 	firstNoise   string
 	stderr       *ring
@@ -240,14 +245,20 @@ func (c *StdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 		key := idKey(req.ID)
 		pr := &pendingRequest{id: req.ID, method: req.Method, data: data, capture: captureFrom(ctx)}
-		_, pr.numeric = req.ID.Raw().(int64)
+		n, numeric := req.ID.Raw().(int64)
+		pr.numeric = numeric
 		c.mu.Lock()
+		if numeric && n > c.maxID {
+			c.maxID = n
+		}
 		c.pending[key] = pr
 		c.order = append(c.order, key)
 		c.mu.Unlock()
 		watch = pr
 	}
-	if err := c.writeFrame(data); err != nil {
+	req, _ := msg.(*jsonrpc.Request)
+	canceling := req != nil && req.Method == "notifications/cancelled"
+	if err := c.writeFrame(ctx, data, canceling); err != nil {
 		return err
 	}
 	if watch != nil && c.opts.ProbeTimeout > 0 {
@@ -256,17 +267,51 @@ func (c *StdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return nil
 }
 
-func (c *StdioConn) writeFrame(data []byte) error {
+// pipeRoom is what a pipe holds unread on every system mcpscope runs on (Linux's
+// default is 64 KiB): a write that fits in it with what is unread does not block.
+const pipeRoom = 64 << 10
+
+// writeFrame writes one message. A write that blocks because the server does not read
+// its stdin gives up when ctx ends or the connection closes; the frame is then cut
+// off, so later writes fail too. A cancellation (canceling) that would block is not
+// written at all: the SDK waits for it before it closes the connection, and a server
+// that does not read cannot act on it anyway.
+func (c *StdioConn) writeFrame(ctx context.Context, data []byte, canceling bool) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	c.mu.Lock()
-	p, f := c.proc, c.writeFraming
+	p, f, broken := c.proc, c.writeFraming, c.writeErr
 	c.mu.Unlock()
-	c.tap.Emit(Event{Kind: KindMessage, Dir: Send, Data: data, Framing: f})
-	if _, err := p.stdin.Write(encodeFrame(f, data)); err != nil {
-		return fmt.Errorf("writing to the server's stdin: %w", err)
+	if broken != nil {
+		return broken
 	}
-	return nil
+	frame := encodeFrame(f, data)
+	if canceling {
+		if unread, err := unreadInput(p.stdin); err == nil && unread+len(frame) > pipeRoom {
+			c.tap.Emit(Event{Kind: KindSynthetic, Text: fmt.Sprintf("notifications/cancelled not sent: the server has not read the last %s written to it", HumanBytes(int64(unread)))})
+			return nil
+		}
+	}
+	c.tap.Emit(Event{Kind: KindMessage, Dir: Send, Data: data, Framing: f})
+	stop := context.AfterFunc(ctx, func() { _ = p.stdin.SetWriteDeadline(time.Now()) })
+	_, err := p.stdin.Write(frame)
+	stop()
+	_ = p.stdin.SetWriteDeadline(time.Time{})
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = errors.New("the server is not reading its stdin: a message to it was cut off unsent; restart the session")
+		c.mu.Lock()
+		c.writeErr = err
+		c.mu.Unlock()
+		c.tap.Emit(Event{Kind: KindSynthetic, Text: err.Error()})
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		return err
+	}
+	return fmt.Errorf("writing to the server's stdin: %w", err)
 }
 
 func idKey(id jsonrpc.ID) string {
@@ -283,6 +328,9 @@ func (c *StdioConn) readStdout(p *process, gen int) {
 			err = c.handleFrame(f, gen)
 		}
 		if err != nil {
+			if errors.Is(err, io.EOF) && c.current(gen) && c.retryContentLengthAtEOF(p) {
+				return
+			}
 			c.mu.Lock()
 			current := gen == c.gen
 			if current && !errors.Is(err, io.EOF) && c.err == nil {
@@ -308,13 +356,79 @@ type presence bool
 
 func (p *presence) UnmarshalJSON([]byte) error { *p = true; return nil }
 
+// envelope is what the reader needs of a message: its top-level members, found in one
+// validating pass without decoding (or copying) the result.
 type envelope struct {
-	JSONRPC *string         `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  presence        `json:"method"`
-	Result  presence        `json:"result"`
-	Error   presence        `json:"error"`
+	JSONRPC *string
+	ID      json.RawMessage // raw, as sent; nil when absent
+	Method  bool
+	// MethodName is the method's value when it is a string.
+	MethodName string
+	Result     json.RawMessage // raw; nil when absent
+	Error      bool
 }
+
+var errNotString = errors.New(`"jsonrpc" is not a string`)
+
+// parseEnvelope validates one message (with the SDK's nesting limit) and finds its
+// top-level members. Like encoding/json, a repeated member's last value wins.
+func parseEnvelope(data []byte) (envelope, error) {
+	var env envelope
+	var bad error
+	err := jsonscan.Members(data, func(key, value []byte) bool {
+		switch {
+		case jsonscan.KeyIs(key, "jsonrpc"):
+			s, ok := jsonscan.String(value)
+			if !ok {
+				bad = errNotString
+				return false
+			}
+			env.JSONRPC = &s
+		case jsonscan.KeyIs(key, "id"):
+			env.ID = value
+		case jsonscan.KeyIs(key, "method"):
+			env.Method = true
+			env.MethodName, _ = jsonscan.String(value)
+		case jsonscan.KeyIs(key, "result"):
+			env.Result = value
+		case jsonscan.KeyIs(key, "error"):
+			env.Error = true
+		}
+		return true
+	})
+	if err == nil {
+		err = bad
+	}
+	return env, err
+}
+
+// plainResult reports whether a tools/call result is complete as it stands: an object
+// whose resultType is absent or "complete" and that asks for no input. The SDK has
+// nothing to do with such a result but decode it, so the reader can hand it a
+// placeholder and leave the one decode to the client.
+func plainResult(result []byte) bool {
+	if len(result) == 0 || result[0] != '{' {
+		return false
+	}
+	plain := true
+	jsonscan.MembersTrusted(result, func(key, value []byte) bool {
+		switch {
+		case jsonscan.KeyIs(key, "resultType"):
+			plain = string(value) == `"complete"`
+		case jsonscan.KeyIs(key, "inputRequests"), jsonscan.KeyIs(key, "requestState"):
+			plain = false
+		}
+		return plain
+	})
+	return plain
+}
+
+// placeholderResult is what the SDK decodes instead of a plain tools/call result; the
+// client reads the real one from the capture.
+var placeholderResult = json.RawMessage(`{"content":[]}`)
+
+// placeholderList is what the SDK decodes instead of a tools/list result.
+var placeholderList = json.RawMessage(`{"tools":[]}`)
 
 func (c *StdioConn) handleFrame(f frame, gen int) error {
 	if !c.current(gen) {
@@ -326,27 +440,48 @@ func (c *StdioConn) handleFrame(f frame, gen int) error {
 		return nil
 	}
 	// A batch (allowed only in 2025-03-26) is split into its messages.
-	var items []json.RawMessage
+	var items [][]byte
 	if f.data[0] == '[' {
-		if err := json.Unmarshal(f.data, &items); err != nil {
+		if err := jsonscan.Valid(f.data); err != nil {
 			c.noise(f.data)
 			c.tap.Emit(Event{Kind: KindNoise, Dir: Recv, Data: f.data})
 			return nil
 		}
+		jsonscan.ElementsTrusted(f.data, func(v []byte) bool { items = append(items, v); return true })
 	} else {
-		items = []json.RawMessage{f.data}
+		items = [][]byte{f.data}
 	}
 	envs := make([]envelope, len(items))
 	for i, it := range items {
-		if err := json.Unmarshal(it, &envs[i]); err != nil || !(bool(envs[i].Method) || envs[i].ID != nil) {
+		env, err := parseEnvelope(it)
+		if err != nil && jsonscan.IsDepth(err) && len(items) == 1 {
+			return c.tooDeep(f)
+		}
+		if err != nil || !(env.Method || env.ID != nil) {
 			// Valid-looking start but not a JSON-RPC message (a JSON log line, a torn
 			// line): noise, and the session goes on.
 			c.noise(f.data)
 			c.tap.Emit(Event{Kind: KindNoise, Dir: Recv, Data: f.data})
 			return nil
 		}
+		envs[i] = env
 	}
-	c.tap.Emit(Event{Kind: KindMessage, Dir: Recv, Data: f.data, Framing: f.framing})
+	ev := Event{Kind: KindMessage, Dir: Recv, Data: f.data, Framing: f.framing}
+	if len(envs) == 1 {
+		ev.Method = envs[0].MethodName
+	} else if len(envs) > 1 {
+		ev.Method = MethodBatch
+	}
+	var strays []string
+	for _, env := range envs {
+		if note := c.strayNote(env); note != "" {
+			strays = append(strays, note)
+		}
+	}
+	if len(strays) > 0 {
+		ev.Stray, ev.Text = true, strings.Join(strays, "; ")
+	}
+	c.tap.Emit(ev)
 	c.mu.Lock()
 	if !c.framingKnown {
 		c.framingKnown = true
@@ -362,6 +497,83 @@ func (c *StdioConn) handleFrame(f frame, gen int) error {
 		if err := c.handleMessage(it, envs[i]); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// strayNote says why a received response answers no request in flight, or "" when it
+// answers one (or is not a response).
+func (c *StdioConn) strayNote(env envelope) string {
+	if env.Method || env.ID == nil {
+		return ""
+	}
+	key := string(env.ID)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.pending[key]; ok {
+		return ""
+	}
+	if _, ok := c.raw[key]; ok || c.probed[key] {
+		return ""
+	}
+	if key == "null" {
+		return "a response with id null: the server could not tell which request it answers (often a parse error)"
+	}
+	var sid string
+	if json.Unmarshal(env.ID, &sid) == nil {
+		if n, err := strconv.ParseInt(sid, 10, 64); err == nil {
+			if cand, ok := c.pending[strconv.FormatInt(n, 10)]; ok && cand.numeric {
+				return "" // an id echoed as a string: repaired or refused below
+			}
+		}
+		if n, err := strconv.Atoi(strings.TrimPrefix(sid, "mcpscope-")); err == nil && strings.HasPrefix(sid, "mcpscope-") && n <= c.rawSeq {
+			return fmt.Sprintf("a stray response: request id %s is no longer awaited (already answered, or given up)", key)
+		}
+	} else if n, err := strconv.ParseInt(key, 10, 64); err == nil && n > 0 && n <= c.maxID {
+		return fmt.Sprintf("a stray response: request id %s is no longer awaited (already answered, or given up)", key)
+	}
+	return fmt.Sprintf("a stray response: mcpscope never sent a request with id %s", abbreviate(key, 40))
+}
+
+// tooDeep handles a message nested deeper than the SDK accepts: the request it
+// answers fails at once with a clear error instead of waiting for its timeout.
+func (c *StdioConn) tooDeep(f frame) error {
+	var env envelope
+	jsonscan.MembersDeep(f.data, func(key, value []byte) bool {
+		switch {
+		case jsonscan.KeyIs(key, "id"):
+			env.ID = value
+		case jsonscan.KeyIs(key, "method"):
+			env.Method = true
+		}
+		return true
+	})
+	why := fmt.Sprintf("the server's message is nested more than %d levels deep; no MCP message needs that, so mcpscope refused it", jsonscan.MaxDepth)
+	var pr *pendingRequest
+	if !env.Method && env.ID != nil {
+		key := string(env.ID)
+		c.mu.Lock()
+		if p, ok := c.pending[key]; ok {
+			pr = p
+			delete(c.pending, key)
+			c.dropOrder(key)
+		}
+		c.mu.Unlock()
+	}
+	c.tap.Emit(Event{Kind: KindMessage, Dir: Recv, Data: f.data, Framing: f.framing, Text: why})
+	if pr == nil {
+		c.tap.Emit(Event{Kind: KindSynthetic, Text: why + "; skipped"})
+		return nil
+	}
+	resp := &jsonrpc.Response{ID: pr.id, Error: &jsonrpc.Error{
+		Code:    jsonrpc.CodeParseError,
+		Message: fmt.Sprintf("response too deeply nested: the response to %s is nested more than %d levels deep; mcpscope refused it (no MCP message needs that)", pr.method, jsonscan.MaxDepth),
+	}}
+	data, _ := jsonrpc.EncodeMessage(resp)
+	c.tap.Emit(Event{Kind: KindSynthetic, Dir: Recv, Data: data, Text: "answered the request with an error for the server: its response is too deeply nested"})
+	select {
+	case c.incoming <- resp:
+	case <-c.closed:
 	}
 	return nil
 }
@@ -461,7 +673,27 @@ func (c *StdioConn) handleMessage(data []byte, env envelope) error {
 			return nil
 		}
 		if ok && pr.capture != nil {
-			pr.capture.add(pr.method, data)
+			// data is the frame (or its repaired copy): nothing modifies it, so the
+			// capture shares it rather than copying a result that may be 100 MiB.
+			pr.capture.addOwned(pr.method, data)
+			var placeholder json.RawMessage
+			switch {
+			case pr.method == "tools/call" && env.Result != nil && plainResult(env.Result):
+				placeholder = placeholderResult
+			case pr.method == "tools/list" && len(env.Result) > 0 && env.Result[0] == '{':
+				// The client reads the tools (and follows the cursor) from the capture;
+				// the SDK's own copy of every tool would double what a listing holds.
+				placeholder = placeholderList
+			}
+			if placeholder != nil {
+				// The SDK gets a placeholder: decoding the real result is the client's.
+				msg := &jsonrpc.Response{ID: pr.id, Result: placeholder}
+				select {
+				case c.incoming <- msg:
+				case <-c.closed:
+				}
+				return nil
+			}
 		}
 	}
 	msg, err := jsonrpc.DecodeMessage(data)
@@ -506,7 +738,9 @@ func (c *StdioConn) probe(pr *pendingRequest) {
 	key := idKey(pr.id)
 	isDiscover := pr.method == "server/discover"
 	if isDiscover && c.opts.NoDiscoverProbe {
-		return
+		// The version is forced: server/discover is not answered for the server, but
+		// its silence still says the framing may be wrong.
+		isDiscover = false
 	}
 	c.mu.Lock()
 	p := c.proc
@@ -550,7 +784,7 @@ func (c *StdioConn) probe(pr *pendingRequest) {
 		noise, first := c.noiseLines, c.firstNoise
 		c.mu.Unlock()
 		if noise == 0 {
-			c.restartContentLength()
+			c.restartContentLength(fmt.Sprintf("no reply to NDJSON within %v of the server reading it", c.opts.ProbeTimeout))
 			return
 		}
 		// Not silent, only never JSON-RPC: give it ten probe times, in case a banner
@@ -600,7 +834,29 @@ func (c *StdioConn) answerDiscover(pr *pendingRequest, key string) {
 	}
 }
 
-func (c *StdioConn) restartContentLength() {
+// retryContentLengthAtEOF handles a server that read the first NDJSON request and
+// ended without writing anything (a Content-Length server may exit on a line that is
+// no header, as `mcpscope host --framing content-length` does): in auto framing it is
+// restarted once with Content-Length. It reports whether it restarted.
+func (c *StdioConn) retryContentLengthAtEOF(p *process) bool {
+	c.mu.Lock()
+	ok := c.opts.Framing == FramingAuto && !c.framingKnown && !c.restarted && !c.closing &&
+		c.err == nil && c.noiseLines == 0 && len(c.pending) > 0 && c.proc == p
+	c.mu.Unlock()
+	if !ok {
+		return false
+	}
+	// A server that never read its stdin (it failed at start) is not retried.
+	if n, err := unreadInput(p.stdin); err != nil || n > 0 {
+		return false
+	}
+	c.restartContentLength("the server ended after reading an NDJSON request, without a reply")
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.restarted && c.proc != p
+}
+
+func (c *StdioConn) restartContentLength(why string) {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	c.mu.Lock()
@@ -617,7 +873,7 @@ func (c *StdioConn) restartContentLength() {
 		resend = append(resend, c.pending[k].data)
 	}
 	c.mu.Unlock()
-	c.tap.Emit(Event{Kind: KindSynthetic, Text: fmt.Sprintf("no reply to NDJSON within %v of the server reading it; restarting it with Content-Length framing", c.opts.ProbeTimeout)})
+	c.tap.Emit(Event{Kind: KindSynthetic, Text: why + "; restarting it with Content-Length framing"})
 	old.kill()
 	p, err := startProcessGrace(c.opts.Argv, c.opts.Env, c.opts.Dir, c.opts.Grace)
 	if err != nil {
@@ -636,17 +892,40 @@ func (c *StdioConn) restartContentLength() {
 	}
 }
 
+// hurryGrace replaces Grace when the session never got going (Hurry): a server
+// that did not answer the handshake in time gets no long goodbye.
+const hurryGrace = 100 * time.Millisecond
+
+// Hurry makes a later Close end the server quickly (hurryGrace instead of Grace):
+// the session failed, so the error need not wait for a graceful shutdown.
+func (c *StdioConn) Hurry() {
+	c.mu.Lock()
+	c.hurry = true
+	c.mu.Unlock()
+}
+
 // Close implements mcp.Connection: it ends the server and returns once it is reaped.
 func (c *StdioConn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
+		c.mu.Lock()
+		if c.proc != nil {
+			// A write blocked on a server that does not read gives up now.
+			_ = c.proc.stdin.SetWriteDeadline(time.Now())
+		}
+		c.mu.Unlock()
 		c.writeMu.Lock() // no restart may start a new process after this
 		c.mu.Lock()
 		p := c.proc
 		c.closing = true
+		hurry := c.hurry
 		c.mu.Unlock()
 		c.writeMu.Unlock()
-		p.stop(c.opts.Grace)
+		grace := c.opts.Grace
+		if hurry {
+			grace = min(grace, hurryGrace)
+		}
+		p.stop(grace)
 		if note := p.leftNote(); note != "" {
 			c.tap.Emit(Event{Kind: KindSynthetic, Text: note})
 		}
@@ -712,7 +991,7 @@ func (c *StdioConn) RawCall(ctx context.Context, method string, params json.RawM
 	if err != nil {
 		return nil, err
 	}
-	if err := c.writeFrame(data); err != nil {
+	if err := c.writeFrame(ctx, data, false); err != nil {
 		return nil, err
 	}
 	select {

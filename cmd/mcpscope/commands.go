@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -100,6 +101,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	var c common
 	c.register(fs, inspect.FormatTable)
+	var wf watchFlag
+	debounce := registerWatchFlags(fs, &wf)
+	args = rewriteWatchArgs(args)
 	// Without "--", the first positional starts the server command.
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
 	if err != nil {
@@ -119,6 +123,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	servers, err := c.namedServers(ctx, args, argv)
 	if err != nil {
 		return err
+	}
+	if wf.active() {
+		return inspectWatchOne(ctx, &c, servers, &wf, *debounce, stdout, stderr)
 	}
 	if len(servers) > 1 {
 		return inspectMany(ctx, &c, servers, stdout, stderr)
@@ -159,11 +166,9 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	tool, pairs := pos[0], pos[1:]
 	switch c.format {
-	case "text", "table":
-		c.format = "text"
-	case inspect.FormatJSON:
+	case "text", inspect.FormatJSON:
 	default:
-		return usageErr("--format %q: use text or json", c.format)
+		return usageErr("--format %q: call prints text or json (table and markdown are --inspect's)", c.format)
 	}
 	srv, tool, err := c.callServer(ctx, args, argv, tool)
 	if err != nil {
@@ -262,6 +267,10 @@ func checkStructured(t client.Tool, r *client.CallResult, stderr io.Writer) {
 		return
 	}
 	violations, err := validate.Check(t.OutputSchema, r.Structured)
+	if errors.Is(err, validate.ErrTooCostly) {
+		fmt.Fprintf(stderr, "mcpscope: warning: tool %q: structuredContent %v\n", t.Name, err)
+		return
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpscope: warning: tool %q has an unusable outputSchema: %v\n", t.Name, err)
 		return

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -99,7 +100,10 @@ func parse(fs *flag.FlagSet, args []string, stopAt func(positionals []string, ar
 	fs.SetOutput(io.Discard)
 	for len(args) > 0 {
 		if err := fs.Parse(args); err != nil {
-			return nil, nil, usageErr("%v (see mcpscope --help)", err)
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, nil, &helpError{fs}
+			}
+			return nil, nil, usageErr("%v (see %s)", err, helpCommand(fs))
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -119,6 +123,14 @@ func parse(fs *flag.FlagSet, args []string, stopAt func(positionals []string, ar
 		args = rest[1:]
 	}
 	return positionals, nil, nil
+}
+
+// helpCommand is the command that shows a flag set's help.
+func helpCommand(fs *flag.FlagSet) string {
+	if fs.Name() == "mcpscope" {
+		return "mcpscope --help"
+	}
+	return "mcpscope " + fs.Name() + " --help"
 }
 
 func (c *common) options(tap *wire.Tap, stderr io.Writer) (client.Options, error) {
@@ -163,7 +175,10 @@ func traceListener(w io.Writer) wire.Listener {
 		t := e.Time.Sub(start).Seconds()
 		switch e.Kind {
 		case wire.KindMessage, wire.KindNoise:
-			fmt.Fprintf(w, "%8.3f %-7s %-4s %s\n", t, e.Kind, e.Dir, clip(string(e.Data), 400, e.Size))
+			fmt.Fprintf(w, "%8.3f %-7s %-4s %s\n", t, e.Kind, e.Dir, clip(string(e.Data[:min(len(e.Data), 401)]), 400, e.Size))
+			if e.Kind == wire.KindMessage && e.Text != "" {
+				fmt.Fprintf(w, "%8.3f note         %s\n", t, e.Text)
+			}
 		case wire.KindStderr:
 			fmt.Fprintf(w, "%8.3f stderr       %s\n", t, clip(string(e.Data), 400, e.Size))
 		case wire.KindHTTP:

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"syscall"
 
@@ -62,11 +63,17 @@ Flags:
   --probe-timeout DURATION       silence that counts as "no answer" to a probe (default 500ms)
   --connect-timeout DURATION     bound on the handshake (default 30s)
   --timeout DURATION             bound on each request, restarted by progress (default 60s)
+  --timeout-cap DURATION         bound on each request however much progress it reports (default 10x --timeout)
+  --input ID=VALUE               a value for ${input:ID} in a config file (repeatable)
   --max-frame SIZE               largest message accepted (default 256MiB)
   --record FILE|DIR              record the session (JSON Lines); --redact REGEX hides more
   --save-dir DIR                 call: write image, audio and resource blocks here
   --trace                        print every wire event to stderr
   --theme auto|dark|light|high-contrast, --no-confirm   the workbench
+  --keep SIZE                    workbench: memory for Traffic, Logs and Stderr (default 64MiB)
+
+Every command's own flags: mcpscope CMD --help, or mcpscope help CMD. Flags may come
+before the command (mcpscope --trace call echo text=hi).
 
 Exit codes: 0 ok, 1 connection or server failure, 2 usage error,
 3 JSON-RPC error from the server, 4 the tool returned isError: true.
@@ -84,18 +91,33 @@ var commands = map[string]commandFunc{
 	"replay":  runReplay,
 	"serve":   runServe,
 	"servers": runServers,
+	"diff":    runDiff,
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	// Every message on stderr may quote a server (errors, its last stderr lines, the
 	// trace): none of it drives the terminal.
 	stderr = termsafe.NewWriter(stderr)
+	// Global flags may come before the command: mcpscope --trace call echo text=hi.
+	args = hoistCommand(args)
+	if first(args) == "help" && len(args) > 1 {
+		// mcpscope help CMD is mcpscope CMD --help.
+		name := strings.TrimLeft(args[1], "-")
+		if _, ok := commands[name]; !ok && name != "version" {
+			msg := fmt.Sprintf("help: no command %q; the commands: inspect, call, open, host, replay, serve, servers, version", args[1])
+			if best := closestCommand(name); best != "" {
+				msg = fmt.Sprintf("help: no command %q, did you mean %s?", args[1], best)
+			}
+			return report(context.Background(), usageErr("%s", msg), stderr)
+		}
+		args = []string{name, "--help"}
+	}
 	var cmd commandFunc
 	switch first(args) {
 	case "version", "--version":
 		fmt.Fprintln(stdout, "mcpscope", client.Version)
 		return exitOK
-	case "help", "--help", "-h":
+	case "help", "--help", "-h", "-help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	case "--inspect", "-inspect":
@@ -116,11 +138,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 				break
 			}
 		}
-		if cmd == nil {
-			// Anything else is the workbench on a target (mcpscope -- CMD, mcpscope URL,
-			// mcpscope NAME), or on the bundled host when nothing is named.
-			cmd = runTUI
-		}
 	}
 
 	// A signal cancels the context: the command stops, closes the session (which ends
@@ -140,7 +157,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 
-	err := cmd(ctx, args, stdout, stderr)
+	var err error
+	if cmd == nil {
+		// Anything else is the workbench on a target (mcpscope -- CMD, mcpscope URL,
+		// mcpscope NAME), or on the bundled host when nothing is named; a mistyped
+		// command is not.
+		cmd = runTUI
+		err = unknownCommand(ctx, args)
+	}
+	if err == nil {
+		err = cmd(ctx, args, stdout, stderr)
+	}
+	var he *helpError
+	if errors.As(err, &he) {
+		writeHelp(stdout, he.fs)
+		return exitOK
+	}
 	code := report(ctx, err, stderr)
 	if sig := got.Load(); sig != 0 && err != nil {
 		code = 128 + int(sig)

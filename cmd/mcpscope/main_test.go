@@ -184,7 +184,9 @@ func TestCallFakeServers(t *testing.T) {
 		{"bad format", "ndjson", []string{"--inspect", "--format", "yaml"}, 2, nil, []string{"--format"}},
 		{"unknown flag", "ndjson", []string{"--inspect", "--frobnicate"}, 2, nil, []string{"frobnicate"}},
 		{"bad protocol", "ndjson", []string{"--inspect", "--protocol", "1999-01-01"}, 2, nil, []string{"unknown protocol version"}},
-		{"timeout", "progress", []string{"call", "slow", "steps=100", "--timeout", "200ms"}, 1, nil, []string{"did not finish within 2s, the hard cap"}},
+		// The idle bound is far above the 50 ms between progress notifications (a loaded
+		// machine stretches them), so only the hard cap can end the 50 s call.
+		{"timeout", "progress", []string{"call", "slow", "steps=1000", "--timeout", "20s", "--timeout-cap", "2s"}, 1, nil, []string{"did not finish within 2s, the hard cap"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -198,6 +200,8 @@ func TestUsageErrors(t *testing.T) {
 	t.Parallel()
 	expect(t, mcpscope(t, nil, "call"), 2, nil, []string{"call needs a tool name"})
 	expect(t, mcpscope(t, nil, "frob"), 2, nil, []string{"the workbench needs a terminal"})
+	expect(t, mcpscope(t, nil, "--keep", "lots"), 2, nil, []string{`"lots" is not a size`})
+	expect(t, mcpscope(t, nil, "--keep", "16MiB"), 2, nil, []string{"the workbench needs a terminal"})
 	expect(t, mcpscope(t, nil, "--inspect", "--", "mcpscope-no-such-server"), 1, nil, []string{`cannot start "mcpscope-no-such-server": no such command`})
 	expect(t, mcpscope(t, nil, "--inspect", "--env-file", "/nonexistent/env", "--", "true"), 2, nil, []string{"--env-file"})
 }

@@ -107,7 +107,7 @@ func startRecordingFrom(c *common, target client.Target, tap *wire.Tap, snap *re
 		McpscopeVersion: client.Version,
 		Target: record.Target{
 			Transport: "stdio",
-			Argv:      target.Argv,
+			Argv:      recordedArgv(target.Argv),
 			Env:       append(targetEnv, envNames...),
 			Dir:       target.Dir,
 			Framing:   c.framing,
@@ -183,6 +183,8 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var ignore multiFlag
 	var strict, update, saveIgnore, help bool
 	fs.Var(&ignore, "ignore", "JSON pointer to ignore (repeatable)")
+	var only multiFlag
+	fs.Var(&only, "only", "run only these exchanges: an id (TOOL-N in a saved collection) or a tool name (repeatable, or comma-separated)")
 	fs.BoolVar(&strict, "strict-order", false, "compare notifications in order")
 	fs.BoolVar(&update, "update", false, "rewrite the recorded responses")
 	fs.BoolVar(&saveIgnore, "save-ignore", false, "add the --ignore paths to the recording's header")
@@ -242,7 +244,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				break
 			}
 		}
-		target.Argv, target.Dir = argv, rec.Header.Target.Dir
+		target.Argv, target.Dir = liveArgv(argv), rec.Header.Target.Dir
 	}
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
@@ -268,6 +270,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	report, err := replay.Run(ctx, rec, target, replay.Options{
 		Client: opts, Ignore: ignore, StrictOrder: strict, Update: update, Redact: red, Timeout: c.remote.timeout,
+		Only: splitOnly(only),
 	})
 	stopRecording()
 	if err != nil {
@@ -426,4 +429,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return nil // interrupted: a normal way to stop a server
 	}
 	return err
+}
+
+// splitOnly reads --only a,b --only c.
+func splitOnly(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -22,6 +23,9 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	format := fs.String("format", "table", "table or json")
 	fs.StringVar(&c.remote.config, "config", "", "read this config file only")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return &helpError{fs}
+		}
 		return usageErr("%v (mcpscope servers [--config FILE] [--format table|json])", err)
 	}
 	if fs.NArg() > 0 {

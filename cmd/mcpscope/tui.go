@@ -13,10 +13,20 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/tui"
 	"github.com/mcpscope/mcpscope/workbench"
 )
+
+// registerWorkbench adds the workbench's own flags. The command-line scanner
+// (workbenchFlags) uses the same set, so that it knows which of them take a value.
+func registerWorkbench(fs *flag.FlagSet, theme *string, noConfirm *bool, keep *keepFlag, idle *time.Duration) {
+	fs.DurationVar(idle, "idle-disconnect", 0, "stop a server idle this long; the next call reconnects it (0: never)")
+	fs.StringVar(theme, "theme", "auto", "auto, dark, light or high-contrast")
+	fs.BoolVar(noConfirm, "no-confirm", false, "call destructive tools without asking")
+	fs.Var(keep, "keep", "memory for traffic, logs and stderr together (older lines go to a private spill file): 64MiB, 512KiB, 1GiB")
+}
 
 // runTUI opens the workbench on a target.
 func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -25,10 +35,9 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	c.register(fs, "table")
 	var theme string
 	var noConfirm bool
+	keep := keepFlag(spool.DefaultKeep)
 	var idle time.Duration
-	fs.DurationVar(&idle, "idle-disconnect", 0, "stop a server idle this long; the next call reconnects it (0: never)")
-	fs.StringVar(&theme, "theme", "auto", "auto, dark, light or high-contrast")
-	fs.BoolVar(&noConfirm, "no-confirm", false, "call destructive tools without asking")
+	registerWorkbench(fs, &theme, &noConfirm, &keep, &idle)
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
 	if err != nil {
 		return err
@@ -108,7 +117,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return tui.Run(ctx, tui.Options{
 		Servers: []workbench.Spec{servers[0].spec}, Configured: configured, IdleDisconnect: idle,
 		Target: target, Name: name, Client: opts, Theme: theme, NoConfirm: noConfirm,
-		Recording: recording, ToggleRecording: toggle,
+		Recording: recording, ToggleRecording: toggle, Keep: int64(keep),
 	})
 }
 
@@ -179,6 +188,8 @@ func runOpen(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := flag.NewFlagSet("open", flag.ContinueOnError)
 	var theme string
 	fs.StringVar(&theme, "theme", "auto", "auto, dark, light or high-contrast")
+	keep := keepFlag(spool.DefaultKeep)
+	fs.Var(&keep, "keep", "memory for traffic, logs and stderr together: 64MiB, 512KiB, 1GiB")
 	pos, _, err := parse(fs, args, func([]string, string) bool { return false })
 	if err != nil {
 		return err
@@ -214,5 +225,23 @@ func runOpen(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		Theme:  theme,
 		Browse: rec,
 		Client: client.Options{Tap: &wire.Tap{}},
+		Keep:   int64(keep),
 	})
+}
+
+// keepFlag is --keep: a byte size such as 64MiB.
+type keepFlag int64
+
+func (k *keepFlag) String() string { return fmt.Sprint(int64(*k)) }
+
+func (k *keepFlag) Set(s string) error {
+	n, err := spool.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	if n < 1<<10 {
+		return fmt.Errorf("%q is too small: keep at least 1KiB", s)
+	}
+	*k = keepFlag(n)
+	return nil
 }

@@ -75,7 +75,7 @@ func TestEditorScrollsHorizontally(t *testing.T) {
 // as symbols, and kept in the value (a pasted \r\n is a newline).
 func TestEditorControlCharacters(t *testing.T) {
 	f := editorForm(t)
-	f.Update(tea.PasteMsg{Content: "a\x1b[31mb\tc\r\nd\x00\u009b2J\u202e"})
+	update(f, tea.PasteMsg{Content: "a\x1b[31mb\tc\r\nd\x00\u009b2J\u202e"})
 	out := f.View(80, 3)
 	if strings.Contains(out, "\x1b[31m") || strings.Contains(out, "\x00") || strings.Contains(out, "\t") ||
 		strings.Contains(out, "\u009b") || strings.Contains(out, "\u202e") {

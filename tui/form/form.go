@@ -46,9 +46,18 @@ type Form struct {
 	fsub  int
 	fidx  int
 	top   int // first visible line
+	drawn int // rows the last View rendered (tests check it stays what fits)
+
+	// rowCache is the form flattened into rows, kept until the form's shape changes
+	// (an item added, removed or moved, a variant switched, null toggled, a value
+	// loaded): typing into a field does not rebuild 10,000 rows.
+	rowCache []row
+	rowsOK   bool
 
 	errs      map[string]string // validation errors by path
-	validated bool              // Validate ran; re-run it after each edit
+	validated bool              // Validate ran; check again after edits
+	gen       int               // bumped by every edit: a check of an older value is stale
+	dirty     bool              // edited since the last check was scheduled
 
 	raw     bool
 	ta      textarea.Model
@@ -180,8 +189,10 @@ func (f *Form) load(val any) error {
 	}
 	path := f.Focused()
 	f.root = root
+	f.reshaped()
 	f.errs = nil
 	f.focusPath(path)
+	f.gen++ // a check of the old value is stale
 	if f.validated {
 		f.Validate()
 	}
@@ -273,7 +284,14 @@ func syntaxPos(text string, err error) string {
 
 // Update handles a message while the form has focus. Enter and escape are
 // left to the caller (in raw mode enter inserts a newline).
+//
+// Update costs the field edited: when the value must be checked again (after a
+// first Validate or CheckCmd), it returns a command that does it once the user
+// pauses, off the caller's goroutine. Messages of those commands (Msg) go to Handle.
 func (f *Form) Update(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(Msg); ok {
+		return Handle(m)
+	}
 	if f.raw {
 		if p, ok := msg.(tea.PasteMsg); ok {
 			p.Content = pasteText(p.Content) // the text area would make \r\n two lines
@@ -290,12 +308,15 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		rows := f.rows()
 		if i := f.focusIndex(rows); i >= 0 && rows[i].kind == rowField && rows[i].n.isText() {
 			n := rows[i].n
+			if n.isNull {
+				f.reshaped()
+			}
 			n.isNull = false
 			n.ed.insert(pasteText(m.Content))
 			f.edited(n)
 		}
 	}
-	return nil
+	return f.due()
 }
 
 // --- rows: the form flattened into lines of fields ---
@@ -330,7 +351,11 @@ type row struct {
 }
 
 func (f *Form) rows() []row {
-	var rs []row
+	if f.rowsOK {
+		return f.rowCache
+	}
+	rs := make([]row, 0, len(f.rowCache))
+	defer func() { f.rowCache, f.rowsOK = rs, true }()
 	r := f.root
 	if r.k == kObject && !(r.nullable && r.isNull) {
 		f.children(r, 0, "", &rs)
@@ -482,6 +507,9 @@ func (f *Form) move(rows []row, i, delta int) {
 
 // --- keys ---
 
+// reshaped drops the cached rows after a change of the form's shape.
+func (f *Form) reshaped() { f.rowsOK = false }
+
 func (f *Form) key(m tea.KeyPressMsg) {
 	rows := f.rows()
 	i := f.focusIndex(rows)
@@ -493,6 +521,14 @@ func (f *Form) key(m tea.KeyPressMsg) {
 	}
 	r := rows[i]
 	n := r.n
+	switch {
+	case key.Matches(m, f.keys.Next, f.keys.Prev, f.keys.PageDown, f.keys.PageUp):
+		// moving keeps the shape
+	case r.kind == rowField && n.isText() && !(n.nullable && n.isNull) && n.pairKey == nil && n.pairVal == nil && !key.Matches(m, f.keys.AddItem, f.keys.RemoveItem, f.keys.MoveUp, f.keys.MoveDown, f.keys.ToggleNull):
+		// typing into a text field keeps the shape
+	default:
+		f.reshaped()
+	}
 	switch {
 	case f.root.free && key.Matches(m, f.keys.AddItem):
 		f.addPair()
@@ -534,7 +570,10 @@ func (f *Form) edited(n *node) {
 		delete(f.errs, n.path())
 	}
 	if f.validated {
-		f.Validate()
+		if _, ok := f.QuickCheck(); !ok {
+			f.gen++
+			f.dirty = true // checked by the command Update returns
+		}
 	}
 }
 
@@ -724,6 +763,7 @@ func (f *Form) editText(n *node, m tea.KeyPressMsg) bool {
 // --- key/value rows of a free object ---
 
 func (f *Form) addPair() {
+	f.reshaped()
 	k, _ := f.root.newPair()
 	f.focusNode(k)
 	f.edited(f.root)
@@ -731,6 +771,7 @@ func (f *Form) addPair() {
 
 // removePair drops the pair of an empty key or value field (ctrl+d).
 func (f *Form) removePair(n *node) {
+	f.reshaped()
 	k := n
 	if n.pairKey != nil {
 		k = n.pairKey

@@ -79,6 +79,20 @@ func FuzzNew(f *testing.F) {
 			default:
 				fm.Update(tea.KeyPressMsg{Code: rune(k), Text: string(rune(k))})
 			}
+			if !fm.raw {
+				// The cached rows are the rows the form has now.
+				cached := fm.rows()
+				fm.rowsOK = false
+				fresh := fm.rows()
+				if len(cached) != len(fresh) {
+					t.Fatalf("after key %d the cached rows (%d) are stale (%d)", k, len(cached), len(fresh))
+				}
+				for j := range fresh {
+					if cached[j].n != fresh[j].n || cached[j].kind != fresh[j].kind || cached[j].path != fresh[j].path || cached[j].sub != fresh[j].sub {
+						t.Fatalf("after key %d cached row %d is stale", k, j)
+					}
+				}
+			}
 			if i%8 == 0 {
 				view(80, 24)
 			}

@@ -54,7 +54,30 @@ func keyMsg(name string) tea.KeyPressMsg {
 // press sends named keys.
 func press(f *Form, keys ...string) {
 	for _, k := range keys {
-		f.Update(keyMsg(k))
+		update(f, keyMsg(k))
+	}
+}
+
+// The tests check after each key; the form's check after edits is due at once.
+func init() { debounce = 0 }
+
+// update sends a message and runs the commands it returns to the end, as the owner
+// of the form would (the form's own messages go back to it).
+func update(f *Form, msg tea.Msg) {
+	run(f.Update(msg))
+}
+
+func run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch m := cmd().(type) {
+	case Msg:
+		run(Handle(m))
+	case tea.BatchMsg:
+		for _, c := range m {
+			run(c)
+		}
 	}
 }
 
@@ -62,10 +85,10 @@ func press(f *Form, keys ...string) {
 func typeText(f *Form, s string) {
 	for _, r := range s {
 		if r == ' ' {
-			f.Update(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
+			update(f, tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 			continue
 		}
-		f.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+		update(f, tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 }
 
@@ -79,7 +102,7 @@ func focusOn(t *testing.T, f *Form, path string) {
 				return
 			}
 			before := f.fidx
-			f.Update(keyMsg(dir))
+			update(f, keyMsg(dir))
 			if f.fidx == before {
 				break
 			}

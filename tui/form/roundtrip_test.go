@@ -113,7 +113,7 @@ func TestRawEditing(t *testing.T) {
 	// paste a fix over everything
 	press(f, "ctrl+g") // select all
 	press(f, "backspace")
-	f.Update(tea.PasteMsg{Content: `{"a": 5, "b": "pasted"}`})
+	update(f, tea.PasteMsg{Content: `{"a": 5, "b": "pasted"}`})
 	f.ToggleRaw()
 	if f.Raw() {
 		t.Fatalf("stuck in raw: %s\n%s", f.rawErr, f.ta.Value())
@@ -193,9 +193,9 @@ func TestPaste(t *testing.T) {
 	f := mustNew(t, `{"type":"object","properties":{"s":{"type":"string"},"e":{"enum":["a"]}}}`)
 	typeText(f, "ab")
 	press(f, "left")
-	f.Update(tea.PasteMsg{Content: "X\nY"})
+	update(f, tea.PasteMsg{Content: "X\nY"})
 	press(f, "down")
-	f.Update(tea.PasteMsg{Content: "ignored"})
+	update(f, tea.PasteMsg{Content: "ignored"})
 	v, _ := f.Value()
 	if !sameJSON(t, v, []byte(`{"s":"aX\nYb"}`)) {
 		t.Errorf("value %s", v)

@@ -6,192 +6,126 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	jskind "github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/mcpscope/mcpscope/validate"
 )
 
 type validatorState struct {
-	done   bool
-	schema *jsonschema.Schema
+	once   sync.Once // compiled on first use, by whichever goroutine checks first
+	schema *validate.Schema
 	err    error
+	runs   atomic.Int64 // validations run (tests count them)
 }
 
-// noLoader refuses every external $ref: a form never fetches anything.
-type noLoader struct{}
+// Checks is how many times the validator has run on this form's arguments.
+func (f *Form) Checks() int64 { return f.val.runs.Load() }
 
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("not fetched: %s is outside the schema", url)
-}
-
-const schemaURL = "file:///mcpscope/schema.json"
-
-// maxValidateCost bounds how many subschemas may apply to one value. A
-// schema past it (allOf or anyOf of $refs nested to blow up exponentially)
-// would stall the validator, so it is not run.
-const maxValidateCost = 100000
-
-// inPlaceCost estimates, for the costliest subschema, how many subschemas
-// the validator visits for one instance value through allOf, anyOf, oneOf,
-// not, if/then/else, dependentSchemas and $ref.
-func inPlaceCost(b *builder, doc any) float64 {
-	memo := map[*omap]float64{}
-	busy := map[*omap]bool{}
-	var cost func(v any, depth int) float64
-	cost = func(v any, depth int) float64 {
-		s, ok := v.(*omap)
-		if !ok || depth > 200 {
-			return 1
-		}
-		if c, ok := memo[s]; ok {
-			return c
-		}
-		if busy[s] {
-			return 1 // recursion: driven by the instance, not by the schema
-		}
-		busy[s] = true
-		c := 1.0
-		for _, k := range []string{"allOf", "anyOf", "oneOf"} {
-			if subs, ok := s.at(k).([]any); ok {
-				for _, sub := range subs {
-					c += cost(sub, depth+1)
-				}
-			}
-		}
-		for _, k := range []string{"not", "if", "then", "else"} {
-			if sub, ok := s.get(k); ok {
-				c += cost(sub, depth+1)
-			}
-		}
-		if ds, ok := s.at("dependentSchemas").(*omap); ok {
-			for _, k := range ds.keys {
-				c += cost(ds.vals[k], depth+1)
-			}
-		}
-		if r, ok := refOf(s); ok {
-			if t, err := b.lookup(r); err == nil {
-				c += cost(t, depth+1)
-			}
-		}
-		busy[s] = false
-		memo[s] = c
-		return c
-	}
-	worst := 0.0
-	seen := 0
-	var walk func(v any, depth int)
-	walk = func(v any, depth int) {
-		seen++
-		if depth > 64 || seen > maxIndexed || worst > maxValidateCost {
-			return
-		}
-		switch t := v.(type) {
-		case *omap:
-			worst = max(worst, cost(t, 0))
-			for _, k := range t.keys {
-				switch k {
-				case "enum", "const", "default", "examples", "example":
-					continue
-				}
-				walk(t.vals[k], depth+1)
-			}
-		case []any:
-			for _, e := range t {
-				walk(e, depth+1)
-			}
-		}
-	}
-	walk(doc, 0)
-	return worst
-}
-
-// compiled returns the compiled schema, compiling it on first use.
-func (f *Form) compiled() (*jsonschema.Schema, error) {
-	if !f.val.done {
-		f.val.done = true
-		if c := inPlaceCost(f.b, f.doc); c > maxValidateCost {
-			f.val.err = errors.New("it is too complex (nested allOf/anyOf/$ref would take too long)")
-			return nil, f.val.err
-		}
-		f.val.schema, f.val.err = compileSchema(f.schema)
-		if f.val.err != nil {
-			// A $schema the validator does not know: try the default draft.
-			if o, ok := f.doc.(*omap); ok && o.has("$schema") {
-				c := o.clone()
-				c.del("$schema")
-				if s, err := compileSchema(encodeJSON(c, "")); err == nil {
-					f.val.schema, f.val.err = s, nil
-				}
-			}
-		}
-	}
+// compiled returns the compiled schema, compiling it on first use. It is safe to call
+// from a command's goroutine.
+func (f *Form) compiled() (*validate.Schema, error) {
+	f.val.once.Do(func() {
+		f.val.schema, f.val.err = validate.Compile(f.schema, validate.AssertFormats())
+	})
 	return f.val.schema, f.val.err
-}
-
-func compileSchema(data []byte) (s *jsonschema.Schema, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			s, err = nil, fmt.Errorf("schema compiler failed: %v", r)
-		}
-	}()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(noLoader{})
-	c.AssertFormat()
-	if err := c.AddResource(schemaURL, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(schemaURL)
 }
 
 var printer = message.NewPrinter(language.English)
 
-// Validate checks the arguments against the whole schema with
-// santhosh-tekuri/jsonschema/v6 (drafts 4 to 2020-12) and returns every
-// problem mapped to its field, in form order. The errors are also kept so
-// View shows each beside its field; from then on they are checked again
-// after every edit, so a fixed field loses its error as the user types.
-func (f *Form) Validate() []FieldError {
-	f.validated = true
-	var errs []FieldError
-	var data []byte
+// snapshot is what a validation needs from the form, taken on the owner's goroutine:
+// the value as JSON and the fields that do not parse.
+type snapshot struct {
+	raw  bool
+	data []byte
+	errs []FieldError // fields that do not parse (or the raw text)
+	bad  bool         // the raw text is not JSON: nothing to validate
+}
+
+func (f *Form) snapshot() snapshot {
 	if f.raw {
 		v, err := f.rawParse()
 		if err != nil {
-			errs = []FieldError{{Path: "", Message: err.Error()}}
-			f.rawErrs = errs
-			return errs
+			return snapshot{raw: true, errs: []FieldError{{Path: "", Message: err.Error()}}, bad: true}
 		}
-		data = encodeJSON(v, "")
-	} else {
-		var errs0 []FieldError
-		data = encodeJSON(f.rootValue(&errs0), "")
-		errs = errs0
+		return snapshot{raw: true, data: encodeJSON(v, "")}
+	}
+	var errs []FieldError
+	data := encodeJSON(f.rootValue(&errs), "")
+	return snapshot{data: data, errs: errs}
+}
+
+// check runs the validator on a snapshot; it touches nothing of the form but its
+// compiled schema, so it runs in a command, off the UI goroutine.
+func (f *Form) check(sn snapshot) (verr, schemaErr error) {
+	if sn.bad {
+		return nil, nil
 	}
 	sch, err := f.compiled()
 	if err != nil {
-		errs = append(errs, FieldError{Path: "", Message: "the schema cannot be used for validation: " + firstLine(err.Error())})
-	} else if inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data)); err == nil {
-		if verr := validate(sch, inst); verr != nil {
-			have := map[string]bool{}
-			for _, e := range errs {
-				have[e.Path] = true
-			}
-			for _, e := range f.mapErrors(verr) {
-				if !have[e.Path] { // a field that does not parse is reported once
-					errs = append(errs, e)
-				}
+		return nil, err
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(sn.data))
+	if err != nil {
+		return nil, nil
+	}
+	err = sch.Validate(inst)
+	if errors.Is(err, validate.ErrTooCostly) {
+		return nil, err // the guard refused: the validator did not run
+	}
+	f.val.runs.Add(1)
+	return err, nil
+}
+
+// Validate checks the arguments against the whole schema with
+// santhosh-tekuri/jsonschema/v6 (drafts 4 to 2020-12, through package validate and
+// its cost guard) and returns every problem mapped to its field, in form order. The
+// errors are also kept so View shows each beside its field; from then on they are
+// checked again after edits (by the command Update returns), so a fixed field loses
+// its error as the user types.
+//
+// Validate runs the validator on the caller's goroutine; CheckCmd runs it in a
+// command.
+func (f *Form) Validate() []FieldError {
+	f.validated = true
+	sn := f.snapshot()
+	verr, serr := f.check(sn)
+	return f.apply(sn, verr, serr)
+}
+
+// apply turns a validation's outcome into field errors, stores them for View and
+// returns them. It reads the form, so it runs on the owner's goroutine.
+func (f *Form) apply(sn snapshot, verr, schemaErr error) []FieldError {
+	errs := append([]FieldError(nil), sn.errs...)
+	switch {
+	case sn.bad:
+		f.rawErrs = errs
+		return errs
+	case errors.Is(schemaErr, validate.ErrTooCostly):
+		errs = append(errs, FieldError{Path: "", Message: notValidated})
+	case schemaErr != nil:
+		errs = append(errs, FieldError{Path: "", Message: "the schema cannot be used for validation: " + firstLine(schemaErr.Error())})
+	case verr != nil:
+		have := map[string]bool{}
+		for _, e := range errs {
+			have[e.Path] = true
+		}
+		for _, e := range f.mapErrors(verr) {
+			if !have[e.Path] { // a field that does not parse is reported once
+				errs = append(errs, e)
 			}
 		}
 	}
 	errs = dedupe(errs)
 	f.sortErrors(errs)
-	if f.raw {
+	if sn.raw {
 		f.rawErrs = errs
 	}
 	f.errs = map[string]string{}
@@ -205,13 +139,155 @@ func (f *Form) Validate() []FieldError {
 	return errs
 }
 
-func validate(s *jsonschema.Schema, inst any) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("validator failed: %v", r)
+const notValidated = "arguments not validated: too costly (the schema would take too long to check)"
+
+// NotValidated reports the error that says the arguments were not validated because
+// the schema is too costly to check (not a fault of the arguments).
+func NotValidated(e FieldError) bool { return e.Path == "" && e.Message == notValidated }
+
+// Msg is a message of the form's own commands (a check that is due, or done). The
+// owner passes it back to Handle on its goroutine.
+type Msg interface{ form() *Form }
+
+type checkDue struct {
+	f   *Form
+	gen int
+}
+
+type checkDone struct {
+	f         *Form
+	gen       int
+	sn        snapshot
+	verr, err error
+	then      func([]FieldError) tea.Msg
+}
+
+func (m checkDue) form() *Form  { return m.f }
+func (m checkDone) form() *Form { return m.f }
+
+// Handle applies one of the form's own messages to the form that sent it, and returns
+// the next command.
+func Handle(msg Msg) tea.Cmd {
+	f := msg.form()
+	switch m := msg.(type) {
+	case checkDue:
+		if m.gen != f.gen {
+			return nil // more edits came: their own check is due later
 		}
-	}()
-	return s.Validate(inst)
+		return f.checkCmd(nil)
+	case checkDone:
+		var errs []FieldError
+		if m.gen == f.gen {
+			errs = f.apply(m.sn, m.verr, m.err)
+		} else {
+			// The form changed since: the errors belong to the value checked, which
+			// is what the caller asked about; the form's own check is due again.
+			errs = f.mapErrorsOf(m)
+		}
+		if m.then != nil {
+			out := m.then(errs)
+			return func() tea.Msg { return out }
+		}
+	}
+	return nil
+}
+
+// mapErrorsOf is apply without storing anything.
+func (f *Form) mapErrorsOf(m checkDone) []FieldError {
+	errs := append([]FieldError(nil), m.sn.errs...)
+	if m.err != nil {
+		return append(errs, FieldError{Path: "", Message: firstLine(m.err.Error())})
+	}
+	if m.verr != nil {
+		errs = append(errs, f.mapErrors(m.verr)...)
+	}
+	return dedupe(errs)
+}
+
+// CheckCmd validates the arguments as they are now in a command, off the caller's
+// goroutine. When it is done (its message passed to Handle), the errors show beside
+// their fields, and then, if not nil, receives them and its message is delivered.
+func (f *Form) CheckCmd(then func([]FieldError) tea.Msg) tea.Cmd {
+	f.validated = true
+	return f.checkCmd(then)
+}
+
+func (f *Form) checkCmd(then func([]FieldError) tea.Msg) tea.Cmd {
+	sn, gen := f.snapshot(), f.gen
+	return func() tea.Msg {
+		verr, err := f.check(sn)
+		return checkDone{f: f, gen: gen, sn: sn, verr: verr, err: err, then: then}
+	}
+}
+
+// A check is done at once, on the caller's goroutine, when it is cheap by
+// construction: a schema and a value of at most 64 KiB each, and at most
+// quickBudget schema applications. Anything bigger goes to a command.
+const (
+	quickSize   = 64 << 10
+	quickBudget = 20000
+)
+
+func (f *Form) quick() (sn snapshot, verr, serr error, ok bool) {
+	if len(f.schema) > quickSize {
+		return sn, nil, nil, false
+	}
+	sn = f.snapshot()
+	if len(sn.data) > quickSize {
+		return sn, nil, nil, false
+	}
+	if sn.bad {
+		return sn, nil, nil, true
+	}
+	sch, err := f.compiled()
+	if err != nil {
+		return sn, nil, err, true
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(sn.data))
+	if err != nil {
+		return sn, nil, nil, true
+	}
+	if _, cheap := validate.Cost(sch.Compiled(), inst, quickBudget); !cheap {
+		return sn, nil, nil, false
+	}
+	f.val.runs.Add(1)
+	if err := sch.Validate(inst); err != nil {
+		if errors.Is(err, validate.ErrTooCostly) {
+			return sn, nil, err, true
+		}
+		return sn, err, nil, true
+	}
+	return sn, nil, nil, true
+}
+
+// QuickCheck validates the arguments at once when that is cheap (a small schema and
+// value), storing the errors for View like Validate; ok is false when the check
+// would be costly, and then nothing was done: use CheckCmd.
+func (f *Form) QuickCheck() (errs []FieldError, ok bool) {
+	sn, verr, serr, ok := f.quick()
+	if !ok {
+		return nil, false
+	}
+	f.validated = true
+	f.gen++ // a check still running is stale
+	return f.apply(sn, verr, serr), true
+}
+
+// debounce is how long the form waits after an edit before checking the value again:
+// typing costs the field edited, the check runs once the user pauses.
+var debounce = 150 * time.Millisecond
+
+// due returns the command that checks the value again after edits, if one is needed.
+func (f *Form) due() tea.Cmd {
+	if !f.dirty {
+		return nil
+	}
+	f.dirty = false
+	msg := checkDue{f: f, gen: f.gen}
+	if debounce <= 0 {
+		return func() tea.Msg { return msg }
+	}
+	return tea.Tick(debounce, func(time.Time) tea.Msg { return msg })
 }
 
 func firstLine(s string) string {

@@ -118,6 +118,9 @@ type layout struct {
 	valW   int
 }
 
+// fieldsView draws the rows that fit. Only the rows on screen are rendered; the
+// others are counted (a row's height is known without drawing it), so a form of
+// 10,000 fields costs the fields shown.
 func (f *Form) fieldsView(width, height int) []string {
 	rows := f.rows()
 	fi := f.focusIndex(rows)
@@ -127,7 +130,7 @@ func (f *Form) fieldsView(width, height int) []string {
 		if r.kind == rowNote || r.kind == rowOption {
 			continue
 		}
-		w := 2*r.depth + ansi.StringWidth(sanitize(r.label))
+		w := 2*r.depth + labelWidth(r.label)
 		if r.n.required && r.kind != rowVariant || r.kind == rowVariant && r.n.required {
 			w += 1
 		}
@@ -139,37 +142,114 @@ func (f *Form) fieldsView(width, height int) []string {
 
 	rowErrs, unplaced := f.placeErrors(rows)
 
-	var lines []string
+	var head []string
 	for _, msg := range unplaced {
-		lines = append(lines, f.styles.Error.Render("✗ "+sanitize(msg)))
+		head = append(head, f.styles.Error.Render("✗ "+sanitize(msg)))
 	}
-	focusA, focusB := 0, 0
+	counts := make([]int, len(rows))
+	var focused []string
+	total, focusA, focusB := len(head), 0, 0
 	for i, r := range rows {
 		if i == fi {
-			focusA = len(lines)
+			focused = f.renderRow(r, true, lay, rowErrs[i])
+			counts[i] = len(focused)
+			focusA, focusB = total, total+counts[i]
+		} else {
+			counts[i] = rowLines(r, rowErrs[i])
 		}
-		lines = append(lines, f.renderRow(r, i == fi, lay, rowErrs[i])...)
-		if i == fi {
-			focusB = len(lines)
+		total += counts[i]
+	}
+	if total == 0 {
+		return []string{f.styles.Placeholder.Render("no fields")}
+	}
+	f.drawn = 1
+	// get renders lines [from, to) of the whole form.
+	get := func(from, to int) []string {
+		out := make([]string, 0, to-from)
+		for i := from; i < min(to, len(head)); i++ {
+			out = append(out, head[i])
+		}
+		at := len(head)
+		for i, r := range rows {
+			if at >= to {
+				break
+			}
+			next := at + counts[i]
+			if next > from {
+				lines := focused
+				if i != fi {
+					lines = f.renderRow(r, false, lay, rowErrs[i])
+					f.drawn++
+				}
+				lo, hi := max(from-at, 0), min(to-at, len(lines))
+				out = append(out, lines[lo:hi]...)
+			}
+			at = next
+		}
+		return out
+	}
+	return f.window(total, height, focusA, focusB, get)
+}
+
+// labelWidth is the width of a label as drawn; plain ASCII labels (the common case)
+// are measured without a copy.
+func labelWidth(label string) int {
+	for i := 0; i < len(label); i++ {
+		if c := label[i]; c < 0x20 || c >= 0x7f {
+			return ansi.StringWidth(sanitize(label))
 		}
 	}
-	if len(lines) == 0 {
-		lines = []string{f.styles.Placeholder.Render("no fields")}
+	return len(label)
+}
+
+// rowLines is how many lines renderRow draws for a row without focus.
+func rowLines(r row, errs []string) int {
+	switch r.kind {
+	case rowNote, rowOption:
+		return 1
 	}
-	return f.window(lines, height, focusA, focusB)
+	return 1 + len(withLive(liveOf(r), errs))
+}
+
+// withLive is the errors a row shows: the live check first, then validation's errors
+// (the two may say the same thing: it is said once).
+func withLive(live string, errs []string) []string {
+	if live == "" {
+		return errs
+	}
+	kept := []string{live}
+	for _, e := range errs {
+		if !strings.HasPrefix(e, live) {
+			kept = append(kept, e)
+		}
+	}
+	return kept
+}
+
+// liveOf is the live error renderValue shows for a row.
+func liveOf(r row) string {
+	n := r.n
+	if (n.nullable && n.isNull) || r.kind == rowHeader || r.kind == rowVariant {
+		return ""
+	}
+	switch n.k {
+	case kString, kNumber, kInteger, kJSON:
+		return liveError(n)
+	}
+	return ""
 }
 
 // window picks the lines that fit, keeping [a, b) (the focused field) in
-// view, with "more" markers where lines are cut off.
-func (f *Form) window(lines []string, height, a, b int) []string {
-	total := len(lines)
+// view, with "more" markers where lines are cut off; get renders a range of the
+// total lines.
+func (f *Form) window(total, height, a, b int, get func(from, to int) []string) []string {
 	if total <= height {
 		f.top = 0
-		return lines
+		return get(0, total)
 	}
 	if height < 3 {
 		f.top = min(max(a, 0), total-height)
-		return lines[f.top : f.top+height]
+		return get(f.top, f.top+height)
 	}
 	up, down := 0, 1
 	var inner int
@@ -200,7 +280,7 @@ func (f *Form) window(lines []string, height, a, b int) []string {
 	if up > 0 {
 		out = append(out, f.styles.Hint.Render(fmt.Sprintf("  ↑ %d more", f.top)))
 	}
-	out = append(out, lines[f.top:f.top+inner]...)
+	out = append(out, get(f.top, f.top+inner)...)
 	if down > 0 {
 		out = append(out, f.styles.Hint.Render(fmt.Sprintf("  ↓ %d more", total-f.top-inner)))
 	}
@@ -328,16 +408,7 @@ func (f *Form) renderRow(r row, focused bool, lay layout, errs []string) []strin
 	if lay.valW < 20 {
 		errX = 2 + 2*r.depth
 	}
-	if live != "" {
-		// The live check and validation may say the same thing: say it once.
-		kept := []string{live}
-		for _, e := range errs {
-			if !strings.HasPrefix(e, live) {
-				kept = append(kept, e)
-			}
-		}
-		errs = kept
-	}
+	errs = withLive(live, errs)
 	for _, e := range errs {
 		out = append(out, strings.Repeat(" ", errX)+st.Error.Render("✗ "+sanitize(e)))
 	}

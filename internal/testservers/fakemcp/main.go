@@ -47,6 +47,11 @@ var scenarios = map[string]string{
 	"bad-tool-types":  "tools/list has a numeric tool name and a mistyped annotation",
 	"images":          "adds a 'pic' tool returning image, audio and resource blocks",
 	"paged":           "tools/list is paginated in pages of 2, 2 and 1",
+	"deep":            "tools/call results hold a million nested '['",
+	"endless":         "tools/list pages of 1 MiB, each with a new nextCursor, forever",
+	"deaf":            "at the first tools/call, stops reading stdin for good; ignores SIGTERM",
+	"hang":            "never reads stdin and ignores SIGTERM",
+	"stray":           "a response to id 424242 (never sent) before every tools/call reply, and the reply twice",
 	"mute":            "reads every request and never answers; exits at stdin EOF",
 	"flood":           "after initialize, sends notifications/message about every millisecond, forever",
 	"hostile":         "names, descriptions, results, errors, logs, stdout noise and stderr carry terminal escapes",
@@ -101,8 +106,13 @@ func main() {
 	case "mute":
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		os.Exit(0)
-	case "stubborn", "stubborn-slow":
+	case "stubborn", "stubborn-slow", "deaf":
 		signal.Ignore(syscall.SIGTERM)
+	case "hang":
+		signal.Ignore(syscall.SIGTERM)
+		for {
+			time.Sleep(time.Hour)
+		}
 	case "slow-start":
 		time.Sleep(1500 * time.Millisecond)
 	}

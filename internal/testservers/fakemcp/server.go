@@ -64,8 +64,9 @@ type server struct {
 	runMu    sync.Mutex
 	running  map[string]chan struct{} // canonical id -> closed when cancelled
 
-	hugeSent bool // huge-line: the big line goes out once only
-	media    media
+	hugeSent    bool // huge-line: the big line goes out once only
+	endlessPage int  // endless: pages sent
+	media       media
 }
 
 func newServer(scenario string, in io.Reader, out io.Writer) *server {
@@ -219,7 +220,25 @@ func (s *server) handle(msg []byte) {
 		if s.scenario == "midnoise" {
 			s.writeRaw([]byte("DEBUG: handling tools/call\n"))
 		}
+		if s.scenario == "deaf" {
+			for { // reads nothing more: the client's writes fill the pipe
+				time.Sleep(time.Hour)
+			}
+		}
+		if s.scenario == "deep" {
+			// The answer is valid JSON, nested far deeper than any decoder accepts.
+			const n = 1000000
+			s.writeRaw([]byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"content":[],"x":` +
+				strings.Repeat("[", n) + strings.Repeat("]", n) + "}}\n"))
+			return
+		}
+		if s.scenario == "stray" {
+			s.writeRaw([]byte(`{"jsonrpc":"2.0","id":424242,"result":{"content":[]}}` + "\n"))
+		}
 		s.callTool(id, req.Params)
+		if s.scenario == "stray" {
+			s.callTool(id, req.Params) // the same reply again: a second answer to one id
+		}
 	default:
 		s.replyError(id, codeMethodNotFound, "Method not found: "+req.Method)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -97,6 +98,15 @@ const pageSize = 2
 
 func (s *server) listTools(params json.RawMessage) (any, *rpcError) {
 	tools := s.tools()
+	if s.scenario == "endless" {
+		// Every page: one tool with a 1 MiB description, and a cursor never seen before.
+		s.endlessPage++
+		desc := strings.Repeat("d", 1<<20)
+		return map[string]any{
+			"tools":      []any{map[string]any{"name": fmt.Sprintf("t%d", s.endlessPage), "description": desc, "inputSchema": map[string]any{"type": "object"}}},
+			"nextCursor": fmt.Sprintf("c%d", s.endlessPage),
+		}, nil
+	}
 	if s.scenario != "paged" {
 		return map[string]any{"tools": tools}, nil
 	}

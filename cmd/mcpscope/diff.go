@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/termsafe"
+	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/surface"
+)
+
+const diffUsage = `mcpscope diff A B: compare two tool surfaces and classify every change
+A and B: a saved "mcpscope --inspect --format json" file, a recording (FILE, or
+FILE#SERVER for a recording of several), a URL, a configured server NAME, host (the
+bundled host), or, for B only, a command after "--":
+  mcpscope diff testdata/tools.json -- ./my-server
+Flags: --format text|json|markdown|junit, --fail-on breaking|any|none, --no-diff,
+and the connection flags of --inspect (-e, --bearer, -H, --config, ...).
+Exit codes: 0 nothing that --fail-on counts changed, 1 it did (or a server failed),
+2 usage error (including two things without a tool surface).`
+
+// runDiff is `mcpscope diff A B`.
+func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
+	var c common
+	c.register(fs, surface.FormatText)
+	var failOn string
+	var noDiff bool
+	fs.StringVar(&failOn, "fail-on", "breaking", "breaking, any or none")
+	fs.BoolVar(&noDiff, "no-diff", false, "text: leave out the JSON diff of each changed object")
+	pos, argv, err := parse(fs, args, func([]string, string) bool { return false })
+	if err != nil {
+		return err
+	}
+	switch c.format {
+	case surface.FormatText, "table":
+		c.format = surface.FormatText
+	case surface.FormatJSON, surface.FormatMarkdown, surface.FormatJUnit:
+	case "md":
+		c.format = surface.FormatMarkdown
+	default:
+		return usageErr("--format %q: use text, json, markdown or junit", c.format)
+	}
+	switch failOn {
+	case "breaking", "any", "none":
+	default:
+		return usageErr("--fail-on %q: use breaking, any or none", failOn)
+	}
+	if c.multi() {
+		return usageErr("diff compares two surfaces: name A and B as positionals (a file, a URL, a NAME) or B after --, not with --server or --all")
+	}
+	specs := pos
+	switch {
+	case len(pos) == 2 && argv == nil:
+	case len(pos) == 1 && len(argv) > 0:
+		specs = append(specs, "")
+	default:
+		return usageErr("%s", diffUsage)
+	}
+	var surfaces [2]*surface.Surface
+	for i, spec := range specs {
+		var s *surface.Surface
+		if spec == "" {
+			s, err = liveSurface(ctx, &c, commandServer(argv), strings.Join(argv, " "), stderr)
+		} else {
+			s, err = loadSurface(ctx, &c, spec, stderr)
+		}
+		if err != nil {
+			if errors.Is(err, surface.ErrNoSurface) {
+				return usageErr("%v", err)
+			}
+			return err
+		}
+		for _, p := range s.Problems {
+			fmt.Fprintf(stderr, "mcpscope: note: %s: %s\n", s.Label, p)
+		}
+		surfaces[i] = s
+	}
+	r := surface.Compare(surfaces[0], surfaces[1])
+	if len(r.Compared) == 0 {
+		return usageErr("nothing to compare: %s and %s have no kind of object in common (tools, resources, templates, prompts)", surfaces[0].Label, surfaces[1].Label)
+	}
+	if isTerminal(stdout) && c.format == surface.FormatJSON {
+		stdout = termsafe.NewWriter(stdout)
+	}
+	if err := surface.Write(stdout, c.format, r, !noDiff); err != nil {
+		return err
+	}
+	fail := false
+	switch failOn {
+	case "breaking":
+		fail = r.HasBreaking()
+	case "any":
+		fail = !r.Empty()
+	}
+	if fail {
+		return &exitError{code: exitServer, msg: ""}
+	}
+	return nil
+}
+
+// loadSurface reads one side named on the command line: a file (saved --inspect JSON
+// or a recording), or a live server (a URL, a config name, host).
+func loadSurface(ctx context.Context, c *common, spec string, stderr io.Writer) (*surface.Surface, error) {
+	file, server := spec, ""
+	if _, err := os.Stat(file); err != nil {
+		if i := strings.LastIndex(spec, "#"); i > 0 {
+			if _, err2 := os.Stat(spec[:i]); err2 == nil {
+				file, server = spec[:i], spec[i+1:]
+			}
+		}
+	}
+	if st, err := os.Stat(file); err == nil {
+		if st.IsDir() {
+			return nil, usageErr("%s is a directory: give a saved --inspect JSON file or a recording", file)
+		}
+		return fileSurface(file, server, spec)
+	}
+	if strings.ContainsAny(spec, "/\\") && !client.IsURL(spec) || strings.HasSuffix(spec, ".json") || strings.HasSuffix(spec, ".jsonl") {
+		return nil, usageErr("%s: no such file", spec)
+	}
+	src, err := c.sources()
+	if err != nil {
+		return nil, err
+	}
+	srv, err := c.serverTarget(ctx, src, "server", spec)
+	if err != nil {
+		return nil, err
+	}
+	return liveSurface(ctx, c, srv, spec, stderr)
+}
+
+// fileSurface reads a saved --inspect JSON document or a recording.
+func fileSurface(file, server, label string) (*surface.Surface, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, usageErr("%s is empty: %v", file, surface.ErrNoSurface)
+	}
+	// A recording's first line is its header: {"mcpscope":"recording",...}.
+	first, _, _ := bytes.Cut(trimmed, []byte("\n"))
+	if bytes.Contains(first, []byte(`"mcpscope"`)) {
+		rec, err := record.Read(bytes.NewReader(data))
+		if err != nil {
+			return nil, usageErr("%s: %v", file, err)
+		}
+		if server != "" || rec.Several() {
+			if server == "" {
+				return nil, usageErr("%s records several servers (%s): name one as %s#NAME", file, strings.Join(rec.ServerNames(), ", "), file)
+			}
+			if rec, err = rec.ForServer(server); err != nil {
+				return nil, usageErr("%s: %v", file, err)
+			}
+		}
+		return surface.FromRecording(rec, label)
+	}
+	if server != "" {
+		return nil, usageErr("%s is not a recording: #%s names a server of a recording of several", file, server)
+	}
+	return surface.FromInspect(data, label)
+}
+
+// liveSurface connects to a server and lists its surface.
+func liveSurface(ctx context.Context, c *common, srv namedServer, label string, stderr io.Writer) (*surface.Surface, error) {
+	if srv.err != nil {
+		return nil, srv.err
+	}
+	s, done, err := connect(ctx, c.withTimeout(srv.spec), srv.spec.Target, stderr)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return surface.FromSession(ctx, s, label)
+}

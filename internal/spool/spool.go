@@ -1,0 +1,311 @@
+// Package spool keeps an append-only sequence of records with a bounded window in
+// memory: the newest records up to a byte budget stay in memory, older ones are moved
+// to a spill file (a private temporary file, unlinked as soon as it is created where
+// the system allows it, and removed by Close otherwise) and read back a block at a
+// time when a view pages to them.
+//
+// A Buffer is not safe for concurrent use: the TUI owns its buffers on the UI
+// goroutine.
+package spool
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"unsafe"
+)
+
+// DefaultKeep is the memory window of a buffer when none is given.
+const DefaultKeep = 64 << 20
+
+// chunkLen is how many records one chunk of memory holds.
+const chunkLen = 512
+
+// blockLen is how many spilled records share one index entry; a read decodes one
+// block, so scrolling a page back costs at most a few small reads.
+const blockLen = 64
+
+// Codec turns records into bytes and back, and says what a record costs in memory
+// beyond its own value (the bytes it refers to: strings, slices).
+type Codec[T any] struct {
+	Size   func(T) int
+	Encode func(T) ([]byte, error)
+	Decode func([]byte) (T, error)
+}
+
+// Strings is the codec of text lines.
+var Strings = Codec[string]{
+	Size:   func(s string) int { return len(s) },
+	Encode: func(s string) ([]byte, error) { return []byte(s), nil },
+	Decode: func(b []byte) (string, error) { return string(b), nil },
+}
+
+// Buffer is the windowed sequence. The zero value is not usable; use New.
+type Buffer[T any] struct {
+	codec Codec[T]
+	keep  int64
+
+	// The records in memory, first .. first+count-1, in chunks of chunkLen (so
+	// that the slack of a growing slice never doubles the window): the oldest is
+	// chunks[0][head].
+	chunks   [][]T
+	head     int
+	count    int
+	memBytes int64
+	elem     int64 // the in-memory size of one record value
+	first    int   // index of the oldest record held in memory
+
+	file    *os.File
+	path    string // still to remove at Close ("" once unlinked)
+	w       *bufio.Writer
+	end     int64   // bytes written to the file
+	blocks  []int64 // offset of records 0, blockLen, 2*blockLen, … in the file
+	spilled int     // records in the file: indices 0 .. spilled-1
+	err     error   // the spill file failed; older records are dropped from then on
+	dropped int     // records lost because the spill file failed
+
+	cache []cached[T] // the blocks read last, most recent first
+	reads int         // blocks read from the file (for tests and benchmarks)
+}
+
+// New returns a buffer that keeps about keep bytes of records in memory (at least
+// the newest record). keep <= 0 means DefaultKeep.
+func New[T any](keep int64, codec Codec[T]) *Buffer[T] {
+	if keep <= 0 {
+		keep = DefaultKeep
+	}
+	var zero T
+	return &Buffer[T]{codec: codec, keep: keep, elem: int64(unsafe.Sizeof(zero))}
+}
+
+// Len is the number of records appended so far.
+func (b *Buffer[T]) Len() int { return b.first + b.count }
+
+// MemBytes is what the records held in memory cost, by the codec's measure.
+func (b *Buffer[T]) MemBytes() int64 { return b.memBytes }
+
+// Keep is the memory budget.
+func (b *Buffer[T]) Keep() int64 { return b.keep }
+
+// InMemory is the index of the oldest record held in memory.
+func (b *Buffer[T]) InMemory() int { return b.first }
+
+// BlockReads counts the blocks read back from the spill file.
+func (b *Buffer[T]) BlockReads() int { return b.reads }
+
+// Err reports a failure of the spill file (then the oldest records were dropped).
+func (b *Buffer[T]) Err() error { return b.err }
+
+// Append adds a record, moving the oldest ones to the spill file while memory is
+// over budget.
+func (b *Buffer[T]) Append(v T) {
+	if n := len(b.chunks); n == 0 || len(b.chunks[n-1]) == chunkLen {
+		b.chunks = append(b.chunks, make([]T, 0, chunkLen))
+	}
+	last := len(b.chunks) - 1
+	b.chunks[last] = append(b.chunks[last], v)
+	b.count++
+	b.memBytes += b.elem + int64(b.codec.Size(v))
+	for b.memBytes > b.keep && b.count > 1 {
+		var zero T
+		old := b.chunks[0][b.head]
+		b.chunks[0][b.head] = zero
+		b.head++
+		b.count--
+		if b.head == chunkLen {
+			b.chunks[0] = nil
+			b.chunks = b.chunks[1:]
+			b.head = 0
+		}
+		b.memBytes -= b.elem + int64(b.codec.Size(old))
+		b.spill(old)
+		b.first++
+	}
+}
+
+func (b *Buffer[T]) spill(v T) {
+	if b.err == nil && b.file == nil {
+		b.err = b.open()
+	}
+	if b.err != nil {
+		b.dropped++
+		b.spilled++ // the index stays; Get reports the record as lost
+		return
+	}
+	data, err := b.codec.Encode(v)
+	if err != nil {
+		data = nil
+	}
+	if b.spilled%blockLen == 0 {
+		b.blocks = append(b.blocks, b.end)
+	}
+	var hdr [binary.MaxVarintLen64]byte
+	n := binary.PutUvarint(hdr[:], uint64(len(data)))
+	if _, err := b.w.Write(hdr[:n]); err != nil {
+		b.err = err
+	}
+	if _, err := b.w.Write(data); err != nil {
+		b.err = err
+	}
+	b.end += int64(n + len(data))
+	b.spilled++
+}
+
+func (b *Buffer[T]) open() error {
+	f, err := os.CreateTemp("", "mcpscope-spool-*")
+	if err != nil {
+		return fmt.Errorf("spool: %w", err)
+	}
+	_ = f.Chmod(0o600)
+	b.file, b.path = f, f.Name()
+	// Unlinked while open, the file cannot outlive the process, whatever ends it.
+	if os.Remove(f.Name()) == nil {
+		b.path = ""
+	}
+	b.w = bufio.NewWriterSize(f, 64<<10)
+	return nil
+}
+
+// ErrLost is returned for a record that was dropped because the spill file failed.
+var ErrLost = errors.New("spool: record lost (the spill file could not be written)")
+
+// Get returns record i (0 is the oldest), from memory or from the spill file.
+func (b *Buffer[T]) Get(i int) (T, error) {
+	var zero T
+	if i < 0 || i >= b.Len() {
+		return zero, fmt.Errorf("spool: index %d out of range [0,%d)", i, b.Len())
+	}
+	if i >= b.first {
+		k := b.head + i - b.first
+		return b.chunks[k/chunkLen][k%chunkLen], nil
+	}
+	blk := i / blockLen
+	if blk >= len(b.blocks) {
+		return zero, ErrLost
+	}
+	recs, err := b.block(blk)
+	if err != nil {
+		return zero, err
+	}
+	j := i - blk*blockLen
+	if j >= len(recs) {
+		return zero, ErrLost
+	}
+	return recs[j], nil
+}
+
+// At is Get for views: a record that cannot be read back is the zero value.
+func (b *Buffer[T]) At(i int) T {
+	v, _ := b.Get(i)
+	return v
+}
+
+// cacheBlocks is how many decoded blocks a buffer keeps: a screen of rows that a
+// filter picks from all over the history reads each block once, not once per frame.
+const cacheBlocks = 16
+
+type cached[T any] struct {
+	blk  int
+	recs []T
+}
+
+func (b *Buffer[T]) block(blk int) ([]T, error) {
+	for i, c := range b.cache {
+		if c.blk == blk {
+			copy(b.cache[1:i+1], b.cache[:i])
+			b.cache[0] = c
+			return c.recs, nil
+		}
+	}
+	recs, err := b.readBlock(blk)
+	if err != nil {
+		return nil, err
+	}
+	if len(b.cache) < cacheBlocks {
+		b.cache = append(b.cache, cached[T]{})
+	}
+	copy(b.cache[1:], b.cache[:len(b.cache)-1])
+	b.cache[0] = cached[T]{blk: blk, recs: recs}
+	return recs, nil
+}
+
+func (b *Buffer[T]) readBlock(blk int) ([]T, error) {
+	if err := b.w.Flush(); err != nil {
+		return nil, err
+	}
+	start := b.blocks[blk]
+	end := b.end
+	if blk+1 < len(b.blocks) {
+		end = b.blocks[blk+1]
+	}
+	b.reads++
+	r := bufio.NewReader(io.NewSectionReader(b.file, start, end-start))
+	count := min(blockLen, b.spilled-blk*blockLen)
+	out := make([]T, 0, count)
+	for range count {
+		n, err := binary.ReadUvarint(r)
+		if err != nil {
+			return nil, fmt.Errorf("spool: reading the spill file: %w", err)
+		}
+		data := make([]byte, n)
+		if _, err := io.ReadFull(r, data); err != nil {
+			return nil, fmt.Errorf("spool: reading the spill file: %w", err)
+		}
+		v, err := b.codec.Decode(data)
+		if err != nil {
+			return nil, fmt.Errorf("spool: decoding a spilled record: %w", err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Close removes the spill file. Records in memory stay readable; spilled ones and
+// any appended later that would spill are lost.
+func (b *Buffer[T]) Close() error {
+	b.cache = nil
+	if b.err == nil {
+		b.err = errClosed
+	}
+	if b.file == nil {
+		return nil
+	}
+	err := b.file.Close()
+	if b.path != "" {
+		if rerr := os.Remove(b.path); err == nil {
+			err = rerr
+		}
+	}
+	b.file, b.blocks = nil, nil
+	return err
+}
+
+var errClosed = errors.New("spool: closed")
+
+// ParseSize reads a byte size such as 64MiB, 512k, 1G or 1048576.
+func ParseSize(s string) (int64, error) {
+	num, unit := s, ""
+	for i, r := range s {
+		if (r < '0' || r > '9') && r != '.' {
+			num, unit = s[:i], s[i:]
+			break
+		}
+	}
+	var f float64
+	if _, err := fmt.Sscanf(num, "%g", &f); err != nil || num == "" || f < 0 {
+		return 0, fmt.Errorf("%q is not a size (write it as 64MiB, 512KiB, 1GiB or a number of bytes)", s)
+	}
+	mult := map[string]float64{
+		"": 1, "b": 1, "B": 1,
+		"k": 1 << 10, "K": 1 << 10, "KB": 1 << 10, "KiB": 1 << 10, "kB": 1 << 10,
+		"m": 1 << 20, "M": 1 << 20, "MB": 1 << 20, "MiB": 1 << 20,
+		"g": 1 << 30, "G": 1 << 30, "GB": 1 << 30, "GiB": 1 << 30,
+	}[unit]
+	if mult == 0 {
+		return 0, fmt.Errorf("%q is not a size (write it as 64MiB, 512KiB, 1GiB or a number of bytes)", s)
+	}
+	return int64(f * mult), nil
+}

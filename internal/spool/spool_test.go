@@ -1,0 +1,102 @@
+package spool
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"testing"
+)
+
+func TestWindowStaysBoundedAndPagesBack(t *testing.T) {
+	b := New(64<<10, Strings)
+	defer b.Close()
+	const n = 100000
+	for i := range n {
+		b.Append(fmt.Sprintf("line %06d %s", i, "some text of a log line"))
+		if b.MemBytes() > b.Keep()+200 {
+			t.Fatalf("after %d lines %d bytes in memory, over the %d kept", i, b.MemBytes(), b.Keep())
+		}
+	}
+	if b.Len() != n {
+		t.Fatalf("Len = %d", b.Len())
+	}
+	if b.InMemory() == 0 {
+		t.Fatal("nothing was spilled")
+	}
+	for _, i := range []int{0, 1, 63, 64, 65, b.InMemory() - 1, b.InMemory(), n - 1} {
+		got, err := b.Get(i)
+		want := fmt.Sprintf("line %06d %s", i, "some text of a log line")
+		if err != nil || got != want {
+			t.Errorf("Get(%d) = %q, %v; want %q", i, got, err, want)
+		}
+	}
+	reads := b.BlockReads()
+	for i := 0; i < 40; i++ { // a page of the oldest lines: one block
+		b.At(i)
+	}
+	if b.BlockReads()-reads > 1 {
+		t.Errorf("a page of 40 records read %d blocks", b.BlockReads()-reads)
+	}
+	// Rows picked from all over the history (a filter) read each block once.
+	reads = b.BlockReads()
+	for range 3 {
+		for i := 0; i < 16*blockLen; i += blockLen {
+			b.At(i + 7)
+		}
+	}
+	if got := b.BlockReads() - reads; got > 16 {
+		t.Errorf("three passes over 16 blocks read %d blocks", got)
+	}
+	if _, err := b.Get(n); err == nil {
+		t.Error("Get past the end did not fail")
+	}
+}
+
+func TestSpillFileIsPrivateAndGone(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	b := New(100, Strings)
+	for i := range 100 {
+		b.Append(fmt.Sprint("record ", i))
+	}
+	entries, _ := os.ReadDir(dir)
+	if runtime.GOOS != "windows" && len(entries) != 0 {
+		t.Errorf("the spill file is visible in %s: %v (it should be unlinked while open)", dir, entries)
+	}
+	if fi, err := b.file.Stat(); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("spill file mode %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ = os.ReadDir(dir)
+	if len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
+
+func TestOneHugeRecordIsKept(t *testing.T) {
+	b := New(10, Strings)
+	defer b.Close()
+	b.Append("a record far longer than the window")
+	if got := b.At(0); got != "a record far longer than the window" {
+		t.Fatalf("got %q", got)
+	}
+	b.Append("next")
+	if got := b.At(0); got != "a record far longer than the window" {
+		t.Fatalf("spilled record reads back as %q", got)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"64MiB": 64 << 20, "512k": 512 << 10, "1G": 1 << 30, "1048576": 1 << 20, "1.5MiB": 3 << 19} {
+		if got, err := ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "lots", "12 parsecs", "-1"} {
+		if _, err := ParseSize(in); err == nil {
+			t.Errorf("ParseSize(%q) accepted", in)
+		}
+	}
+}

@@ -1,0 +1,246 @@
+package surface
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/internal/termsafe"
+)
+
+// Output formats.
+const (
+	FormatText     = "text"
+	FormatJSON     = "json"
+	FormatMarkdown = "markdown"
+	FormatJUnit    = "junit"
+)
+
+// JSONVersion is the version of the JSON document of a report.
+const JSONVersion = 1
+
+// Write renders a report. Text and Markdown are for people: every server string is
+// made safe for a terminal. JSON and JUnit keep the strings (their encoders escape).
+func Write(w io.Writer, format string, r *Report, showDiff bool) error {
+	switch format {
+	case FormatJSON:
+		doc := struct {
+			FormatVersion int      `json:"formatVersion"`
+			Old           string   `json:"old"`
+			New           string   `json:"new"`
+			Breaking      int      `json:"breaking"`
+			Compatible    int      `json:"compatible"`
+			Compared      []string `json:"compared"`
+			Entries       []Entry  `json:"entries"`
+		}{JSONVersion, r.Old, r.New, r.Breaking, r.Compatible, r.Compared, r.Entries}
+		if doc.Entries == nil {
+			doc.Entries = []Entry{}
+		}
+		if doc.Compared == nil {
+			doc.Compared = []string{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	case FormatMarkdown:
+		return writeMarkdown(w, r)
+	case FormatJUnit:
+		return writeJUnit(w, r)
+	}
+	return writeText(w, r, showDiff)
+}
+
+// Summary is one line: "2 breaking, 3 compatible changes in 4 tools".
+func (r *Report) Summary() string {
+	if r.Empty() {
+		return "no changes (" + compared(r) + ")"
+	}
+	return fmt.Sprintf("%d breaking, %d compatible change(s) in %d object(s) (%s)", r.Breaking, r.Compatible, len(r.Entries), compared(r))
+}
+
+func compared(r *Report) string {
+	if len(r.Compared) == 0 {
+		return "nothing compared"
+	}
+	return "compared: " + strings.Join(r.Compared, ", ")
+}
+
+func verdict(breaking bool) string {
+	if breaking {
+		return "BREAKING"
+	}
+	return "compatible"
+}
+
+func entryTitle(e *Entry) string {
+	name := e.Name
+	if e.Status == Renamed {
+		name = e.OldName + " → " + e.Name
+	}
+	return fmt.Sprintf("%s %s %s", e.Object, name, e.Status)
+}
+
+func writeText(w io.Writer, r *Report, showDiff bool) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s → %s\n", termsafe.Line(r.Old), termsafe.Line(r.New))
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		fmt.Fprintf(&b, "\n%s  [%s]\n", termsafe.Line(entryTitle(e)), verdict(e.Breaking))
+		for _, c := range e.Changes {
+			mark := "  "
+			if c.Breaking {
+				mark = "! "
+			}
+			fmt.Fprintf(&b, "  %s%s\n", mark, termsafe.Line(c.Message))
+			if c.Before != "" || c.After != "" {
+				if c.Kind == "description-changed" || c.Kind == "title-changed" {
+					fmt.Fprintf(&b, "      - %s\n      + %s\n", termsafe.Line(c.Before), termsafe.Line(c.After))
+				}
+			}
+		}
+		if showDiff && e.Diff != "" && e.Status != Added && e.Status != Removed {
+			for _, line := range strings.Split(strings.TrimRight(e.Diff, "\n"), "\n") {
+				fmt.Fprintf(&b, "    %s\n", termsafe.Line(line))
+			}
+		}
+	}
+	fmt.Fprintf(&b, "\n%s\n", r.Summary())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdCell makes a server string safe inside a Markdown table cell.
+func mdCell(s string) string {
+	s = termsafe.Line(s)
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "`", "'")
+	return s
+}
+
+func writeMarkdown(w io.Writer, r *Report) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Tool surface: %s → %s\n\n", mdCell(r.Old), mdCell(r.New))
+	fmt.Fprintf(&b, "%s\n", r.Summary())
+	if r.Empty() {
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	b.WriteString("\n| | Object | Name | Change | Path |\n|---|---|---|---|---|\n")
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		for _, c := range e.Changes {
+			mark := "compatible"
+			if c.Breaking {
+				mark = "**breaking**"
+			}
+			name := e.Name
+			if e.Status == Renamed {
+				name = e.OldName + " → " + e.Name
+			}
+			fmt.Fprintf(&b, "| %s | %s | `%s` | %s | %s |\n", mark, e.Object, mdCell(name), mdCell(c.Message), mdCell(c.Path))
+		}
+	}
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		if e.Diff == "" || e.Status == Added || e.Status == Removed {
+			continue
+		}
+		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n```diff\n%s```\n\n</details>\n",
+			mdCell(entryTitle(e)), strings.ReplaceAll(termsafe.Text(e.Diff), "```", "'''"))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// JUnit: one test case per object that changed; a breaking change is a failure.
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+func writeJUnit(w io.Writer, r *Report) error {
+	s := junitSuite{Name: "mcpscope diff " + r.Old + " → " + r.New}
+	if r.Empty() {
+		s.Cases = append(s.Cases, junitCase{Name: "tool surface unchanged", Classname: "mcpscope.diff"})
+	}
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		var lines []string
+		for _, c := range e.Changes {
+			lines = append(lines, fmt.Sprintf("[%s] %s", verdict(c.Breaking), c.Message))
+		}
+		text := strings.Join(lines, "\n")
+		if e.Diff != "" {
+			text += "\n\n" + e.Diff
+		}
+		c := junitCase{Name: entryTitle(e), Classname: "mcpscope.diff." + e.Object}
+		if e.Breaking {
+			s.Failures++
+			var first string
+			for _, ch := range e.Changes {
+				if ch.Breaking {
+					first = ch.Message
+					break
+				}
+			}
+			c.Failure = &junitFailure{Message: first, Type: "breaking", Text: xmlSafe(text)}
+		} else {
+			c.SystemOut = xmlSafe(text)
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	s.Tests = len(s.Cases)
+	s.Name = xmlSafe(s.Name)
+	for i := range s.Cases {
+		s.Cases[i].Name = xmlSafe(s.Cases[i].Name)
+		if s.Cases[i].Failure != nil {
+			s.Cases[i].Failure.Message = xmlSafe(s.Cases[i].Failure.Message)
+		}
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(junitSuites{Suites: []junitSuite{s}}); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// xmlSafe drops characters XML 1.0 cannot hold (control characters other than tab
+// and newline), which encoding/xml would write as they are.
+func xmlSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			return r
+		case r < 0x20, r == 0xFFFE, r == 0xFFFF:
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}

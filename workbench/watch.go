@@ -1,0 +1,158 @@
+package workbench
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/surface"
+	"github.com/mcpscope/mcpscope/watch"
+)
+
+// Watching a server's files: each change (a debounced burst of writes) restarts a
+// stdio server, or re-lists an HTTP one (which restarts itself), and then compares the
+// surface with the last one seen, as an EventSurfaceChanged. A restart that fails
+// leaves the server failed with its stderr; the next change tries again. Restarts
+// after failures back off (100 ms, doubling, at most maxBackoff), so a server that
+// crashes on every start is never restarted in a loop even when a tool writes the
+// watched files continuously.
+
+const maxBackoff = 5 * time.Second
+
+// startWatchLocked starts the watch of s.spec.Watch; w.mu is held.
+func (w *Workbench) startWatchLocked(s *server) {
+	if len(s.spec.Watch) == 0 {
+		return
+	}
+	ctx, cancel := context.WithCancel(w.ctx)
+	s.stopWatch = cancel
+	name := s.spec.Name
+	paths := append([]string(nil), s.spec.Watch...)
+	debounce := s.spec.WatchDebounce
+	http := s.spec.Target.URL != ""
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		defer cancel()
+		wt, err := watch.New(paths, debounce)
+		if err != nil {
+			w.emit(Event{Server: name, Kind: EventWatch, Text: "not watching: " + err.Error()})
+			return
+		}
+		defer wt.Close()
+		what := "restarts it"
+		if http {
+			what = "re-lists it (an HTTP server restarts itself)"
+		}
+		w.emit(Event{Server: name, Kind: EventWatch, Text: fmt.Sprintf("watching %s: a change %s", strings.Join(paths, ", "), what)})
+		var last *surface.Surface
+		if st, err := w.Wait(ctx, name); err == nil && st.State == StateConnected {
+			last, _ = w.surfaceOf(ctx, name)
+		}
+		fails := 0
+		for {
+			var ev watch.Event
+			var ok bool
+			select {
+			case <-ctx.Done():
+				return
+			case ev, ok = <-wt.Events:
+				if !ok {
+					return
+				}
+			}
+			switch ev.Kind {
+			case watch.Missing:
+				w.emit(Event{Server: name, Kind: EventWatch, Text: fmt.Sprintf("%s does not exist; watching the rest (it counts once it appears)", strings.Join(ev.Paths, ", "))})
+				continue
+			case watch.Failed:
+				w.emit(Event{Server: name, Kind: EventWatch, Text: "watch error: " + ev.Err.Error()})
+				continue
+			}
+			if fails > 0 {
+				// Back off, and take the changes of the wait with this restart.
+				delay := min(100*time.Millisecond<<min(fails-1, 10), maxBackoff)
+				t := time.NewTimer(delay)
+			wait:
+				for {
+					select {
+					case <-ctx.Done():
+						t.Stop()
+						return
+					case more, ok := <-wt.Events:
+						if !ok {
+							t.Stop()
+							return
+						}
+						ev.Paths = append(ev.Paths, more.Paths...)
+					case <-t.C:
+						break wait
+					}
+				}
+			}
+			changed := shortPaths(ev.Paths)
+			var cur *surface.Surface
+			if http {
+				w.emit(Event{Server: name, Kind: EventWatch, Text: changed + " changed: re-listing (an HTTP server restarts itself; mcpscope does not)"})
+				cur, err = w.surfaceOf(ctx, name)
+			} else {
+				w.emit(Event{Server: name, Kind: EventWatch, Text: changed + " changed: restarting"})
+				if err = w.Restart(name); err != nil {
+					return // removed or closed
+				}
+				var st Status
+				if st, err = w.Wait(ctx, name); err != nil {
+					return
+				}
+				if st.State != StateConnected {
+					fails++
+					continue // the status event says why, with stderr
+				}
+				cur, err = w.surfaceOf(ctx, name)
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			if err != nil {
+				fails++
+				w.emit(Event{Server: name, Kind: EventWatch, Text: "listing after the change failed: " + err.Error()})
+				continue
+			}
+			fails = 0
+			r := surface.Compare(last, cur)
+			if last == nil {
+				r = &surface.Report{}
+			}
+			last = cur
+			w.emit(Event{Server: name, Kind: EventSurfaceChanged, Surface: r, Text: r.Summary()})
+		}
+	}()
+}
+
+// surfaceOf lists the server's surface now.
+func (w *Workbench) surfaceOf(ctx context.Context, name string) (*surface.Surface, error) {
+	sess, release, err := w.Session(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return surface.FromSession(ctx, sess, name)
+}
+
+func shortPaths(paths []string) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range paths {
+		b := filepath.Base(p)
+		if !seen[b] {
+			seen[b] = true
+			out = append(out, b)
+		}
+	}
+	if len(out) > 3 {
+		return strings.Join(out[:3], ", ") + fmt.Sprintf(" and %d more", len(out)-3)
+	}
+	return strings.Join(out, ", ")
+}
