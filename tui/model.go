@@ -401,7 +401,11 @@ func loggerPrefix(l string) string {
 }
 
 func (m *model) onWire(events []wire.Event, servers []string) {
-	m.traffic.add(events)
+	if m.several() {
+		m.traffic.addFrom(events, servers)
+	} else {
+		m.traffic.add(events)
+	}
 	for i, e := range events {
 		switch e.Kind {
 		case wire.KindStderr:
