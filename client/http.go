@@ -105,7 +105,22 @@ func (s *Session) newHTTPTap(target Target) (*wire.HTTPTap, error) {
 	if s.opts.Timeout > 0 && s.opts.Timeout < headerTimeout {
 		headerTimeout = s.opts.Timeout
 	}
-	return wire.NewHTTPTap(wire.HTTPOptions{
+	var auth wire.Authorizer
+	var tap *wire.HTTPTap
+	var early []string // secrets the authorizer knows before the tap exists
+	if s.opts.Auth != nil && header.Get("Authorization") == "" {
+		auth = s.opts.Auth(target, func(line string) {
+			s.tap.Emit(wire.Event{Kind: wire.KindSynthetic, Text: "oauth: " + line})
+		}, func(v string) {
+			if tap == nil {
+				early = append(early, v)
+				return
+			}
+			tap.AddSecret(v)
+		})
+	}
+	tap = wire.NewHTTPTap(wire.HTTPOptions{
+		Auth:          auth,
 		Tap:           s.tap,
 		Header:        header,
 		Secrets:       append(append([]string(nil), target.Secrets...), s.opts.Secrets...),
@@ -115,7 +130,11 @@ func (s *Session) newHTTPTap(target Target) (*wire.HTTPTap, error) {
 		// endpoint elsewhere is refused, or followed without them).
 		Origin:           wire.Origin(u),
 		AllowCrossOrigin: s.opts.AllowCrossOrigin,
-	}), nil
+	})
+	for _, v := range early {
+		tap.AddSecret(v)
+	}
+	return tap, nil
 }
 
 // connectHTTP reaches an HTTP server, detecting the transport and era unless the user
@@ -307,7 +326,7 @@ func (e *AuthError) Error() string {
 		if scope != "" {
 			b.WriteString(" (" + scope + ")")
 		}
-		b.WriteString("; get a token with it and pass it with --bearer or --bearer-env")
+		b.WriteString("; log in with it (mcpscope auth login --scope '…' URL), or pass a token that has it with --bearer or --bearer-env")
 	case e.Status == http.StatusForbidden:
 		b.WriteString("the server forbids this request with these credentials (or from this Origin); check the token's rights and pass a suitable one with --bearer or --bearer-env")
 	case e.TokenSent:
@@ -315,9 +334,9 @@ func (e *AuthError) Error() string {
 		if errCode != "" {
 			b.WriteString(" (" + errCode + ")")
 		}
-		b.WriteString("; get a fresh one and pass it with --bearer TOKEN or --bearer-env VAR")
+		b.WriteString("; get a fresh one and pass it with --bearer TOKEN or --bearer-env VAR, or drop --bearer and log in: mcpscope auth login URL")
 	default:
-		b.WriteString("pass a token with --bearer TOKEN or --bearer-env VAR (or a header with -H 'Authorization: …')")
+		b.WriteString("log in: mcpscope auth login " + e.URL + "; or pass a token with --bearer TOKEN or --bearer-env VAR (or a header with -H 'Authorization: …')")
 	}
 	for _, c := range e.Challenges {
 		if rm := c.Param("resource_metadata"); rm != "" {
@@ -325,7 +344,6 @@ func (e *AuthError) Error() string {
 			break
 		}
 	}
-	b.WriteString(" (mcpscope does not run the OAuth login itself yet)")
 	return b.String()
 }
 
@@ -459,6 +477,32 @@ func crossOriginFrom(err error, probs []wire.HTTPProblem) error {
 	return nil
 }
 
+// loginErrorFrom finds a 401 or 403 that the OAuth login could not answer.
+func loginErrorFrom(probs []wire.HTTPProblem) error {
+	for i := len(probs) - 1; i >= 0; i-- {
+		if probs[i].What == "auth" {
+			reason := probs[i].Err
+			if ae := authErrorFrom(probs[:i], false); ae != nil {
+				what := ae.Method + " " + ae.URL
+				if ae.RPCMethod != "" {
+					what += " (" + ae.RPCMethod + ")"
+				}
+				reason += fmt.Sprintf("\n  the server answered %s with HTTP %d %s", what, ae.Status, http.StatusText(ae.Status))
+				for _, c := range ae.Challenges {
+					reason += "\n  WWW-Authenticate: " + c.Scheme
+					for _, name := range []string{"resource_metadata", "scope", "error", "error_description"} {
+						if v := c.Param(name); v != "" {
+							reason += "\n    " + name + ": " + v
+						}
+					}
+				}
+			}
+			return &ServerError{Reason: reason}
+		}
+	}
+	return nil
+}
+
 func authErrorFrom(probs []wire.HTTPProblem, tokenSent bool) *AuthError {
 	for i := len(probs) - 1; i >= 0; i-- {
 		p := probs[i]
@@ -493,6 +537,9 @@ func (s *Session) httpConnectError(parent, cctx context.Context, err error, prob
 	}
 	if ce := crossOriginFrom(err, probs); ce != nil {
 		return ce
+	}
+	if le := loginErrorFrom(probs); le != nil {
+		return le
 	}
 	if ae := authErrorFrom(probs, s.tokenSent()); ae != nil {
 		return ae
@@ -530,6 +577,9 @@ func (s *Session) httpCallError(err error, capture *wire.Capture) error {
 	probs := capture.Problems()
 	if ce := crossOriginFrom(err, probs); ce != nil {
 		return ce
+	}
+	if le := loginErrorFrom(probs); le != nil {
+		return le
 	}
 	if ae := authErrorFrom(probs, s.tokenSent()); ae != nil {
 		return ae
@@ -655,6 +705,9 @@ func (s *Session) rawHTTP(ctx context.Context, method string, params json.RawMes
 	if err != nil {
 		var se *wire.StatusError
 		if errors.As(err, &se) {
+			if le := loginErrorFrom(se.Problems); le != nil {
+				return nil, le
+			}
 			if ae := authErrorFrom(se.Problems, s.tokenSent()); ae != nil {
 				return nil, ae
 			}

@@ -48,8 +48,18 @@ type Target struct {
 	// Secrets are values that must never appear in an event (tokens from a config).
 	Secrets []string
 
+	// OAuth is a config entry's "oauth" block: the client to log in with.
+	OAuth *OAuthClient
+
 	Name   string // the config entry's name, when the target came from a config file
 	Config string // the config file it came from
+}
+
+// OAuthClient is a client registered with a server's authorization server.
+type OAuthClient struct {
+	ClientID, ClientSecret string
+	Scopes                 []string
+	RedirectPort           int // 0: the default
 }
 
 func (t Target) String() string {
@@ -88,6 +98,12 @@ type Options struct {
 	// to another origin than the target URL's, without credentials; by default such
 	// a request is refused when it would carry them.
 	AllowCrossOrigin bool
+	// Auth, when set, is asked for an OAuth authorizer for an HTTP target (package
+	// oauth): its tokens go to the target's origin only, and a 401 or 403 it can
+	// answer (a stored token, a refresh, a login) is retried. note puts a line in the
+	// session's events (--trace, Traffic); secret adds a value to redact from them.
+	// Not used when Header (or the target's) carries Authorization: --bearer wins.
+	Auth func(target Target, note func(string), secret func(string)) wire.Authorizer
 	// Tap receives every wire event. One is made when nil.
 	Tap *wire.Tap
 	// OnToolsChanged is called on notifications/tools/list_changed.
@@ -102,6 +118,18 @@ type Options struct {
 	// 2025 era, input_required results in 2026-07-28. Setting it advertises the
 	// elicitation capability. It may block until the user answers.
 	Elicit func(ctx context.Context, req ElicitRequest) (ElicitResponse, error)
+	// Sample answers sampling/createMessage (and its 2026-07-28 input_required form);
+	// setting it declares the sampling capability (see handlers.go).
+	Sample func(ctx context.Context, req SamplingRequest) (SamplingResponse, error)
+	// Roots, when not nil (an empty slice counts), declares the roots capability and
+	// answers roots/list with these; SetRoots changes them.
+	Roots []Root
+	// OnResourceUpdated is called on notifications/resources/updated (after Subscribe).
+	OnResourceUpdated func(uri string)
+	// OnResourcesChanged and OnPromptsChanged are called on the list_changed
+	// notifications.
+	OnResourcesChanged func()
+	OnPromptsChanged   func()
 }
 
 // ElicitRequest is a server asking the user for input.
@@ -110,6 +138,8 @@ type ElicitRequest struct {
 	Message string
 	Schema  json.RawMessage // requestedSchema, for form mode
 	URL     string          // for url mode
+	// ElicitationID names a URL-mode request (2025-11-25).
+	ElicitationID string
 }
 
 // ElicitResponse is the user's answer: Action is accept, decline or cancel.
@@ -165,6 +195,10 @@ type Session struct {
 
 	mu        sync.Mutex
 	toolPages map[string]json.RawMessage // raw tools/list results by cursor, for the SDK's cache hits
+	roots     []Root                     // guarded by mu
+
+	logLevel atomic.Value   // string: the level asked for (Options.LogLevel, SetLogLevel)
+	declared map[string]any // client capabilities for the raw path's 2026-07-28 _meta
 }
 
 // session returns the current SDK session.
@@ -233,7 +267,7 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 		copts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			p := req.Params
 			schema, _ := json.Marshal(p.RequestedSchema)
-			resp, err := opts.Elicit(ctx, ElicitRequest{Mode: p.Mode, Message: p.Message, Schema: schema, URL: p.URL})
+			resp, err := opts.Elicit(ctx, ElicitRequest{Mode: p.Mode, Message: p.Message, Schema: schema, URL: p.URL, ElicitationID: p.ElicitationID})
 			if err != nil {
 				return nil, err
 			}
@@ -245,10 +279,13 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 			}
 			return res, nil
 		}
-		copts.Capabilities.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}
 	}
+	s.logLevel.Store(opts.LogLevel)
+	s.roots = append([]Root(nil), opts.Roots...)
+	s.configureHandlers(copts)
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpscope", Version: Version}, copts)
 	s.client = client
+	s.addRoots()
 
 	cctx, cancel := context.WithTimeout(ctx, opts.ConnectTimeout)
 	defer cancel()
@@ -761,8 +798,8 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	if len(args) > 0 {
 		params.Arguments = args
 	}
-	if s.opts.LogLevel != "" && s.info.Era == EraModern {
-		params.Meta = mcp.Meta{"io.modelcontextprotocol/logLevel": s.opts.LogLevel}
+	if m := s.logMeta(); m != nil {
+		params.Meta = m
 	}
 	if opts.OnProgress != nil || s.opts.Timeout > 0 {
 		token := "mcpscope-" + strconv.FormatInt(s.token.Add(1), 10)
@@ -861,7 +898,11 @@ func (s *Session) withModernMeta(params json.RawMessage) (json.RawMessage, error
 		}
 	}
 	set("io.modelcontextprotocol/protocolVersion", s.info.ProtocolVersion)
-	set("io.modelcontextprotocol/clientCapabilities", map[string]any{})
+	caps := s.declared
+	if caps == nil {
+		caps = map[string]any{}
+	}
+	set("io.modelcontextprotocol/clientCapabilities", caps)
 	set("io.modelcontextprotocol/clientInfo", map[string]string{"name": "mcpscope", "version": Version})
 	m["_meta"], _ = json.Marshal(meta)
 	return json.Marshal(m)

@@ -51,6 +51,8 @@ type Entry struct {
 	// HeaderKeys are the header names only: values may be secrets.
 	HeaderKeys []string `json:"headers,omitempty"`
 	Disabled   bool     `json:"disabled,omitempty"`
+	// OAuth is the entry's "oauth" block: a client registered for the server.
+	OAuth *OAuthClient `json:"oauth,omitempty"`
 	// Timeout is the entry's own bound on each request (0: none given).
 	Timeout time.Duration `json:"-"`
 	// TimeoutText is Timeout as text, for listings.
@@ -308,6 +310,21 @@ func members(obj []byte, base int) ([]member, error) {
 	return out, nil
 }
 
+// OAuthClient is an entry's "oauth" block (Claude Code and VS Code spell it so): a
+// client registered with the server's authorization server, and the redirect port
+// registered for it. The secret may be a ${VAR} placeholder; it is never listed.
+type OAuthClient struct {
+	ClientID     string   `json:"clientId"`
+	ClientSecret string   `json:"clientSecret,omitempty"`
+	Scopes       []string `json:"scopes,omitempty"`
+	CallbackPort int      `json:"callbackPort,omitempty"`
+}
+
+// MarshalJSON lists the block without its secret.
+func (o OAuthClient) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]any{"clientId": o.ClientID, "clientSecret": o.ClientSecret != "", "scopes": o.Scopes, "callbackPort": o.CallbackPort})
+}
+
 // entryFields is the JSON of one entry, as the clients spell it.
 type entryFields struct {
 	Type            string            `json:"type"`
@@ -321,6 +338,7 @@ type entryFields struct {
 	ServerURL       string            `json:"serverUrl"`
 	Headers         map[string]string `json:"headers"`
 	Disabled        bool              `json:"disabled"`
+	OAuth           *OAuthClient      `json:"oauth"`
 	Timeout         json.RawMessage   `json:"timeout"`
 	ToolTimeoutSecs json.RawMessage   `json:"tool_timeout_secs"`
 	TimeoutMs       json.RawMessage   `json:"timeoutMs"`
@@ -349,6 +367,7 @@ func parseEntry(lines *lineIndex, file string, m member, clientName, ws string) 
 	}
 	e.Command, e.Args, e.Env, e.EnvFile, e.Cwd = raw.Command, raw.Args, raw.Env, raw.EnvFile, raw.Cwd
 	e.URL, e.Headers, e.Disabled = raw.URL, raw.Headers, raw.Disabled
+	e.OAuth = raw.OAuth
 	e.EnvKeys = sortedKeys(raw.Env)
 	e.HeaderKeys = sortedKeys(raw.Headers)
 	timeout, terr := entryTimeout(raw)

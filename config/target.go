@@ -271,6 +271,13 @@ func (e *Entry) Target(inputs map[string]string) (client.Target, error) {
 		if e.Type == "sse" {
 			t.Transport = "sse"
 		}
+		if e.OAuth != nil {
+			t.OAuth = &client.OAuthClient{ClientID: x.expand(e.OAuth.ClientID), ClientSecret: x.expand(e.OAuth.ClientSecret),
+				Scopes: e.OAuth.Scopes, RedirectPort: e.OAuth.CallbackPort}
+			if t.OAuth.ClientSecret != "" {
+				t.Secrets = append(t.Secrets, t.OAuth.ClientSecret)
+			}
+		}
 		if len(e.Headers) > 0 {
 			t.Header = http.Header{}
 			for _, k := range e.HeaderKeys {

@@ -111,6 +111,12 @@ func New(opts Options) (*Host, error) {
 	}
 	if opts.Demo {
 		sopts.CompletionHandler = complete
+		// Subscriptions are kept by the SDK; the handlers only accept them.
+		sopts.SubscribeHandler = func(context.Context, *mcp.SubscribeRequest) error { return nil }
+		sopts.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
+		sopts.Capabilities.Resources = &mcp.ResourceCapabilities{Subscribe: true, ListChanged: true}
+		sopts.Capabilities.Prompts = &mcp.PromptCapabilities{}
+		sopts.Capabilities.Extensions = map[string]any{skillsExtension: map[string]any{}, tasksExt: map[string]any{}}
 	}
 	h.server = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "mcpscope bundled host", Version: opts.Version}, sopts)
 	h.server.AddReceivingMiddleware(versionGuard)
@@ -118,6 +124,8 @@ func New(opts Options) (*Host, error) {
 	if opts.Demo {
 		h.demo = newDemoState()
 		h.addDemo()
+		h.addPrimitives()
+		h.addTasks()
 	}
 	if opts.ToolFile != "" {
 		data, err := os.ReadFile(opts.ToolFile)

@@ -384,14 +384,15 @@ func TestResources(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(list.Resources) != 2 {
-			t.Errorf("resources = %d; want 2", len(list.Resources))
+		// readme, gradient, counter, and the four skill files.
+		if len(list.Resources) != 7 {
+			t.Errorf("resources = %d; want 7", len(list.Resources))
 		}
 		tl, err := cs.ListResourceTemplates(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(tl.ResourceTemplates) != 1 || tl.ResourceTemplates[0].URITemplate != colorTemplate {
+		if len(tl.ResourceTemplates) != 2 || tl.ResourceTemplates[0].URITemplate != bigTemplate || tl.ResourceTemplates[1].URITemplate != colorTemplate {
 			t.Errorf("templates = %+v", tl.ResourceTemplates)
 		}
 		r, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: readmeURI})

@@ -42,7 +42,15 @@ type Report struct {
 	Capabilities    json.RawMessage `json:"capabilities"`
 	Instructions    string          `json:"instructions,omitempty"`
 	Tools           []ToolJSON      `json:"tools"`
-	Problems        []string        `json:"problems"` // always present: [] when none
+	// Resources, ResourceTemplates, Prompts, Skills and Extensions are filled by
+	// WriteWith (--inspect); empty when the server offers none.
+	Resources         []ResourceJSON `json:"resources"`
+	ResourceTemplates []TemplateJSON `json:"resourceTemplates"`
+	Prompts           []PromptJSON   `json:"prompts"`
+	Skills            []SkillJSON    `json:"skills"`
+	Extensions        []string       `json:"extensions"`
+	// Problems is always present: an empty array when there are none.
+	Problems []string `json:"problems"`
 }
 
 // ServerJSON is the server's self-description.
@@ -84,6 +92,8 @@ func NewReport(info client.Info, list *client.ToolList) Report {
 		Instructions:    info.Instructions,
 		Tools:           []ToolJSON{},
 		Problems:        append([]string{}, list.Problems...),
+		Resources:       []ResourceJSON{}, ResourceTemplates: []TemplateJSON{},
+		Prompts: []PromptJSON{}, Skills: []SkillJSON{}, Extensions: []string{},
 	}
 	for _, t := range list.Tools {
 		tj := ToolJSON{

@@ -7,7 +7,7 @@
 // output schema), slow (progress notifications), fail (an error result).
 import http from 'node:http';
 import { Readable } from 'node:stream';
-import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
+import { McpServer, ResourceTemplate, completable, createMcpHandler } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 
 function build() {
@@ -43,6 +43,19 @@ function build() {
     description: 'Always returns an error result',
     inputSchema: z.object({}),
   }, async () => ({ isError: true, content: [{ type: 'text', text: 'this tool always fails' }] }));
+  // Resources, a template and a prompt with completion, for the primitives tests.
+  server.registerResource('note', 'ts://note', { title: 'A note', mimeType: 'text/plain' },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'a note from the TS SDK v2' }] }));
+  const fruits = ['apple', 'apricot', 'banana', 'cherry'];
+  server.registerResource('fruit', new ResourceTemplate('ts://fruit/{name}', {
+    list: undefined,
+    complete: { name: (v) => fruits.filter((f) => f.startsWith(v)) },
+  }), { title: 'Fruit', mimeType: 'text/plain' },
+  async (uri, { name }) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: `fruit: ${name}` }] }));
+  server.registerPrompt('taste', {
+    description: 'Asks about a fruit',
+    argsSchema: z.object({ fruit: completable(z.string(), (v) => fruits.filter((f) => f.startsWith(v))) }),
+  }, async ({ fruit }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `How does ${fruit} taste?` } }] }));
   return server;
 }
 

@@ -123,6 +123,37 @@ var goldenSessions = []golden{
 			}
 		}
 	}},
+	{file: "host-primitives.jsonl", args: []string{"host"}, ignore: volatile, run: func(t *testing.T, s *client.Session) {
+		// Resources that change, skills and their files, completion of the template,
+		// and the sampling and roots tools in the 2026-07-28 input_required style: the
+		// interim result, then the retry with the answers.
+		ctx := context.Background()
+		sampling := `"_meta":{"io.modelcontextprotocol/clientCapabilities":{"sampling":{},"roots":{}}}`
+		raw := []struct{ method, params string }{
+			{"resources/list", `{}`},
+			{"resources/read", `{"uri":"mcpscope://demo/counter"}`},
+			{"tools/call", `{"name":"bump","arguments":{}}`},
+			{"resources/read", `{"uri":"mcpscope://demo/counter"}`},
+			{"completion/complete", `{"ref":{"type":"ref/resource","uri":"mcpscope://demo/colors/{name}"},"argument":{"name":"name","value":"g"}}`},
+			{"completion/complete", `{"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"language","value":"e"},"context":{"arguments":{"name":"Ada"}}}`},
+			{"skills/list", `{}`},
+			{"skills/get", `{"uri":"skill://hello-world/SKILL.md"}`},
+			{"skills/get", `{"uri":"skill://nothing/SKILL.md"}`},
+			{"resources/read", `{"uri":"skill://hello-world/SKILL.md"}`},
+			{"resources/read", `{"uri":"skill://hello-world/scripts/hello.sh"}`},
+			{"resources/read", `{"uri":"skill://colour-names/reference/colours.md"}`},
+			{"tools/call", `{"name":"sample","arguments":{"messages":3},` + sampling + `}`},
+			{"tools/call", `{"name":"sample","arguments":{"messages":3},"inputResponses":{"reply":{"role":"assistant","content":{"type":"text","text":"recorded reply"},"model":"golden"}},"requestState":"sample/v1",` + sampling + `}`},
+			{"tools/call", `{"name":"roots","arguments":{},` + sampling + `}`},
+			{"tools/call", `{"name":"roots","arguments":{},"inputResponses":{"roots":{"roots":[{"uri":"file:///tmp/golden","name":"golden"}]}},"requestState":"roots/v1",` + sampling + `}`},
+			{"tools/call", `{"name":"sample","arguments":{}}`},
+		}
+		for _, r := range raw {
+			if _, err := s.Raw(ctx, r.method, json.RawMessage(r.params)); err != nil {
+				t.Fatalf("%s: %v", r.method, err)
+			}
+		}
+	}},
 	{file: "host-2025.jsonl", args: []string{"host"}, protocol: "2025-11-25", ignore: volatile, run: func(t *testing.T, s *client.Session) {
 		// Recorded in the legacy era, replayed against the dual-era host (which then
 		// negotiates 2026-07-28).

@@ -412,7 +412,8 @@ func (c *collector) listen(e wire.Event) {
 
 // sessionMeta are the _meta members a modern session puts on every request; the live
 // session adds its own. Other members (logLevel, progressToken) change what the server
-// does and are sent as recorded.
+// does and are sent as recorded; so are clientCapabilities that declare something
+// (sampling, roots, elicitation): the server answers differently without them.
 var sessionMeta = map[string]bool{
 	"io.modelcontextprotocol/protocolVersion":    true,
 	"io.modelcontextprotocol/clientCapabilities": true,
@@ -434,7 +435,10 @@ func stripModernMeta(params json.RawMessage) (json.RawMessage, error) {
 	}
 	var meta map[string]json.RawMessage
 	if json.Unmarshal(m["_meta"], &meta) == nil && meta != nil {
-		for k := range meta {
+		for k, v := range meta {
+			if k == "io.modelcontextprotocol/clientCapabilities" && declares(v) {
+				continue
+			}
 			if sessionMeta[k] {
 				delete(meta, k)
 			}
@@ -446,6 +450,12 @@ func stripModernMeta(params json.RawMessage) (json.RawMessage, error) {
 		}
 	}
 	return json.Marshal(m)
+}
+
+// declares reports whether recorded clientCapabilities declare anything.
+func declares(caps json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(caps, &m) == nil && len(m) > 0
 }
 
 // withID returns msg with its top-level id set to id (compact JSON).

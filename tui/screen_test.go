@@ -64,7 +64,7 @@ func TestScreens(t *testing.T) {
 			t.Parallel()
 			t.Run("tools", func(t *testing.T) {
 				h := ready(t, sz.w, sz.h)
-				h.contains("Tools 19", "pretend_delete", "DESTR", "modern 2026-07-28", "connected")
+				h.contains("Tools 23", "pretend_delete", "DESTR", "modern 2026-07-28", "connected")
 				golden.RequireEqual(t, h.screen())
 			})
 			t.Run("filter", func(t *testing.T) {

@@ -87,6 +87,10 @@ type HTTPOptions struct {
 	// AllowCrossOrigin sends requests to other origins without credentials instead of
 	// refusing them (--allow-cross-origin).
 	AllowCrossOrigin bool
+	// Auth, when set, supplies OAuth tokens for the credentials' origin (never
+	// another) and answers a 401 or 403 (a login), after which the request is sent
+	// again. A request that already carries Authorization (--bearer) is left alone.
+	Auth Authorizer
 	// MaxBody bounds a response body or a single server-sent event (DefaultMaxFrame
 	// when 0). A bigger one fails the exchange with a *TooLargeError.
 	MaxBody int
@@ -113,7 +117,30 @@ type HTTPTap struct {
 	origin   string          // see HTTPOptions.Origin
 	crossed  map[string]bool // other origins already reached without credentials
 
-	secrets *redact.Set
+	secrets  atomic.Pointer[redact.Set]
+	secretMu sync.Mutex // serializes AddSecret
+}
+
+// Authorizer supplies OAuth tokens to an HTTPTap (package oauth's Manager).
+type Authorizer interface {
+	// Token returns the access token to send; "" for none yet.
+	Token(ctx context.Context) (string, error)
+	// Challenge answers a 401 or 403 (its headers; sent is the token the request
+	// carried): retry says to send the request again with Token's new value; an
+	// error says why not (it becomes the session's error).
+	Challenge(ctx context.Context, status int, header http.Header, sent string) (retry bool, err error)
+}
+
+// AddSecret adds a value never to appear in an event (a token learned during the
+// session); safe for concurrent use.
+func (t *HTTPTap) AddSecret(v string) {
+	t.secretMu.Lock()
+	defer t.secretMu.Unlock()
+	cur := t.secrets.Load()
+	if cur.Has(v) {
+		return
+	}
+	t.secrets.Store(cur.With(v))
 }
 
 type pendingHTTP struct {
@@ -135,7 +162,8 @@ func NewHTTPTap(opts HTTPOptions) *HTTPTap {
 		opts.MaxBody = DefaultMaxFrame
 	}
 	t := &HTTPTap{opts: opts, pending: map[string]pendingHTTP{}, waiters: map[string]chan json.RawMessage{},
-		secrets: redact.NewSet(opts.Secrets...), crossed: map[string]bool{}}
+		crossed: map[string]bool{}}
+	t.secrets.Store(redact.NewSet(opts.Secrets...))
 	if opts.Origin != "" {
 		if u, err := url.Parse(opts.Origin); err == nil {
 			t.origin = Origin(u)
@@ -286,7 +314,8 @@ type HTTPProblem struct {
 	// What says what was wrong: "status" (not 2xx), "content-type" (neither JSON nor
 	// SSE for a request), "transport" (no response), "too-large", "stream-cut" (an SSE
 	// stream ended in the middle of an event), "bad-event" (an SSE event with invalid
-	// JSON), "cross-origin" (a request to another origin refused: a *CrossOriginError).
+	// JSON), "cross-origin" (a request to another origin refused: a *CrossOriginError),
+	// "auth" (a 401 or 403 the Authorizer could not answer: Err says why and what to do).
 	What string
 	Err  string
 	// SessionGone is set for a 404 to a request that carried Mcp-Session-Id: the
@@ -355,6 +384,73 @@ func (x *exchange) info() *HTTPInfo {
 
 // RoundTrip implements http.RoundTripper.
 func (t *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.opts.Auth == nil || req.Header.Get("Authorization") != "" || t.opts.Header.Get("Authorization") != "" {
+		return t.roundTrip(req)
+	}
+	t.mu.Lock()
+	if t.origin == "" {
+		t.origin = Origin(req.URL)
+	}
+	home := t.origin
+	t.mu.Unlock()
+	if Origin(req.URL) != home {
+		return t.roundTrip(req) // the token is for the target's origin only
+	}
+	return t.authorized(req)
+}
+
+// authorized sends a request with the Authorizer's token and, on a 401 or 403 that
+// it answers with a login, sends it again.
+func (t *HTTPTap) authorized(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	var body []byte
+	if req.Body != nil && req.Body != http.NoBody {
+		var err error
+		body, err = io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	for try := 0; ; try++ {
+		tok, err := t.opts.Auth.Token(ctx)
+		if err != nil {
+			t.opts.Tap.Emit(Event{Kind: KindSynthetic, Text: "oauth: " + t.redactString(err.Error())})
+		}
+		r := req.Clone(ctx)
+		if body != nil {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+			r.ContentLength = int64(len(body))
+		}
+		if tok != "" {
+			t.AddSecret(tok)
+			r.Header.Set("Authorization", "Bearer "+tok)
+		}
+		resp, err := t.roundTrip(r)
+		if err != nil || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) || try >= 8 {
+			return resp, err
+		}
+		retry, aerr := t.opts.Auth.Challenge(ctx, resp.StatusCode, resp.Header, tok)
+		if aerr != nil {
+			if ctx.Err() != nil {
+				resp.Body.Close()
+				return nil, ctx.Err()
+			}
+			msg := t.redactString(aerr.Error())
+			t.opts.Tap.Emit(Event{Kind: KindSynthetic, Text: "oauth: " + msg})
+			t.problem(HTTPProblem{Exchange: int(t.exchange.Load()), Method: req.Method, URL: t.redactURL(req.URL), Status: resp.StatusCode, What: "auth", Err: msg}, captureFrom(ctx))
+			return resp, nil
+		}
+		if !retry {
+			return resp, nil
+		}
+		resp.Body.Close()
+		t.opts.Tap.Emit(Event{Kind: KindSynthetic, Text: fmt.Sprintf("oauth: logged in after HTTP %d; sending %s %s again with the new token", resp.StatusCode, req.Method, t.redactURL(req.URL))})
+	}
+}
+
+func (t *HTTPTap) roundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
 	x := &exchange{
 		n:         int(t.exchange.Add(1)),
@@ -395,6 +491,16 @@ func (t *HTTPTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		req.ContentLength = int64(len(body))
+		// SEP-2243 asks for Mcp-Method on every POST; the SDK leaves it off the legacy
+		// initialize, sent before a protocol version is agreed.
+		if req.Method == http.MethodPost && req.Header.Get("Mcp-Method") == "" && bytes.Contains(body, []byte(`"initialize"`)) {
+			var m struct {
+				Method string `json:"method"`
+			}
+			if json.Unmarshal(body, &m) == nil && m.Method == "initialize" {
+				req.Header.Set("Mcp-Method", m.Method)
+			}
+		}
 	}
 	info := x.info()
 	info.Header = t.redactHeader(req.Header)
@@ -973,13 +1079,13 @@ func (t *HTTPTap) redactHeader(h http.Header) http.Header {
 	return out
 }
 
-func (t *HTTPTap) redactString(s string) string { return t.secrets.String(s) }
+func (t *HTTPTap) redactString(s string) string { return t.secrets.Load().String(s) }
 
-func (t *HTTPTap) redactBytes(b []byte) []byte { return t.secrets.Bytes(b) }
+func (t *HTTPTap) redactBytes(b []byte) []byte { return t.secrets.Load().Bytes(b) }
 
-func (t *HTTPTap) redactURL(u *url.URL) string { return redact.URLOf(u, t.secrets) }
+func (t *HTTPTap) redactURL(u *url.URL) string { return redact.URLOf(u, t.secrets.Load()) }
 
-func (t *HTTPTap) redactURLString(s string) string { return redact.URL(s, t.secrets) }
+func (t *HTTPTap) redactURLString(s string) string { return redact.URL(s, t.secrets.Load()) }
 
 func plural(n int, word string) string {
 	if n == 1 {

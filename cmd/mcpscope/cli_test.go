@@ -81,9 +81,7 @@ func TestUnknownCommandSuggests(t *testing.T) {
 	// workbench says so, rather than "unknown command").
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "hots")
-	if err := os.WriteFile(prog, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testutil.WriteExecutable(t, prog, "#!/bin/sh\nexit 0\n")
 	r = mcpscope(t, []string{"PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")}, "hots")
 	if strings.Contains(r.stderr, "unknown command") {
 		t.Errorf("a program on $PATH was taken for a mistyped command: %s", r.stderr)
@@ -136,13 +134,12 @@ func TestRecordingNamesTheBundledHost(t *testing.T) {
 		t.Errorf("recorded argv %q, want \"mcpscope host\"", got)
 	}
 	// Replay from a copy of the binary elsewhere, with no mcpscope on $PATH.
+	// A hard link, not a written copy: while this test held the copy open for writing,
+	// a parallel test's fork could inherit that descriptor, and exec then fails with
+	// "text file busy" (ETXTBSY).
 	bin := filepath.Join(t.TempDir(), "mcpscope-copy")
-	b, err := os.ReadFile(testutil.Mcpscope(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, b, 0o755); err != nil {
-		t.Fatal(err)
+	if err := os.Link(testutil.Mcpscope(t), bin); err != nil {
+		t.Fatalf("linking the binary elsewhere: %v", err)
 	}
 	cmd := exec.Command(bin, "replay", file)
 	cmd.Env = append(os.Environ(), "PATH=/usr/bin:/bin")

@@ -72,13 +72,18 @@ func (n *noiseNote) report(stderr io.Writer) {
 // connect opens a session for a one-shot command with everything the common flags
 // ask for (tracing, recording). done closes the session, then finishes the recording
 // and prints the note about skipped stdout lines.
-func connect(ctx context.Context, c *common, target client.Target, stderr io.Writer) (s *client.Session, done func(), err error) {
+func connect(ctx context.Context, c *common, target client.Target, stderr io.Writer, mods ...func(*client.Options) error) (s *client.Session, done func(), err error) {
 	tap := &wire.Tap{}
 	note := &noiseNote{}
 	tap.Listen(note.listen)
 	opts, err := c.options(tap, stderr)
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, m := range mods {
+		if err := m(&opts); err != nil {
+			return nil, nil, err
+		}
 	}
 	stopRecording, err := startRecording(c, target, tap)
 	if err != nil {
@@ -104,6 +109,8 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var wf watchFlag
 	debounce := registerWatchFlags(fs, &wf)
 	args = rewriteWatchArgs(args)
+	var ia interactFlags
+	ia.register(fs)
 	// Without "--", the first positional starts the server command.
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
 	if err != nil {
@@ -130,7 +137,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(servers) > 1 {
 		return inspectMany(ctx, &c, servers, stdout, stderr)
 	}
-	s, done, err := connect(ctx, c.withTimeout(servers[0].spec), servers[0].spec.Target, stderr)
+	s, done, err := connect(ctx, c.withTimeout(servers[0].spec), servers[0].spec.Target, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
 	if err != nil {
 		return err
 	}
@@ -143,7 +150,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		// Table and Markdown are always made safe; on a terminal, JSON is too.
 		stdout = termsafe.NewWriter(stdout)
 	}
-	return inspect.Write(stdout, c.format, s.Info(), list)
+	return inspect.WriteWith(stdout, c.format, s.Info(), list, gatherPrimitives(ctx, s))
 }
 
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -153,6 +160,10 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var argsJSON, saveDir string
 	fs.StringVar(&argsJSON, "args", "", "arguments as a JSON object")
 	fs.StringVar(&saveDir, "save-dir", "", "write binary and resource blocks here")
+	var ia interactFlags
+	ia.register(fs)
+	var asTask bool
+	fs.BoolVar(&asTask, "task", false, "run the call as a task (a tool whose taskSupport is required always is)")
 	// Positionals: TOOL, then key=value pairs; the first other word starts the
 	// server command when "--" is not used.
 	pos, argv, err := parse(fs, args, func(pos []string, arg string) bool {
@@ -178,7 +189,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if _, err := inspect.BuildArgs(client.Tool{}, argsJSON, pairs); err != nil {
 		return usageErr("%v", err)
 	}
-	s, done, err := connect(ctx, c.withTimeout(srv.spec), srv.spec.Target, stderr)
+	s, done, err := connect(ctx, c.withTimeout(srv.spec), srv.spec.Target, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
 	if err != nil {
 		return err
 	}
@@ -198,8 +209,11 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	r, err := s.Call(ctx, tool, arguments, client.CallOptions{})
+	r, err := callMaybeTask(ctx, s, t, arguments, asTask, stderr)
 	if err != nil {
+		return ia.urlElicitationErr(err)
+	}
+	if err := inputRequiredErr(r); err != nil {
 		return err
 	}
 	out := inspect.CallOutput{Format: c.format, SaveDir: saveDir, Tool: tool, Terminal: isTerminal(stdout)}

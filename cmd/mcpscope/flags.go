@@ -35,6 +35,8 @@ type common struct {
 	remote remoteFlags
 	// naming: --server, --all, --strict (see named.go).
 	naming naming
+	// oauthF: the OAuth login flags (see auth.go).
+	oauthF oauthFlags
 }
 
 type multiFlag []string
@@ -90,6 +92,7 @@ func (c *common) register(fs *flag.FlagSet, defaultFormat string) {
 	fs.Var(&c.maxFrame, "max-frame", "largest message accepted")
 	fs.BoolVar(&c.trace, "trace", false, "print every wire event to stderr")
 	c.registerRemote(fs)
+	c.registerOAuth(fs)
 	c.registerNaming(fs)
 	registerRecordFlags(fs, c)
 }
@@ -161,6 +164,9 @@ func (c *common) options(tap *wire.Tap, stderr io.Writer) (client.Options, error
 		ConnectTimeout: c.connectTimeout, Tap: tap,
 	}
 	if err := c.applyRemote(&opts); err != nil {
+		return client.Options{}, err
+	}
+	if err := c.applyOAuth(&opts, stderr); err != nil {
 		return client.Options{}, err
 	}
 	return opts, nil

@@ -89,7 +89,7 @@ func TestAuthErrorsCLI(t *testing.T) {
 	}))
 	defer srv.Close()
 	r := mcpscope(t, nil, "--inspect", srv.URL+"/mcp")
-	expect(t, r, 1, nil, []string{"HTTP 401 Unauthorized", "resource_metadata: http://127.0.0.1/.well-known/oauth-protected-resource", "scope: tools:call", "pass a token with --bearer TOKEN or --bearer-env VAR"})
+	expect(t, r, 1, nil, []string{"resource_metadata: http://127.0.0.1/.well-known/oauth-protected-resource", "scope: tools:call", "needs an OAuth login", "run: mcpscope auth login " + srv.URL + "/mcp", "--bearer TOKEN"})
 	r = mcpscope(t, []string{"MCPSCOPE_TEST_TOKEN=" + token}, "--inspect", "--trace", "--bearer-env", "MCPSCOPE_TEST_TOKEN", srv.URL+"/mcp")
 	expect(t, r, 1, nil, []string{"HTTP 403 Forbidden", "error: insufficient_scope", "lacks a scope the server wants (tools:call)"})
 	if strings.Contains(r.stdout+r.stderr, token) {

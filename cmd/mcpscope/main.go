@@ -38,11 +38,15 @@ Usage:
   mcpscope call TOOL [--args JSON | key=value ...] [flags] [-- CMD ARGS... | URL | NAME]
   mcpscope --inspect NAME NAME... | --server NAME=TARGET... | --all   several servers at once
   mcpscope call SERVER/TOOL (or mcp__SERVER__TOOL) [key=value ...] [--server NAME=TARGET...]
+  mcpscope resources | templates | prompts | skills | tasks | ping [flags] [SERVER]
+  mcpscope read URI | prompt NAME [key=value ...] | skill URI   (SERVER/URI, SERVER/NAME)
+  mcpscope complete --prompt NAME | --template URI-TEMPLATE ARG[=PREFIX] [earlier=value ...]
   mcpscope replay FILE [--ignore PATH] [--update] [-- CMD ARGS... | URL]   golden replay
   mcpscope serve FILE [--http [ADDR]]              a mock server from a recording
   mcpscope open FILE                               browse a recording in the workbench
   mcpscope host [--tools FILE] [--http [ADDR]]     the bundled tool host, an MCP server
   mcpscope servers [--config FILE]                 servers configured for Claude, Cursor, VS Code
+  mcpscope auth login|status|logout|token [URL|NAME]   OAuth logins (login -v: every step)
   mcpscope version
 
 Flags:
@@ -52,6 +56,8 @@ Flags:
   --repair                       accept a missing "jsonrpc" tag and ids echoed as strings
   -e K=V, --env-file FILE        add to the server's environment
   -H 'Name: value', --bearer TOKEN, --bearer-env VAR   HTTP headers and credentials
+  --login, --no-oauth, --client-id ID, --client-secret S, --scope 'a b', --redirect-port N
+                                 OAuth: log in on a 401 (see mcpscope auth)
   --transport streamable|sse     force an HTTP transport
   --allow-cross-origin           follow a redirect to another origin, without credentials
   --config FILE                  read server NAMEs from this client config
@@ -75,8 +81,14 @@ Flags:
 Every command's own flags: mcpscope CMD --help, or mcpscope help CMD. Flags may come
 before the command (mcpscope --trace call echo text=hi).
 
+Answering the server (call, prompt, read, --inspect):
+  --elicit accept|decline|cancel, --elicit-answers @FILE   elicitation (a terminal asks)
+  --sampling, --sampling-reply TEXT|@FILE   sampling;  --root DIR   roots (repeatable)
+  --task                         call: run the tool as a task
+
 Exit codes: 0 ok, 1 connection or server failure, 2 usage error,
-3 JSON-RPC error from the server, 4 the tool returned isError: true.
+3 JSON-RPC error from the server, 4 the tool returned isError: true,
+5 a skill file failed its digest, size or frontmatter check.
 `
 
 // commandFunc runs one subcommand.
@@ -90,6 +102,7 @@ var commands = map[string]commandFunc{
 	"host":    runHost,
 	"replay":  runReplay,
 	"serve":   runServe,
+	"auth":    runAuth,
 	"servers": runServers,
 	"diff":    runDiff,
 }

@@ -420,8 +420,9 @@ func TestReplayEverything(t *testing.T) {
 	expect(t, mcpscope(t, nil, "replay", file), 0, []string{"all 2 exchanges equal"}, nil)
 
 	inspectFile := filepath.Join(dir, "inspect.jsonl")
+	// --inspect also lists resources, templates and prompts: 4 exchanges.
 	expect(t, everything(t, "--inspect", "--record", inspectFile), 0, nil, nil)
-	expect(t, mcpscope(t, nil, "replay", inspectFile), 0, []string{"all 1 exchanges equal (legacy era"}, nil)
+	expect(t, mcpscope(t, nil, "replay", inspectFile), 0, []string{"all 4 exchanges equal (legacy era"}, nil)
 }
 
 // Over HTTP: a --bearer token never reaches the recording, not even when the server

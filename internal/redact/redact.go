@@ -319,6 +319,29 @@ func cases(c byte, fold bool) []byte {
 	return []byte{c}
 }
 
+// Has reports whether v is one of the set's values.
+func (s *Set) Has(v string) bool {
+	if s == nil {
+		return false
+	}
+	for _, have := range s.values {
+		if have == v {
+			return true
+		}
+	}
+	return false
+}
+
+// With returns a new set of s's values and v; s is not changed (so that readers of
+// s may go on while a session learns a new secret).
+func (s *Set) With(v ...string) *Set {
+	var old []string
+	if s != nil {
+		old = s.values
+	}
+	return NewSet(append(append([]string(nil), old...), v...)...)
+}
+
 // Empty reports whether the set finds nothing.
 func (s *Set) Empty() bool { return s == nil || len(s.needles) == 0 }
 

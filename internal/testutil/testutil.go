@@ -196,3 +196,16 @@ func AssertGone(t testing.TB, pidfile string, min int) {
 		}
 	}
 }
+
+// WriteExecutable writes a script that a test then runs. The file is written by a
+// child process (sh), not by the test binary: a descriptor the test held open for
+// writing would be inherited by any process a parallel test forks in that moment,
+// and executing the script would then fail with "text file busy" (ETXTBSY).
+func WriteExecutable(t testing.TB, path, body string) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", `cat > "$1" && chmod 755 "$1"`, "sh", path)
+	cmd.Stdin = strings.NewReader(body)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("writing %s: %v\n%s", path, err, out)
+	}
+}

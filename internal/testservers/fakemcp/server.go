@@ -196,6 +196,9 @@ func (s *server) handle(msg []byte) {
 		return
 	}
 	id := req.ID
+	if s.primitives(id, req) {
+		return
+	}
 	switch req.Method {
 	case "server/discover":
 		if s.scenario == "discover-silent" {

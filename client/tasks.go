@@ -1,0 +1,398 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpscope/mcpscope/client/wire"
+)
+
+// Task dialects: the experimental tasks of 2025-11-25 (core, capabilities.tasks) and
+// the tasks extension of 2026-07-28.
+const (
+	TasksExtension = "io.modelcontextprotocol/tasks"
+	Tasks2025      = "2025-11-25"
+	Tasks2026      = "2026-07-28"
+)
+
+// Task is a task's state as the server last reported it.
+type Task struct {
+	ID            string
+	Status        string
+	StatusMessage string
+	CreatedAt     string
+	LastUpdatedAt string
+	TTL           *int64 // ms
+	PollInterval  *int64 // ms
+	// Result and Error are a 2026-07-28 task's outcome, in tasks/get once terminal.
+	Result        json.RawMessage
+	Error         *RPCError
+	InputRequests json.RawMessage // 2026-07-28: what the task asks for mid-way
+	Raw           json.RawMessage
+}
+
+// Terminal reports whether the task has ended.
+func (t Task) Terminal() bool {
+	switch t.Status {
+	case "completed", "failed", "cancelled":
+		return true
+	}
+	return false
+}
+
+// TaskSupport is a tool's execution.taskSupport: "required", "optional" or
+// "forbidden" (also when absent or not understood).
+func (t Tool) TaskSupport() string {
+	var ex struct {
+		TaskSupport string `json:"taskSupport"`
+	}
+	if json.Unmarshal(t.Extra["execution"], &ex) == nil {
+		switch ex.TaskSupport {
+		case "required", "optional":
+			return ex.TaskSupport
+		}
+	}
+	return "forbidden"
+}
+
+// TaskDialect says which tasks the server speaks: Tasks2026 when it declares the
+// extension, Tasks2025 when it declares capabilities.tasks, "" when neither.
+func (s *Session) TaskDialect() string {
+	_, ext := s.Capability("extensions", TasksExtension)
+	switch {
+	case ext && s.info.Era == EraModern:
+		return Tasks2026
+	case s.HasCapability("tasks"):
+		return Tasks2025
+	case ext:
+		return Tasks2026
+	}
+	return ""
+}
+
+func decodeTask(raw json.RawMessage) (Task, error) {
+	t := Task{Raw: raw}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return t, fmt.Errorf("the task is %s, not an object", jsonKind(raw))
+	}
+	// CreateTaskResult nests the task; tasks/get flattens it.
+	if inner, ok := m["task"]; ok && jsonKind(inner) == "an object" {
+		var im map[string]json.RawMessage
+		_ = json.Unmarshal(inner, &im)
+		for k, v := range m {
+			if _, ok := im[k]; !ok && k != "task" {
+				im[k] = v
+			}
+		}
+		m = im
+	}
+	f := &fields{m: m}
+	t.ID = f.str("taskId")
+	t.Status = f.str("status")
+	t.StatusMessage = f.str("statusMessage")
+	t.CreatedAt = f.str("createdAt")
+	t.LastUpdatedAt = f.str("lastUpdatedAt")
+	t.TTL = f.int64p("ttl")
+	if t.TTL == nil {
+		t.TTL = f.int64p("ttlMs")
+	}
+	t.PollInterval = f.int64p("pollInterval")
+	if t.PollInterval == nil {
+		t.PollInterval = f.int64p("pollIntervalMs")
+	}
+	t.Result = f.raw("result")
+	t.InputRequests = f.raw("inputRequests")
+	if e := f.raw("error"); e != nil {
+		var re struct {
+			Code    int64           `json:"code"`
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data"`
+		}
+		if json.Unmarshal(e, &re) == nil {
+			t.Error = &RPCError{Code: re.Code, Message: re.Message, Data: re.Data}
+		}
+	}
+	if t.ID == "" {
+		return t, fmt.Errorf("the task has no taskId: %s", abbreviate(raw, 120))
+	}
+	switch t.Status {
+	case "working", "input_required", "completed", "failed", "cancelled":
+	default:
+		return t, fmt.Errorf("task %s has status %q, which is not a task status", t.ID, t.Status)
+	}
+	return t, nil
+}
+
+// TaskOptions configures a call run as a task.
+type TaskOptions struct {
+	TTL      time.Duration // asked-for retention; 0: the server's default
+	OnStatus func(Task)    // each change of status or message
+	// OnCreated is called once the server has created the task.
+	OnCreated func(Task)
+}
+
+// taskMeta is the _meta of a 2026-07-28 request that opts into the tasks extension.
+func (s *Session) taskMeta() map[string]any {
+	caps := map[string]any{}
+	for k, v := range s.declared {
+		caps[k] = v
+	}
+	caps["extensions"] = map[string]any{TasksExtension: map[string]any{}}
+	return map[string]any{"io.modelcontextprotocol/clientCapabilities": caps}
+}
+
+// CallTask calls a tool as a task and follows it to its end: tasks/get at the
+// server's pollInterval (sooner on notifications/tasks/status), then tasks/result
+// (2025-11-25) or the result in tasks/get (2026-07-28). The whole task is bounded by
+// Options.Timeout, restarted by each status change and capped by TimeoutCap; on a
+// timeout or a cancelled ctx the task is cancelled on the server (tasks/cancel). A
+// server that answers without creating a task gets its result returned as is.
+func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessage, opts TaskOptions) (*CallResult, *Task, error) {
+	dialect := s.TaskDialect()
+	if dialect == "" {
+		return nil, nil, &UsageError{Msg: "the server declares no tasks support (capabilities.tasks, or the " + TasksExtension + " extension)"}
+	}
+	rctx, rt := s.startRequest(ctx, fmt.Sprintf("task for tool %q", name))
+	defer rt.stop()
+	params := map[string]any{"name": name}
+	if len(args) > 0 {
+		params["arguments"] = args
+	}
+	meta := map[string]any{}
+	if dialect == Tasks2025 {
+		task := map[string]any{}
+		if opts.TTL > 0 {
+			task["ttl"] = opts.TTL.Milliseconds()
+		}
+		params["task"] = task
+	} else {
+		meta = s.taskMeta()
+	}
+	if m := s.logMeta(); m != nil {
+		for k, v := range m {
+			meta[k] = v
+		}
+	}
+	if len(meta) > 0 {
+		params["_meta"] = meta
+	}
+	result, err := s.request(rctx, "tools/call", params)
+	if err != nil {
+		return nil, nil, s.taskErr(ctx, rctx, err)
+	}
+	var top map[string]json.RawMessage
+	_ = json.Unmarshal(result, &top)
+	isTask := resultTypeOf(top) == "task" || (top["task"] != nil && top["content"] == nil)
+	if !isTask {
+		return decodeCallResult(result), nil, nil
+	}
+	task, err := decodeTask(result)
+	if err != nil {
+		return nil, nil, err
+	}
+	if opts.OnCreated != nil {
+		opts.OnCreated(task)
+	}
+	if opts.OnStatus != nil {
+		opts.OnStatus(task)
+	}
+	wake := make(chan struct{}, 1)
+	stop := s.tap.Listen(func(e wire.Event) {
+		if e.Kind == wire.KindMessage && e.Dir == wire.Recv && bytes.Contains(e.Data, []byte(`"notifications/tasks`)) && bytes.Contains(e.Data, []byte(task.ID)) {
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		}
+	})
+	defer stop()
+	last := task
+	for !last.Terminal() {
+		if last.Status == "input_required" {
+			if dialect == Tasks2025 {
+				// The server sends its requests once tasks/result is called; it blocks
+				// until the task ends.
+				break
+			}
+			if err := s.answerTaskInput(rctx, last); err != nil {
+				s.cancelTask(last.ID)
+				return nil, &last, err
+			}
+		}
+		wait := time.Second
+		if last.PollInterval != nil && *last.PollInterval > 0 {
+			wait = time.Duration(*last.PollInterval) * time.Millisecond
+		}
+		wait = min(max(wait, 50*time.Millisecond), 30*time.Second)
+		timer := time.NewTimer(wait)
+		select {
+		case <-rctx.Done():
+			timer.Stop()
+			s.cancelTask(last.ID)
+			return nil, &last, s.taskErr(ctx, rctx, rctx.Err())
+		case <-wake:
+			timer.Stop()
+		case <-timer.C:
+		}
+		t, err := s.GetTask(rctx, last.ID)
+		if err != nil {
+			if rctx.Err() != nil {
+				s.cancelTask(last.ID)
+			}
+			return nil, &last, s.taskErr(ctx, rctx, err)
+		}
+		if t.Status != last.Status || t.StatusMessage != last.StatusMessage {
+			rt.progressed()
+			if opts.OnStatus != nil {
+				opts.OnStatus(*t)
+			}
+		}
+		last = *t
+	}
+	if dialect == Tasks2026 {
+		switch {
+		case last.Error != nil:
+			return nil, &last, last.Error
+		case last.Result != nil:
+			return decodeCallResult(last.Result), &last, nil
+		case last.Status == "cancelled":
+			return nil, &last, fmt.Errorf("task %s was cancelled", last.ID)
+		}
+		return nil, &last, fmt.Errorf("task %s ended %s without a result", last.ID, last.Status)
+	}
+	if last.Status == "cancelled" {
+		return nil, &last, fmt.Errorf("task %s was cancelled", last.ID)
+	}
+	res, err := s.request(rctx, "tasks/result", map[string]string{"taskId": last.ID})
+	if err != nil {
+		if rctx.Err() != nil {
+			s.cancelTask(last.ID)
+		}
+		return nil, &last, s.taskErr(ctx, rctx, err)
+	}
+	if t, gerr := s.GetTask(rctx, last.ID); gerr == nil && t.Status != last.Status {
+		if opts.OnStatus != nil {
+			opts.OnStatus(*t)
+		}
+		last = *t
+	}
+	return decodeCallResult(res), &last, nil
+}
+
+func (s *Session) taskErr(ctx, rctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if te := timeoutErr(rctx); te != nil {
+		return te
+	}
+	return err
+}
+
+// cancelTask tells the server to cancel, bounded on its own: the caller's context
+// may be the one that ended.
+func (s *Session) cancelTask(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, _ = s.CancelTask(ctx, id)
+}
+
+// GetTask asks tasks/get.
+func (s *Session) GetTask(ctx context.Context, id string) (*Task, error) {
+	params := map[string]any{"taskId": id}
+	if s.TaskDialect() == Tasks2026 {
+		params["_meta"] = s.taskMeta()
+	}
+	res, err := s.request(ctx, "tasks/get", params)
+	if err != nil {
+		return nil, err
+	}
+	t, err := decodeTask(res)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// CancelTask asks tasks/cancel.
+func (s *Session) CancelTask(ctx context.Context, id string) (*Task, error) {
+	params := map[string]any{"taskId": id}
+	if s.TaskDialect() == Tasks2026 {
+		params["_meta"] = s.taskMeta()
+	}
+	res, err := s.request(ctx, "tasks/cancel", params)
+	if err != nil {
+		return nil, err
+	}
+	t, derr := decodeTask(res)
+	if derr != nil {
+		// Some servers answer {} to a cancel.
+		return &Task{ID: id, Status: "cancelled", Raw: res}, nil
+	}
+	return &t, nil
+}
+
+// ListTasks lists every page of tasks/list (2025-11-25; the 2026-07-28 extension
+// has no list).
+func (s *Session) ListTasks(ctx context.Context) (*List[Task], error) {
+	if s.TaskDialect() == Tasks2026 {
+		return nil, &UsageError{Msg: "the 2026-07-28 tasks extension has no tasks/list"}
+	}
+	return listPages("tasks/list", "tasks", s.pager(ctx, "tasks/list"), func(raw json.RawMessage) (Task, bool) {
+		t, err := decodeTask(raw)
+		return t, err == nil || t.ID != ""
+	}, func(Task) []string { return nil }, func(t Task) string { return t.ID })
+}
+
+// answerTaskInput fulfils a 2026-07-28 task's inputRequests with the caller's
+// handlers and sends them with tasks/update.
+func (s *Session) answerTaskInput(ctx context.Context, t Task) error {
+	var reqs map[string]struct {
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(t.InputRequests, &reqs); err != nil || len(reqs) == 0 {
+		return nil
+	}
+	responses := map[string]any{}
+	for key, r := range reqs {
+		switch r.Method {
+		case "elicitation/create":
+			if s.opts.Elicit == nil {
+				return errors.New("the task asks for user input, but elicitation is not enabled")
+			}
+			var p struct {
+				Mode            string          `json:"mode"`
+				Message         string          `json:"message"`
+				RequestedSchema json.RawMessage `json:"requestedSchema"`
+				URL             string          `json:"url"`
+			}
+			_ = json.Unmarshal(r.Params, &p)
+			resp, err := s.opts.Elicit(ctx, ElicitRequest{Mode: p.Mode, Message: p.Message, Schema: p.RequestedSchema, URL: p.URL})
+			if err != nil {
+				return err
+			}
+			out := map[string]any{"action": resp.Action}
+			if len(resp.Content) > 0 {
+				out["content"] = resp.Content
+			}
+			responses[key] = out
+		case "roots/list":
+			roots := s.Roots()
+			if roots == nil {
+				roots = []Root{}
+			}
+			responses[key] = map[string]any{"roots": roots}
+		default:
+			return fmt.Errorf("the task asks for %q, which mcpscope cannot answer mid-task", r.Method)
+		}
+	}
+	params := map[string]any{"taskId": t.ID, "inputResponses": responses, "_meta": s.taskMeta()}
+	_, err := s.request(ctx, "tasks/update", params)
+	return err
+}

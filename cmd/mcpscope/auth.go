@@ -1,0 +1,331 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/config"
+	"github.com/mcpscope/mcpscope/oauth"
+)
+
+// oauthFlags are the OAuth login flags every command that reaches a server takes.
+type oauthFlags struct {
+	clientID        string
+	clientSecret    string
+	clientSecretEnv string
+	clientKey       string // PEM file for private_key_jwt
+	signingAlg      string
+	metadataURL     string
+	scope           string
+	grant           string
+	redirectPort    int
+	login           bool // run the browser login without a terminal
+	paste           bool // read a pasted redirect URL or code from stdin
+	noOAuth         bool
+}
+
+func (c *common) registerOAuth(fs *flag.FlagSet) { c.oauthF.register(fs) }
+
+func (o *oauthFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&o.clientID, "client-id", "", "OAuth: a client ID registered with the authorization server")
+	fs.StringVar(&o.clientSecret, "client-secret", "", "OAuth: that client's secret (never printed or recorded)")
+	fs.StringVar(&o.clientSecretEnv, "client-secret-env", "", "OAuth: read the client secret from this environment variable")
+	fs.StringVar(&o.clientKey, "client-key", "", "OAuth: a PEM private key file for private_key_jwt client authentication")
+	fs.StringVar(&o.signingAlg, "client-key-alg", "", "OAuth: the JWT signing algorithm for --client-key (default: by the key)")
+	fs.StringVar(&o.metadataURL, "client-metadata-url", "", "OAuth: an https URL of this client's metadata document, used as client_id where supported")
+	fs.StringVar(&o.scope, "scope", "", "OAuth: the scopes to ask for, space-separated (default: what the server names)")
+	fs.StringVar(&o.grant, "oauth-grant", oauth.GrantAuthorizationCode, "OAuth grant: authorization-code or client-credentials")
+	fs.IntVar(&o.redirectPort, "redirect-port", oauth.DefaultRedirectPort, "OAuth: the loopback port for the login's redirect (0: any)")
+	fs.BoolVar(&o.login, "login", false, "OAuth: on a 401, run the browser login even without a terminal")
+	fs.BoolVar(&o.paste, "paste", false, "OAuth: read the redirected URL (or the code) from stdin")
+	fs.BoolVar(&o.noOAuth, "no-oauth", false, "never log in; a 401 is an error")
+}
+
+// managerOptions reads the flags into the options of an oauth.Manager.
+func (o *oauthFlags) managerOptions(stderr io.Writer, interactive bool) (oauth.Options, error) {
+	opts := oauth.Options{ClientID: o.clientID, ClientSecret: o.clientSecret, ClientMetadataURL: o.metadataURL,
+		SigningAlg: o.signingAlg, Scopes: strings.Fields(o.scope), RedirectPort: o.redirectPort,
+		Browser: os.Getenv("BROWSER"), Out: stderr}
+	if o.redirectPort < 0 || o.redirectPort > 65535 {
+		return opts, usageErr("--redirect-port %d: give a port from 1 to 65535, or 0 for any", o.redirectPort)
+	}
+	switch o.grant {
+	case "", oauth.GrantAuthorizationCode, "authorization_code":
+		opts.Grant = oauth.GrantAuthorizationCode
+	case oauth.GrantClientCredentials, "client_credentials":
+		opts.Grant = oauth.GrantClientCredentials
+	default:
+		return opts, usageErr("--oauth-grant %q: use authorization-code or client-credentials", o.grant)
+	}
+	if o.clientSecretEnv != "" {
+		if o.clientSecret != "" {
+			return opts, usageErr("give --client-secret or --client-secret-env, not both")
+		}
+		opts.ClientSecret = os.Getenv(o.clientSecretEnv)
+		if opts.ClientSecret == "" {
+			return opts, usageErr("--client-secret-env %s: the variable is not set or empty", o.clientSecretEnv)
+		}
+	}
+	if o.clientKey != "" {
+		pem, err := os.ReadFile(o.clientKey)
+		if err != nil {
+			return opts, usageErr("--client-key: %v", err)
+		}
+		opts.PrivateKeyPEM = pem
+	}
+	if (opts.ClientSecret != "" || o.clientKey != "") && opts.ClientID == "" {
+		return opts, usageErr("--client-secret and --client-key need --client-id")
+	}
+	if opts.Grant == oauth.GrantClientCredentials && (opts.ClientID == "" || (opts.ClientSecret == "" && o.clientKey == "")) {
+		return opts, usageErr("--oauth-grant client-credentials needs --client-id with --client-secret (or --client-secret-env) or --client-key")
+	}
+	if o.metadataURL != "" && !strings.HasPrefix(o.metadataURL, "https://") {
+		return opts, usageErr("--client-metadata-url %q: a client ID metadata document must be served over https", o.metadataURL)
+	}
+	dir, err := oauth.DefaultDir()
+	if err != nil {
+		return opts, &exitError{code: exitServer, msg: err.Error()}
+	}
+	opts.Store = &oauth.Store{Dir: dir, Warn: func(s string) { fmt.Fprintln(stderr, "mcpscope: warning: "+s) }}
+	opts.Interactive = interactive
+	opts.Unattended = !isTerminal(stderr)
+	if o.paste || (interactive && stdinIsTerminal() && isTerminal(stderr)) {
+		opts.Paste = os.Stdin
+	}
+	return opts, nil
+}
+
+func stdinIsTerminal() bool { return isTerminal(os.Stdin) }
+
+// applyOAuth lets a session log in on a 401: with a stored token, a refresh or
+// client credentials always; with the browser flow on a terminal, or with --login.
+func (c *common) applyOAuth(o *client.Options, stderr io.Writer) error {
+	if c.oauthF.noOAuth {
+		return nil
+	}
+	interactive := c.oauthF.login || (stdinIsTerminal() && isTerminal(stderr))
+	mo, err := c.oauthF.managerOptions(stderr, interactive)
+	if err != nil {
+		return err
+	}
+	o.Secrets = append(o.Secrets, mo.ClientSecret)
+	o.Auth = func(target client.Target, note, secret func(string)) wire.Authorizer {
+		opts := mo
+		withEntry(&opts, target.OAuth, c.oauthF)
+		opts.Log = &oauth.Log{}
+		opts.Log.Subscribe(func(s oauth.Step) { note(s.String()) })
+		m := oauth.New(target.URL, opts)
+		m.OnSecret(secret)
+		return m
+	}
+	return nil
+}
+
+// withEntry takes a config entry's oauth block where the flags say nothing.
+func withEntry(o *oauth.Options, e *client.OAuthClient, f oauthFlags) {
+	if e == nil || f.clientID != "" {
+		return
+	}
+	o.ClientID, o.ClientSecret = e.ClientID, e.ClientSecret
+	if len(o.Scopes) == 0 {
+		o.Scopes = e.Scopes
+	}
+	if e.RedirectPort > 0 && f.redirectPort == oauth.DefaultRedirectPort {
+		o.RedirectPort = e.RedirectPort
+	}
+}
+
+const authUsage = `usage:
+  mcpscope auth login URL|NAME [-v] [--client-id ID] [--client-secret S] [--scope 'a b'] [--redirect-port N] [--paste]
+  mcpscope auth status [URL|NAME] [--format json]
+  mcpscope auth logout URL|NAME | --all
+  mcpscope auth token URL|NAME
+`
+
+func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usageErr("auth: give login, status, logout or token\n%s", authUsage)
+	}
+	sub, args := args[0], args[1:]
+	fs := flag.NewFlagSet("auth "+sub, flag.ContinueOnError)
+	var of oauthFlags
+	of.register(fs)
+	verbose := fs.Bool("v", false, "print each step of the login")
+	format := fs.String("format", "table", "auth status: table or json")
+	all := fs.Bool("all", false, "auth logout: every stored login")
+	cfgFile := fs.String("config", "", "read server NAMEs from this config file only")
+	var inputs multiFlag
+	fs.Var(&inputs, "input", "ID=VALUE for ${input:ID} in a config file")
+	pos, _, err := parse(fs, args, func([]string, string) bool { return false })
+	if err != nil {
+		return err
+	}
+	server := ""
+	var entryOAuth *client.OAuthClient
+	if len(pos) > 1 {
+		return usageErr("auth %s: one server at a time, got %s", sub, strings.Join(pos, " "))
+	}
+	if len(pos) == 1 {
+		server, entryOAuth, err = authServerURL(ctx, pos[0], *cfgFile, inputs)
+		if err != nil {
+			return err
+		}
+	}
+	mo, err := of.managerOptions(stderr, true)
+	if err != nil {
+		return err
+	}
+	withEntry(&mo, entryOAuth, of)
+	store := mo.Store
+	switch sub {
+	case "login":
+		if server == "" {
+			return usageErr("auth login: give the server's URL or config NAME\n%s", authUsage)
+		}
+		mo.Log = &oauth.Log{}
+		if *verbose {
+			mo.Log.Subscribe(func(s oauth.Step) { fmt.Fprintf(stderr, "  %-12s %s\n", s.Kind, s.Text) })
+		}
+		m := oauth.New(server, mo)
+		e, err := m.Login(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return &exitError{code: exitServer, msg: "login to " + server + " failed: " + err.Error()}
+		}
+		fmt.Fprintf(stdout, "logged in to %s\n  issuer  %s\n  scopes  %s\n  expiry  %s\n", e.Server, e.Issuer, scopes(e.Scopes), expiry(e))
+		return nil
+	case "status":
+		var es []*oauth.Entry
+		if server != "" {
+			es = store.ForServer(server)
+		} else {
+			es = store.All()
+		}
+		if *format == "json" {
+			type row struct {
+				Server   string     `json:"server"`
+				Issuer   string     `json:"issuer"`
+				Resource string     `json:"resource"`
+				Scopes   []string   `json:"scopes"`
+				Expiry   *time.Time `json:"expiry,omitempty"`
+				Refresh  bool       `json:"refreshable"`
+				Grant    string     `json:"grant,omitempty"`
+			}
+			rows := []row{}
+			for _, e := range es {
+				r := row{Server: e.Server, Issuer: e.Issuer, Resource: e.Resource, Scopes: e.Scopes, Refresh: e.RefreshToken != "", Grant: e.Grant}
+				if !e.Expiry.IsZero() {
+					t := e.Expiry
+					r.Expiry = &t
+				}
+				rows = append(rows, r)
+			}
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(map[string]any{"formatVersion": 1, "logins": rows})
+		}
+		if len(es) == 0 {
+			if server != "" {
+				fmt.Fprintf(stdout, "no stored login for %s (mcpscope auth login %s)\n", server, server)
+			} else {
+				fmt.Fprintf(stdout, "no stored logins (in %s)\n", store.Dir)
+			}
+			return nil
+		}
+		for _, e := range es {
+			refresh := "no refresh token"
+			if e.RefreshToken != "" {
+				refresh = "refreshable"
+			}
+			fmt.Fprintf(stdout, "%s\n  issuer  %s\n  scopes  %s\n  expiry  %s (%s)\n", e.Server, e.Issuer, scopes(e.Scopes), expiry(e), refresh)
+		}
+		return nil
+	case "logout":
+		var es []*oauth.Entry
+		switch {
+		case *all && server != "":
+			return usageErr("auth logout: give a server or --all, not both")
+		case *all:
+			es = store.All()
+		case server == "":
+			return usageErr("auth logout: give the server's URL or config NAME, or --all")
+		default:
+			es = store.ForServer(server)
+		}
+		if len(es) == 0 {
+			fmt.Fprintln(stdout, "no stored login to remove")
+			return nil
+		}
+		for _, e := range es {
+			if err := store.Delete(e); err != nil {
+				return &exitError{code: exitServer, msg: fmt.Sprintf("removing the login for %s: %v", e.Server, err)}
+			}
+			fmt.Fprintf(stdout, "logged out of %s (issuer %s)\n", e.Server, e.Issuer)
+		}
+		return nil
+	case "token":
+		if server == "" {
+			return usageErr("auth token: give the server's URL or config NAME")
+		}
+		mo.Interactive = false
+		m := oauth.New(server, mo)
+		tok, err := m.Token(ctx)
+		if err != nil || tok == "" {
+			msg := fmt.Sprintf("no usable stored login for %s; run: mcpscope auth login %s", server, server)
+			if err != nil {
+				msg = err.Error()
+			}
+			return &exitError{code: exitServer, msg: msg}
+		}
+		fmt.Fprintln(stdout, tok)
+		return nil
+	}
+	return usageErr("auth %s: unknown; use login, status, logout or token\n%s", sub, authUsage)
+}
+
+// authServerURL reads URL|NAME: a URL as is, a NAME from the config files (its url).
+func authServerURL(ctx context.Context, word, file string, inputs []string) (string, *client.OAuthClient, error) {
+	if client.IsURL(word) {
+		return word, nil, nil
+	}
+	in, err := config.ParseInputs(inputs)
+	if err != nil {
+		return "", nil, err
+	}
+	srv, err := (&config.Sources{File: file, Inputs: in}).Resolve(ctx, []string{word})
+	if err != nil {
+		return "", nil, err
+	}
+	if srv.Target.URL == "" {
+		return "", nil, usageErr("%s is not an HTTP server (OAuth is for http:// and https:// servers)", word)
+	}
+	return srv.Target.URL, srv.Target.OAuth, nil
+}
+
+func scopes(s []string) string {
+	if len(s) == 0 {
+		return "(none)"
+	}
+	return strings.Join(s, " ")
+}
+
+func expiry(e *oauth.Entry) string {
+	if e.Expiry.IsZero() {
+		return "none given"
+	}
+	d := time.Until(e.Expiry).Round(time.Second)
+	if d < 0 {
+		return fmt.Sprintf("expired %s ago", -d)
+	}
+	return fmt.Sprintf("in %s (%s)", d, e.Expiry.Local().Format(time.RFC3339))
+}

@@ -1,0 +1,356 @@
+package host
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Tasks, which the SDK does not know: the research tool runs as a task in both
+// dialects; its execution.taskSupport is "required". In the 2025-11-25 era
+// (capabilities.tasks) every call of it is a task; in 2026-07-28 it is one when the
+// request declares the io.modelcontextprotocol/tasks extension, and a plain call
+// otherwise.
+// A middleware adds what the SDK's types cannot carry (capabilities.tasks, the tool's
+// execution member, the task-shaped result) and tasks/* are custom methods.
+
+const (
+	researchTool   = "research"
+	tasksExt       = "io.modelcontextprotocol/tasks"
+	taskTTL        = 10 * time.Minute
+	taskPoll       = 100 * time.Millisecond
+	researchStages = 4
+)
+
+func init() { demoToolNames = append(demoToolNames, researchTool) }
+
+type hostTask struct {
+	id, status, message string
+	created, updated    time.Time
+	result              *mcp.CallToolResult
+	cancel              context.CancelFunc
+}
+
+type taskStore struct {
+	mu    sync.Mutex
+	tasks map[string]*hostTask
+}
+
+type researchIn struct {
+	Topic   string `json:"topic" jsonschema:"what to research"`
+	DelayMs int    `json:"delayMs,omitempty" jsonschema:"milliseconds per stage (default 200, at most 10000)"`
+}
+
+// rawResult is a result the middleware rewrote: the SDK sends its JSON, with the
+// _meta it adds (serverInfo) merged in. modern adds resultType "complete" when the
+// JSON has none, as the SDK does for its own types.
+type rawResult struct {
+	mcp.ResultBase
+	raw    json.RawMessage
+	modern bool
+}
+
+func (r *rawResult) MarshalJSON() ([]byte, error) {
+	if len(r.Meta) == 0 && !r.modern {
+		return r.raw, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(r.raw, &m); err != nil {
+		return r.raw, nil
+	}
+	if len(r.Meta) > 0 {
+		meta, _ := m["_meta"].(map[string]any)
+		if meta == nil {
+			meta = map[string]any{}
+		}
+		for k, v := range r.Meta {
+			if _, ok := meta[k]; !ok {
+				meta[k] = v
+			}
+		}
+		m["_meta"] = meta
+	}
+	if _, ok := m["resultType"]; !ok && r.modern {
+		m["resultType"] = "complete"
+	}
+	return json.Marshal(m)
+}
+
+type taskIDParams struct {
+	mcp.ParamsBase
+	TaskID string `json:"taskId"`
+	Cursor string `json:"cursor,omitempty"`
+}
+
+func (h *Host) addTasks() {
+	st := &taskStore{tasks: map[string]*hostTask{}}
+	s := h.server
+	mcp.AddTool(s, &mcp.Tool{
+		Name: researchTool, Title: "Research (a task)",
+		Description: "Runs four stages of pretend research as a task (tasks/get shows each stage); 2025-11-25: always a task, 2026-07-28: a task when the client opts into the tasks extension.",
+		Annotations: readOnly(),
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in researchIn) (*mcp.CallToolResult, any, error) {
+		return runResearch(ctx, in, nil)
+	})
+	s.AddReceivingMiddleware(st.middleware)
+	for _, m := range []string{"tasks/get", "tasks/result", "tasks/cancel", "tasks/list"} {
+		method := m
+		_ = mcp.AddReceivingCustomMethod(s, method, func(ctx context.Context, _ *mcp.ServerSession, p *taskIDParams) (*rawResult, error) {
+			return st.handle(ctx, method, p)
+		})
+	}
+}
+
+func runResearch(ctx context.Context, in researchIn, status func(string)) (*mcp.CallToolResult, any, error) {
+	delay := time.Duration(in.DelayMs) * time.Millisecond
+	if delay <= 0 {
+		delay = 200 * time.Millisecond
+	}
+	delay = min(delay, maxSlowDelay)
+	stages := []string{"Gathering sources", "Reading", "Thinking", "Writing the report"}
+	for i, st := range stages {
+		if status != nil {
+			status(fmt.Sprintf("stage %d of %d: %s", i+1, researchStages, st))
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		case <-time.After(delay):
+		}
+	}
+	topic := in.Topic
+	if topic == "" {
+		topic = "nothing in particular"
+	}
+	return &mcp.CallToolResult{Content: text(fmt.Sprintf("Report on %s: %d stages done.", topic, researchStages))}, nil, nil
+}
+
+func modern(req mcp.Request) (isModern, wantsTask bool) {
+	p := req.GetParams()
+	if p == nil {
+		return false, false
+	}
+	meta := p.GetMeta()
+	v, _ := meta["io.modelcontextprotocol/protocolVersion"].(string)
+	if v < "2026-07-28" {
+		return false, false
+	}
+	caps, _ := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
+	ext, _ := caps["extensions"].(map[string]any)
+	_, ok := ext[tasksExt]
+	return true, ok
+}
+
+// patch re-marshals res with edit applied to its JSON object.
+func patch(req mcp.Request, res mcp.Result, edit func(m map[string]any)) (mcp.Result, error) {
+	isModern, _ := modern(req)
+	b, err := json.Marshal(res)
+	if err != nil {
+		return res, nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return res, nil
+	}
+	edit(m)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return &rawResult{raw: out, modern: isModern}, nil
+}
+
+func (st *taskStore) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "initialize":
+			res, err := next(ctx, method, req)
+			if err != nil {
+				return res, err
+			}
+			return patch(req, res, func(m map[string]any) {
+				caps, _ := m["capabilities"].(map[string]any)
+				if caps != nil {
+					caps["tasks"] = map[string]any{"list": map[string]any{}, "cancel": map[string]any{}, "requests": map[string]any{"tools": map[string]any{"call": map[string]any{}}}}
+				}
+			})
+		case "tools/list":
+			res, err := next(ctx, method, req)
+			if err != nil {
+				return res, err
+			}
+			// required in both eras (a 2026-07-28 client that does not opt into the
+			// extension still gets a plain answer).
+			support := "required"
+			return patch(req, res, func(m map[string]any) {
+				tools, _ := m["tools"].([]any)
+				for _, t := range tools {
+					if tm, ok := t.(map[string]any); ok && tm["name"] == researchTool {
+						tm["execution"] = map[string]any{"taskSupport": support}
+					}
+				}
+			})
+		case "tools/call":
+			cr, ok := req.(*mcp.CallToolRequest)
+			if !ok || cr.Params == nil || cr.Params.Name != researchTool {
+				return next(ctx, method, req)
+			}
+			isModern, wantsTask := modern(req)
+			if isModern && !wantsTask {
+				return next(ctx, method, req)
+			}
+			var in researchIn
+			if len(cr.Params.Arguments) > 0 {
+				if err := json.Unmarshal(cr.Params.Arguments, &in); err != nil {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "research: " + err.Error()}
+				}
+			}
+			t := st.start(in)
+			out := st.view(t, isModern)
+			if isModern {
+				out["resultType"] = "task"
+			} else {
+				out = map[string]any{"task": out}
+			}
+			b, _ := json.Marshal(out)
+			return &rawResult{raw: b}, nil
+		}
+		return next(ctx, method, req)
+	}
+}
+
+func newTaskID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func (st *taskStore) start(in researchIn) *hostTask {
+	ctx, cancel := context.WithTimeout(context.Background(), taskTTL)
+	now := time.Now().UTC()
+	t := &hostTask{id: newTaskID(), status: "working", message: "starting", created: now, updated: now, cancel: cancel}
+	st.mu.Lock()
+	st.tasks[t.id] = t
+	st.mu.Unlock()
+	go func() {
+		defer cancel()
+		res, _, err := runResearch(ctx, in, func(msg string) {
+			st.mu.Lock()
+			if t.status == "working" {
+				t.message, t.updated = msg, time.Now().UTC()
+			}
+			st.mu.Unlock()
+		})
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		if t.status != "working" {
+			return // cancelled
+		}
+		t.updated = time.Now().UTC()
+		if err != nil {
+			t.status, t.message = "failed", err.Error()
+			t.result = errorResult(err.Error())
+			return
+		}
+		t.status, t.message, t.result = "completed", "done", res
+	}()
+	return t
+}
+
+// view is the task as the dialect shows it.
+func (st *taskStore) view(t *hostTask, isModern bool) map[string]any {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	v := map[string]any{
+		"taskId": t.id, "status": t.status, "statusMessage": t.message,
+		"createdAt": t.created.Format(time.RFC3339Nano), "lastUpdatedAt": t.updated.Format(time.RFC3339Nano),
+	}
+	if isModern {
+		v["ttlMs"], v["pollIntervalMs"] = taskTTL.Milliseconds(), taskPoll.Milliseconds()
+		if t.result != nil {
+			v["result"] = t.result
+		}
+	} else {
+		v["ttl"], v["pollInterval"] = taskTTL.Milliseconds(), taskPoll.Milliseconds()
+	}
+	return v
+}
+
+func (st *taskStore) handle(ctx context.Context, method string, p *taskIDParams) (*rawResult, error) {
+	isModern := false
+	if p != nil {
+		v, _ := p.GetMeta()["io.modelcontextprotocol/protocolVersion"].(string)
+		isModern = v >= "2026-07-28"
+	}
+	reply := func(v map[string]any) (*rawResult, error) {
+		if isModern {
+			v["resultType"] = "complete"
+		}
+		b, err := json.Marshal(v)
+		return &rawResult{raw: b, modern: isModern}, err
+	}
+	if method == "tasks/list" {
+		st.mu.Lock()
+		ids := make([]*hostTask, 0, len(st.tasks))
+		for _, t := range st.tasks {
+			ids = append(ids, t)
+		}
+		st.mu.Unlock()
+		sort.Slice(ids, func(i, j int) bool { return ids[i].created.After(ids[j].created) })
+		list := []any{}
+		for _, t := range ids {
+			list = append(list, st.view(t, isModern))
+		}
+		return reply(map[string]any{"tasks": list})
+	}
+	id := ""
+	if p != nil {
+		id = p.TaskID
+	}
+	st.mu.Lock()
+	t, ok := st.tasks[id]
+	st.mu.Unlock()
+	if !ok {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("no task %q", id)}
+	}
+	switch method {
+	case "tasks/get":
+		return reply(st.view(t, isModern))
+	case "tasks/cancel":
+		st.mu.Lock()
+		if t.status != "working" {
+			st.mu.Unlock()
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("task %s is already %s", id, t.status)}
+		}
+		t.status, t.message, t.updated = "cancelled", "cancelled by the client", time.Now().UTC()
+		st.mu.Unlock()
+		t.cancel()
+		return reply(st.view(t, isModern))
+	default: // tasks/result: wait for the end
+		for {
+			st.mu.Lock()
+			status, res := t.status, t.result
+			st.mu.Unlock()
+			switch status {
+			case "completed", "failed":
+				b, err := json.Marshal(res)
+				return &rawResult{raw: b, modern: isModern}, err
+			case "cancelled":
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("task %s was cancelled", id)}
+			}
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(taskPoll):
+			}
+		}
+	}
+}

@@ -1,0 +1,241 @@
+// Package oauthserver is a small OAuth 2.1 authorization server with an MCP
+// resource server behind it, on 127.0.0.1, for tests of mcpscope's login: protected
+// resource and authorization server metadata, dynamic registration, an authorize
+// endpoint that redirects at once (no person), a token endpoint with refresh, and an
+// MCP endpoint (the Go SDK's Streamable HTTP handler with one tool) that wants a
+// bearer token. Knobs make it misbehave the ways real servers do.
+package oauthserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Knobs change what the server does.
+type Knobs struct {
+	ExpiresIn         int    // seconds; 0: 3600
+	RefreshExpiresIn  int    // seconds, for refreshed tokens; 0: 3600
+	NoRefresh         bool   // issue no refresh token
+	MetadataNotJSON   bool   // the AS metadata is HTML
+	WrongIssuer       bool   // the AS metadata names another issuer
+	PlainHTTPAS       string // the PRM names this (non-loopback, http) authorization server
+	WrongState        bool   // the redirect carries another state
+	WrongIss          bool   // the redirect carries another iss
+	NoAccessToken     bool   // the token response has no access_token
+	RejectAll         bool   // the MCP endpoint 401s every token
+	NoRedirect        bool   // /authorize answers 200 with the redirect URL in the body instead of redirecting
+	IssParamAdvertise bool   // advertise authorization_response_iss_parameter_supported
+}
+
+// Server is a running authorization and resource server.
+type Server struct {
+	URL    string // the MCP endpoint: http://127.0.0.1:PORT/mcp
+	Issuer string
+	Knobs  Knobs
+
+	srv *http.Server
+	ln  net.Listener
+
+	mu         sync.Mutex
+	codes      map[string]string // code → client
+	access     map[string]time.Time
+	refresh    map[string]bool
+	Refreshes  atomic.Int32 // refresh_token grants served
+	Codes      atomic.Int32 // authorization_code grants served
+	Registered atomic.Int32
+	Secrets    []string // every token, code and client secret handed out
+}
+
+// Start runs a server until the test ends.
+func Start(t testing.TB, k Knobs) *Server {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{Knobs: k, ln: ln, codes: map[string]string{}, access: map[string]time.Time{}, refresh: map[string]bool{}}
+	base := "http://" + ln.Addr().String()
+	s.URL, s.Issuer = base+"/mcp", base
+	mux := http.NewServeMux()
+	mux.HandleFunc("/.well-known/oauth-protected-resource/", s.prm)
+	mux.HandleFunc("/.well-known/oauth-authorization-server", s.asMeta)
+	mux.HandleFunc("/register", s.register)
+	mux.HandleFunc("/authorize", s.authorize)
+	mux.HandleFunc("/token", s.token)
+	ms := mcp.NewServer(&mcp.Implementation{Name: "oauth-test", Version: "1"}, nil)
+	mcp.AddTool(ms, &mcp.Tool{Name: "whoami", Description: "says hello"}, func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello, logged-in user"}}}, nil, nil
+	})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, nil)
+	mux.Handle("/mcp", s.guard(h))
+	// The legacy HTTP+SSE transport of 2024-11-05, behind the same login.
+	mux.Handle("/sse", s.guard(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return ms }, nil)))
+	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go s.srv.Serve(ln)
+	t.Cleanup(func() { s.srv.Close() })
+	return s
+}
+
+func (s *Server) newSecret(prefix string) string {
+	v := prefix + rand.Text()
+	s.mu.Lock()
+	s.Secrets = append(s.Secrets, v)
+	s.mu.Unlock()
+	return v
+}
+
+// AllSecrets returns every secret handed out so far.
+func (s *Server) AllSecrets() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.Secrets...)
+}
+
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		s.mu.Lock()
+		exp, ok := s.access[tok]
+		s.mu.Unlock()
+		if !ok || time.Now().After(exp) || s.Knobs.RejectAll {
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="invalid_token", resource_metadata="%s/.well-known/oauth-protected-resource%s", scope="mcp:read"`, s.Issuer, r.URL.Path))
+			http.Error(w, `{"error":"invalid_token"}`, http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func (s *Server) prm(w http.ResponseWriter, r *http.Request) {
+	as := s.Issuer
+	if s.Knobs.PlainHTTPAS != "" {
+		as = s.Knobs.PlainHTTPAS
+	}
+	resource := s.Issuer + strings.TrimPrefix(r.URL.Path, "/.well-known/oauth-protected-resource")
+	writeJSON(w, 200, map[string]any{"resource": resource, "authorization_servers": []string{as}, "scopes_supported": []string{"mcp:read"}})
+}
+
+func (s *Server) asMeta(w http.ResponseWriter, r *http.Request) {
+	if s.Knobs.MetadataNotJSON {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><body>Sign in</body></html>")
+		return
+	}
+	iss := s.Issuer
+	if s.Knobs.WrongIssuer {
+		iss = "https://evil.example"
+	}
+	writeJSON(w, 200, map[string]any{"issuer": iss, "authorization_endpoint": s.Issuer + "/authorize", "token_endpoint": s.Issuer + "/token",
+		"registration_endpoint": s.Issuer + "/register", "code_challenge_methods_supported": []string{"S256"},
+		"scopes_supported": []string{"mcp:read", "offline_access"}, "token_endpoint_auth_methods_supported": []string{"client_secret_post"},
+		"authorization_response_iss_parameter_supported": s.Knobs.IssParamAdvertise})
+}
+
+func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	var meta map[string]any
+	json.NewDecoder(r.Body).Decode(&meta)
+	s.Registered.Add(1)
+	meta["client_id"] = "client-" + rand.Text()[:8]
+	meta["client_secret"] = s.newSecret("csec-")
+	meta["token_endpoint_auth_method"] = "client_secret_post"
+	writeJSON(w, 201, meta)
+}
+
+func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" {
+		http.Error(w, "PKCE S256 required", 400)
+		return
+	}
+	code := s.newSecret("code-")
+	s.mu.Lock()
+	s.codes[code] = q.Get("client_id")
+	s.mu.Unlock()
+	state, iss := q.Get("state"), s.Issuer
+	if s.Knobs.WrongState {
+		state = "forged-state"
+	}
+	if s.Knobs.WrongIss {
+		iss = "https://evil.example"
+	}
+	u, _ := url.Parse(q.Get("redirect_uri"))
+	v := url.Values{"code": {code}, "state": {state}, "iss": {iss}}
+	u.RawQuery = v.Encode()
+	if s.Knobs.NoRedirect {
+		fmt.Fprint(w, u.String())
+		return
+	}
+	http.Redirect(w, r, u.String(), http.StatusFound)
+}
+
+func (s *Server) token(w http.ResponseWriter, r *http.Request) {
+	r.ParseForm()
+	switch r.Form.Get("grant_type") {
+	case "authorization_code":
+		s.mu.Lock()
+		_, ok := s.codes[r.Form.Get("code")]
+		delete(s.codes, r.Form.Get("code"))
+		s.mu.Unlock()
+		s.mu.Lock()
+		s.Secrets = append(s.Secrets, r.Form.Get("code_verifier"))
+		s.mu.Unlock()
+		if !ok || r.Form.Get("code_verifier") == "" {
+			writeJSON(w, 400, map[string]string{"error": "invalid_grant"})
+			return
+		}
+		s.Codes.Add(1)
+	case "refresh_token":
+		s.mu.Lock()
+		ok := s.refresh[r.Form.Get("refresh_token")]
+		s.mu.Unlock()
+		if !ok {
+			writeJSON(w, 400, map[string]string{"error": "invalid_grant"})
+			return
+		}
+		s.Refreshes.Add(1)
+	default:
+		writeJSON(w, 400, map[string]string{"error": "unsupported_grant_type"})
+		return
+	}
+	exp := s.Knobs.ExpiresIn
+	if r.Form.Get("grant_type") == "refresh_token" {
+		exp = s.Knobs.RefreshExpiresIn
+	}
+	if exp == 0 {
+		exp = 3600
+	}
+	if s.Knobs.NoAccessToken {
+		writeJSON(w, 200, map[string]any{"token_type": "Bearer", "expires_in": exp})
+		return
+	}
+	at := s.newSecret("at-")
+	resp := map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": exp, "scope": "mcp:read offline_access"}
+	s.mu.Lock()
+	s.access[at] = time.Now().Add(time.Duration(exp) * time.Second)
+	s.mu.Unlock()
+	if !s.Knobs.NoRefresh {
+		rt := s.newSecret("rt-")
+		s.mu.Lock()
+		s.refresh[rt] = true
+		s.mu.Unlock()
+		resp["refresh_token"] = rt
+	}
+	writeJSON(w, 200, resp)
+}

@@ -1,0 +1,990 @@
+package oauth
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
+
+	"github.com/mcpscope/mcpscope/internal/redact"
+)
+
+// DefaultRedirectPort is the loopback port the redirect listener binds unless told
+// otherwise (a fixed port, so that a client registered once keeps its redirect URI).
+const DefaultRedirectPort = 33418
+
+// DefaultMaxAttempts bounds the logins one session runs for a server that keeps
+// answering 401 (or 403 insufficient_scope) after each.
+const DefaultMaxAttempts = 3
+
+// Grant names.
+const (
+	GrantAuthorizationCode = "authorization-code"
+	GrantClientCredentials = "client-credentials"
+)
+
+// Options configure a Manager.
+type Options struct {
+	// Pre-registered client (--client-id, --client-secret, or a config entry's oauth
+	// block). Without a ClientID, a client ID metadata document URL is used where the
+	// server supports it, else a registration kept for the issuer, else dynamic
+	// registration.
+	ClientID     string
+	ClientSecret string
+	// ClientMetadataURL is an https URL serving this client's metadata document
+	// (--client-metadata-url), used as the client_id where the server advertises
+	// client_id_metadata_document_supported.
+	ClientMetadataURL string
+	// PrivateKeyPEM signs a private_key_jwt client assertion (client credentials).
+	PrivateKeyPEM []byte
+	SigningAlg    string // RS256, ES256… ("" picks by the key)
+	// Grant is GrantAuthorizationCode (default) or GrantClientCredentials.
+	Grant string
+	// Scopes, when set, are asked for instead of the discovered ones.
+	Scopes []string
+	// RedirectPort is the loopback listener's port: -1 means DefaultRedirectPort, 0
+	// any free port.
+	RedirectPort int
+	// Interactive lets a 401 start the browser flow (a terminal, or --login);
+	// without it a session uses only stored tokens and grants that need no person.
+	Interactive bool
+	// Browser is the command that opens the authorization URL ($BROWSER); "" tries
+	// xdg-open or open. The URL is always printed to Out as well.
+	Browser string
+	// Unattended: no one reads Out, so a login whose browser cannot start fails at
+	// once instead of waiting for a redirect that will not come.
+	Unattended bool
+	// Out is where the authorization URL and prompts are printed.
+	Out io.Writer
+	// Paste, when set, is read for a pasted redirect URL or code (a terminal's stdin).
+	Paste io.Reader
+	// Store keeps tokens and registrations; nil keeps nothing.
+	Store *Store
+	// HTTPClient makes the OAuth requests (metadata, registration, token); nil: a
+	// plain client. It never goes through the session's tap: token responses are
+	// logged here, masked.
+	HTTPClient *http.Client
+	// Log receives the steps.
+	Log *Log
+	// MaxAttempts bounds the logins per session (DefaultMaxAttempts when 0).
+	MaxAttempts int
+	// Wait bounds the wait for the redirect (5 minutes when 0).
+	Wait time.Duration
+}
+
+// Manager logs one MCP server in and keeps its token fresh. It is safe for
+// concurrent use.
+type Manager struct {
+	opts   Options
+	server string
+	client *http.Client
+
+	mu           sync.Mutex
+	loaded       bool
+	entry        *Entry
+	attempts     int
+	triedRefresh bool
+	secrets      []string // every secret seen, for a caller's redaction
+	onSecret     func(string)
+}
+
+// New returns a manager for the MCP endpoint server.
+func New(server string, opts Options) *Manager {
+	if opts.MaxAttempts <= 0 {
+		opts.MaxAttempts = DefaultMaxAttempts
+	}
+	if opts.Wait <= 0 {
+		opts.Wait = 5 * time.Minute
+	}
+	if opts.Out == nil {
+		opts.Out = io.Discard
+	}
+	if opts.Grant == "" {
+		opts.Grant = GrantAuthorizationCode
+	}
+	m := &Manager{opts: opts, server: server}
+	base := http.DefaultTransport
+	if opts.HTTPClient != nil && opts.HTTPClient.Transport != nil {
+		base = opts.HTTPClient.Transport
+	}
+	m.client = &http.Client{Transport: &logTransport{m: m, base: base}, Timeout: 60 * time.Second}
+	m.secret(opts.ClientSecret)
+	return m
+}
+
+// Log returns the manager's step log (nil when Options.Log was nil).
+func (m *Manager) Log() *Log { return m.opts.Log }
+
+// OnSecret calls f with every secret the manager learns (tokens, codes, verifiers,
+// client secrets), and at once with those already known, so that a caller can
+// redact them from what it shows or records.
+func (m *Manager) OnSecret(f func(string)) {
+	m.mu.Lock()
+	m.onSecret = f
+	known := append([]string(nil), m.secrets...)
+	m.mu.Unlock()
+	for _, s := range known {
+		f(s)
+	}
+}
+
+func (m *Manager) secret(v string) {
+	if v == "" {
+		return
+	}
+	m.secrets = append(m.secrets, v)
+	if m.onSecret != nil {
+		m.onSecret(v)
+	}
+}
+
+func (m *Manager) step(kind, format string, a ...any) { m.opts.Log.add(kind, format, a...) }
+
+// Error is a login that failed: Msg says what failed and what to do.
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+func errorf(format string, a ...any) error { return &Error{Msg: fmt.Sprintf(format, a...)} }
+
+// NeedLoginError is a 401 that the session may not answer with a browser login (no
+// terminal, nothing stored): the command to run is in the message.
+type NeedLoginError struct {
+	Server string
+	Scope  string // a step-up's scope, when the server asked for more
+}
+
+func (e *NeedLoginError) Error() string {
+	cmd := "mcpscope auth login " + shellQuote(e.Server)
+	if e.Scope != "" {
+		return fmt.Sprintf("%s needs a token with more scope (%s) and no one is here to log in (no terminal); run: mcpscope auth login --scope %s %s (or pass --login to log in from here)",
+			e.Server, e.Scope, shellQuote(e.Scope), shellQuote(e.Server))
+	}
+	return fmt.Sprintf("%s needs an OAuth login and there is no stored token for it (and no terminal to log in from); run: %s (or pass --bearer TOKEN, or --login to log in from here)", e.Server, cmd)
+}
+
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`&|;<>()*?[]{}!#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Token returns the access token to send, refreshing a stored one that is about to
+// expire; "" when there is none yet (the request goes without, and its 401 starts
+// Challenge).
+func (m *Manager) Token(ctx context.Context) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.loaded {
+		m.loaded = true
+		if m.opts.Store != nil {
+			if es := m.opts.Store.ForServer(m.server); len(es) > 0 {
+				m.entry = es[0]
+				m.secret(m.entry.AccessToken)
+				m.secret(m.entry.RefreshToken)
+				m.secret(m.entry.ClientSecret)
+				m.step("store", "using the stored login for %s (issuer %s, scopes %s, %s)", m.server, m.entry.Issuer, scopeText(m.entry.Scopes), expiryText(m.entry.Expiry))
+			}
+		}
+	}
+	if m.entry == nil {
+		return "", nil
+	}
+	if expiring(m.entry) {
+		if err := m.refreshLocked(ctx, false); err != nil {
+			m.step("refresh", "%v", err)
+		}
+	}
+	if m.entry == nil {
+		return "", nil
+	}
+	return m.entry.AccessToken, nil
+}
+
+func expiring(e *Entry) bool {
+	return !e.Expiry.IsZero() && time.Until(e.Expiry) < time.Minute
+}
+
+// refreshLocked renews the token under the store's lock, so that two processes do
+// not both refresh (the second finds the first one's token). force refreshes even a
+// token that has not expired (the server refused it).
+func (m *Manager) refreshLocked(ctx context.Context, force bool) error {
+	e := m.entry
+	if m.opts.Store != nil {
+		unlock, err := m.opts.Store.Lock()
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		if fresh := m.opts.Store.Load(e.Issuer, e.Resource); fresh != nil && fresh.AccessToken != e.AccessToken && (fresh.Expiry.IsZero() || time.Now().Before(fresh.Expiry)) {
+			m.entry = fresh
+			m.secret(fresh.AccessToken)
+			m.secret(fresh.RefreshToken)
+			m.step("refresh", "another mcpscope process refreshed the token; using it (%s)", expiryText(fresh.Expiry))
+			return nil
+		} else if fresh != nil {
+			e = fresh
+		}
+	}
+	if !force && !expiring(e) {
+		return nil
+	}
+	var tok *oauth2.Token
+	var err error
+	switch {
+	case e.RefreshToken != "":
+		m.step("refresh", "POST %s grant_type=refresh_token (the token %s)", e.TokenEndpoint, expiryText(e.Expiry))
+		cfg := &oauth2.Config{ClientID: e.ClientID, ClientSecret: e.ClientSecret,
+			Endpoint: oauth2.Endpoint{TokenURL: e.TokenEndpoint, AuthStyle: authStyle(e.AuthMethod)}}
+		tok, err = cfg.TokenSource(m.ctx(ctx), &oauth2.Token{RefreshToken: e.RefreshToken, Expiry: time.Now().Add(-time.Hour)}).Token()
+	case e.Grant == "client_credentials" && (e.ClientSecret != "" || len(m.opts.PrivateKeyPEM) > 0):
+		tok, err = m.clientCredentialsToken(ctx, e.Issuer, e.TokenEndpoint, e.ClientID, e.ClientSecret, e.AuthMethod, e.Resource, e.Scopes)
+	default:
+		return errorf("the stored token for %s has expired and there is no refresh token; log in again: mcpscope auth login %s", m.server, shellQuote(m.server))
+	}
+	if err != nil {
+		return errorf("refreshing the token at %s failed: %v", e.TokenEndpoint, tokenErr(err))
+	}
+	ne := *e
+	ne.AccessToken = tok.AccessToken
+	if tok.RefreshToken != "" {
+		ne.RefreshToken = tok.RefreshToken
+	}
+	ne.Expiry = tok.Expiry
+	if s, _ := tok.Extra("scope").(string); s != "" {
+		ne.Scopes = strings.Fields(s)
+	}
+	m.secret(ne.AccessToken)
+	m.secret(ne.RefreshToken)
+	m.entry = &ne
+	m.step("refresh", "new access token %s, %s", mask(ne.AccessToken), expiryText(ne.Expiry))
+	if m.opts.Store != nil {
+		return m.opts.Store.Save(&ne)
+	}
+	return nil
+}
+
+func (m *Manager) ctx(ctx context.Context) context.Context {
+	return context.WithValue(ctx, oauth2.HTTPClient, m.client)
+}
+
+// Challenge answers a 401 or 403: it reports whether the request is worth sending
+// again with a new token. sent is the token the refused request carried ("" for
+// none). A 403 without insufficient_scope is not for a login to fix.
+func (m *Manager) Challenge(ctx context.Context, status int, header http.Header, sent string) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.entry != nil && m.entry.AccessToken != sent {
+		return true, nil // another request has logged in meanwhile
+	}
+	chs, perr := oauthex.ParseWWWAuthenticate(header.Values("WWW-Authenticate"))
+	if perr != nil {
+		m.step("discovery", "the WWW-Authenticate header does not parse (%v); going on without it", perr)
+		chs = nil
+	}
+	errCode, scope := challengeParam(chs, "error"), challengeParam(chs, "scope")
+	if status == http.StatusForbidden && errCode != "insufficient_scope" {
+		return false, nil
+	}
+	m.attempts++
+	if m.attempts > m.opts.MaxAttempts {
+		return false, errorf("%s still answers HTTP %d after %d tries to log in (or refresh) in this session; stopping there (is the token meant for this server? `mcpscope auth login -v %s` shows each step)",
+			m.server, status, m.opts.MaxAttempts, shellQuote(m.server))
+	}
+	if status == http.StatusUnauthorized && m.entry != nil && sent != "" && !m.triedRefresh && (m.entry.RefreshToken != "" || m.entry.Grant == "client_credentials") {
+		m.triedRefresh = true
+		m.step("refresh", "the server refused the stored token (HTTP 401); refreshing it")
+		if err := m.refreshLocked(ctx, true); err == nil {
+			return true, nil
+		} else {
+			m.step("refresh", "%v", err)
+		}
+	}
+	if m.opts.Grant != GrantClientCredentials && !m.opts.Interactive {
+		ne := &NeedLoginError{Server: m.server}
+		if status == http.StatusForbidden {
+			ne.Scope = scope
+		}
+		return false, ne
+	}
+	e, err := m.login(ctx, chs, status)
+	if err != nil {
+		return false, err
+	}
+	m.entry = e
+	return true, nil
+}
+
+func challengeParam(chs []oauthex.Challenge, name string) string {
+	for _, c := range chs {
+		if c.Scheme == "bearer" && c.Params[name] != "" {
+			return c.Params[name]
+		}
+	}
+	for _, c := range chs {
+		if c.Params[name] != "" {
+			return c.Params[name]
+		}
+	}
+	return ""
+}
+
+// Login runs the whole flow for the server (mcpscope auth login): it asks the
+// server once without a token to read its challenge, then discovers, registers,
+// authorizes and stores the token.
+func (m *Manager) Login(ctx context.Context) (*Entry, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.loaded = true
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcpscope","version":"login"}}}`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.server, strings.NewReader(body))
+	if err != nil {
+		return nil, errorf("%q is not a URL: %v", m.server, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := m.client.Do(req)
+	if err != nil {
+		return nil, errorf("cannot reach %s: %v", m.server, err)
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	var chs []oauthex.Challenge
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		chs, _ = oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	} else {
+		m.step("discovery", "the server answered HTTP %d without a token; looking for its metadata anyway", resp.StatusCode)
+	}
+	e, err := m.login(ctx, chs, resp.StatusCode)
+	if err != nil {
+		return nil, err
+	}
+	m.entry = e
+	return e, nil
+}
+
+// discovered is what discovery found.
+type discovered struct {
+	resource string
+	prm      *oauthex.ProtectedResourceMetadata // nil: none (2025-03-26 server)
+	asm      *oauthex.AuthServerMeta
+	fallback bool // the 2025-03-26 default endpoints
+}
+
+func (m *Manager) login(ctx context.Context, chs []oauthex.Challenge, status int) (*Entry, error) {
+	d, err := m.discover(ctx, chs, status)
+	if err != nil {
+		m.step("error", "%v", err)
+		return nil, err
+	}
+	var e *Entry
+	if m.opts.Grant == GrantClientCredentials {
+		e, err = m.clientCredentials(ctx, d, chs)
+	} else {
+		e, err = m.authorizationCode(ctx, d, chs)
+	}
+	if err != nil {
+		m.step("error", "%v", err)
+		return nil, err
+	}
+	if m.opts.Store != nil {
+		if err := m.opts.Store.Save(e); err != nil {
+			return nil, err
+		}
+		m.step("store", "saved the login for %s (issuer %s) in %s", m.server, e.Issuer, m.opts.Store.Dir)
+	}
+	return e, nil
+}
+
+// discover finds the protected resource metadata (from the challenge's
+// resource_metadata, then the well-known paths with and without the endpoint's
+// path) and the authorization server metadata (RFC 8414 and OpenID locations with
+// path insertion, then path appending), falling back to the 2025-03-26 defaults.
+func (m *Manager) discover(ctx context.Context, chs []oauthex.Challenge, status int) (*discovered, error) {
+	su, err := url.Parse(m.server)
+	if err != nil || su.Host == "" {
+		return nil, errorf("%q is not an http:// or https:// URL", m.server)
+	}
+	su.Fragment = ""
+	d := &discovered{resource: su.String()}
+	var tries []string
+	if rm := challengeParam(chs, "resource_metadata"); rm != "" {
+		tries = append(tries, rm)
+		m.step("discovery", "the challenge names the resource metadata: %s", rm)
+	}
+	wk := *su
+	wk.RawQuery = ""
+	if p := strings.Trim(su.Path, "/"); p != "" {
+		wk.Path = "/.well-known/oauth-protected-resource/" + p
+		tries = append(tries, wk.String())
+	}
+	wk.Path = "/.well-known/oauth-protected-resource"
+	tries = append(tries, wk.String())
+	for _, u := range tries {
+		var prm oauthex.ProtectedResourceMetadata
+		st, err := m.getJSON(ctx, u, &prm)
+		if err != nil {
+			return nil, errorf("the protected resource metadata at %s is unusable: %v", u, err)
+		}
+		if st != http.StatusOK {
+			continue
+		}
+		if prm.Resource == "" || !resourceCovers(prm.Resource, d.resource) {
+			return nil, errorf("the protected resource metadata at %s is for the resource %q, not %s; refusing to use it (a server must not hand out another resource's metadata)", u, prm.Resource, d.resource)
+		}
+		if len(prm.AuthorizationServers) == 0 {
+			return nil, errorf("the protected resource metadata at %s names no authorization_servers", u)
+		}
+		m.step("metadata", "protected resource %s: authorization servers %s, scopes_supported %s", prm.Resource, strings.Join(prm.AuthorizationServers, ", "), scopeText(prm.ScopesSupported))
+		d.prm = &prm
+		d.resource = prm.Resource
+		break
+	}
+	var issuer string
+	if d.prm != nil {
+		issuer = d.prm.AuthorizationServers[0]
+	} else {
+		o := *su
+		o.Path, o.RawQuery, o.RawPath = "", "", ""
+		issuer = o.String()
+		m.step("discovery", "no protected resource metadata; treating the server's origin %s as the authorization server (2025-03-26)", issuer)
+	}
+	if err := checkSecureURL("the authorization server", issuer); err != nil {
+		return nil, err
+	}
+	for _, u := range asMetadataURLs(issuer, d.prm == nil) {
+		var asm oauthex.AuthServerMeta
+		st, err := m.getJSON(ctx, u, &asm)
+		if err != nil {
+			return nil, errorf("the authorization server metadata at %s is unusable: %v", u, err)
+		}
+		if st != http.StatusOK {
+			continue
+		}
+		if d.prm == nil && sameOrigin(asm.Issuer, issuer) && asm.Issuer != issuer {
+			// 2025-03-26: the MCP server is the authorization server and its origin's
+			// metadata is the document to use, whatever path its issuer has.
+			m.step("metadata", "the server's own metadata names the issuer %s on its origin; using it (2025-03-26)", asm.Issuer)
+		} else if strings.TrimSuffix(asm.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
+			return nil, errorf("the authorization server metadata at %s names the issuer %q, not %s; refusing it (RFC 8414 §3.3: a mix-up or a forged document)", u, asm.Issuer, issuer)
+		}
+		if !slices.Contains(asm.CodeChallengeMethodsSupported, "S256") && m.opts.Grant != GrantClientCredentials {
+			if len(asm.CodeChallengeMethodsSupported) == 0 {
+				return nil, errorf("the authorization server %s does not list code_challenge_methods_supported: it may not support PKCE, which MCP requires; refusing to log in there", issuer)
+			}
+			return nil, errorf("the authorization server %s does not support PKCE with S256 (it lists %s)", issuer, strings.Join(asm.CodeChallengeMethodsSupported, ", "))
+		}
+		for name, v := range map[string]string{"authorization_endpoint": asm.AuthorizationEndpoint, "token_endpoint": asm.TokenEndpoint, "registration_endpoint": asm.RegistrationEndpoint} {
+			if err := checkSecureURL("the "+name, v); err != nil {
+				return nil, err
+			}
+		}
+		m.step("metadata", "authorization server %s: authorize %s, token %s, registration %s, scopes_supported %s, client ID metadata documents %v",
+			asm.Issuer, asm.AuthorizationEndpoint, asm.TokenEndpoint, orNone(asm.RegistrationEndpoint), scopeText(asm.ScopesSupported), asm.ClientIDMetadataDocumentSupported)
+		d.asm = &asm
+		return d, nil
+	}
+	if d.prm == nil && status != http.StatusUnauthorized && status != http.StatusForbidden {
+		return nil, errorf("%s answered HTTP %d without asking for credentials and publishes no OAuth metadata: it needs no login", m.server, status)
+	}
+	base := strings.TrimSuffix(issuer, "/")
+	d.asm = &oauthex.AuthServerMeta{Issuer: issuer, AuthorizationEndpoint: base + "/authorize", TokenEndpoint: base + "/token", RegistrationEndpoint: base + "/register"}
+	d.fallback = true
+	m.step("metadata", "no authorization server metadata; using the 2025-03-26 defaults %s/authorize, /token, /register", base)
+	return d, nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// asMetadataURLs lists where an issuer's metadata may be (MCP 2025-11-25
+// "Authorization Server Metadata Discovery"); for a 2025-03-26 server (legacy) the
+// path is dropped.
+func asMetadataURLs(issuer string, legacy bool) []string {
+	u, err := url.Parse(issuer)
+	if err != nil {
+		return nil
+	}
+	p := strings.Trim(u.Path, "/")
+	u.RawQuery, u.Fragment, u.RawPath = "", "", ""
+	at := func(path string) string { c := *u; c.Path = path; return c.String() }
+	if p == "" || legacy {
+		return []string{at("/.well-known/oauth-authorization-server"), at("/.well-known/openid-configuration")}
+	}
+	return []string{
+		at("/.well-known/oauth-authorization-server/" + p),
+		at("/.well-known/openid-configuration/" + p),
+		at("/" + p + "/.well-known/openid-configuration"),
+	}
+}
+
+// resourceCovers reports whether the metadata's resource is the server's URL or a
+// prefix of it on the same origin.
+func resourceCovers(resource, server string) bool {
+	r, s := canonical(resource), canonical(server)
+	if r == s {
+		return true
+	}
+	ru, err1 := url.Parse(r)
+	su, err2 := url.Parse(s)
+	if err1 != nil || err2 != nil || ru.Scheme != su.Scheme || ru.Host != su.Host {
+		return false
+	}
+	rp := strings.TrimSuffix(ru.Path, "/")
+	return rp == "" || su.Path == rp || strings.HasPrefix(su.Path, rp+"/")
+}
+
+func sameOrigin(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && strings.EqualFold(ua.Scheme, ub.Scheme) && strings.EqualFold(ua.Host, ub.Host)
+}
+
+// canonical lower-cases scheme and host, drops the fragment and one trailing slash.
+func canonical(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return s
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	u.Host = strings.ToLower(u.Host)
+	u.Fragment = ""
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawPath = ""
+	return u.String()
+}
+
+// checkSecureURL refuses a plain-HTTP URL that is not on this machine: tokens,
+// codes and client secrets would cross the network unencrypted.
+func checkSecureURL(what, raw string) error {
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return errorf("%s URL %q does not parse: %v", what, raw, err)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		return nil
+	case "http":
+		if isLoopback(u.Hostname()) {
+			return nil
+		}
+		return errorf("%s %s uses plain HTTP and is not on this machine; refusing to send credentials there (it must use https)", what, raw)
+	}
+	return errorf("%s URL %q is neither https nor loopback http; refusing it", what, raw)
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// getJSON fetches a metadata document: (200, nil) with v filled, (status, nil) for
+// a 4xx (not there: try the next place), an error for anything else.
+func (m *Manager) getJSON(ctx context.Context, u string, v any) (int, error) {
+	if err := checkSecureURL("the metadata", u); err != nil {
+		return 0, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	resp, err := m.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20+1))
+	if err != nil {
+		return 0, err
+	}
+	if resp.StatusCode >= 400 && resp.StatusCode < 500 {
+		return resp.StatusCode, nil
+	}
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	if len(data) > 1<<20 {
+		return 0, fmt.Errorf("larger than 1 MiB")
+	}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "" && mt != "application/json" && !strings.HasSuffix(mt, "+json") {
+		if json.Valid(data) {
+			m.step("metadata", "%s is served as %q, not application/json; reading it as JSON anyway", u, mt)
+		} else {
+			return 0, fmt.Errorf("it is %q, not JSON (%s)", mt, abbreviate(string(data), 80))
+		}
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return 0, fmt.Errorf("not valid JSON metadata: %v (%s)", err, abbreviate(string(data), 80))
+	}
+	return http.StatusOK, nil
+}
+
+func abbreviate(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// scopes picks what to ask for: --scope; else the challenge's scope; else the
+// resource's scopes_supported; else nothing. offline_access is added when the
+// authorization server supports it (a refresh token is then stored); a step-up
+// keeps the scopes granted before.
+func (m *Manager) scopes(d *discovered, chs []oauthex.Challenge, refresh bool) []string {
+	var s []string
+	switch {
+	case len(m.opts.Scopes) > 0:
+		s = m.opts.Scopes
+	case challengeParam(chs, "scope") != "":
+		s = strings.Fields(challengeParam(chs, "scope"))
+	case d.prm != nil && len(d.prm.ScopesSupported) > 0:
+		s = d.prm.ScopesSupported
+	}
+	s = slices.Clone(s)
+	if m.entry != nil && sameResource(m.entry.Resource, d.resource) {
+		for _, g := range m.entry.Scopes {
+			if !slices.Contains(s, g) {
+				s = append(s, g)
+			}
+		}
+	}
+	if refresh && d.asm != nil && slices.Contains(d.asm.ScopesSupported, "offline_access") && !slices.Contains(s, "offline_access") && len(s) > 0 {
+		s = append(s, "offline_access")
+	}
+	return s
+}
+
+func authStyle(method string) oauth2.AuthStyle {
+	switch method {
+	case "client_secret_post", "none", "private_key_jwt":
+		return oauth2.AuthStyleInParams
+	case "client_secret_basic":
+		return oauth2.AuthStyleInHeader
+	}
+	return oauth2.AuthStyleAutoDetect
+}
+
+// secretMethod picks how to send a client secret from what the server supports.
+func secretMethod(supported []string) string {
+	for _, m := range []string{"client_secret_basic", "client_secret_post"} {
+		if slices.Contains(supported, m) {
+			return m
+		}
+	}
+	if len(supported) == 0 {
+		return "client_secret_basic" // RFC 8414 default
+	}
+	return ""
+}
+
+type client struct {
+	id, secret, method string
+	how                string
+}
+
+// register picks the client: pre-registered; a client ID metadata document where
+// the server supports them; a registration kept for the issuer; dynamic
+// registration.
+func (m *Manager) register(ctx context.Context, d *discovered, redirect string) (*client, error) {
+	asm := d.asm
+	if m.opts.ClientID != "" {
+		c := &client{id: m.opts.ClientID, secret: m.opts.ClientSecret, method: "none", how: "pre-registered client " + m.opts.ClientID}
+		if c.secret != "" {
+			c.method = secretMethod(asm.TokenEndpointAuthMethodsSupported)
+			if c.method == "" {
+				c.method = "client_secret_post"
+			}
+		}
+		return c, nil
+	}
+	if m.opts.ClientMetadataURL != "" && asm.ClientIDMetadataDocumentSupported {
+		return &client{id: m.opts.ClientMetadataURL, method: "none", how: "client ID metadata document " + m.opts.ClientMetadataURL}, nil
+	}
+	if m.opts.Store != nil {
+		if r := m.opts.Store.LoadRegistration(asm.Issuer); r != nil && (redirect == "" || slices.Contains(r.RedirectURIs, redirect)) {
+			m.secret(r.ClientSecret)
+			return &client{id: r.ClientID, secret: r.ClientSecret, method: r.AuthMethod, how: "the client registered with " + asm.Issuer + " before (" + r.ClientID + ")"}, nil
+		}
+	}
+	if asm.RegistrationEndpoint == "" {
+		return nil, errorf("the authorization server %s offers no dynamic registration and no client is configured; pass --client-id (and --client-secret) of a client registered there%s",
+			asm.Issuer, map[bool]string{true: ", or --client-metadata-url", false: ""}[asm.ClientIDMetadataDocumentSupported])
+	}
+	method := "none"
+	if !slices.Contains(asm.TokenEndpointAuthMethodsSupported, "none") && len(asm.TokenEndpointAuthMethodsSupported) > 0 {
+		method = secretMethod(asm.TokenEndpointAuthMethodsSupported)
+	}
+	grants := []string{"authorization_code", "refresh_token"}
+	if m.opts.Grant == GrantClientCredentials {
+		grants = []string{"client_credentials"}
+	}
+	meta := &oauthex.ClientRegistrationMetadata{ClientName: "mcpscope", GrantTypes: grants, ResponseTypes: []string{"code"},
+		TokenEndpointAuthMethod: method, ApplicationType: "native", SoftwareID: "mcpscope"}
+	if redirect != "" {
+		meta.RedirectURIs = []string{redirect}
+	}
+	m.step("registration", "dynamic registration at %s (redirect %s, token_endpoint_auth_method %s)", asm.RegistrationEndpoint, redirect, method)
+	resp, err := oauthex.RegisterClient(ctx, asm.RegistrationEndpoint, meta, m.client)
+	if err != nil {
+		return nil, errorf("dynamic registration at %s failed: %v", asm.RegistrationEndpoint, err)
+	}
+	m.secret(resp.ClientSecret)
+	got := resp.TokenEndpointAuthMethod
+	if got == "" {
+		got = method
+		if resp.ClientSecret != "" && got == "none" {
+			got = "client_secret_basic"
+		}
+	}
+	m.step("registration", "registered client %s (client_secret %s, token_endpoint_auth_method %s)", resp.ClientID, mask(resp.ClientSecret), got)
+	if m.opts.Store != nil {
+		if err := m.opts.Store.SaveRegistration(&Registration{Issuer: asm.Issuer, ClientID: resp.ClientID, ClientSecret: resp.ClientSecret, AuthMethod: got, RedirectURIs: meta.RedirectURIs}); err != nil {
+			m.step("registration", "could not keep the registration: %v", err)
+		}
+	}
+	return &client{id: resp.ClientID, secret: resp.ClientSecret, method: got, how: "dynamic registration at " + asm.RegistrationEndpoint}, nil
+}
+
+func (m *Manager) authorizationCode(ctx context.Context, d *discovered, chs []oauthex.Challenge) (*Entry, error) {
+	port := m.opts.RedirectPort
+	if port < 0 {
+		port = DefaultRedirectPort
+	}
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		return nil, errorf("cannot listen for the login's redirect on 127.0.0.1:%d (%v); pass --redirect-port with a free port, or 0 for any", port, err)
+	}
+	defer ln.Close()
+	redirect := fmt.Sprintf("http://127.0.0.1:%d/callback", ln.Addr().(*net.TCPAddr).Port)
+	c, err := m.register(ctx, d, redirect)
+	if err != nil {
+		return nil, err
+	}
+	m.step("registration", "client: %s", c.how)
+	scopes := m.scopes(d, chs, true)
+	m.step("authorize", "scopes asked for: %s", scopeText(scopes))
+	cfg := &oauth2.Config{ClientID: c.id, ClientSecret: c.secret, RedirectURL: redirect, Scopes: scopes,
+		Endpoint: oauth2.Endpoint{AuthURL: d.asm.AuthorizationEndpoint, TokenURL: d.asm.TokenEndpoint, AuthStyle: authStyle(c.method)}}
+	verifier := oauth2.GenerateVerifier()
+	state := rand.Text()
+	m.secret(verifier)
+	authURL := cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", d.resource))
+	m.step("authorize", "authorization URL: %s", authURL)
+	res, err := m.receive(ctx, ln, authURL)
+	if err != nil {
+		return nil, err
+	}
+	m.secret(res.code)
+	if res.pasted != "pasted" {
+		if res.state != state {
+			return nil, errorf("the redirect's state does not match the one this login sent; ignoring it (a stale or forged redirect): log in again")
+		}
+	}
+	// RFC 9207: compare iss before looking at anything else in the response.
+	if res.iss != "" && res.iss != d.asm.Issuer {
+		return nil, errorf("the redirect comes from the issuer %q, not %q; ignoring it (a mix-up attack or a misconfigured server)", res.iss, d.asm.Issuer)
+	}
+	if res.iss == "" && d.asm.AuthorizationResponseIssParameterSupported {
+		return nil, errorf("the authorization server %s promises an iss in its redirect (authorization_response_iss_parameter_supported) and sent none; ignoring the redirect", d.asm.Issuer)
+	}
+	if res.errCode != "" {
+		return nil, errorf("the authorization server refused the login: %s%s", res.errCode, map[bool]string{true: " (" + res.errDesc + ")", false: ""}[res.errDesc != ""])
+	}
+	if res.code == "" {
+		return nil, errorf("the redirect carries no code")
+	}
+	m.step("redirect", "received the code %s (state matches%s)", mask(res.code), map[bool]string{true: ", iss " + res.iss, false: ""}[res.iss != ""])
+	m.step("token", "POST %s grant_type=authorization_code (code %s, code_verifier %s, resource %s, client auth %s)", d.asm.TokenEndpoint, mask(res.code), mask(verifier), d.resource, c.method)
+	tok, err := cfg.Exchange(m.ctx(ctx), res.code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", d.resource))
+	if err != nil {
+		return nil, errorf("the token request to %s failed: %v", d.asm.TokenEndpoint, tokenErr(err))
+	}
+	return m.entryFrom(d, c, tok, scopes, "authorization_code"), nil
+}
+
+func (m *Manager) entryFrom(d *discovered, c *client, tok *oauth2.Token, asked []string, grant string) *Entry {
+	m.secret(tok.AccessToken)
+	m.secret(tok.RefreshToken)
+	scopes := asked
+	if s, _ := tok.Extra("scope").(string); s != "" {
+		scopes = strings.Fields(s)
+	}
+	e := &Entry{Server: m.server, Issuer: d.asm.Issuer, Resource: d.resource, ClientID: c.id, ClientSecret: c.secret,
+		TokenEndpoint: d.asm.TokenEndpoint, AuthMethod: c.method, Grant: grant, Scopes: scopes, TokenType: tok.TokenType,
+		AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry}
+	m.step("token", "access token %s (%s), refresh token %s, scopes %s, %s", mask(tok.AccessToken), orNone(tok.TokenType), mask(tok.RefreshToken), scopeText(scopes), expiryText(tok.Expiry))
+	return e
+}
+
+// tokenErr says what a failed token request returned, without its body's secrets.
+func tokenErr(err error) string {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		s := fmt.Sprintf("HTTP %d", re.Response.StatusCode)
+		if re.ErrorCode != "" {
+			s += " " + re.ErrorCode
+		}
+		if re.ErrorDescription != "" {
+			s += " (" + abbreviate(re.ErrorDescription, 160) + ")"
+		}
+		return s
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "missing access_token") {
+		return "the response has no access_token"
+	}
+	return abbreviate(msg, 200)
+}
+
+func (m *Manager) clientCredentials(ctx context.Context, d *discovered, chs []oauthex.Challenge) (*Entry, error) {
+	c := &client{id: m.opts.ClientID, secret: m.opts.ClientSecret}
+	switch {
+	case c.id == "":
+		return nil, errorf("--oauth-grant client-credentials needs --client-id and --client-secret (or --client-key)")
+	case len(m.opts.PrivateKeyPEM) > 0:
+		c.method, c.how = "private_key_jwt", "client "+c.id+" with a private key JWT"
+	case c.secret != "":
+		c.method = secretMethod(d.asm.TokenEndpointAuthMethodsSupported)
+		if c.method == "" {
+			c.method = "client_secret_post"
+		}
+		c.how = "client " + c.id + " with its secret (" + c.method + ")"
+	default:
+		return nil, errorf("--oauth-grant client-credentials needs --client-secret or --client-key for client %s", c.id)
+	}
+	m.step("registration", "client credentials: %s", c.how)
+	scopes := m.scopes(d, chs, false)
+	tok, err := m.clientCredentialsToken(ctx, d.asm.Issuer, d.asm.TokenEndpoint, c.id, c.secret, c.method, d.resource, scopes)
+	if err != nil {
+		return nil, errorf("the client credentials token request to %s failed: %v", d.asm.TokenEndpoint, tokenErr(err))
+	}
+	return m.entryFrom(d, c, tok, scopes, "client_credentials"), nil
+}
+
+func (m *Manager) clientCredentialsToken(ctx context.Context, issuer, tokenURL, id, secret, method, resource string, scopes []string) (*oauth2.Token, error) {
+	cfg := &clientcredentials.Config{ClientID: id, ClientSecret: secret, TokenURL: tokenURL, Scopes: scopes,
+		AuthStyle: authStyle(method), EndpointParams: url.Values{}}
+	if resource != "" {
+		cfg.EndpointParams.Set("resource", resource)
+	}
+	if method == "private_key_jwt" {
+		aud := issuer
+		assertion, err := signAssertion(m.opts.PrivateKeyPEM, m.opts.SigningAlg, id, aud)
+		if err != nil {
+			return nil, err
+		}
+		m.secret(assertion)
+		cfg.ClientSecret = ""
+		cfg.EndpointParams.Set("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+		cfg.EndpointParams.Set("client_assertion", assertion)
+	}
+	m.step("token", "POST %s grant_type=client_credentials (client %s, auth %s, resource %s, scopes %s)", tokenURL, id, method, orNone(resource), scopeText(scopes))
+	return cfg.Token(m.ctx(ctx))
+}
+
+func scopeText(s []string) string {
+	if len(s) == 0 {
+		return "(none)"
+	}
+	return strings.Join(s, " ")
+}
+
+func expiryText(t time.Time) string {
+	if t.IsZero() {
+		return "no expiry given"
+	}
+	d := time.Until(t).Round(time.Second)
+	if d < 0 {
+		return fmt.Sprintf("expired %s ago (%s)", -d, t.UTC().Format(time.RFC3339))
+	}
+	return fmt.Sprintf("expires in %s (%s)", d, t.UTC().Format(time.RFC3339))
+}
+
+// logTransport logs each OAuth HTTP exchange as a step, secrets masked.
+type logTransport struct {
+	m    *Manager
+	base http.RoundTripper
+}
+
+func (t *logTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	u := redact.URL(req.URL.String(), nil)
+	if err != nil {
+		t.m.step("http", "%s %s: %v", req.Method, u, err)
+		return nil, err
+	}
+	note := fmt.Sprintf("%s %s → HTTP %d", req.Method, u, resp.StatusCode)
+	if ct := resp.Header.Get("Content-Type"); ct != "" {
+		note += " (" + ct + ")"
+	}
+	if req.Method == http.MethodPost && resp.Body != nil && strings.Contains(resp.Header.Get("Content-Type"), "json") {
+		data, rerr := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(data))
+		if rerr == nil {
+			note += ": " + maskJSON(data)
+		}
+	}
+	t.m.step("http", "%s", note)
+	return resp, nil
+}
+
+// publicMembers are members whose names look secret but whose values are not.
+var publicMembers = map[string]bool{"token_type": true, "token_endpoint_auth_method": true, "client_id": true, "issued_token_type": true}
+
+// maskJSON shows a token or registration response's members with secret values
+// masked.
+func maskJSON(data []byte) string {
+	var obj map[string]any
+	if json.Unmarshal(data, &obj) != nil {
+		return abbreviate(string(data), 120)
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		v := obj[k]
+		if s, ok := v.(string); ok && !publicMembers[k] && (redact.SecretName(k) || k == "code") {
+			fmt.Fprintf(&b, "%s %s", k, mask(s))
+			continue
+		}
+		j, _ := json.Marshal(v)
+		fmt.Fprintf(&b, "%s %s", k, abbreviate(string(j), 80))
+	}
+	return b.String()
+}

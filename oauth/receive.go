@@ -1,0 +1,152 @@
+package oauth
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+)
+
+type redirectResult struct {
+	code, state, iss string
+	errCode, errDesc string
+	pasted           string // how it came, when pasted
+}
+
+// receive shows the authorization URL (printed always; opened with $BROWSER, else
+// xdg-open or open) and waits for the redirect on the loopback listener, or for a
+// pasted redirect URL or code on Paste.
+func (m *Manager) receive(ctx context.Context, ln net.Listener, authURL string) (*redirectResult, error) {
+	got := make(chan *redirectResult, 2)
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/callback" {
+			http.NotFound(w, r)
+			return
+		}
+		res := fromQuery(r.URL.Query())
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		if res.errCode != "" {
+			fmt.Fprintf(w, "<!doctype html><title>mcpscope</title><p>The login failed: %s. You can close this tab.</p>", html.EscapeString(res.errCode))
+		} else {
+			fmt.Fprint(w, "<!doctype html><title>mcpscope</title><p>mcpscope received the login. You can close this tab.</p>")
+		}
+		select {
+		case got <- res:
+		default:
+		}
+	})}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	fmt.Fprintf(m.opts.Out, "To log in to %s, open this URL in a browser:\n\n  %s\n\n", m.server, authURL)
+	if err := m.openBrowser(authURL); err != nil {
+		m.step("authorize", "no browser opened (%v); open the URL yourself", err)
+		if m.opts.Unattended && m.opts.Paste == nil {
+			return nil, errorf("no browser could be started for the login (%v) and no one is here to open the URL or paste the redirect; set $BROWSER, or run mcpscope auth login %s on a terminal", err, shellQuote(m.server))
+		}
+	}
+	if m.opts.Paste != nil {
+		fmt.Fprintf(m.opts.Out, "Waiting for the redirect to %s. Where the browser cannot reach this machine, paste the URL it was redirected to (or the code) here:\n", ln.Addr())
+		go func() {
+			sc := bufio.NewScanner(m.opts.Paste)
+			sc.Buffer(make([]byte, 0, 64<<10), 64<<10)
+			for sc.Scan() {
+				line := strings.TrimSpace(sc.Text())
+				if line == "" {
+					continue
+				}
+				res := &redirectResult{pasted: "pasted"}
+				if u, err := url.Parse(line); err == nil && u.Scheme != "" && u.RawQuery != "" {
+					res = fromQuery(u.Query())
+					res.pasted = "pasted URL"
+				} else if q, err := url.ParseQuery(line); err == nil && (q.Get("code") != "" || q.Get("error") != "") {
+					res = fromQuery(q)
+					res.pasted = "pasted query"
+				} else {
+					res.code = line
+				}
+				got <- res
+				return
+			}
+		}()
+	}
+	wait := time.NewTimer(m.opts.Wait)
+	defer wait.Stop()
+	select {
+	case res := <-got:
+		how := "the loopback redirect"
+		if res.pasted != "" {
+			how = res.pasted
+		}
+		m.step("redirect", "received via %s: code %s, state %s, iss %s%s", how, mask(res.code), map[bool]string{true: "present", false: "absent"}[res.state != ""], orNone(res.iss),
+			map[bool]string{true: ", error " + res.errCode, false: ""}[res.errCode != ""])
+		return res, nil
+	case <-wait.C:
+		return nil, errorf("no redirect came back within %v; log in again (the URL is printed above), or paste the redirected URL", m.opts.Wait)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func fromQuery(q url.Values) *redirectResult {
+	return &redirectResult{code: q.Get("code"), state: q.Get("state"), iss: q.Get("iss"), errCode: q.Get("error"), errDesc: q.Get("error_description")}
+}
+
+// openBrowser runs $BROWSER with the URL (a command line; %s, if present, is
+// replaced by the URL, else the URL is the last argument; several commands may be
+// separated by ':' and the first that starts is used), else xdg-open or open.
+func (m *Manager) openBrowser(u string) error {
+	var cands [][]string
+	if b := m.opts.Browser; b != "" {
+		for _, c := range strings.Split(b, ":") {
+			words := strings.Fields(c)
+			if len(words) == 0 {
+				continue
+			}
+			sub := false
+			for i, w := range words {
+				if strings.Contains(w, "%s") {
+					words[i] = strings.ReplaceAll(w, "%s", u)
+					sub = true
+				}
+			}
+			if !sub {
+				words = append(words, u)
+			}
+			cands = append(cands, words)
+		}
+	} else if runtime.GOOS == "darwin" {
+		cands = [][]string{{"open", u}}
+	} else {
+		cands = [][]string{{"xdg-open", u}}
+	}
+	var last error = errors.New("no browser command")
+	for _, c := range cands {
+		if _, err := exec.LookPath(c[0]); err != nil {
+			last = err
+			continue
+		}
+		cmd := exec.Command(c[0], c[1:]...)
+		cmd.Stdout, cmd.Stderr, cmd.Stdin = io.Discard, io.Discard, nil
+		cmd.Env = os.Environ()
+		if err := cmd.Start(); err != nil {
+			last = err
+			continue
+		}
+		m.step("authorize", "opened the URL with %s", c[0])
+		go cmd.Wait()
+		return nil
+	}
+	return last
+}

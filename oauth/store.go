@@ -1,0 +1,268 @@
+package oauth
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Entry is one stored login: the tokens an issuer gave for a resource, and what is
+// needed to refresh them.
+type Entry struct {
+	Server        string    `json:"server"`   // the MCP endpoint logged in to
+	Issuer        string    `json:"issuer"`   // the authorization server's issuer
+	Resource      string    `json:"resource"` // the resource indicator the tokens are for
+	ClientID      string    `json:"client_id"`
+	ClientSecret  string    `json:"client_secret,omitempty"`
+	TokenEndpoint string    `json:"token_endpoint"`
+	AuthMethod    string    `json:"token_endpoint_auth_method,omitempty"`
+	Grant         string    `json:"grant,omitempty"` // authorization_code or client_credentials
+	Scopes        []string  `json:"scopes,omitempty"`
+	TokenType     string    `json:"token_type,omitempty"`
+	AccessToken   string    `json:"access_token"`
+	RefreshToken  string    `json:"refresh_token,omitempty"`
+	Expiry        time.Time `json:"expiry,omitempty"`
+	Saved         time.Time `json:"saved"`
+}
+
+// Registration is a client registered with an issuer (dynamic registration), kept
+// so that the next login there reuses it.
+type Registration struct {
+	Issuer       string   `json:"issuer"`
+	ClientID     string   `json:"client_id"`
+	ClientSecret string   `json:"client_secret,omitempty"`
+	AuthMethod   string   `json:"token_endpoint_auth_method,omitempty"`
+	RedirectURIs []string `json:"redirect_uris,omitempty"`
+}
+
+// Store keeps logins in a directory, one file per issuer and resource, mode 0600,
+// written atomically (a temporary file renamed over the old one). A lock file
+// (flock) serializes refreshes between processes.
+type Store struct {
+	Dir string
+	// Warn is told about files that cannot be read (and are skipped).
+	Warn func(string)
+}
+
+// DefaultDir is where logins are kept: $XDG_CONFIG_HOME/mcpscope/oauth (or
+// ~/.config/mcpscope/oauth), ~/Library/Application Support/mcpscope/oauth on macOS.
+func DefaultDir() (string, error) {
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "mcpscope", "oauth"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no place for the token store: %v (set XDG_CONFIG_HOME)", err)
+	}
+	if runtime.GOOS == "darwin" {
+		return filepath.Join(home, "Library", "Application Support", "mcpscope", "oauth"), nil
+	}
+	return filepath.Join(home, ".config", "mcpscope", "oauth"), nil
+}
+
+func key(parts ...string) string {
+	h := sha256.Sum256([]byte(strings.Join(parts, "\n")))
+	return hex.EncodeToString(h[:12])
+}
+
+func (s *Store) tokenPath(issuer, resource string) string {
+	return filepath.Join(s.Dir, "tokens", key(issuer, resource)+".json")
+}
+
+func (s *Store) clientPath(issuer string) string {
+	return filepath.Join(s.Dir, "clients", key(issuer)+".json")
+}
+
+func (s *Store) warn(format string, a ...any) {
+	if s.Warn != nil {
+		s.Warn(fmt.Sprintf(format, a...))
+	}
+}
+
+// writeJSON writes v to path atomically with mode 0600.
+func writeJSON(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if err := f.Chmod(0o600); err == nil {
+		_, err = f.Write(append(data, '\n'))
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp, path)
+		}
+		if err == nil {
+			return nil
+		}
+	} else {
+		f.Close()
+	}
+	os.Remove(tmp)
+	return err
+}
+
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return &CorruptError{Path: path, Err: err}
+	}
+	return nil
+}
+
+// CorruptError is a store file that is not what mcpscope wrote.
+type CorruptError struct {
+	Path string
+	Err  error
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("the token file %s cannot be read (%v); it is ignored: remove it, or log in again to replace it", e.Path, e.Err)
+}
+
+// Save stores a login.
+func (s *Store) Save(e *Entry) error {
+	e.Saved = time.Now().UTC()
+	if err := writeJSON(s.tokenPath(e.Issuer, e.Resource), e); err != nil {
+		return fmt.Errorf("saving the login in %s: %v", s.Dir, err)
+	}
+	return nil
+}
+
+// Load reads the login for an issuer and resource; nil when there is none (or its
+// file is corrupt: then Warn says so).
+func (s *Store) Load(issuer, resource string) *Entry {
+	var e Entry
+	if err := readJSON(s.tokenPath(issuer, resource), &e); err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			s.warn("%v", err)
+		}
+		return nil
+	}
+	if e.AccessToken == "" {
+		s.warn("the token file %s holds no access token; it is ignored", s.tokenPath(issuer, resource))
+		return nil
+	}
+	return &e
+}
+
+// All returns every stored login, sorted by server; unreadable files are reported
+// to Warn and skipped.
+func (s *Store) All() []*Entry {
+	files, _ := filepath.Glob(filepath.Join(s.Dir, "tokens", "*.json"))
+	var out []*Entry
+	for _, f := range files {
+		var e Entry
+		if err := readJSON(f, &e); err != nil {
+			s.warn("%v", err)
+			continue
+		}
+		if e.AccessToken == "" || e.Issuer == "" {
+			s.warn("the token file %s holds no access token or issuer; it is ignored: remove it, or log in again", f)
+			continue
+		}
+		out = append(out, &e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Server < out[j].Server })
+	return out
+}
+
+// ForServer returns the stored logins for an MCP endpoint URL, newest first.
+func (s *Store) ForServer(server string) []*Entry {
+	var out []*Entry
+	for _, e := range s.All() {
+		if sameResource(e.Server, server) || sameResource(e.Resource, server) {
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Saved.After(out[j].Saved) })
+	return out
+}
+
+// Delete removes a login.
+func (s *Store) Delete(e *Entry) error {
+	err := os.Remove(s.tokenPath(e.Issuer, e.Resource))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// SaveRegistration keeps a client registration for an issuer.
+func (s *Store) SaveRegistration(r *Registration) error {
+	return writeJSON(s.clientPath(r.Issuer), r)
+}
+
+// LoadRegistration returns the registration kept for an issuer, or nil.
+func (s *Store) LoadRegistration(issuer string) *Registration {
+	var r Registration
+	if err := readJSON(s.clientPath(issuer), &r); err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			s.warn("%v", err)
+		}
+		return nil
+	}
+	if r.ClientID == "" {
+		return nil
+	}
+	return &r
+}
+
+// Lock takes the store's lock (an flock on a file in Dir), waiting for another
+// process that holds it; the returned function releases it.
+func (s *Store) Lock() (func(), error) {
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(s.Dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking the token store: %v", err)
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}
+
+// sameResource compares two URLs ignoring one trailing slash and the case of the
+// scheme and host.
+func sameResource(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	return canonical(a) == canonical(b)
+}
