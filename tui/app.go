@@ -20,10 +20,21 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // Options configures the TUI.
 type Options struct {
+	// Servers are the servers of the session, by name, connected concurrently through
+	// a workbench. When empty, Target is the one server.
+	Servers []workbench.Spec
+	// Configured are the servers of the config files, which ":add NAME" offers.
+	Configured []workbench.Spec
+	// IdleDisconnect stops a server idle this long; the next request reconnects it.
+	IdleDisconnect time.Duration
+	// OnWire, when set, gets every wire event of every server with its name (a
+	// recorder of several servers).
+	OnWire func(server string, e wire.Event)
 	Target client.Target
 	// Name is how the target is shown (the command line, a URL, a config name).
 	Name   string
@@ -80,7 +91,12 @@ func Run(ctx context.Context, opts Options) error {
 // exitError is what quitting says about the session: a workbench that never got
 // connected ends with the reason (exit status 1), not as a success.
 func (m *model) exitError() error {
-	if m.srv.everReady || m.srv.state != stateFailed || m.srv.err == nil {
+	for _, s := range m.servers {
+		if s.everReady || s.state != stateFailed || s.err == nil {
+			return nil
+		}
+	}
+	if m.srv == nil || m.srv.err == nil {
 		return nil
 	}
 	return fmt.Errorf("could not connect to %s: %w", m.displayName(), m.srv.err)
@@ -93,7 +109,7 @@ func (m *model) exitError() error {
 type pump struct {
 	mu      sync.Mutex
 	pending []wire.Event
-	gens    []int    // the connection generation of each pending event
+	servers []string // the server of each pending event
 	logs    []string // log lines, formatted as they arrived
 	// While the screen cannot take messages (an $EDITOR runs), what waits is bounded:
 	// past max bytes, events and lines are counted, not kept, and the next batch says
@@ -106,9 +122,9 @@ type pump struct {
 }
 
 type wireBatchMsg struct {
-	events []wire.Event
-	gens   []int // which connection (model.srv.gen) each event came from
-	logs   []string
+	events  []wire.Event
+	servers []string // which server each event came from
+	logs    []string
 }
 
 func newPump(send func(tea.Msg)) *pump {
@@ -122,12 +138,12 @@ func newPump(send func(tea.Msg)) *pump {
 			}
 			time.Sleep(16 * time.Millisecond)
 			p.mu.Lock()
-			batch, gens, logs := p.pending, p.gens, p.logs
-			p.pending, p.gens, p.logs, p.bytes = nil, nil, nil, 0
+			batch, servers, logs := p.pending, p.servers, p.logs
+			p.pending, p.servers, p.logs, p.bytes = nil, nil, nil, 0
 			if p.lostEvents > 0 {
 				batch = append(batch, wire.Event{Time: time.Now(), Kind: wire.KindSynthetic,
 					Text: fmt.Sprintf("%d wire events were dropped while the screen was busy (a recording keeps them all)", p.lostEvents)})
-				gens = append(gens, -1)
+				servers = append(servers, "")
 			}
 			if p.lostLog > 0 {
 				logs = append(logs, fmt.Sprintf("… %d log lines were dropped while the screen was busy", p.lostLog))
@@ -135,22 +151,17 @@ func newPump(send func(tea.Msg)) *pump {
 			p.lostEvents, p.lostLog = 0, 0
 			p.mu.Unlock()
 			if len(batch) > 0 || len(logs) > 0 {
-				send(wireBatchMsg{events: batch, gens: gens, logs: logs})
+				send(wireBatchMsg{events: batch, servers: servers, logs: logs})
 			}
 		}
 	}()
 	return p
 }
 
-// listener returns the tap listener of one connection generation.
-func (p *pump) listener(gen int) wire.Listener {
-	return func(e wire.Event) { p.listen(gen, e) }
-}
-
 // maxPending bounds what waits for the screen.
 const maxPending = 64 << 20
 
-func (p *pump) listen(gen int, e wire.Event) {
+func (p *pump) listen(server string, e wire.Event) {
 	p.mu.Lock()
 	if n := len(e.Data) + len(e.Text) + 128; p.bytes+n <= p.max {
 		p.bytes += n
@@ -160,7 +171,7 @@ func (p *pump) listen(gen int, e wire.Event) {
 		return
 	}
 	p.pending = append(p.pending, e)
-	p.gens = append(p.gens, gen)
+	p.servers = append(p.servers, server)
 	p.mu.Unlock()
 	select {
 	case p.wake <- struct{}{}:

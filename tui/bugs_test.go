@@ -387,7 +387,7 @@ func TestHelpScrollsOnASmallScreen(t *testing.T) {
 		h.press("j")
 		seen += h.screen()
 	}
-	for _, g := range h.m.keys.FullHelp() {
+	for _, g := range h.m.keys.FullHelp(h.m.several()) {
 		for _, b := range g {
 			d := []rune(b.Help().Desc)
 			if !strings.Contains(seen, string(d[:min(len(d), 12)])) { // descriptions may be cut short

@@ -12,6 +12,8 @@ type keyMap struct {
 	Cancel, Restart, Record                key.Binding
 	TabTool, TabResult, TabTraffic         key.Binding
 	TabLogs, TabStderr, TabHistory         key.Binding
+	TabServers                             key.Binding
+	CmdLine                                key.Binding
 	NextTab, PrevTab                       key.Binding
 	ShowRaw, CopyResult, CopyArgs, CopyCmd key.Binding
 	SaveResult, Rerun, LoadArgs            key.Binding
@@ -25,7 +27,7 @@ func defaultKeys() keyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return keyMap{
-		Quit:         b("q", "quit", "q"),
+		Quit:         b("q/ctrl+c", "quit", "q"),
 		ForceQuit:    b("ctrl+c", "quit", "ctrl+c"),
 		Help:         b("?", "help", "?"),
 		NextPane:     b("tab", "next pane", "tab"),
@@ -53,6 +55,8 @@ func defaultKeys() keyMap {
 		TabLogs:      b("4", "logs", "4"),
 		TabStderr:    b("5", "stderr", "5"),
 		TabHistory:   b("6", "history", "6"),
+		TabServers:   b("7", "servers", "7"),
+		CmdLine:      key.NewBinding(key.WithKeys(":", "ctrl+p"), key.WithHelp(":", "commands (add, remove…)")),
 		NextTab:      b("]", "next tab", "]"),
 		PrevTab:      b("[", "previous tab", "["),
 		ShowRaw:      b("v", "raw JSON (tool or result)", "v"),
@@ -73,12 +77,17 @@ func defaultKeys() keyMap {
 }
 
 // FullHelp groups every binding; the help view (?) is generated from it.
-func (k keyMap) FullHelp() [][]key.Binding {
+// With one server the Servers tab is off the tab bar, and off the help.
+func (k keyMap) FullHelp(several bool) [][]key.Binding {
+	tabs := []key.Binding{k.NextPane, k.PrevPane, k.NextTab, k.PrevTab, k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory}
+	if several {
+		tabs = append(tabs, k.TabServers)
+	}
 	return [][]key.Binding{
-		{k.NextPane, k.PrevPane, k.NextTab, k.PrevTab, k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory},
+		tabs,
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Filter, k.ClearFilter, k.Open, k.Refetch},
 		{k.Send, k.SendAnyway, k.RawJSON, k.Editor, k.Cancel, k.ShowRaw, k.CopyResult, k.CopyArgs, k.CopyCmd, k.SaveResult},
 		{k.DetailUp, k.DetailDown}, // one entry: the help drops repeats
-		{k.ReadResource, k.Rerun, k.LoadArgs, k.TrafficDir, k.Restart, k.Record, k.Help, k.Quit, k.ForceQuit},
+		{k.ReadResource, k.Rerun, k.LoadArgs, k.TrafficDir, k.Restart, k.CmdLine, k.Record, k.Quit}, // ForceQuit is in Quit's help; ? is on the status bar
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 type pane int
@@ -44,10 +45,11 @@ const (
 	tabLogs
 	tabStderr
 	tabHistory
+	tabServers
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers"}
 
 type connState int
 
@@ -59,25 +61,10 @@ const (
 	// stateLost: an HTTP session whose server no longer answers (its event stream
 	// broke, a request could not reach it); a working response brings it back.
 	stateLost
+	// stateIdle: disconnected by --idle-disconnect or "disconnect"; the next request
+	// reconnects it.
+	stateIdle
 )
-
-// server is one connected server. The root model keeps it as a value it owns, so that
-// several servers can later sit side by side.
-type server struct {
-	name    string
-	gen     int // bumped on every (re)connect; messages of older generations are dropped
-	state   connState
-	session *client.Session
-	info    client.Info
-	err     error
-	exit    *wire.Exit
-	cancel  context.CancelFunc // ends the connect and everything of this generation
-	// stderrFrom is where this generation's lines start in the model's stderr.
-	stderrFrom int
-	// everReady: some generation connected (so quitting after a failure is not an
-	// exit-1 "could not connect").
-	everReady bool
-}
 
 // question is a yes/no dialog over the screen: a destructive call, quitting or
 // restarting while a call runs, cancelling a long call. y runs yes; any other key
@@ -90,19 +77,8 @@ type question struct {
 
 // Messages from the backend.
 type (
-	connectedMsg struct {
-		gen     int
-		session *client.Session
-		err     error
-	}
-	toolsMsg struct {
-		gen  int
-		list *client.ToolList
-		err  error
-	}
-	toolsChangedMsg struct{ gen int }
-	logMsg          struct{ m client.LogMessage }
-	progressMsg     struct {
+	logMsg      struct{ m client.LogMessage }
+	progressMsg struct {
 		id int
 		p  client.Progress
 	}
@@ -140,11 +116,22 @@ type model struct {
 	showHelp      bool
 	helpOffset    int // first line of the help shown
 
-	srv  server
-	list toolList
+	// srv is the server the screen is about: the selected tool's (the first one's
+	// before a tool is selected). servers are all of them, in the workbench's order.
+	srv     *server
+	servers []*server
+	wb      *workbench.Workbench
+	wbStop  func()
+	cmd     *cmdLine // the command line, while open
+	cmdKeys cmdKeys
+	// The Servers tab: the selected row and its detail.
+	srvCursor int
+	srvDetail scroller
+	list      toolList
 
 	form      *form.Form
 	formTool  string
+	formSrv   string // the server of formTool
 	formError string
 	// forms keeps each tool's form (by name and schema), so that moving to another
 	// tool and back keeps what was typed.
@@ -192,6 +179,7 @@ func newModel(opts Options) *model {
 	m := &model{
 		opts:    opts,
 		keys:    defaultKeys(),
+		cmdKeys: defaultCmdKeys(),
 		theme:   opts.Theme,
 		cancels: map[int]context.CancelFunc{},
 		forms:   map[string]*form.Form{},
@@ -212,7 +200,7 @@ func newModel(opts Options) *model {
 		m.theme = "auto"
 	}
 	m.st = newStyles(p)
-	m.srv.name = opts.Name
+	m.srv = &server{display: opts.Name}
 	if opts.Browse != nil {
 		m.loadRecording(opts.Browse)
 	}
@@ -279,110 +267,10 @@ func (m *model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// connect starts (or restarts) the server and the handshake.
-func (m *model) connect() tea.Cmd {
-	if m.srv.cancel != nil {
-		m.srv.cancel()
-	}
-	old := m.srv.session
-	m.interruptCalls()
-	m.srv.gen++
-	m.srv.state = stateConnecting
-	m.srv.err, m.srv.exit, m.srv.session = nil, nil, nil
-	m.srv.stderrFrom = m.stderr.len()
-	gen := m.srv.gen
-	ctx, cancel := context.WithCancel(context.Background())
-	m.srv.cancel = cancel
-	opts := m.opts.Client
-	tap := &wire.Tap{}
-	if opts.Tap != nil {
-		// Keep listeners the caller attached (a recorder) on every generation.
-		parent := opts.Tap
-		tap.Listen(parent.Emit)
-	}
-	if m.pump != nil {
-		tap.Listen(m.pump.listener(gen))
-	}
-	opts.Tap = tap
-	send := m.send
-	opts.OnToolsChanged = func() { send(toolsChangedMsg{gen: gen}) }
-	if pm := m.pump; pm != nil {
-		opts.OnLog = pm.log // batched with the wire events: one redraw per batch
-	} else {
-		opts.OnLog = func(l client.LogMessage) { send(logMsg{m: l}) }
-	}
-	if opts.LogLevel == "" {
-		opts.LogLevel = "debug" // the Logs tab shows everything the server says
-	}
-	opts.Elicit = func(ctx context.Context, req client.ElicitRequest) (client.ElicitResponse, error) {
-		reply := make(chan client.ElicitResponse, 1)
-		send(elicitMsg{req: req, reply: reply})
-		select {
-		case r := <-reply:
-			return r, nil
-		case <-ctx.Done():
-			return client.ElicitResponse{}, ctx.Err()
-		}
-	}
-	target := m.opts.Target
-	if old != nil {
-		// In the background: a hung server must not hold up its replacement.
-		// closeSession waits for it.
-		m.closing.Add(1)
-		go func() {
-			defer m.closing.Done()
-			old.Close()
-		}()
-	}
-	return func() tea.Msg {
-		s, err := client.Connect(ctx, target, opts)
-		return connectedMsg{gen: gen, session: s, err: err}
-	}
-}
-
-// fetchTools lists the tools; fresh asks the server itself, past the SDK's
-// 2026-07-28 TTL cache (the user's "r", and after list_changed).
-func (m *model) fetchTools(fresh bool) tea.Cmd {
-	s, gen := m.srv.session, m.srv.gen
-	if s == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		var list *client.ToolList
-		var err error
-		if fresh {
-			list, err = s.RefreshTools(ctx)
-		} else {
-			list, err = s.Tools(ctx)
-		}
-		return toolsMsg{gen: gen, list: list, err: err}
-	}
-}
-
-// closeSession ends the server process; it is called once the program has stopped.
-func (m *model) closeSession() {
-	m.closeMu.Lock()
-	defer m.closeMu.Unlock()
-	defer m.closeSpools()
-	for _, c := range m.cancels {
-		c()
-	}
-	if m.srv.cancel != nil {
-		m.srv.cancel()
-	}
-	if m.srv.session != nil {
-		m.srv.session.Close()
-		m.srv.session = nil
-	}
-	m.closing.Wait()
-}
-
 // interruptCalls cancels every running call (the server is being restarted).
-func (m *model) interruptCalls() {
+func (m *model) interruptCalls(server string) {
 	for _, o := range m.calls {
-		if o.running {
+		if o.running && o.server == server {
 			m.cancelCall(o)
 			m.notice = "running calls were cancelled by the restart"
 		}
@@ -391,7 +279,7 @@ func (m *model) interruptCalls() {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
@@ -430,30 +318,12 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
 		return m, cmd
-	case connectedMsg:
-		return m, m.onConnected(msg)
+	case wbMsg:
+		return m, m.onWorkbench(msg.e)
 	case toolsMsg:
-		if msg.gen != m.srv.gen {
-			return m, nil
-		}
-		if msg.err != nil {
-			m.notice = "listing tools failed: " + msg.err.Error()
-			return m, nil
-		}
-		m.list.setTools(msg.list.Tools)
-		if len(msg.list.Problems) > 0 {
-			m.notice = "tool list: " + strings.Join(msg.list.Problems, "; ")
-		}
-		m.syncForm()
-		return m, nil
-	case toolsChangedMsg:
-		if msg.gen == m.srv.gen {
-			m.notice = "the server's tools changed; list refreshed"
-			return m, m.fetchTools(true)
-		}
-		return m, nil
+		return m, m.onTools(msg)
 	case wireBatchMsg:
-		m.onWire(msg.events, msg.gens)
+		m.onWire(msg.events, msg.servers)
 		m.onLogs(msg.logs)
 		return m, nil
 	case logMsg:
@@ -488,6 +358,9 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		f.SetStyles(m.st.form)
 		m.elicit, m.elicitForm = &msg, f
 		return m, nil
+	case wbDoneMsg:
+		m.onWbDone(msg)
+		return m, nil
 	case noticeMsg:
 		m.notice = msg.text
 		return m, nil
@@ -512,6 +385,9 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case tea.PasteMsg:
+		if m.cmd != nil {
+			return m, m.onCmdPaste(msg)
+		}
 		return m, m.forwardToField(msg)
 	}
 	return m, nil
@@ -524,43 +400,30 @@ func loggerPrefix(l string) string {
 	return "[" + l + "] "
 }
 
-func (m *model) onConnected(msg connectedMsg) tea.Cmd {
-	if msg.gen != m.srv.gen {
-		if msg.session != nil {
-			go msg.session.Close()
-		}
-		return nil
+func (m *model) onWire(events []wire.Event, servers []string) {
+	if m.several() {
+		m.traffic.addFrom(events, servers)
+	} else {
+		m.traffic.add(events)
 	}
-	if msg.err != nil {
-		m.srv.state, m.srv.err = stateFailed, msg.err
-		var se *client.ServerError
-		if errors.As(msg.err, &se) {
-			m.srv.exit = se.Exit
-		}
-		return nil
-	}
-	m.srv.state, m.srv.session, m.srv.info = stateReady, msg.session, msg.session.Info()
-	m.srv.everReady = true
-	m.notice = ""
-	return m.fetchTools(false)
-}
-
-func (m *model) onWire(events []wire.Event, gens []int) {
-	m.traffic.add(events)
 	for i, e := range events {
 		switch e.Kind {
 		case wire.KindStderr:
-			m.stderr.add(safeText(string(e.Data)))
-		case wire.KindClosed:
-			// The current process ending while the session was up means it died; the
-			// end of a process that a restart replaced does not.
-			current := i >= len(gens) || gens[i] == m.srv.gen
-			if current && m.srv.state == stateReady && !strings.Contains(e.Text, "replaced by a restart") {
-				m.srv.state, m.srv.exit = stateDied, e.Exit
+			line := safeText(string(e.Data))
+			if i < len(servers) {
+				if s := m.server(servers[i]); s != nil {
+					s.addStderr(line)
+				}
+				if m.several() {
+					line = servers[i] + " │ " + line
+				}
 			}
+			m.stderr.add(line)
 		case wire.KindHTTP:
-			if i >= len(gens) || gens[i] == m.srv.gen {
-				m.onHTTPEvent(e)
+			if i < len(servers) {
+				if s := m.server(servers[i]); s != nil {
+					s.onHTTPEvent(e)
+				}
 			}
 		}
 	}
@@ -575,18 +438,18 @@ func (m *model) onLogs(lines []string) {
 // onHTTPEvent lets the status follow an HTTP transport: a request that cannot
 // reach the server, or an event stream (the legacy SSE stream, the GET stream) that
 // breaks, means disconnected; a later good response means connected again.
-func (m *model) onHTTPEvent(e wire.Event) {
+func (s *server) onHTTPEvent(e wire.Event) {
 	h := e.HTTP
 	if h == nil || e.Dir != wire.Recv {
 		return
 	}
 	switch {
 	case h.Error != "" && !strings.Contains(h.Error, "context "): // not a cancel or a timeout
-		if m.srv.state == stateReady {
-			m.srv.state, m.srv.err = stateLost, fmt.Errorf("the server cannot be reached: %s", e.Text)
+		if s.state == stateReady {
+			s.state, s.err = stateLost, fmt.Errorf("the server cannot be reached: %s", e.Text)
 		}
-	case m.srv.state == stateLost && h.Status >= 200 && h.Status < 300:
-		m.srv.state, m.srv.err = stateReady, nil
+	case s.state == stateLost && h.Status >= 200 && h.Status < 300:
+		s.state, s.err = stateReady, nil
 	}
 }
 
@@ -599,6 +462,9 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		}
 		o.running = false
 		o.elapsed = msg.elapsed
+		if s := m.server(o.server); s != nil {
+			s.last = time.Now()
+		}
 		if o.cancelled {
 			if msg.result != nil {
 				o.late, o.result, o.err = true, msg.result, nil
@@ -610,12 +476,6 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		}
 		check := o.checkCmd()
 		m.lastCall = msg.elapsed
-		if o.err != nil && m.srv.state == stateReady {
-			var se *client.ServerError
-			if errors.As(o.err, &se) {
-				m.srv.state, m.srv.exit, m.srv.err = stateDied, se.Exit, o.err
-			}
-		}
 		return tea.Batch(check, m.sendPictures(o))
 	}
 	return nil
@@ -656,13 +516,17 @@ func (m *model) sendPictures(o *outcome) tea.Cmd {
 func (m *model) syncForm() {
 	t, ok := m.list.selected()
 	if !ok {
-		m.form, m.formTool = nil, ""
+		m.form, m.formTool, m.formSrv = nil, "", ""
 		return
 	}
-	if t.Name == m.formTool && m.form != nil {
+	srv := m.list.selectedServer()
+	if s := m.server(srv); s != nil {
+		m.srv = s // the screen is about the selected tool's server
+	}
+	if t.Name == m.formTool && srv == m.formSrv && m.form != nil {
 		return
 	}
-	m.formTool = t.Name
+	m.formTool, m.formSrv = t.Name, srv
 	m.formError = ""
 	schema := t.InputSchema
 	if len(schema) == 0 {
@@ -671,7 +535,7 @@ func (m *model) syncForm() {
 	m.detail.offset = 0
 	// A tool visited before gets its form back as it was left, unless its schema
 	// changed since.
-	cacheKey := t.Name + "\x00" + string(schema)
+	cacheKey := srv + "/" + t.Name + "\x00" + string(schema)
 	if f := m.forms[cacheKey]; f != nil {
 		m.form = f
 		return
@@ -704,6 +568,13 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.showHelp {
 		return m.onHelpKey(k)
 	}
+	if m.cmd != nil {
+		return m.onCmdKey(k)
+	}
+	if key.Matches(k, m.keys.CmdLine) && (!m.typing() || k.String() == "ctrl+p") {
+		m.cmd = &cmdLine{}
+		return nil
+	}
 	if m.list.filtering {
 		return m.onFilterKey(k)
 	}
@@ -728,7 +599,7 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(k, m.keys.Help):
 			m.showHelp = true
 			return nil
-		case key.Matches(k, m.keys.TabTool, m.keys.TabResult, m.keys.TabTraffic, m.keys.TabLogs, m.keys.TabStderr, m.keys.TabHistory):
+		case key.Matches(k, m.keys.TabTool, m.keys.TabResult, m.keys.TabTraffic, m.keys.TabLogs, m.keys.TabStderr, m.keys.TabHistory, m.keys.TabServers):
 			m.tab = tab(k.String()[0] - '1')
 			m.focus = paneRight
 			return nil
@@ -777,6 +648,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onHistoryKey(k)
 	case tabResult:
 		return m.onResultKey(k)
+	case tabServers:
+		return m.onServersKey(k)
 	}
 	return m.onScrollKey(k)
 }
@@ -818,7 +691,7 @@ func (m *model) running() int {
 func (m *model) restart() tea.Cmd {
 	do := func() tea.Cmd {
 		m.notice = "restarting the server…"
-		return m.connect()
+		return m.restartServer(m.srv)
 	}
 	if m.srv.state != stateReady {
 		return do()
@@ -852,9 +725,9 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.PageDown):
 		m.list.move(m.height - 6)
 	case key.Matches(k, m.keys.Home):
-		m.list.cursor = 0
+		m.list.cursor, m.list.moved = 0, true
 	case key.Matches(k, m.keys.End):
-		m.list.cursor = max(len(m.list.rows)-1, 0)
+		m.list.cursor, m.list.moved = max(len(m.list.rows)-1, 0), true
 	case key.Matches(k, m.keys.Filter):
 		// A new search, as / does in less and vim.
 		m.list.setFilter("")
@@ -863,8 +736,11 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 		m.list.setFilter("")
 	case key.Matches(k, m.keys.Refetch):
 		m.notice = "refetching tools…"
-		return m.fetchTools(true)
+		return m.fetchAllTools()
 	case key.Matches(k, m.keys.Open):
+		if m.list.toggleHeader() {
+			return nil // a server header: fold or open its tools
+		}
 		m.syncForm()
 		m.focus, m.tab = paneRight, tabTool
 		return nil
@@ -951,8 +827,9 @@ func (m *model) sendCall(anyway bool) tea.Cmd {
 	if !ok || m.form == nil {
 		return nil
 	}
-	if m.srv.state != stateReady {
-		m.notice = "not connected; ctrl+r restarts the server"
+	srv := m.server(m.list.selectedServer())
+	if !srv.callable() {
+		m.notice = m.notConnected(srv)
 		return nil
 	}
 	args, err := m.form.Value()
@@ -975,36 +852,41 @@ func (m *model) sendCall(anyway bool) tea.Cmd {
 		m.notice = fmt.Sprintf("%d argument error(s) shown beside their fields; alt+enter sends anyway", len(errs))
 		return nil
 	}
-	return m.requestCall(t, args)
+	return m.requestCall(srv.name, t, args)
 }
 
 // requestCall is the one way a call starts (the form, History's re-run): it asks
 // first when the server marked the tool destructive. The spec's default for an
 // unannotated tool is "destructive" too, but asking before every call of every
 // unannotated tool would train users to answer yes without reading.
-func (m *model) requestCall(t client.Tool, args json.RawMessage) tea.Cmd {
-	if m.srv.state != stateReady || m.srv.session == nil {
-		m.notice = "not connected; ctrl+r restarts the server"
+func (m *model) requestCall(server string, t client.Tool, args json.RawMessage) tea.Cmd {
+	srv := m.server(server)
+	if !srv.callable() {
+		m.notice = m.notConnected(srv)
 		return nil
 	}
 	a := t.Annotations
 	if !m.opts.NoConfirm && !a.ReadOnly.Value && a.Destructive.Set && a.Destructive.Value {
+		name := t.Name
+		if m.several() {
+			name = server + "/" + t.Name
+		}
 		m.ask = &question{
-			text: fmt.Sprintf("%s is destructive. Call it with %s? y/n", t.Name, oneLine(string(args), 80)),
-			yes:  func() tea.Cmd { return m.startCall(t, args) },
+			text: fmt.Sprintf("%s is destructive. Call it with %s? y/n", name, oneLine(string(args), 80)),
+			yes:  func() tea.Cmd { return m.startCall(server, t, args) },
 			no:   "call not sent",
 		}
 		return nil
 	}
-	return m.startCall(t, args)
+	return m.startCall(server, t, args)
 }
 
-func (m *model) startCall(t client.Tool, args json.RawMessage) tea.Cmd {
-	if m.srv.session == nil {
+func (m *model) startCall(server string, t client.Tool, args json.RawMessage) tea.Cmd {
+	if m.wb == nil || m.server(server) == nil {
 		return nil
 	}
 	m.nextID++
-	o := &outcome{id: m.nextID, tool: t, args: args, started: time.Now(), running: true,
+	o := &outcome{id: m.nextID, server: server, tool: t, args: args, started: time.Now(), running: true,
 		mocked: m.opts.Browse != nil}
 	m.calls = append(m.calls, o)
 	m.current = o
@@ -1014,10 +896,10 @@ func (m *model) startCall(t client.Tool, args json.RawMessage) tea.Cmd {
 	m.resultVer++
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancels[o.id] = cancel
-	s, id, send := m.srv.session, o.id, m.send
+	wb, id, send := m.wb, o.id, m.send
 	return func() tea.Msg {
 		start := time.Now()
-		r, err := s.Call(ctx, t.Name, args, client.CallOptions{OnProgress: func(p client.Progress) {
+		r, err := wb.Call(ctx, workbench.ToolID{Server: server, Tool: t.Name}, args, client.CallOptions{OnProgress: func(p client.Progress) {
 			send(progressMsg{id: id, p: p})
 		}})
 		return callDoneMsg{id: id, result: r, err: err, elapsed: time.Since(start)}
@@ -1072,7 +954,7 @@ func (m *model) onResultKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.CopyCmd):
 		if o := m.current; o != nil {
 			m.notice = "command line copied (OSC 52)"
-			return tea.SetClipboard(callCommand(o, m.opts.Target))
+			return tea.SetClipboard(callCommand(o, m.targetOf(o.server)))
 		}
 	case key.Matches(k, m.keys.SaveResult):
 		return m.saveResult()
@@ -1105,7 +987,7 @@ func (m *model) toggleRecording() tea.Cmd {
 // readLinks reads every resource_link of the shown result (resources/read).
 func (m *model) readLinks() tea.Cmd {
 	o := m.current
-	if o == nil || o.result == nil || m.srv.session == nil {
+	if o == nil || o.result == nil || m.wb == nil {
 		return nil
 	}
 	var uris []string
@@ -1118,11 +1000,16 @@ func (m *model) readLinks() tea.Cmd {
 		m.notice = "this result has no resource_link to read"
 		return nil
 	}
-	s, id := m.srv.session, o.id
+	wb, server, id := m.wb, o.server, o.id
 	m.notice = "reading linked resources…"
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
+		s, release, err := wb.Session(ctx, server)
+		if err != nil {
+			return noticeMsg{text: "reading linked resources: " + err.Error()}
+		}
+		defer release()
 		var items []linkedResource
 		for _, u := range uris {
 			c, err := s.ReadResource(ctx, u)
@@ -1238,20 +1125,20 @@ func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.keys.Rerun):
 		// The entry's own tool, whatever the list shows or has selected.
-		t, ok := m.toolByName(o.tool.Name)
+		t, ok := m.toolByName(o.server, o.tool.Name)
 		if !ok {
 			m.notice = o.tool.Name + " is not in the server's tool list any more; nothing was called"
 			return nil
 		}
-		return m.requestCall(t, o.args)
+		return m.requestCall(o.server, t, o.args)
 	case key.Matches(k, m.keys.LoadArgs):
-		if _, ok := m.toolByName(o.tool.Name); !ok {
+		if _, ok := m.toolByName(o.server, o.tool.Name); !ok {
 			m.notice = o.tool.Name + " is not in the server's tool list any more; its form cannot be opened"
 			return nil
 		}
-		if !m.selectTool(o.tool.Name) {
+		if !m.selectTool(o.server, o.tool.Name) {
 			m.list.setFilter("") // the filter hides it: show every tool
-			m.selectTool(o.tool.Name)
+			m.selectTool(o.server, o.tool.Name)
 		}
 		if m.form != nil {
 			if err := m.form.SetValue(o.args); err != nil {
@@ -1272,11 +1159,11 @@ func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
 
 // selectTool moves the list's cursor to the named tool; false when the list (as
 // filtered) does not show it.
-func (m *model) selectTool(name string) bool {
+func (m *model) selectTool(server, name string) bool {
 	found := false
 	for i, r := range m.list.rows {
-		if m.list.tools[r.tool].Name == name {
-			m.list.cursor = i
+		if r.tool >= 0 && m.list.tools[r.tool].Name == name && m.list.servers[r.tool] == server {
+			m.list.cursor, m.list.moved = i, true
 			found = true
 		}
 	}
@@ -1285,9 +1172,9 @@ func (m *model) selectTool(name string) bool {
 }
 
 // toolByName finds a tool in the server's list, filtered out or not.
-func (m *model) toolByName(name string) (client.Tool, bool) {
-	for _, t := range m.list.tools {
-		if t.Name == name {
+func (m *model) toolByName(server, name string) (client.Tool, bool) {
+	for i, t := range m.list.tools {
+		if t.Name == name && m.list.servers[i] == server {
 			return t, true
 		}
 	}
@@ -1514,6 +1401,9 @@ func (m *model) View() tea.View {
 func (m *model) render() string {
 	w, h := max(m.width, 40), max(m.height, 10)
 	status := m.statusBar(w)
+	if m.cmd != nil {
+		status = m.cmdView(w)
+	}
 	bodyH := h - lipgloss.Height(status)
 	if m.showHelp {
 		lines := strings.Split(m.helpView(w-2), "\n")
@@ -1554,7 +1444,7 @@ func (m *model) helpView(width int) string {
 	var entries []entry
 	keyW, descW := 0, 0
 	seen := map[string]bool{}
-	for _, group := range m.keys.FullHelp() {
+	for _, group := range m.keys.FullHelp(m.several()) {
 		for _, b := range group {
 			h := b.Help()
 			if seen[h.Key+h.Desc] {
@@ -1613,6 +1503,9 @@ func (m *model) tabBar(width int) string {
 	render := func(compact bool) string {
 		var parts []string
 		for i, name := range tabNames {
+			if tab(i) == tabServers && !m.several() && m.tab != tabServers {
+				continue // one server: the bar looks as it always did (7 still opens it)
+			}
 			label := fmt.Sprintf("%d %s", i+1, name)
 			if tab(i) == tabResult && m.current != nil && m.current.running {
 				label += " " + m.spinner.View()
@@ -1688,6 +1581,8 @@ func (m *model) rightTabs(width, height int) string {
 		}
 	case tabHistory:
 		body = m.historyView(width, bodyH)
+	case tabServers:
+		body = m.serversView(width, bodyH)
 	}
 	switch m.srv.state {
 	case stateDied:
@@ -1897,7 +1792,11 @@ func (m *model) historyView(width, height int) string {
 		if o.recorded || o.mocked {
 			mark = "▶ " // from the recording
 		}
-		row := safe(fmt.Sprintf("%s  %s%-10s %-12s %s", o.started.Format("15:04:05"), mark, o.status(), o.tool.Name, oneLine(string(o.args), 200)))
+		name := o.tool.Name
+		if m.several() && o.server != "" {
+			name = o.server + "/" + name
+		}
+		row := safe(fmt.Sprintf("%s  %s%-10s %-12s %s", o.started.Format("15:04:05"), mark, o.status(), name, oneLine(string(o.args), 200)))
 		row = truncate(row, width-2)
 		switch o.status() {
 		case "failed":
@@ -1953,6 +1852,8 @@ func (m *model) statusBar(width int) string {
 		parts = append(parts, st.err.Render("server stopped"))
 	case stateLost:
 		parts = append(parts, st.err.Render("disconnected")+st.muted.Render(" (ctrl+r reconnects)"))
+	case stateIdle:
+		parts = append(parts, st.warn.Render("idle")+st.muted.Render(" (the next call reconnects)"))
 	}
 	if m.lastCall > 0 {
 		parts = append(parts, "last call "+m.lastCall.Round(time.Millisecond).String())
@@ -1995,11 +1896,20 @@ func (m *model) statusBar(width int) string {
 // displayName is how the server is named on screen: its serverInfo when it sent
 // one, else the target as given (the URL of an HTTP server).
 func (m *model) displayName() string {
+	if m.several() {
+		if i := m.srv.info; i.Name != "" {
+			return m.srv.name + ": " + strings.TrimSpace(i.Name+" "+i.Version)
+		}
+		return m.srv.name
+	}
 	if i := m.srv.info; i.Name != "" {
 		return strings.TrimSpace(i.Name + " " + i.Version)
 	}
-	if m.srv.name != "" {
+	if m.several() {
 		return m.srv.name
+	}
+	if m.srv.display != "" {
+		return m.srv.display
 	}
 	if m.opts.Target.URL != "" {
 		return m.opts.Target.URL

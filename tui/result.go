@@ -24,6 +24,7 @@ import (
 // outcome is one call and what came of it.
 type outcome struct {
 	id        int
+	server    string // the workbench server the call went to
 	tool      client.Tool
 	args      json.RawMessage
 	started   time.Time

@@ -48,7 +48,13 @@ func (h *harness) selectTool(name string) {
 	h.press("/")
 	h.typeText(name)
 	h.press("enter")
-	h.m.selectTool(name) // the fuzzy ranking may put another match first; pick the exact one
+	// The fuzzy ranking may put another match first; pick the exact one (server/tool
+	// when there are several servers).
+	server, tool, ok := strings.Cut(name, "/")
+	if !ok {
+		server, tool = h.m.srv.name, name
+	}
+	h.m.selectTool(server, tool)
 }
 
 func TestScreens(t *testing.T) {

@@ -40,12 +40,12 @@ func BenchmarkStderr300MB(b *testing.B) {
 		m.tab, m.focus = tabStderr, paneRight
 		line := strings.Repeat("x", 99)
 		batch := make([]wire.Event, 0, 1000)
-		gens := make([]int, 1000)
+		servers := make([]string, 1000)
 		now := time.Now()
 		for j := 0; j < 3_000_000; j++ {
 			batch = append(batch, wire.Event{Time: now, Kind: wire.KindStderr, Data: []byte(line), Size: 99})
 			if len(batch) == cap(batch) {
-				m.Update(wireBatchMsg{events: batch, gens: gens})
+				m.Update(wireBatchMsg{events: batch, servers: servers})
 				batch = make([]wire.Event, 0, 1000)
 				if j%100000 == 99999 {
 					_ = m.render()

@@ -15,24 +15,39 @@ import (
 // toolList is the left pane: every tool, a fuzzy filter, and the selection. It renders
 // only the rows that fit, so 10,000 tools cost what 30 do.
 type toolList struct {
-	tools    []client.Tool
-	haystack []string // name and titles, per tool: matched fuzzily
-	descs    []string // lower-cased descriptions: matched as substrings
+	tools   []client.Tool
+	servers []string // the server of each tool
+	// several: the session has more than one server, so tools are shown as
+	// server/tool under a header per server (collapsible).
+	several   bool
+	collapsed map[string]bool
+	haystack  []string // name and titles, per tool: matched fuzzily
+	descs     []string // lower-cased descriptions: matched as substrings
 	// prev and prevFilter let a longer filter search only what the shorter one matched.
 	prev       []int
 	prevFilter string
 	lower      []string // lower-cased names, for ranking exact matches first
 	filter     string
 	filtering  bool // the filter field has the keyboard
+	moved      bool // the user has moved the cursor
 	rows       []row
 	cursor     int // index into rows
 	offset     int // first visible row
 }
 
-// row is one visible tool with the byte offsets of its name that matched the filter.
+// row is one visible tool with the byte offsets of its shown name that matched the
+// filter, or (tool < 0) the header of a server's group.
 type row struct {
 	tool    int
 	matched []int
+	header  string
+	count   int // the header's number of tools
+}
+
+// listTool is a tool of one server.
+type listTool struct {
+	server string
+	tool   client.Tool
 }
 
 // subset is the part of the haystack a search looks at.
@@ -44,28 +59,88 @@ type subset struct {
 func (s subset) String(i int) string { return s.all[s.idx[i]] }
 func (s subset) Len() int            { return len(s.idx) }
 
-// setTools replaces the tools, keeping the selected tool selected when it still exists.
+// setTools replaces the tools of the one server, keeping the selected tool selected
+// when it still exists.
 func (l *toolList) setTools(tools []client.Tool) {
-	keep := l.selectedName()
-	l.tools = tools
-	l.haystack = make([]string, len(tools))
-	l.lower = make([]string, len(tools))
-	l.descs = make([]string, 0, len(tools))
-	l.prev, l.prevFilter = nil, ""
+	entries := make([]listTool, len(tools))
 	for i, t := range tools {
-		l.lower[i] = strings.ToLower(t.Name)
-		l.haystack[i] = t.Name + " " + t.Title + " " + t.Annotations.Title
+		entries[i] = listTool{tool: t}
+	}
+	l.setEntries(entries, false)
+}
+
+// setEntries replaces the tools (of every server); several shows them as server/tool
+// under server headers.
+func (l *toolList) setEntries(entries []listTool, several bool) {
+	keepServer, keep := l.selectedKey()
+	l.several = several
+	l.tools = make([]client.Tool, len(entries))
+	l.servers = make([]string, len(entries))
+	l.haystack = make([]string, len(entries))
+	l.lower = make([]string, len(entries))
+	l.descs = make([]string, 0, len(entries))
+	l.prev, l.prevFilter = nil, ""
+	for i, e := range entries {
+		t := e.tool
+		l.tools[i], l.servers[i] = t, e.server
+		shown := l.shownName(i)
+		l.lower[i] = strings.ToLower(shown)
+		l.haystack[i] = shown + " " + t.Title + " " + t.Annotations.Title
 		l.descs = append(l.descs[:i], strings.ToLower(t.Description))
 	}
 	l.refilter()
 	if keep != "" {
 		for i, r := range l.rows {
-			if l.tools[r.tool].Name == keep {
+			if r.tool >= 0 && l.tools[r.tool].Name == keep && l.servers[r.tool] == keepServer {
 				l.cursor = i
 				break
 			}
 		}
 	}
+	if !l.moved && l.filter == "" {
+		// Until the user moves, the cursor stays on the first tool, whichever server
+		// answered first.
+		l.cursor = 0
+		if len(l.rows) > 1 && l.rows[0].tool < 0 && !l.collapsed[l.rows[0].header] {
+			l.cursor = 1
+		}
+	}
+}
+
+// shownName is a tool's name as the list shows it: server/tool when there are
+// several servers.
+func (l *toolList) shownName(i int) string {
+	if l.several {
+		return l.servers[i] + "/" + l.tools[i].Name
+	}
+	return l.tools[i].Name
+}
+
+func (l *toolList) cursorRow() (row, bool) {
+	if l.cursor < 0 || l.cursor >= len(l.rows) {
+		return row{}, false
+	}
+	return l.rows[l.cursor], true
+}
+
+// toggleHeader collapses or opens the server group under the cursor; it reports
+// whether the cursor was on a header.
+func (l *toolList) toggleHeader() bool {
+	r, ok := l.cursorRow()
+	if !ok || r.tool >= 0 {
+		return false
+	}
+	if l.collapsed == nil {
+		l.collapsed = map[string]bool{}
+	}
+	l.collapsed[r.header] = !l.collapsed[r.header]
+	l.refilter()
+	for i, rr := range l.rows {
+		if rr.tool < 0 && rr.header == r.header {
+			l.cursor = i
+		}
+	}
+	return true
 }
 
 func firstLineOf(s string) string {
@@ -77,6 +152,9 @@ func firstLineOf(s string) string {
 
 func (l *toolList) setFilter(f string) {
 	l.filter = f
+	if f != "" {
+		l.moved = true
+	}
 	l.refilter()
 	l.cursor, l.offset = 0, 0
 }
@@ -86,6 +164,16 @@ func (l *toolList) refilter() {
 	if l.filter == "" {
 		l.prev, l.prevFilter = nil, ""
 		for i := range l.tools {
+			if l.several && (i == 0 || l.servers[i] != l.servers[i-1]) {
+				n := 0
+				for j := i; j < len(l.tools) && l.servers[j] == l.servers[i]; j++ {
+					n++
+				}
+				l.rows = append(l.rows, row{tool: -1, header: l.servers[i], count: n})
+			}
+			if l.several && l.collapsed[l.servers[i]] {
+				continue
+			}
 			l.rows = append(l.rows, row{tool: i})
 		}
 	} else {
@@ -143,7 +231,7 @@ func (l *toolList) refilter() {
 		l.prevFilter = l.filter
 		for _, m := range matches {
 			// Highlight only what falls in the name, the part that is drawn.
-			n := len(l.tools[m.Index].Name)
+			n := len(l.shownName(m.Index))
 			var idx []int
 			for _, i := range m.MatchedIndexes {
 				if i < n {
@@ -159,10 +247,25 @@ func (l *toolList) refilter() {
 }
 
 func (l *toolList) selected() (client.Tool, bool) {
-	if l.cursor < 0 || l.cursor >= len(l.rows) {
+	if l.cursor < 0 || l.cursor >= len(l.rows) || l.rows[l.cursor].tool < 0 {
 		return client.Tool{}, false
 	}
 	return l.tools[l.rows[l.cursor].tool], true
+}
+
+// selectedServer is the server of the selected tool.
+func (l *toolList) selectedServer() string {
+	if r, ok := l.cursorRow(); ok && r.tool >= 0 {
+		return l.servers[r.tool]
+	}
+	return ""
+}
+
+func (l *toolList) selectedKey() (string, string) {
+	if t, ok := l.selected(); ok {
+		return l.selectedServer(), t.Name
+	}
+	return "", ""
 }
 
 func (l *toolList) selectedName() string {
@@ -176,14 +279,21 @@ func (l *toolList) move(delta int) {
 	if len(l.rows) == 0 {
 		return
 	}
+	l.moved = true
 	l.cursor = min(max(l.cursor+delta, 0), len(l.rows)-1)
 }
 
 // view renders the list into width×height cells.
 func (l *toolList) view(st styles, width, height int, focused bool) string {
 	var b strings.Builder
-	header := st.title.Render("Tools") + st.muted.Render(" "+strconv.Itoa(len(l.rows)))
-	if len(l.rows) != len(l.tools) {
+	shownRows := len(l.rows)
+	for _, r := range l.rows {
+		if r.tool < 0 {
+			shownRows--
+		}
+	}
+	header := st.title.Render("Tools") + st.muted.Render(" "+strconv.Itoa(shownRows))
+	if shownRows != len(l.tools) {
 		header += st.muted.Render("/" + strconv.Itoa(len(l.tools)))
 	}
 	b.WriteString(header + "\n")
@@ -210,10 +320,25 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 	}
 	for i := l.offset; i < len(l.rows) && i < l.offset+rowsHeight; i++ {
 		r := l.rows[i]
+		if r.tool < 0 {
+			mark := "▾ "
+			if l.collapsed[r.header] {
+				mark = "▸ "
+			}
+			line := st.accent.Render(mark+safe(r.header)) + st.muted.Render(" "+strconv.Itoa(r.count))
+			if i == l.cursor {
+				line = st.selected.Render("› ") + line
+			}
+			b.WriteString(ansi.Truncate(line, width, "…"))
+			if i < l.offset+rowsHeight-1 {
+				b.WriteString("\n")
+			}
+			continue
+		}
 		t := l.tools[r.tool]
 		badges := badgeString(st, t.Annotations)
 		nameWidth := width - 2 - ansi.StringWidth(badges) - 1
-		shown, matched := t.Name, r.matched
+		shown, matched := l.shownName(r.tool), r.matched
 		if !termsafe.IsLine(shown) {
 			shown, matched = safe(shown), nil // the offsets are into the name as sent
 		}

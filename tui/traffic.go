@@ -131,14 +131,21 @@ func classOf(e wire.Event) uint8 {
 	return 0
 }
 
-func (v *trafficView) add(es []wire.Event) {
+func (v *trafficView) add(es []wire.Event) { v.addFrom(es, nil) }
+
+// addFrom adds events of several servers: servers[i] names event i's server, shown in
+// front of its summary (so that / filters by server too: "/gh " or "/gh │").
+func (v *trafficView) addFrom(es []wire.Event, servers []string) {
 	b := v.buffer()
 	q := strings.ToLower(v.query)
-	for _, e := range es {
+	for i, e := range es {
 		if v.start.IsZero() {
 			v.start = e.Time
 		}
 		en := trafficEntry{e: e, summary: safe(summarize(e))}
+		if i < len(servers) && servers[i] != "" {
+			en.summary = safe(servers[i]) + " │ " + en.summary
+		}
 		c := classOf(e)
 		i := b.Len()
 		b.Append(en)

@@ -109,7 +109,7 @@ func TestFloodStaysBoundedAndScrollsBack(t *testing.T) {
 	h.m.pump.stop()
 	h.m.pump = newPump(func(msg tea.Msg) { msgs.Add(1); h.post(msg) })
 	for i := range n {
-		h.m.pump.listen(h.m.srv.gen, wire.Event{Kind: wire.KindStderr, Data: []byte(fmt.Sprintf("stderr line %06d of the flood", i)), Size: 30})
+		h.m.pump.listen(h.m.srv.name, wire.Event{Kind: wire.KindStderr, Data: []byte(fmt.Sprintf("stderr line %06d of the flood", i)), Size: 30})
 		h.m.pump.log(logMessage(fmt.Sprintf("log line %06d of the flood", i)))
 	}
 	h.until("the flood", func(m *model) bool {
@@ -179,7 +179,7 @@ func TestPumpStaysBoundedWhileTheScreenIsBusy(t *testing.T) {
 	p.max = 64 << 10
 	p.mu.Unlock()
 	for i := range 10000 {
-		p.listen(1, wire.Event{Kind: wire.KindStderr, Data: []byte(fmt.Sprintf("line %05d of a flood", i))})
+		p.listen("main", wire.Event{Kind: wire.KindStderr, Data: []byte(fmt.Sprintf("line %05d of a flood", i))})
 		p.log(logMessage("a log line"))
 	}
 	p.mu.Lock()

@@ -657,6 +657,11 @@ func (w *Workbench) Session(ctx context.Context, name string) (sess *client.Sess
 		}
 		switch s.status.State {
 		case StateConnected:
+			if s.sess == nil {
+				// Restart has detached the session and not yet started the next one.
+				w.mu.Unlock()
+				return nil, nil, &StatusError{Server: name, Status: Status{State: StateConnecting, Reason: "restarting"}}
+			}
 			s.inflight++
 			s.stopIdleLocked()
 			sess := s.sess

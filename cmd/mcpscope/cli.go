@@ -7,6 +7,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/config"
@@ -127,7 +128,8 @@ func workbenchFlags() *flag.FlagSet {
 	var theme string
 	var noConfirm bool
 	keep := keepFlag(spool.DefaultKeep)
-	registerWorkbench(fs, &theme, &noConfirm, &keep)
+	var idle time.Duration
+	registerWorkbench(fs, &theme, &noConfirm, &keep, &idle)
 	fs.Bool("inspect", false, "list the server's tools instead of opening the workbench")
 	return fs
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 
@@ -15,11 +16,13 @@ import (
 	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/tui"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // registerWorkbench adds the workbench's own flags. The command-line scanner
 // (workbenchFlags) uses the same set, so that it knows which of them take a value.
-func registerWorkbench(fs *flag.FlagSet, theme *string, noConfirm *bool, keep *keepFlag) {
+func registerWorkbench(fs *flag.FlagSet, theme *string, noConfirm *bool, keep *keepFlag, idle *time.Duration) {
+	fs.DurationVar(idle, "idle-disconnect", 0, "stop a server idle this long; the next call reconnects it (0: never)")
 	fs.StringVar(theme, "theme", "auto", "auto, dark, light or high-contrast")
 	fs.BoolVar(noConfirm, "no-confirm", false, "call destructive tools without asking")
 	fs.Var(keep, "keep", "memory for traffic, logs and stderr together (older lines go to a private spill file): 64MiB, 512KiB, 1GiB")
@@ -33,7 +36,8 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var theme string
 	var noConfirm bool
 	keep := keepFlag(spool.DefaultKeep)
-	registerWorkbench(fs, &theme, &noConfirm, &keep)
+	var idle time.Duration
+	registerWorkbench(fs, &theme, &noConfirm, &keep, &idle)
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
 	if err != nil {
 		return err
@@ -46,7 +50,6 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return usageErr("the workbench needs a terminal; in scripts use mcpscope --inspect or mcpscope call")
 	}
-	// The workbench screen takes one server for now: the first one named.
 	if argv, err = c.reparseNames(ctx, fs, args, argv); err != nil {
 		return err
 	}
@@ -54,15 +57,12 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	configured := c.configuredSpecs(ctx)
+	if len(servers) > 1 {
+		return runTUIMany(ctx, &c, servers, configured, theme, noConfirm, idle, stderr)
+	}
 	if servers[0].err != nil {
 		return servers[0].err
-	}
-	if len(servers) > 1 {
-		var rest []string
-		for _, s := range servers[1:] {
-			rest = append(rest, s.spec.Name)
-		}
-		fmt.Fprintf(stderr, "mcpscope: the workbench screen shows one server for now: %s (not started: %s; mcpscope --inspect shows them all)\n", servers[0].spec.Name, strings.Join(rest, ", "))
 	}
 	target := servers[0].spec.Target
 	if servers[0].spec.Timeout > 0 {
@@ -115,9 +115,70 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return start()
 	}
 	return tui.Run(ctx, tui.Options{
+		Servers: []workbench.Spec{servers[0].spec}, Configured: configured, IdleDisconnect: idle,
 		Target: target, Name: name, Client: opts, Theme: theme, NoConfirm: noConfirm,
 		Recording: recording, ToggleRecording: toggle, Keep: int64(keep),
 	})
+}
+
+// runTUIMany opens the workbench on several servers at once. A server that cannot
+// be used (a missing placeholder) is said on stderr and left out; --record records
+// them all in one file.
+func runTUIMany(ctx context.Context, c *common, servers []namedServer, configured []workbench.Spec, theme string, noConfirm bool, idle time.Duration, stderr io.Writer) error {
+	var specs []workbench.Spec
+	var firstErr error
+	for _, s := range servers {
+		if s.err != nil {
+			fmt.Fprintf(stderr, "mcpscope: %s is left out: %v\n", s.spec.Name, s.err)
+			if firstErr == nil {
+				firstErr = s.err
+			}
+			continue
+		}
+		specs = append(specs, s.spec) // the workbench applies its own timeout
+	}
+	if len(specs) == 0 {
+		return firstErr
+	}
+	opts, err := c.options(&wire.Tap{}, io.Discard) // --trace would write over the screen
+	if err != nil {
+		return err
+	}
+	rec, err := startSessionRecording(c, servers)
+	if err != nil {
+		return err
+	}
+	defer rec.stop()
+	recording := ""
+	if rec.w != nil {
+		recording = rec.w.Path()
+	}
+	return tui.Run(ctx, tui.Options{
+		Servers: specs, Configured: configured, IdleDisconnect: idle,
+		Client: opts, Theme: theme, NoConfirm: noConfirm, Recording: recording,
+		OnWire: rec.listen,
+	})
+}
+
+// configuredSpecs are the servers of the config files found, which ":add NAME" in the
+// workbench offers; entries that cannot be used are left out.
+func (c *common) configuredSpecs(ctx context.Context) []workbench.Spec {
+	src, err := c.sources()
+	if err != nil {
+		return nil
+	}
+	all, err := src.All(ctx)
+	if err != nil {
+		return nil
+	}
+	var out []workbench.Spec
+	for _, srv := range all {
+		if srv.Err != nil || (srv.Entry != nil && srv.Entry.Disabled) || workbench.ValidateName(srv.Name) != nil {
+			continue
+		}
+		out = append(out, fromConfig(srv).spec)
+	}
+	return out
 }
 
 // runOpen shows a recording in the workbench without its server: the recorded traffic

@@ -1,0 +1,238 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/workbench"
+)
+
+// cmdLine is the command line (":" or ctrl+p): add, remove, restart and disconnect
+// servers while the session runs. Nothing it does writes a config file.
+type cmdLine struct {
+	text string
+}
+
+// cmdKeys is the command line's key map.
+type cmdKeys struct {
+	Run, Complete, Cancel, Erase key.Binding
+}
+
+func defaultCmdKeys() cmdKeys {
+	return cmdKeys{
+		Run:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run the command")),
+		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete a configured name")),
+		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close the command line")),
+		Erase:    key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "erase")),
+	}
+}
+
+const cmdUsage = "add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME"
+
+func (m *model) onCmdKey(k tea.KeyPressMsg) tea.Cmd {
+	c := m.cmd
+	switch {
+	case key.Matches(k, m.cmdKeys.Cancel):
+		m.cmd = nil
+	case key.Matches(k, m.cmdKeys.Run):
+		m.cmd = nil
+		return m.runCommand(c.text)
+	case key.Matches(k, m.cmdKeys.Complete):
+		c.text = m.complete(c.text)
+	case key.Matches(k, m.cmdKeys.Erase):
+		if r := []rune(c.text); len(r) > 0 {
+			c.text = string(r[:len(r)-1])
+		}
+	default:
+		if k.Text != "" {
+			c.text += k.Text
+		}
+	}
+	return nil
+}
+
+func (m *model) onCmdPaste(p tea.PasteMsg) tea.Cmd {
+	m.cmd.text += strings.ReplaceAll(p.Content, "\n", " ")
+	return nil
+}
+
+// candidates are the configured names that complete the word after "add ".
+func (m *model) candidates(text string) []string {
+	rest, ok := strings.CutPrefix(text, "add ")
+	if !ok || strings.Contains(strings.TrimLeft(rest, " "), " ") {
+		return nil
+	}
+	rest = strings.TrimLeft(rest, " ")
+	var out []string
+	for _, sp := range m.opts.Configured {
+		if strings.HasPrefix(sp.Name, rest) {
+			out = append(out, sp.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// complete fills in the configured name (or the common prefix of several).
+func (m *model) complete(text string) string {
+	if text == "" || (!strings.Contains(text, " ") && strings.HasPrefix("add", text)) {
+		return "add "
+	}
+	c := m.candidates(text)
+	if len(c) == 0 {
+		return text
+	}
+	p := c[0]
+	for _, s := range c[1:] {
+		for !strings.HasPrefix(s, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	if len(c) == 1 {
+		p += " "
+	}
+	return "add " + p
+}
+
+// runCommand checks a command line and runs it on the workbench (in a command).
+func (m *model) runCommand(text string) tea.Cmd {
+	words := strings.Fields(text)
+	if len(words) == 0 {
+		return nil
+	}
+	if m.wb == nil {
+		m.notice = "no workbench yet"
+		return nil
+	}
+	wb := m.wb
+	verb, args := words[0], words[1:]
+	done := func(what string, f func() error) tea.Cmd {
+		m.notice = what + "…"
+		return func() tea.Msg { return wbDoneMsg{what: what, err: f()} }
+	}
+	switch verb {
+	case "add":
+		if len(args) == 0 {
+			m.notice = "add needs a NAME: " + cmdUsage
+			return nil
+		}
+		name := args[0]
+		if err := workbench.ValidateName(name); err != nil {
+			m.notice = err.Error()
+			return nil
+		}
+		if s := m.server(name); s != nil && !m.configured(name) {
+			m.notice = fmt.Sprintf("there is already a server named %q; pick another name (or remove %s first)", name, name)
+			return nil
+		}
+		switch {
+		case len(args) == 1:
+			if !m.configured(name) {
+				names := m.configuredNames()
+				if len(names) == 0 {
+					m.notice = fmt.Sprintf("no configured server is named %q (no config file was found); give a command (add %s -- CMD ARGS…) or a URL", name, name)
+				} else {
+					m.notice = fmt.Sprintf("no configured server is named %q; configured: %s", name, strings.Join(names, ", "))
+				}
+				return nil
+			}
+			if m.server(name) != nil {
+				m.notice = fmt.Sprintf("%s is already in the session", name)
+				return nil
+			}
+			return done("add "+name, func() error { return wb.AddConfigured(name) })
+		case args[1] == "--":
+			argv := args[2:]
+			if len(argv) == 0 {
+				m.notice = "add " + name + " --: the command is missing (add NAME -- CMD ARGS…)"
+				return nil
+			}
+			spec := workbench.Spec{Name: name, Target: client.Target{Argv: argv}, Source: workbench.SourceSession}
+			return done("add "+name, func() error { return wb.Add(spec) })
+		case len(args) == 2 && client.IsURL(args[1]):
+			spec := workbench.Spec{Name: name, Target: client.Target{URL: args[1]}, Source: workbench.SourceSession}
+			return done("add "+name, func() error { return wb.Add(spec) })
+		default:
+			m.notice = "add " + name + ": give a URL, or a command after -- (" + cmdUsage + ")"
+			return nil
+		}
+	case "remove", "restart", "disconnect":
+		if len(args) != 1 {
+			m.notice = verb + " needs one NAME: " + cmdUsage
+			return nil
+		}
+		name := args[0]
+		if m.server(name) == nil {
+			m.notice = fmt.Sprintf("no server %q in the session; it has: %s", name, strings.Join(m.serverNames(), ", "))
+			return nil
+		}
+		switch verb {
+		case "remove":
+			if len(m.servers) == 1 {
+				m.notice = fmt.Sprintf("cannot remove %q: it is the only server of the session; add another first", name)
+				return nil
+			}
+			m.interruptCalls(name)
+			return done("remove "+name, func() error { return wb.Remove(name) })
+		case "restart":
+			return m.restartServer(m.server(name))
+		default:
+			m.interruptCalls(name)
+			return done("disconnect "+name, func() error { return wb.Disconnect(name) })
+		}
+	}
+	m.notice = fmt.Sprintf("unknown command %q; commands: %s", verb, cmdUsage)
+	return nil
+}
+
+func (m *model) onWbDone(msg wbDoneMsg) {
+	switch {
+	case msg.err == nil:
+		m.notice = msg.what + ": done"
+	case errors.Is(msg.err, workbench.ErrNoServer):
+		m.notice = msg.err.Error()
+	default:
+		m.notice = msg.what + ": " + msg.err.Error()
+	}
+}
+
+func (m *model) configured(name string) bool {
+	for _, sp := range m.opts.Configured {
+		if sp.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *model) configuredNames() []string {
+	var out []string
+	for _, sp := range m.opts.Configured {
+		out = append(out, sp.Name)
+	}
+	return out
+}
+
+func (m *model) serverNames() []string {
+	var out []string
+	for _, s := range m.servers {
+		out = append(out, s.name)
+	}
+	return out
+}
+
+// cmdView is the command line over the status bar, with the completions.
+func (m *model) cmdView(width int) string {
+	line := m.st.accent.Render(":") + safe(m.cmd.text) + m.st.accent.Render("▏")
+	hint := cmdUsage
+	if c := m.candidates(m.cmd.text); len(c) > 0 {
+		hint = "configured: " + strings.Join(c, " ") + " · tab completes"
+	}
+	return truncate(line, width) + "\n" + m.st.muted.Render(truncate(hint, width))
+}

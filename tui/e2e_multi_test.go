@@ -1,0 +1,159 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/internal/testutil"
+)
+
+// multiConfig writes a config file with server-everything ("ev") and a second
+// bundled host ("extra"), for --server NAME=CONFIGNAME and :add.
+func multiConfig(t *testing.T, bin string) string {
+	t.Helper()
+	ev := testutil.Everything(t)
+	cfg := fmt.Sprintf(`{"mcpServers":{"ev":{"command":%q,"args":[%q,%q]},"extra":{"command":%q,"args":["host"]}}}`, ev[0], ev[1], ev[2], bin)
+	path := filepath.Join(t.TempDir(), "servers.json")
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// callIn filters the tool list to server/tool, opens its form, types text into the
+// first field, calls it and waits for want.
+func (x *tmux) callIn(tool, text, want string) {
+	x.t.Helper()
+	x.keys("/")
+	x.typeText(tool)
+	x.keys("Enter", "Enter")
+	x.waitFor("Arguments")
+	x.typeText(text)
+	x.keys("Enter")
+	x.waitFor(want)
+	x.keys("Tab") // back to the list
+}
+
+// Issue 10: three servers at once (the bundled host over stdio, server-everything
+// over stdio, the TypeScript SDK v2 server over HTTP): their tools under their
+// headers, a call on each, one killed while the others go on, :add and :remove, and
+// quitting leaves no process of any server.
+func TestEndToEndThreeServers(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	cfg := multiConfig(t, bin)
+	web := testutil.StartNode(t, "ts-server.mjs")
+	x := newTmux(t, 140, 50, fmt.Sprintf("sh -c '%s --config %s --server host=host --server ev=ev --server web=http://%s/mcp; echo mcpscope-exited:$?; sleep 30'", bin, cfg, web.Addr))
+	x.waitFor("▾ host")
+	x.waitFor("▾ ev")
+	x.waitFor("▾ web")
+	x.waitFor("host/echo")
+	x.waitFor("ev/get-sum")
+	x.waitFor("web/add")
+
+	x.callIn("host/echo", "from-host", "from-host")
+	x.callIn("ev/echo", "from-ev", "Echo: from-ev")
+	x.callIn("web/echo", "from-web", "echo: from-web")
+
+	// Traffic and History name the server of every row; / in Traffic filters by it.
+	x.keys("3")
+	x.waitFor("web │ tools/call")
+	x.waitFor("host │ tools/call")
+	x.keys("/")
+	x.typeText("ev │ tools/call")
+	x.keys("Enter")
+	x.waitFor("matching ev │")
+	if sc := x.screen(); strings.Contains(sc, "web │ tools/call") || !strings.Contains(sc, "ev │ tools/call") {
+		t.Errorf("the traffic filter by server shows:\n%s", sc)
+	}
+	x.keys("6")
+	x.waitFor("ev/echo")
+	x.waitFor("web/echo")
+	x.keys("Tab")
+
+	// Kill server-everything's process (by PID, under the pane).
+	var evPID int
+	for _, pid := range descendants(x.panePID()) {
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && strings.Contains(string(b), "server-everything") {
+			evPID = pid
+		}
+	}
+	if evPID == 0 {
+		t.Fatal("no server-everything process under the pane")
+	}
+	pids := descendants(x.panePID())
+	if err := syscall.Kill(evPID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	x.waitFor("ev exited (killed by")
+	x.keys("7")
+	x.waitFor("✗ exited (killed by")
+	x.keys("Tab")
+	if strings.Contains(x.screen(), "ev/echo") {
+		t.Error("the tools of the server that exited are still listed")
+	}
+	// The others still answer.
+	x.callIn("host/echo", "+again", "from-host+again")
+	x.callIn("web/echo", "+again", "echo: from-web+again") // the form kept what was typed
+
+	// :add a configured server (tab completes its name), then :remove it.
+	x.keys(":")
+	x.typeText("add ex")
+	x.keys("Tab")
+	x.waitFor(":add extra")
+	x.keys("Enter")
+	x.waitFor("add extra: done")
+	x.keys("Escape") // clear the filter: every server's header shows
+	x.waitFor("▾ extra")
+	x.keys("/")
+	x.typeText("extra/ec")
+	x.waitFor("extra/echo")
+	x.keys("Enter") // (esc right before ":" would reach the program as alt+:)
+	x.keys(":")
+	x.typeText("add host")
+	x.keys("Enter")
+	x.waitFor("already a server named \"host\"")
+	x.keys(":")
+	x.typeText("remove extra")
+	x.keys("Enter")
+	x.waitFor("remove extra: done")
+	pids = append(pids, descendants(x.panePID())...)
+
+	x.keys("q")
+	x.waitFor("mcpscope-exited:0")
+	for _, pid := range pids {
+		if testutil.Alive(pid) {
+			if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && strings.Contains(string(b), "sleep") {
+				continue // the pane's own sleep
+			}
+			t.Errorf("process %d is still running after quitting", pid)
+		}
+	}
+}
+
+// --idle-disconnect: a server idle that long is disconnected; the next call
+// reconnects it and says so.
+func TestEndToEndIdleDisconnect(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	x := newTmux(t, 140, 40, fmt.Sprintf("sh -c '%s --idle-disconnect 1s --server a=host --server b=host; echo mcpscope-exited:$?; sleep 30'", bin))
+	x.waitFor("a/echo")
+	x.waitFor("b/echo")
+	x.keys("7")
+	x.waitFor("○ idle")
+	x.keys("Tab")
+	x.keys("/")
+	x.typeText("a/echo")
+	x.keys("Enter", "Enter")
+	x.waitFor("Arguments")
+	x.typeText("woke")
+	x.keys("Enter")
+	x.waitFor("woke")
+	x.waitFor("a was idle and is connected again for this request")
+	x.keys("Tab", "q")
+	x.waitFor("mcpscope-exited:0")
+}
