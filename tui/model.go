@@ -171,7 +171,6 @@ type model struct {
 	send      func(tea.Msg)
 	pump      *pump
 	closeMu   sync.Mutex
-	closing   sync.WaitGroup // sessions replaced by a restart, still closing
 	lastCall  time.Duration
 }
 

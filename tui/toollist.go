@@ -268,13 +268,6 @@ func (l *toolList) selectedKey() (string, string) {
 	return "", ""
 }
 
-func (l *toolList) selectedName() string {
-	if t, ok := l.selected(); ok {
-		return t.Name
-	}
-	return ""
-}
-
 func (l *toolList) move(delta int) {
 	if len(l.rows) == 0 {
 		return
