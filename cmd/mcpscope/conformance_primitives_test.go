@@ -1,13 +1,9 @@
 package main_test
 
 import (
-	"bytes"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
@@ -19,17 +15,7 @@ import (
 // commands, each given the server URL the suite appends.
 func TestConformancePrimitives(t *testing.T) {
 	t.Parallel()
-	interop := filepath.Join(testutil.Root(), "interop")
-	node := filepath.Join(interop, "node_modules", "node", "bin", "node")
-	suites := map[string]string{
-		"0.1.16":         filepath.Join(interop, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"),
-		"0.2.0-alpha.12": filepath.Join(interop, "node_modules", "conformance-next", "dist", "index.js"),
-	}
-	for _, p := range append([]string{node}, suites["0.1.16"], suites["0.2.0-alpha.12"]) {
-		if _, err := os.Stat(p); err != nil {
-			t.Fatalf("%s is not installed (%v); run scripts/test, or `npm ci` in interop/", p, err)
-		}
-	}
+	c := conformanceSuites(t)
 	bin := testutil.Mcpscope(t)
 	script := func(t *testing.T, lines ...string) string {
 		path := filepath.Join(t.TempDir(), "client.sh")
@@ -77,26 +63,7 @@ func TestConformancePrimitives(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.suite+"/"+tc.scenario, func(t *testing.T) {
 			t.Parallel()
-			cmd := exec.Command(node, suites[tc.suite], "client", "--scenario", tc.scenario, "--command", tc.command(t), "--timeout", "60000")
-			cmd.Dir = t.TempDir()
-			cmd.Env = append(os.Environ(), "NODE_OPTIONS=--require "+filepath.Join(interop, "loopback.cjs"),
-				"PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"))
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(150 * time.Second):
-				cmd.Process.Kill()
-				<-done
-				t.Fatalf("the conformance suite hung:\n%s", out.String())
-			}
-			got := out.String()
+			got, err := c.run(t, t.TempDir(), c.env(), c.suites[tc.suite], "client", "--scenario", tc.scenario, "--command", tc.command(t), "--timeout", "60000")
 			if err != nil || !strings.Contains(got, "OVERALL: PASSED") || strings.Contains(got, "SKIPPED") {
 				t.Fatalf("scenario %s (%s): %v\n%s", tc.scenario, tc.suite, err, got)
 			}

@@ -1,13 +1,10 @@
 package main_test
 
 import (
-	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
@@ -19,14 +16,7 @@ import (
 // knows the suite: the commands are the ones a user types.
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	interop := filepath.Join(testutil.Root(), "interop")
-	node := filepath.Join(interop, "node_modules", "node", "bin", "node")
-	suite := filepath.Join(interop, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
-	for _, p := range []string{node, suite} {
-		if _, err := os.Stat(p); err != nil {
-			t.Fatalf("%s is not installed (%v); run scripts/test, or `npm ci` in interop/", p, err)
-		}
-	}
+	c := conformanceSuites(t)
 	bin := testutil.Mcpscope(t)
 	cases := []struct{ scenario, command string }{
 		{"initialize", bin + " --inspect"},
@@ -36,27 +26,9 @@ func TestConformance(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.scenario, func(t *testing.T) {
 			t.Parallel()
-			cmd := exec.Command(node, suite, "client", "--scenario", tc.scenario, "--command", tc.command, "--timeout", "30000")
-			cmd.Dir = t.TempDir()
-			cmd.Env = append(os.Environ(), "NODE_OPTIONS=--require "+filepath.Join(interop, "loopback.cjs"),
-				"PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"))
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(90 * time.Second):
-				cmd.Process.Kill()
-				<-done
-				t.Fatalf("the conformance suite hung:\n%s", out.String())
-			}
-			if err != nil || !strings.Contains(out.String(), "OVERALL: PASSED") {
-				t.Fatalf("scenario %s: %v\n%s", tc.scenario, err, out.String())
+			out, err := c.run(t, t.TempDir(), c.env(), c.suites["0.1.16"], "client", "--scenario", tc.scenario, "--command", tc.command, "--timeout", "30000")
+			if err != nil || !strings.Contains(out, "OVERALL: PASSED") {
+				t.Fatalf("scenario %s: %v\n%s", tc.scenario, err, out)
 			}
 		})
 	}

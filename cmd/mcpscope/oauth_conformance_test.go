@@ -1,14 +1,11 @@
 package main_test
 
 import (
-	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
@@ -21,17 +18,7 @@ import (
 // redirect to mcpscope's loopback listener, as a browser would.
 func TestOAuthConformance(t *testing.T) {
 	t.Parallel()
-	interop := filepath.Join(testutil.Root(), "interop")
-	node := filepath.Join(interop, "node_modules", "node", "bin", "node")
-	suites := map[string]string{
-		"0.1.16":         filepath.Join(interop, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"),
-		"0.2.0-alpha.12": filepath.Join(interop, "node_modules", "conformance-next", "dist", "index.js"),
-	}
-	for _, p := range []string{node, suites["0.1.16"], suites["0.2.0-alpha.12"]} {
-		if _, err := os.Stat(p); err != nil {
-			t.Fatalf("%s is not installed (%v); run `npm ci` in interop/", p, err)
-		}
-	}
+	c := conformanceSuites(t)
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Fatal("curl is needed as the test's browser")
 	}
@@ -44,9 +31,7 @@ func TestOAuthConformance(t *testing.T) {
 	bin := testutil.Mcpscope(t)
 	wrap := filepath.Join(testutil.Root(), "cmd", "mcpscope", "testdata", "oauth-conformance.sh")
 	env := func(dir string) []string {
-		return append(os.Environ(), "NODE_OPTIONS=--require "+filepath.Join(interop, "loopback.cjs"),
-			"PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"),
-			"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "MCPSCOPE="+bin,
+		return c.env("XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "MCPSCOPE="+bin,
 			"BROWSER=curl -sfL -o /dev/null",
 			// The suite's own client ID metadata document URL (it serves none; its
 			// authorization server only checks the client_id is that URL).
@@ -54,8 +39,8 @@ func TestOAuthConformance(t *testing.T) {
 	}
 	re := regexp.MustCompile(`(auth/[a-z0-9-]+) \[([^\]]*)\]`)
 	for _, version := range []string{"0.1.16", "0.2.0-alpha.12"} {
-		suite := suites[version]
-		list, err := exec.Command(node, suite, "list", "--client").Output()
+		suite := c.suites[version]
+		list, err := exec.Command(c.node, suite, "list", "--client").Output()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,26 +79,9 @@ func TestOAuthConformance(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				dir := t.TempDir()
-				cmd := exec.Command(node, args...)
-				cmd.Dir = dir
-				cmd.Env = env(dir)
-				var out bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &out
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				done := make(chan error, 1)
-				go func() { done <- cmd.Wait() }()
-				var err error
-				select {
-				case err = <-done:
-				case <-time.After(150 * time.Second):
-					cmd.Process.Kill()
-					<-done
-					t.Fatalf("the conformance suite hung:\n%s", out.String())
-				}
-				if err != nil || !strings.Contains(out.String(), "OVERALL: PASSED") {
-					t.Fatalf("scenario %s: %v\n%s", sc, err, out.String())
+				out, err := c.run(t, dir, env(dir), args...)
+				if err != nil || !strings.Contains(out, "OVERALL: PASSED") {
+					t.Fatalf("scenario %s: %v\n%s", sc, err, out)
 				}
 			})
 		}
