@@ -117,6 +117,12 @@ func (m *model) runCommand(text string) tea.Cmd {
 		return func() tea.Msg { return wbDoneMsg{what: what, err: f()} }
 	}
 	switch verb {
+	case "prompts":
+		m.tab, m.focus = tabPrompts, paneRight
+		return nil
+	case "skills":
+		m.tab, m.focus = tabSkills, paneRight
+		return nil
 	case "add":
 		if len(args) == 0 {
 			m.notice = "add needs a NAME: " + cmdUsage

@@ -46,10 +46,23 @@ const (
 	tabStderr
 	tabHistory
 	tabServers
+	tabPrompts // 9
+	tabSkills  // no digit: ]/[ and :skills
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Prompts", "Skills"}
+
+// tabDigit is the key that opens a tab ("" for the tabs without a digit).
+func tabDigit(t tab) string {
+	switch {
+	case t <= tabServers:
+		return fmt.Sprint(int(t) + 1)
+	case t == tabPrompts:
+		return "9"
+	}
+	return ""
+}
 
 type connState int
 
@@ -159,6 +172,9 @@ type model struct {
 	logs       lineView // notifications/message, one line each
 	stderr     lineView // the server's stderr lines
 	histCursor int
+
+	prompts promptsView // the Prompts tab (prompts.go)
+	skills  skillsView  // the Skills tab (skills.go)
 
 	elicit     *elicitMsg
 	elicitForm *form.Form
@@ -278,13 +294,20 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil ||
+		(m.focus == paneRight && m.tab == tabPrompts && m.prompts.typing())
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
 // or a call), so an idle workbench does no work at all.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
+	switch m.tab { // a tab shown for the first time (or after a reconnect) lists what it shows
+	case tabPrompts:
+		cmd = tea.Batch(cmd, m.ensurePrompts())
+	case tabSkills:
+		cmd = tea.Batch(cmd, m.ensureSkills())
+	}
 	if m.busy() && !m.ticking {
 		m.ticking = true
 		cmd = tea.Batch(cmd, m.spinner.Tick)
@@ -294,7 +317,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // busy reports whether something on screen animates: a connect or a running call.
 func (m *model) busy() bool {
-	return m.srv.state == stateConnecting || len(m.cancels) > 0 || (m.current != nil && m.current.running)
+	return m.srv.state == stateConnecting || len(m.cancels) > 0 || (m.current != nil && m.current.running) ||
+		(m.prompts.open != nil && m.prompts.open.running)
 }
 
 func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -339,6 +363,22 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case callDoneMsg:
 		return m, m.onCallDone(msg)
+	case promptsMsg:
+		return m, m.onPrompts(msg)
+	case promptGotMsg:
+		return m, m.onPromptGot(msg)
+	case promptSavedMsg:
+		m.notice = msg.text
+		return m, nil
+	case completeDueMsg:
+		return m, msg.form.onDue(msg, m.wb)
+	case completeDoneMsg:
+		msg.form.onDone(msg)
+		return m, nil
+	case skillsMsg:
+		return m, m.onSkills(msg)
+	case skillReadMsg:
+		return m, m.onSkillRead(msg)
 	case form.Msg:
 		return m, form.Handle(msg)
 	case argsCheckedMsg:
@@ -602,6 +642,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			m.tab = tab(k.String()[0] - '1')
 			m.focus = paneRight
 			return nil
+		case key.Matches(k, m.keys.TabPrompts):
+			m.tab, m.focus = tabPrompts, paneRight
+			return nil
 		case key.Matches(k, m.keys.NextTab):
 			m.tab = (m.tab + 1) % tabCount
 			return nil
@@ -628,6 +671,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.focus == paneRight && m.tab == tabTool && m.form != nil && !m.formEdgeTab(k) {
 			return m.forwardToField(k)
 		}
+		if m.focus == paneRight && m.tab == tabPrompts && m.prompts.wantsTab() {
+			return m.onPromptsKey(k) // tab moves between the prompt's fields
+		}
 		if m.focus == paneList {
 			m.focus = paneRight
 		} else {
@@ -649,6 +695,10 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onResultKey(k)
 	case tabServers:
 		return m.onServersKey(k)
+	case tabPrompts:
+		return m.onPromptsKey(k)
+	case tabSkills:
+		return m.onSkillsKey(k)
 	}
 	return m.onScrollKey(k)
 }
@@ -811,6 +861,9 @@ func (m *model) forwardToField(msg tea.Msg) tea.Cmd {
 	}
 	if m.form != nil && m.focus == paneRight && m.tab == tabTool {
 		return m.form.Update(msg)
+	}
+	if p, ok := msg.(tea.PasteMsg); ok && m.focus == paneRight && m.tab == tabPrompts && m.prompts.open != nil {
+		return m.prompts.open.form.insert(p.Content)
 	}
 	if m.list.filtering {
 		if p, ok := msg.(tea.PasteMsg); ok {
@@ -1443,7 +1496,7 @@ func (m *model) helpView(width int) string {
 	var entries []entry
 	keyW, descW := 0, 0
 	seen := map[string]bool{}
-	for _, group := range m.keys.FullHelp(m.several()) {
+	for _, group := range append(m.focusedHelp(), m.keys.FullHelp(m.several())...) {
 		for _, b := range group {
 			h := b.Help()
 			if seen[h.Key+h.Desc] {
@@ -1483,6 +1536,17 @@ func (m *model) helpView(width int) string {
 	return strings.Join(lines, "\n")
 }
 
+// focusedHelp is the keys of the focused view, shown first by ?.
+func (m *model) focusedHelp() [][]key.Binding {
+	switch {
+	case m.focus == paneRight && m.tab == tabPrompts:
+		return [][]key.Binding{m.prompts.help()}
+	case m.focus == paneRight && m.tab == tabSkills:
+		return [][]key.Binding{m.skills.help()}
+	}
+	return nil
+}
+
 // clampLines keeps a block within height lines and width cells, so that a long line
 // never wraps and pushes the layout around.
 func clampLines(s string, height, width int) string {
@@ -1505,7 +1569,10 @@ func (m *model) tabBar(width int) string {
 			if tab(i) == tabServers && !m.several() && m.tab != tabServers {
 				continue // one server: the bar looks as it always did (7 still opens it)
 			}
-			label := fmt.Sprintf("%d %s", i+1, name)
+			if m.tab != tab(i) && (tab(i) == tabPrompts && !m.hasPrompts() || tab(i) == tabSkills && !m.hasSkills()) {
+				continue // nothing to show this session (the key still opens it)
+			}
+			label := strings.TrimSpace(tabDigit(tab(i)) + " " + name)
 			if tab(i) == tabResult && m.current != nil && m.current.running {
 				label += " " + m.spinner.View()
 			}
@@ -1582,6 +1649,10 @@ func (m *model) rightTabs(width, height int) string {
 		body = m.historyView(width, bodyH)
 	case tabServers:
 		body = m.serversView(width, bodyH)
+	case tabPrompts:
+		body = m.promptsView(width, bodyH)
+	case tabSkills:
+		body = m.skillsView(width, bodyH)
 	}
 	switch m.srv.state {
 	case stateDied:

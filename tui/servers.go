@@ -218,6 +218,8 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 			}
 			return m.fetchTools(s, true)
 		}
+	case workbench.EventPromptsChanged:
+		return m.onPromptsChanged(s)
 	case workbench.EventReconnect:
 		m.notice = safe(e.Text)
 		s.reconnecting = true

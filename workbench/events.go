@@ -22,6 +22,8 @@ const (
 	EventLog EventKind = "log"
 	// EventToolsChanged is notifications/tools/list_changed.
 	EventToolsChanged EventKind = "tools-changed"
+	// EventPromptsChanged is notifications/prompts/list_changed.
+	EventPromptsChanged EventKind = "prompts-changed"
 	// EventAdded and EventRemoved say a server joined or left the session.
 	EventAdded   EventKind = "added"
 	EventRemoved EventKind = "removed"

@@ -188,6 +188,9 @@ func (s *server) handle(msg []byte) {
 		s.replyError(json.RawMessage("null"), codeInvalidRequest, "Invalid Request: "+err.Error())
 		return
 	}
+	if s.skills(req.ID, req, msg) {
+		return // the skills scenario (it also reads the client's answer to its question)
+	}
 	if req.Method == "" {
 		return // a response from the client; this server never asks anything
 	}

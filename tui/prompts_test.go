@@ -1,0 +1,203 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testutil"
+)
+
+// sentWith counts the frames the client sent whose method is method and whose bytes
+// hold every one of parts.
+func sentWith(m *model, method string, parts ...string) int {
+	n := 0
+	for i := 0; i < m.traffic.entries.Len(); i++ {
+		e := m.traffic.entries.At(i)
+		if e.e.Dir != "send" || !(e.summary == method || strings.HasPrefix(e.summary, method+" ")) {
+			continue
+		}
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(string(e.e.Data), p)
+		}
+		if all {
+			n++
+		}
+	}
+	return n
+}
+
+func screenHas(h *harness, want ...string) func(*model) bool {
+	return func(*model) bool {
+		s := h.screen()
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// A user opens the Prompts tab, filters to a prompt, fills its required argument,
+// takes a completion for the next one from the pick list, and gets the prompt.
+func TestPromptWithCompletion(t *testing.T) {
+	t.Parallel()
+	h := ready(t, 120, 40)
+	h.press("9")
+	h.until("the host's prompts", screenHas(h, "greet", "summarize", "Summarize text"))
+	h.contains("9 Prompts")
+	h.press("/")
+	h.typeText("summ")
+	h.press("enter")
+	h.contains("Asks the model to summarize", "text*")
+	h.press("enter")
+	h.until("the form", screenHas(h, "Arguments", "enter gets the prompt"))
+	h.typeText("hello world")
+	h.press("tab")
+	// The style field offers its values before anything is typed, asked with the
+	// text already filled in as context.arguments.
+	h.until("the style values", screenHas(h, "brief", "detailed", "bullets", "↓/↑ pick"))
+	if n := sentWith(h.m, "completion/complete", `"name":"style"`, `"context":{"arguments":{"text":"hello world"}}`); n == 0 {
+		t.Errorf("no completion/complete for style carried the text as context.arguments")
+	}
+	h.typeText("d")
+	h.until("the narrowed values", func(m *model) bool {
+		f := m.prompts.open.form.fields[1]
+		return len(f.values) == 1 && f.values[0] == "detailed" && strings.Contains(h.screen(), "  detailed")
+	})
+	h.press("down", "enter")
+	h.until("the picked value", screenHas(h, "Style (style)  detailed"))
+	h.press("enter")
+	h.until("the messages", screenHas(h, "── prompts/get", "── [1] user", "Summarize the following text (detailed):", "hello world"))
+	if n := sentWith(h.m, "prompts/get", `"name":"summarize"`, `"style":"detailed"`, `"text":"hello world"`); n != 1 {
+		t.Errorf("prompts/get with both arguments sent %d times, want 1", n)
+	}
+	// esc returns to the list; enter on it opens the form as it was left.
+	h.press("esc", "esc")
+	h.until("the list", screenHas(h, "enter opens"))
+	h.press("enter")
+	h.until("the form kept", screenHas(h, "hello world", "detailed"))
+}
+
+// A required argument left empty is named, and nothing is sent.
+func TestPromptRequiredArgument(t *testing.T) {
+	t.Parallel()
+	h := ready(t, 120, 40)
+	h.press("9")
+	h.until("the host's prompts", screenHas(h, "greet"))
+	h.press("/")
+	h.typeText("greet")
+	h.press("enter", "enter")
+	h.until("the form", screenHas(h, "Arguments"))
+	h.press("enter")
+	h.contains("fill in the required argument(s): name")
+	if n := sentWith(h.m, "prompts/get"); n != 0 {
+		t.Errorf("prompts/get sent %d times with a required argument missing", n)
+	}
+	h.typeText("Ada")
+	h.press("tab")
+	h.until("the language values", screenHas(h, "de", "ja"))
+	h.typeText("f")
+	h.until("fr alone", func(m *model) bool {
+		f := m.prompts.open.form.fields[1]
+		return len(f.values) == 1 && f.values[0] == "fr"
+	})
+	h.press("enter") // no value picked: enter gets the prompt with "f" as typed
+	h.until("two messages", screenHas(h, "── [1] user", "── [2] assistant", `Please greet Ada in the language "f".`, "Sure. Here is a friendly greeting:"))
+}
+
+// An answer to an older question (the user typed on meanwhile) is dropped.
+func TestCompletionStaleAnswerDropped(t *testing.T) {
+	f := newArgForm("main", client.CompletionRef{Type: "ref/prompt", Name: "p"}, []argField{{Name: "a"}}, true)
+	f.open()
+	old := f.seq
+	f.insert("x") // a newer edit
+	f.onDone(completeDoneMsg{form: f, seq: old, field: 0, c: &client.Completion{Values: []string{"stale"}}})
+	if len(f.fields[0].values) != 0 {
+		t.Fatalf("a stale answer was shown: %v", f.fields[0].values)
+	}
+	f.onDone(completeDoneMsg{form: f, seq: f.seq, field: 0, c: &client.Completion{Values: []string{"fresh"}}})
+	if got := f.fields[0].values; len(got) != 1 || got[0] != "fresh" {
+		t.Fatalf("the current answer was not shown: %v", got)
+	}
+}
+
+// The server asks for input while prompts/get runs: the dialog comes as for a tool
+// call, and the prompt's messages follow the answer. list_changed refreshes the list.
+func TestPromptElicitationAndListChanged(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "skills")}, 120, 40)
+	h.until("connected", func(m *model) bool { return len(m.list.tools) > 0 })
+	h.press("9")
+	h.until("the prompt", screenHas(h, "ask_first"))
+	h.press("enter")
+	h.until("the form", screenHas(h, "(no arguments)"))
+	h.press("enter")
+	h.until("the question", screenHas(h, "The server asks for input", "Who is asking for this prompt?"))
+	h.typeText("Ada")
+	h.press("enter")
+	h.until("the messages", screenHas(h, "── [1] user", "The user's name is Ada."))
+
+	// A tool adds a prompt and sends notifications/prompts/list_changed.
+	h.press("esc")
+	h.press("tab") // to the tool list
+	h.selectTool("add_prompt")
+	h.press("enter", "enter")
+	h.until("the tool's result", screenHas(h, "added the prompt added_later"))
+	h.press("9")
+	h.until("the new prompt", screenHas(h, "added_later", "ask_first"))
+	h.contains("prompts changed; list refreshed")
+}
+
+// Skills: listed with their frontmatter; nothing read before a skill is opened;
+// opening one reads SKILL.md alone and lists its files; opening a file reads it,
+// checked against the listing.
+func TestSkillsBundledHost(t *testing.T) {
+	t.Parallel()
+	h := ready(t, 120, 40)
+	h.press(":")
+	h.typeText("skills")
+	h.press("enter")
+	h.until("the skills", screenHas(h, "Skills", "hello-world", "Greets the world in a shell script", "colour-names"))
+	h.contains("description: Greets the world", "files (2)", "skill://hello-world/scripts/hello.sh")
+	if n := sentWith(h.m, "resources/read"); n != 0 {
+		t.Fatalf("%d resources/read before a skill was opened", n)
+	}
+	h.press("enter")
+	h.until("SKILL.md", screenHas(h, "# Hello, world", "✓ size and digest match the listing", "scripts/hello.sh"))
+	if n := sentWith(h.m, "resources/read"); n != 1 {
+		t.Fatalf("opening the skill sent %d resources/read, want 1 (SKILL.md)", n)
+	}
+	h.press("down", "enter")
+	h.until("the script", screenHas(h, "echo 'Hello, world!'", "skill://hello-world/scripts/hello.sh"))
+	if n := sentWith(h.m, "resources/read", "skill://hello-world/scripts/hello.sh"); n != 1 {
+		t.Fatalf("the file was read %d times, want 1", n)
+	}
+}
+
+// A file that fails its digest, or its size, is an error in the view, its content
+// not shown.
+func TestSkillFileFailsItsDigest(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "skills")}, 120, 40)
+	h.until("connected", func(m *model) bool { return len(m.list.tools) > 0 })
+	h.contains("Skills") // on the tab bar: the server declares the extension
+	for i := 0; i < int(tabCount) && h.m.tab != tabSkills; i++ {
+		h.press("]")
+	}
+	h.press("tab") // ] changes the tab; tab gives it the keys
+	h.until("the skills", screenHas(h, "fine", "tampered", "resized"))
+	h.press("down", "enter")
+	h.until("tampered's SKILL.md", screenHas(h, "notes.md", "✓ size and digest match"))
+	h.press("down", "enter")
+	h.until("the refusal", screenHas(h, "✗ verification failed", "its digest is", "listing says"))
+	if strings.Contains(h.screen(), "These notes were changed") {
+		t.Error("the content of a file that failed its digest is shown")
+	}
+	h.press("down", "enter") // resized
+	h.until("resized's SKILL.md", screenHas(h, "data.txt"))
+	h.press("down", "enter")
+	h.until("the size refusal", screenHas(h, "✗ verification failed", "it is 12 bytes, the listing says 99"))
+}
