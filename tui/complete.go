@@ -26,7 +26,7 @@ var completeDebounce = 120 * time.Millisecond
 
 // completeTimeout bounds one completion/complete: a server that never answers leaves
 // a note under the field, never a waiting screen.
-var completeTimeout = 10 * time.Second
+const completeTimeout = 10 * time.Second
 
 // pickRows is how many offered values the pick list shows at once.
 const pickRows = 8
@@ -67,11 +67,12 @@ type argForm struct {
 	seq      int                // bumped on every edit and focus change; older answers are stale
 	cancel   context.CancelFunc // the completion in flight, cancelled by a newer one
 	asked    int                // completion requests sent (for tests and benchmarks)
+	timeout  time.Duration      // of one completion (completeTimeout)
 }
 
 // newArgForm makes a form; complete says whether the server offers completions.
 func newArgForm(server string, ref client.CompletionRef, fields []argField, complete bool) *argForm {
-	f := &argForm{server: server, ref: ref, complete: complete}
+	f := &argForm{server: server, ref: ref, complete: complete, timeout: completeTimeout}
 	for i := range fields {
 		fl := fields[i]
 		fl.pick = -1
@@ -173,7 +174,7 @@ func (f *argForm) onDue(msg completeDueMsg, wb *workbench.Workbench) tea.Cmd {
 	if f.cancel != nil {
 		f.cancel() // the older question's answer no longer matters
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), completeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), f.timeout)
 	f.cancel = cancel
 	f.asked++
 	seq, field, server, ref := f.seq, f.focus, f.server, f.ref
@@ -186,8 +187,8 @@ func (f *argForm) onDue(msg completeDueMsg, wb *workbench.Workbench) tea.Cmd {
 		}
 		defer release()
 		c, err := s.Complete(ctx, ref, name, value, args)
-		if err == nil && ctx.Err() != nil {
-			err = ctx.Err()
+		if ctx.Err() != nil {
+			err = ctx.Err() // timed out, or cancelled by a newer question
 		}
 		return completeDoneMsg{form: f, seq: seq, field: field, c: c, err: err}
 	}
@@ -201,7 +202,7 @@ func (f *argForm) onDone(msg completeDoneMsg) {
 	fl := f.fields[msg.field]
 	switch {
 	case errors.Is(msg.err, context.DeadlineExceeded):
-		fl.note = fmt.Sprintf("completion: no answer within %s", completeTimeout)
+		fl.note = fmt.Sprintf("completion: no answer within %s; type on, or enter gets the prompt as typed", f.timeout)
 	case errors.Is(msg.err, context.Canceled):
 	case msg.err != nil:
 		fl.note = "completion: " + oneLine(msg.err.Error(), 200)

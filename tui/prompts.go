@@ -24,8 +24,7 @@ type promptsView struct {
 	entries   []promptEntry          // every prompt, in the servers' order
 	rows      []promptRow            // what the filter shows
 	several   bool
-	cursor    int
-	offset    int
+	list      // the cursor over rows (list.go)
 	filter    string
 	filtering bool
 	open      *openPrompt
@@ -348,22 +347,25 @@ func (m *model) onPromptsKey(k tea.KeyPressMsg) tea.Cmd {
 		v.rebuild(m)
 		return nil
 	}
-	if d := scrollDelta(k, m.keys, m.height); d != 0 {
-		v.move(d)
+	before := v.cursor
+	if v.keyMove(k, m.keys, len(v.rows)) {
+		v.skipHeader(cmpDir(v.cursor - before))
 	}
 	return nil
 }
 
+// move moves the cursor by d rows, past server headers.
 func (v *promptsView) move(d int) {
-	if len(v.rows) == 0 {
-		return
-	}
-	v.cursor = min(max(v.cursor+d, 0), len(v.rows)-1)
-	dir := 1
+	v.moveBy(d, len(v.rows))
+	v.skipHeader(cmpDir(d))
+}
+
+// cmpDir is the direction of a move: 1 down, -1 up.
+func cmpDir(d int) int {
 	if d < 0 {
-		dir = -1
+		return -1
 	}
-	v.skipHeader(dir)
+	return 1
 }
 
 // openPromptForm shows a prompt's arguments as a form (the one typed into before,
@@ -596,7 +598,7 @@ func (m *model) promptsView(width, height int) string {
 		if v.filtering {
 			hint += "█"
 		}
-		hint += st.muted.Render("  esc clears")
+		hint += st.muted.Render("  esc clears · enter opens")
 	} else {
 		hint = st.muted.Render(hint)
 	}
@@ -631,37 +633,9 @@ func (m *model) promptsView(width, height int) string {
 	}
 	// The list, then the selected prompt's detail.
 	listH := max(min(len(v.rows), (height-len(lines))*3/5), min(len(v.rows), 3))
-	if v.cursor < v.offset {
-		v.offset = v.cursor
-	}
-	if v.cursor >= v.offset+listH {
-		v.offset = v.cursor - listH + 1
-	}
-	v.offset = min(v.offset, max(len(v.rows)-listH, 0))
-	for i := v.offset; i < min(len(v.rows), v.offset+listH); i++ {
-		r := v.rows[i]
-		if r.entry < 0 {
-			lines = append(lines, st.accent.Render(truncate("▾ "+safe(r.header), width-12))+st.muted.Render("  "+r.note))
-			continue
-		}
-		p := v.entries[r.entry].p
-		name := safe(p.Name)
-		if p.Title != "" && p.Title != p.Name {
-			name += st.muted.Render("  " + safe(p.Title))
-		}
-		args := ""
-		if n := len(p.Arguments); n > 0 {
-			args = st.muted.Render(fmt.Sprintf("  %d arg", n))
-			if n > 1 {
-				args += st.muted.Render("s")
-			}
-		}
-		row := "  " + truncate(name+args, width-2)
-		if i == v.cursor {
-			row = st.selected.Render("›") + " " + truncate(name+args, width-2)
-		}
-		lines = append(lines, row)
-	}
+	lines = append(lines, v.draw(len(v.rows), listH, func(i int, selected bool) string {
+		return v.rowLine(st, i, selected, width)
+	})...)
 	if e, ok := v.selected(); ok && height-len(lines) > 2 {
 		lines = append(lines, "")
 		lines = append(lines, promptDetail(st, e.p, width)...)
@@ -670,6 +644,30 @@ func (m *model) promptsView(width, height int) string {
 		lines = lines[:max(height, 0)]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// rowLine draws row i of the list.
+func (v *promptsView) rowLine(st styles, i int, selected bool, width int) string {
+	r := v.rows[i]
+	if r.entry < 0 {
+		return st.accent.Render(truncate("▾ "+safe(r.header), width-12)) + st.muted.Render("  "+r.note)
+	}
+	p := v.entries[r.entry].p
+	name := safe(p.Name)
+	if p.Title != "" && p.Title != p.Name {
+		name += st.muted.Render("  " + safe(p.Title))
+	}
+	args := ""
+	if n := len(p.Arguments); n > 0 {
+		args = st.muted.Render(fmt.Sprintf("  %d arg", n))
+		if n > 1 {
+			args += st.muted.Render("s")
+		}
+	}
+	if selected {
+		return st.selected.Render("›") + " " + truncate(name+args, width-2)
+	}
+	return "  " + truncate(name+args, width-2)
 }
 
 // promptDetail is a prompt's description and arguments.
@@ -720,8 +718,11 @@ func (m *model) openPromptView(o *openPrompt, width, height int) string {
 		d := wrapText(p.Description, width)
 		lines = append(lines, d[:min(len(d), 2)]...)
 	}
-	hint := "enter gets the prompt · tab moves · esc back"
-	if !o.form.complete {
+	hint := "enter gets the prompt · esc back"
+	if len(o.form.fields) > 1 {
+		hint = "enter gets the prompt · tab moves · esc back"
+	}
+	if !o.form.complete && len(o.form.fields) > 0 {
 		hint += " · (the server offers no completion)"
 	}
 	lines = append(lines, st.accent.Render("Arguments")+st.muted.Render("  "+hint))

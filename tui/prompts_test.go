@@ -3,18 +3,27 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // sentWith counts the frames the client sent whose method is method and whose bytes
 // hold every one of parts.
 func sentWith(m *model, method string, parts ...string) int {
 	n := 0
+	if m.traffic.entries == nil {
+		return 0 // no frame has reached the model yet
+	}
 	for i := 0; i < m.traffic.entries.Len(); i++ {
 		e := m.traffic.entries.At(i)
-		if e.e.Dir != "send" || !(e.summary == method || strings.HasPrefix(e.summary, method+" ")) {
+		sum := e.summary
+		if _, rest, ok := strings.Cut(sum, " │ "); ok {
+			sum = rest // several servers: "server │ method …"
+		}
+		if e.e.Dir != "send" || !(sum == method || strings.HasPrefix(sum, method+" ")) {
 			continue
 		}
 		all := true
@@ -59,6 +68,7 @@ func TestPromptWithCompletion(t *testing.T) {
 	// The style field offers its values before anything is typed, asked with the
 	// text already filled in as context.arguments.
 	h.until("the style values", screenHas(h, "brief", "detailed", "bullets", "↓/↑ pick"))
+	h.until("the traffic so far", h.caughtUp)
 	if n := sentWith(h.m, "completion/complete", `"name":"style"`, `"context":{"arguments":{"text":"hello world"}}`); n == 0 {
 		t.Errorf("no completion/complete for style carried the text as context.arguments")
 	}
@@ -71,6 +81,7 @@ func TestPromptWithCompletion(t *testing.T) {
 	h.until("the picked value", screenHas(h, "Style (style)  detailed"))
 	h.press("enter")
 	h.until("the messages", screenHas(h, "── prompts/get", "── [1] user", "Summarize the following text (detailed):", "hello world"))
+	h.until("the traffic so far", h.caughtUp)
 	if n := sentWith(h.m, "prompts/get", `"name":"summarize"`, `"style":"detailed"`, `"text":"hello world"`); n != 1 {
 		t.Errorf("prompts/get with both arguments sent %d times, want 1", n)
 	}
@@ -93,6 +104,7 @@ func TestPromptRequiredArgument(t *testing.T) {
 	h.until("the form", screenHas(h, "Arguments"))
 	h.press("enter")
 	h.contains("fill in the required argument(s): name")
+	h.until("the traffic so far", h.caughtUp)
 	if n := sentWith(h.m, "prompts/get"); n != 0 {
 		t.Errorf("prompts/get sent %d times with a required argument missing", n)
 	}
@@ -162,16 +174,19 @@ func TestSkillsBundledHost(t *testing.T) {
 	h.press("enter")
 	h.until("the skills", screenHas(h, "Skills", "hello-world", "Greets the world in a shell script", "colour-names"))
 	h.contains("description: Greets the world", "files (2)", "skill://hello-world/scripts/hello.sh")
+	h.until("the traffic so far", h.caughtUp)
 	if n := sentWith(h.m, "resources/read"); n != 0 {
 		t.Fatalf("%d resources/read before a skill was opened", n)
 	}
 	h.press("enter")
 	h.until("SKILL.md", screenHas(h, "# Hello, world", "✓ size and digest match the listing", "scripts/hello.sh"))
+	h.until("the traffic so far", h.caughtUp)
 	if n := sentWith(h.m, "resources/read"); n != 1 {
 		t.Fatalf("opening the skill sent %d resources/read, want 1 (SKILL.md)", n)
 	}
 	h.press("down", "enter")
 	h.until("the script", screenHas(h, "echo 'Hello, world!'", "skill://hello-world/scripts/hello.sh"))
+	h.until("the traffic so far", h.caughtUp)
 	if n := sentWith(h.m, "resources/read", "skill://hello-world/scripts/hello.sh"); n != 1 {
 		t.Fatalf("the file was read %d times, want 1", n)
 	}
@@ -200,4 +215,72 @@ func TestSkillFileFailsItsDigest(t *testing.T) {
 	h.until("resized's SKILL.md", screenHas(h, "data.txt"))
 	h.press("down", "enter")
 	h.until("the size refusal", screenHas(h, "✗ verification failed", "it is 12 bytes, the listing says 99"))
+}
+
+// With several servers the prompts are grouped under a header per server, each
+// prompt goes to its own server, and a skill opens on its own server.
+func TestPromptsAndSkillsOfSeveralServers(t *testing.T) {
+	t.Parallel()
+	specs := []workbench.Spec{
+		{Name: "host", Target: hostTarget(t)},
+		{Name: "fake", Target: client.Target{Argv: testutil.FakeServer(t, "skills")}},
+	}
+	h := newHarnessWith(t, Options{Servers: specs, Theme: "dark"}, 120, 40)
+	h.until("both connected", func(m *model) bool {
+		return len(m.servers) == 2 && m.servers[0].state == stateReady && m.servers[1].state == stateReady && len(m.list.tools) > 20
+	})
+	h.press("9")
+	h.until("both servers' prompts", screenHas(h, "▾ host", "▾ fake", "greet", "ask_first"))
+	h.press("/")
+	h.typeText("fake/ask")
+	h.press("enter")
+	h.until("one prompt", func(m *model) bool {
+		e, ok := m.prompts.selected()
+		return ok && e.p.Name == "ask_first" && e.server == "fake"
+	})
+	h.press("enter")
+	h.until("its form, named server/prompt", screenHas(h, "fake/ask_first", "(no arguments)"))
+	h.press("enter")
+	h.until("the question", screenHas(h, "Who is asking for this prompt?"))
+	h.press("esc") // cancel the question
+	h.until("the answer to a cancel", screenHas(h, "You canceled."))
+
+	h.press(":")
+	h.typeText("skills")
+	h.press("enter")
+	h.until("both servers' skills", screenHas(h, "▾ host", "▾ fake", "hello-world", "tampered"))
+	// The first row is host's first skill; fake's come after host's two.
+	h.press("g", "down", "down", "down", "enter")
+	h.until("fake's tampered skill opened", screenHas(h, "skill://tampered/SKILL.md", "✓ size and digest match"))
+	h.until("the traffic so far", h.caughtUp)
+	if n := sentWith(h.m, "resources/read", "skill://tampered/SKILL.md"); n != 1 {
+		t.Errorf("tampered's SKILL.md read %d times", n)
+	}
+}
+
+// A completion that never answers: typing goes on at once, each new pause asks
+// again (the older question abandoned), and the field says the server did not answer.
+func TestCompletionNeverAnswers(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "skills")}, 120, 40)
+	h.until("connected", func(m *model) bool { return len(m.list.tools) > 0 })
+	h.press("9")
+	h.until("the prompt", screenHas(h, "slow_complete"))
+	h.press("/")
+	h.typeText("slow")
+	h.press("enter", "enter")
+	h.until("the form", screenHas(h, "topic*"))
+	h.m.prompts.open.form.timeout = time.Second // setup: a short wait for the silent server
+	h.typeText("ab")
+	h.contains("topic* ab") // shown at once, with no answer from the server
+	h.until("a first question", func(m *model) bool { return sentWith(m, "completion/complete", `"value":"ab"`) == 1 })
+	h.typeText("c")
+	h.contains("topic* abc")
+	h.until("the note", screenHas(h, "completion: no answer within"))
+	h.until("the traffic so far", h.caughtUp)
+	if n := sentWith(h.m, "completion/complete", `"value":"abc"`); n != 1 {
+		t.Errorf("completion/complete for abc sent %d times, want 1", n)
+	}
+	h.press("enter")
+	h.until("the prompt as typed", screenHas(h, "Topic: abc"))
 }

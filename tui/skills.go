@@ -24,8 +24,7 @@ import (
 type skillsView struct {
 	lists  map[string]*skillList // by server
 	rows   []skillRow
-	cursor int
-	offset int
+	list                         // the cursor over rows (list.go)
 	opened map[string]*skillOpen // by server and skill URI
 	shown  *skillShown           // what the lower part shows
 	out    scroller
@@ -264,14 +263,13 @@ func (m *model) onSkillsKey(k tea.KeyPressMsg) tea.Cmd {
 		v.out.scroll(scrollDelta(k, m.keys, m.height))
 		return nil
 	}
-	if d := scrollDelta(k, m.keys, m.height); d != 0 && len(v.rows) > 0 {
-		v.cursor = min(max(v.cursor+d, 0), len(v.rows)-1)
-		if v.rows[v.cursor].skill < 0 {
-			if d < 0 && v.cursor > 0 {
-				v.cursor--
-			} else if v.cursor+1 < len(v.rows) {
-				v.cursor++
-			}
+	before := v.cursor
+	if v.keyMove(k, m.keys, len(v.rows)) && v.cursor < len(v.rows) && v.rows[v.cursor].skill < 0 {
+		// A server's header: step past it.
+		if v.cursor < before && v.cursor > 0 {
+			v.cursor--
+		} else if v.cursor+1 < len(v.rows) {
+			v.cursor++
 		}
 	}
 	return nil
@@ -393,16 +391,9 @@ func (m *model) skillsView(width, height int) string {
 		}
 	}
 	listH := min(len(v.rows), max((height-len(lines))/2, 3))
-	if v.cursor < v.offset {
-		v.offset = v.cursor
-	}
-	if v.cursor >= v.offset+listH {
-		v.offset = v.cursor - listH + 1
-	}
-	v.offset = min(v.offset, max(len(v.rows)-listH, 0))
-	for i := v.offset; i < min(len(v.rows), v.offset+listH); i++ {
-		lines = append(lines, v.rowLine(st, v.rows[i], i == v.cursor, width))
-	}
+	lines = append(lines, v.draw(len(v.rows), listH, func(i int, selected bool) string {
+		return v.rowLine(st, v.rows[i], selected, width)
+	})...)
 	room := height - len(lines) - 1
 	if room <= 0 {
 		return clampLines(strings.Join(lines, "\n"), height, width)

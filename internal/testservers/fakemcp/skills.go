@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	scenarios["skills"] = "the skills extension with a skill whose file fails its digest and one whose file has the wrong size; a prompt that asks the user (elicitation/create) before it answers; a tool that adds a prompt (prompts/list_changed)"
+	scenarios["skills"] = "the skills extension with a skill whose file fails its digest and one whose file has the wrong size; a prompt that asks the user (elicitation/create) before it answers; a tool that adds a prompt (prompts/list_changed); a prompt argument whose completion never answers"
 }
 
 // skillsState is the skills scenario's state: the prompts/get waiting for the
@@ -102,8 +102,9 @@ func (s *server) skills(id json.RawMessage, req request, msg []byte) bool {
 		return true
 	}
 	var p struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
+		Name      string            `json:"name"`
+		URI       string            `json:"uri"`
+		Arguments map[string]string `json:"arguments"`
 	}
 	_ = json.Unmarshal(req.Params, &p)
 	switch req.Method {
@@ -112,7 +113,7 @@ func (s *server) skills(id json.RawMessage, req request, msg []byte) bool {
 			"protocolVersion": "2025-11-25",
 			"serverInfo":      map[string]string{"name": "fakemcp-skills", "version": "1"},
 			"capabilities": map[string]any{
-				"tools": map[string]any{}, "prompts": map[string]any{"listChanged": true}, "resources": map[string]any{},
+				"tools": map[string]any{}, "prompts": map[string]any{"listChanged": true}, "resources": map[string]any{}, "completions": map[string]any{},
 				"extensions": map[string]any{"io.modelcontextprotocol/skills": map[string]any{}},
 			},
 		})
@@ -136,7 +137,9 @@ func (s *server) skills(id json.RawMessage, req request, msg []byte) bool {
 		s.reply(id, map[string]any{"resources": []any{}})
 	case "prompts/list":
 		prompts := []any{map[string]any{"name": "ask_first", "description": "Asks the user for a name (elicitation/create) before it answers",
-			"arguments": []any{}}}
+			"arguments": []any{}},
+			map[string]any{"name": "slow_complete", "description": "Its argument's completion never answers",
+				"arguments": []any{map[string]any{"name": "topic", "required": true}}}}
 		skillsState.Lock()
 		if skillsState.extra {
 			prompts = append(prompts, map[string]any{"name": "added_later", "description": "Added by the add_prompt tool"})
@@ -154,11 +157,15 @@ func (s *server) skills(id json.RawMessage, req request, msg []byte) bool {
 				"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string", "title": "Name"}},
 					"required": []string{"name"}},
 			}})
+		case "slow_complete":
+			s.reply(id, map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "Topic: " + p.Arguments["topic"]}}}})
 		case "added_later":
 			s.reply(id, map[string]any{"messages": []any{map[string]any{"role": "assistant", "content": map[string]any{"type": "text", "text": "I was added later."}}}})
 		default:
 			s.replyError(id, codeInvalidParams, "no prompt "+p.Name)
 		}
+	case "completion/complete":
+		// Never answers.
 	case "tools/list":
 		s.reply(id, map[string]any{"tools": []any{map[string]any{"name": "add_prompt", "description": "Adds the prompt added_later and sends notifications/prompts/list_changed",
 			"inputSchema": map[string]any{"type": "object"}}}})
