@@ -726,17 +726,17 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *model) onFilterKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "esc":
+	switch {
+	case key.Matches(k, m.keys.ClearFilter):
 		m.list.filtering = false
 		m.list.setFilter("")
-	case "enter":
+	case key.Matches(k, m.keys.FilterDone):
 		m.list.filtering = false
-	case "up":
+	case key.Matches(k, m.keys.FilterUp):
 		m.list.move(-1)
-	case "down":
+	case key.Matches(k, m.keys.FilterDown):
 		m.list.move(1)
-	case "backspace":
+	case key.Matches(k, m.keys.Erase):
 		if r := []rune(m.list.filter); len(r) > 0 {
 			m.list.setFilter(string(r[:len(r)-1]))
 		}
@@ -756,7 +756,7 @@ func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
 			m.toolRaw = !m.toolRaw
 			return nil
 		}
-		if k.String() == "esc" {
+		if key.Matches(k, m.keys.Back) {
 			m.focus = paneList
 			return nil
 		}
@@ -775,7 +775,7 @@ func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, m.keys.Editor):
 		return m.openEditor()
-	case k.String() == "esc":
+	case key.Matches(k, m.keys.Back):
 		m.focus = paneList
 		return nil
 	}
@@ -1058,12 +1058,12 @@ func (m *model) scroll(delta int) {
 
 func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.traffic.typing {
-		switch k.String() {
-		case "esc":
+		switch {
+		case key.Matches(k, m.keys.SearchClear):
 			m.traffic.typing, m.traffic.query = false, ""
-		case "enter":
+		case key.Matches(k, m.keys.SearchDone):
 			m.traffic.typing = false
-		case "backspace":
+		case key.Matches(k, m.keys.Erase):
 			if r := []rune(m.traffic.query); len(r) > 0 {
 				m.traffic.query = string(r[:len(r)-1])
 			}
@@ -1082,10 +1082,10 @@ func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
 		m.traffic.dirIndex = (m.traffic.dirIndex + 1) % len(dirFilters)
 		m.traffic.refilter()
 		return nil
-	case k.String() == "enter":
+	case key.Matches(k, m.keys.OpenFrame):
 		m.traffic.toggleOpen()
 		return nil
-	case k.String() == "esc":
+	case key.Matches(k, m.keys.CloseFrame):
 		m.traffic.closeOpen()
 		return nil
 	}
@@ -1124,7 +1124,7 @@ func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		m.tab = tabTool
 		return nil
-	case k.String() == "right", k.String() == "l":
+	case key.Matches(k, m.keys.ShowResult):
 		m.current = o
 		m.tab = tabResult
 		m.result.top()
@@ -1165,8 +1165,8 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 		m.elicit, m.elicitForm = nil, nil
 		return nil
 	}
-	switch k.String() {
-	case "ctrl+a", "enter":
+	switch {
+	case key.Matches(k, m.keys.Accept):
 		if m.elicitForm == nil {
 			return answer(client.ElicitResponse{Action: "accept"})
 		}
@@ -1180,9 +1180,9 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return answer(client.ElicitResponse{Action: "accept", Content: v})
-	case "ctrl+x":
+	case key.Matches(k, m.keys.Decline):
 		return answer(client.ElicitResponse{Action: "decline"})
-	case "esc":
+	case key.Matches(k, m.keys.Dismiss):
 		return answer(client.ElicitResponse{Action: "cancel"})
 	}
 	return m.forwardToField(k)
