@@ -89,8 +89,9 @@ type (
 		elapsed time.Duration
 	}
 	elicitMsg struct {
-		req   client.ElicitRequest
-		reply chan client.ElicitResponse
+		server string // the server that asks
+		req    client.ElicitRequest
+		reply  chan client.ElicitResponse
 	}
 	noticeMsg struct{ text string }
 	linkedMsg struct {
@@ -162,6 +163,7 @@ type model struct {
 
 	elicit     *elicitMsg
 	elicitForm *form.Form
+	elicitWait []elicitMsg // questions that came while one was open, in order
 
 	notice    string
 	inline    bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
@@ -321,6 +323,9 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onWorkbench(msg.e)
 	case toolsMsg:
 		return m, m.onTools(msg)
+	case countsMsg:
+		m.onCounts(msg)
+		return m, nil
 	case wireBatchMsg:
 		m.onWire(msg.events, msg.servers)
 		m.onLogs(msg.logs)
@@ -348,15 +353,12 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resultVer++
 		return m, nil
 	case elicitMsg:
-		f, err := form.New(msg.req.Schema)
-		if err != nil {
-			msg.reply <- client.ElicitResponse{Action: "decline"}
-			m.notice = "the server asked for input with an unusable schema; declined"
+		if m.elicit != nil {
+			// Another server (or call) asks while a question is open: it waits its turn.
+			m.elicitWait = append(m.elicitWait, msg)
 			return m, nil
 		}
-		f.SetStyles(m.st.form)
-		m.elicit, m.elicitForm = &msg, f
-		return m, nil
+		return m, m.openElicit(msg)
 	case wbDoneMsg:
 		m.onWbDone(msg)
 		return m, nil
@@ -601,6 +603,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(k, m.keys.TabTool, m.keys.TabResult, m.keys.TabTraffic, m.keys.TabLogs, m.keys.TabStderr, m.keys.TabHistory, m.keys.TabServers):
 			m.tab = tab(k.String()[0] - '1')
 			m.focus = paneRight
+			if m.tab == tabServers {
+				return m.fetchAllCounts() // one server: counted when first shown
+			}
 			return nil
 		case key.Matches(k, m.keys.NextTab):
 			m.tab = (m.tab + 1) % tabCount
@@ -1185,6 +1190,11 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 	answer := func(r client.ElicitResponse) tea.Cmd {
 		e.reply <- r
 		m.elicit, m.elicitForm = nil, nil
+		if len(m.elicitWait) > 0 {
+			next := m.elicitWait[0]
+			m.elicitWait = m.elicitWait[1:]
+			return m.openElicit(next)
+		}
 		return nil
 	}
 	switch k.String() {
@@ -1816,9 +1826,29 @@ func (m *model) historyView(width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
+// openElicit shows a server's question as a form built from its schema.
+func (m *model) openElicit(msg elicitMsg) tea.Cmd {
+	f, err := form.New(msg.req.Schema)
+	if err != nil {
+		msg.reply <- client.ElicitResponse{Action: "decline"}
+		m.notice = "the server asked for input with an unusable schema; declined"
+		if m.several() {
+			m.notice = msg.server + " asked for input with an unusable schema; declined"
+		}
+		return nil
+	}
+	f.SetStyles(m.st.form)
+	m.elicit, m.elicitForm = &msg, f
+	return nil
+}
+
 func (m *model) elicitView(width, height int) string {
 	e := m.elicit.req
-	lines := []string{m.st.title.Render("The server asks for input")}
+	title := "The server asks for input"
+	if m.several() {
+		title = "Server " + safe(m.elicit.server) + " asks for input"
+	}
+	lines := []string{m.st.title.Render(title)}
 	lines = append(lines, wrapText(e.Message, width)...)
 	if e.Mode == "url" {
 		lines = append(lines, "", "URL: "+safe(e.URL), m.st.muted.Render("enter accepts (you open the URL yourself) · ctrl+x declines · esc cancels"))
