@@ -59,17 +59,18 @@ func TestEndToEndThreeServers(t *testing.T) {
 	x.callIn("ev/echo", "from-ev", "Echo: from-ev")
 	x.callIn("web/echo", "from-web", "echo: from-web")
 
-	// Traffic and History name the server of every row; / in Traffic filters by it.
+	// Traffic and History name the server of every row; S in Traffic filters by it
+	// (all, host, ev, web).
 	x.keys("3")
-	x.waitFor("web │ tools/call")
+	x.waitFor("web  │ tools/call")
 	x.waitFor("host │ tools/call")
-	x.keys("/")
-	x.typeText("ev │ tools/call")
-	x.keys("Enter")
-	x.waitFor("matching ev │")
-	if sc := x.screen(); strings.Contains(sc, "web │ tools/call") || !strings.Contains(sc, "ev │ tools/call") {
+	x.keys("S", "S")
+	x.waitFor("server ev (S cycles)")
+	if sc := x.screen(); strings.Contains(sc, "web  │ tools/call") || !strings.Contains(sc, "ev   │ tools/call") {
 		t.Errorf("the traffic filter by server shows:\n%s", sc)
 	}
+	x.keys("S", "S")
+	x.waitFor("server all (S cycles)")
 	x.keys("6")
 	x.waitFor("ev/echo")
 	x.waitFor("web/echo")

@@ -18,6 +18,7 @@ type keyMap struct {
 	ShowRaw, CopyResult, CopyArgs, CopyCmd key.Binding
 	SaveResult, Rerun, LoadArgs            key.Binding
 	TrafficDir, ReadResource               key.Binding
+	ServerFilter                           key.Binding
 	DetailUp, DetailDown                   key.Binding
 	DetailPageUp, DetailPageDown           key.Binding
 }
@@ -67,6 +68,7 @@ func defaultKeys() keyMap {
 		Rerun:        b("enter", "re-run", "enter"),
 		LoadArgs:     b("e", "edit arguments", "e"),
 		TrafficDir:   b("d", "direction filter", "d"),
+		ServerFilter: b("S", "server filter (traffic, logs, stderr)", "S"),
 		ReadResource: b("o", "read linked resource", "o"),
 		// The tool detail scrolls with shift, so that the form keeps the plain keys.
 		DetailUp:       b("shift+↑/↓", "scroll the tool detail", "shift+up"),
@@ -80,14 +82,16 @@ func defaultKeys() keyMap {
 // With one server the Servers tab is off the tab bar, and off the help.
 func (k keyMap) FullHelp(several bool) [][]key.Binding {
 	tabs := []key.Binding{k.NextPane, k.PrevPane, k.NextTab, k.PrevTab, k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory}
+	last := []key.Binding{k.ReadResource, k.Rerun, k.LoadArgs, k.TrafficDir, k.Restart, k.CmdLine, k.Record, k.Quit}
 	if several {
 		tabs = append(tabs, k.TabServers)
+		last = append(last[:4:4], append([]key.Binding{k.ServerFilter}, last[4:]...)...)
 	}
 	return [][]key.Binding{
 		tabs,
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Filter, k.ClearFilter, k.Open, k.Refetch},
 		{k.Send, k.SendAnyway, k.RawJSON, k.Editor, k.Cancel, k.ShowRaw, k.CopyResult, k.CopyArgs, k.CopyCmd, k.SaveResult},
 		{k.DetailUp, k.DetailDown}, // one entry: the help drops repeats
-		{k.ReadResource, k.Rerun, k.LoadArgs, k.TrafficDir, k.Restart, k.CmdLine, k.Record, k.Quit}, // ForceQuit is in Quit's help; ? is on the status bar
+		last, // ForceQuit is in Quit's help; ? is on the status bar
 	}
 }

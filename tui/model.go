@@ -416,7 +416,9 @@ func (m *model) onWire(events []wire.Event, servers []string) {
 					s.addStderr(line)
 				}
 				if m.several() {
-					line = servers[i] + " │ " + line
+					line = padName(servers[i], m.nameWidth()) + " │ " + line
+					m.stderr.addFrom(line, servers[i])
+					continue
 				}
 			}
 			m.stderr.add(line)
@@ -654,6 +656,12 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onResultKey(k)
 	case tabServers:
 		return m.onServersKey(k)
+	}
+	if m.tab == tabLogs || m.tab == tabStderr {
+		if key.Matches(k, m.keys.ServerFilter) {
+			m.onServerFilterKey()
+			return nil
+		}
 	}
 	return m.onScrollKey(k)
 }
@@ -1109,6 +1117,9 @@ func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.TrafficDir):
 		m.traffic.dirIndex = (m.traffic.dirIndex + 1) % len(dirFilters)
 		m.traffic.refilter()
+		return nil
+	case key.Matches(k, m.keys.ServerFilter):
+		m.onServerFilterKey()
 		return nil
 	case k.String() == "enter":
 		m.traffic.toggleOpen()
@@ -1577,17 +1588,9 @@ func (m *model) rightTabs(width, height int) string {
 	case tabTraffic:
 		body = m.traffic.view(m.st, width, bodyH)
 	case tabLogs:
-		if m.logs.len() == 0 {
-			body = m.st.muted.Render("No log messages (notifications/message) yet.")
-		} else {
-			body = m.logs.view(bodyH)
-		}
+		body = m.linesView(&m.logs, "No log messages (notifications/message) yet.", width, bodyH, false)
 	case tabStderr:
-		if m.stderr.len() == 0 {
-			body = m.st.muted.Render("The server has written nothing to stderr.")
-		} else {
-			body = m.stderr.wrapView(bodyH, width)
-		}
+		body = m.linesView(&m.stderr, "The server has written nothing to stderr.", width, bodyH, true)
 	case tabHistory:
 		body = m.historyView(width, bodyH)
 	case tabServers:
@@ -1625,8 +1628,8 @@ func (m *model) failureView(width, height int, title string) string {
 	// rest may be in the spill file).
 	var errLines []string
 	count, at := 0, func(i int) string { return errLines[i] }
-	if from := m.srv.stderrFrom; from <= m.stderr.len() {
-		count, at = m.stderr.len()-from, func(i int) string { return m.stderr.at(from + i) }
+	if from := m.srv.stderrFrom; from <= m.stderr.total() {
+		count, at = m.stderr.total()-from, func(i int) string { return m.stderr.raw(from + i) }
 	}
 	if count == 0 && se != nil {
 		for _, l := range se.Stderr { // not seen on the tap (yet)

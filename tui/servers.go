@@ -100,6 +100,58 @@ func (m *model) server(name string) *server {
 	return nil
 }
 
+// nameWidth is the width of the server column of Traffic, Logs and Stderr.
+func (m *model) nameWidth() int {
+	w := 0
+	for _, s := range m.servers {
+		w = max(w, len(s.name))
+	}
+	return min(w, 16)
+}
+
+// linesView draws Logs or Stderr: with several servers a header with the server
+// filter (S), then the lines.
+func (m *model) linesView(v *lineView, empty string, width, height int, wrap bool) string {
+	var head string
+	if m.several() || v.server != "" {
+		head = m.st.muted.Render(fmt.Sprintf("%d lines · server ", v.len())) + serverFilterLabel(m.st, v.server) + m.st.muted.Render(" (S cycles)")
+		height--
+	}
+	var body string
+	switch {
+	case v.len() == 0 && v.server != "":
+		body = m.st.muted.Render(safe(v.server) + " has nothing here yet.")
+	case v.len() == 0:
+		body = m.st.muted.Render(empty)
+	case wrap:
+		body = v.wrapView(height, width)
+	default:
+		body = v.view(height)
+	}
+	if head == "" {
+		return body
+	}
+	return head + "\n" + body
+}
+
+// onServerFilterKey is S on Traffic, Logs and Stderr: the next server filter.
+func (m *model) onServerFilterKey() {
+	if !m.several() {
+		m.notice = "one server: there is no server to filter by"
+		return
+	}
+	switch m.tab {
+	case tabTraffic:
+		m.traffic.server = nextServer(m.traffic.server, m.serverNames())
+		m.traffic.open = false
+		m.traffic.refilter()
+	case tabLogs:
+		m.logs.setServer(nextServer(m.logs.server, m.serverNames()))
+	case tabStderr:
+		m.stderr.setServer(nextServer(m.stderr.server, m.serverNames()))
+	}
+}
+
 // several reports whether the session holds more than one server (tools are then
 // shown as server/tool, under server headers).
 func (m *model) several() bool { return len(m.servers) > 1 }
@@ -222,15 +274,12 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 	switch e.Kind {
 	case workbench.EventLog:
 		if e.Log != nil {
-			prefix := ""
-			if m.several() {
-				prefix = e.Server + " "
-			}
 			line := logLine(e.Time, *e.Log)
-			if prefix != "" {
-				line = safe(prefix) + line
+			if m.several() {
+				m.logs.addFrom(padName(e.Server, m.nameWidth())+" │ "+line, e.Server)
+			} else {
+				m.onLogs([]string{line})
 			}
-			m.onLogs([]string{line})
 		}
 	case workbench.EventToolsChanged:
 		if s.state == stateReady {
@@ -259,7 +308,7 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 		s.gen++
 		s.state = stateConnecting
 		s.err, s.exit = nil, nil
-		s.stderrFrom = m.stderr.len()
+		s.stderrFrom = m.stderr.total()
 	case workbench.StateConnected:
 		s.state, s.info, s.err, s.exit = stateReady, st.Info, nil, nil
 		s.everReady = true

@@ -81,3 +81,62 @@ func TestElicitationNamesItsServer(t *testing.T) {
 	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
 	h.contains("Ada")
 }
+
+// With several servers, Traffic, Logs and Stderr name the server of every row in a
+// column, and S cycles each view's server filter (all, then each server), said in
+// the view's header.
+func TestServerColumnAndFilter(t *testing.T) {
+	t.Parallel()
+	fake := client.Target{Argv: testutil.FakeServer(t, "ndjson")}
+	h := newHarnessWith(t, Options{Theme: "dark", Servers: []workbench.Spec{
+		{Name: "one", Target: hostTarget(t)}, {Name: "second", Target: fake},
+	}}, 140, 40)
+	h.until("both servers' tools", func(m *model) bool {
+		return len(m.servers) == 2 && len(m.servers[0].tools) > 0 && len(m.servers[1].tools) > 0
+	})
+	// The host's log tool sends notifications/message; the fake server wrote its
+	// start to stderr.
+	h.selectTool("one/log")
+	h.press("enter", "enter")
+	h.until("the log lines", func(m *model) bool { return m.current != nil && !m.current.running && m.logs.len() > 0 })
+	h.until("every frame", h.caughtUp)
+
+	// (The screen's masked times collapse runs of spaces: hence the patterns.)
+	h.press("3")
+	h.matches("server all \\(S cycles\\)", `one +│ tools/call`, `second │ tools/list`)
+	h.press("S")
+	h.matches("server one \\(S cycles\\)", `one +│ tools/call`)
+	if sc := h.screen(); strings.Contains(sc, "second │") {
+		t.Errorf("Traffic filtered to one shows second's rows:\n%s", sc)
+	}
+	h.press("S")
+	h.matches("server second \\(S cycles\\)", `second │ tools/list`)
+	if sc := h.screen(); regexp.MustCompile(`one +│`).MatchString(sc) {
+		t.Errorf("Traffic filtered to second shows one's rows:\n%s", sc)
+	}
+	h.press("S")
+	h.matches("server all \\(S cycles\\)", `one +│`, `second │`)
+
+	h.press("4")
+	h.matches("server all \\(S cycles\\)", `one +│ HH:MM:SS error +\[demo\] \{"level":"error","message":"a message at level error`)
+	h.press("S", "S") // second: it sent no log message
+	h.contains("server second (S cycles)", "second has nothing here yet.")
+
+	h.press("5")
+	h.contains("server all (S cycles)", "second │ fakemcp: ndjson starting")
+	h.press("S")
+	h.contains("server one (S cycles)", "one has nothing here yet.")
+	h.press("S")
+	h.contains("second │ fakemcp: ndjson starting")
+}
+
+// matches checks the screen against regular expressions.
+func (h *harness) matches(patterns ...string) {
+	h.t.Helper()
+	s := h.screen()
+	for _, p := range patterns {
+		if !regexp.MustCompile(p).MatchString(s) {
+			h.t.Errorf("screen does not match %q:\n%s", p, s)
+		}
+	}
+}
