@@ -92,6 +92,6 @@ func (k keyMap) FullHelp(several bool) [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Filter, k.ClearFilter, k.Open, k.Refetch},
 		{k.Send, k.SendAnyway, k.RawJSON, k.Editor, k.Cancel, k.ShowRaw, k.CopyResult, k.CopyArgs, k.CopyCmd, k.SaveResult},
 		{k.DetailUp, k.DetailDown}, // one entry: the help drops repeats
-		last, // ForceQuit is in Quit's help; ? is on the status bar
+		last,                       // ForceQuit is in Quit's help; ? is on the status bar
 	}
 }
