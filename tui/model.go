@@ -326,6 +326,9 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case countsMsg:
 		m.onCounts(msg)
 		return m, nil
+	case recordingMsg:
+		m.onRecording(msg)
+		return m, nil
 	case wireBatchMsg:
 		m.onWire(msg.events, msg.servers)
 		m.onLogs(msg.logs)
@@ -972,18 +975,31 @@ func (m *model) toggleRecording() tea.Cmd {
 		m.notice = "recording is not available here"
 		return nil
 	}
-	path, err := m.opts.ToggleRecording()
+	// Starting creates a file (and writes the session's snapshot): a command.
+	toggle := m.opts.ToggleRecording
+	return func() tea.Msg {
+		path, err := toggle()
+		return recordingMsg{path: path, err: err}
+	}
+}
+
+// recordingMsg: a recording started (path) or stopped ("").
+type recordingMsg struct {
+	path string
+	err  error
+}
+
+func (m *model) onRecording(msg recordingMsg) {
 	switch {
-	case err != nil:
-		m.notice = "recording: " + err.Error()
-	case path == "":
+	case msg.err != nil:
+		m.notice = "recording: " + msg.err.Error()
+	case msg.path == "":
 		m.notice = "recording stopped: " + m.opts.Recording
 		m.opts.Recording = ""
 	default:
-		m.opts.Recording = path
-		m.notice = "recording to " + path
+		m.opts.Recording = msg.path
+		m.notice = "recording to " + msg.path
 	}
-	return nil
 }
 
 // readLinks reads every resource_link of the shown result (resources/read).

@@ -144,19 +144,16 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, configure
 	if err != nil {
 		return err
 	}
-	rec, err := startSessionRecording(c, servers)
+	// --record records them all in one file (version 2); R starts and stops it.
+	rec, err := toggleableRecording(c, servers)
 	if err != nil {
 		return err
 	}
 	defer rec.stop()
-	recording := ""
-	if rec.w != nil {
-		recording = rec.w.Path()
-	}
 	return tui.Run(ctx, tui.Options{
 		Servers: specs, Configured: configured, IdleDisconnect: idle,
-		Client: opts, Theme: theme, NoConfirm: noConfirm, Recording: recording,
-		OnWire: rec.listen,
+		Client: opts, Theme: theme, NoConfirm: noConfirm, Recording: rec.path(),
+		ToggleRecording: rec.toggle, OnWire: rec.listen,
 	})
 }
 
