@@ -204,4 +204,20 @@ func TestEndToEndRecordSeveralServers(t *testing.T) {
 	if err != nil {
 		t.Errorf("replay of the two-server recording: %v\n%s", err, out)
 	}
+
+	// open shows both servers: each served as a mock under its name, the traffic and
+	// the calls of each under it.
+	o := newTmux(t, 140, 40, fmt.Sprintf("sh -c '%s open %s; echo mcpscope-exited:$?; sleep 30'", bin, files[0]))
+	o.waitFor("▶ RECORDING")
+	o.waitFor("▾ a")
+	o.waitFor("▾ b")
+	o.waitFor("b/echo")
+	o.keys("6")
+	o.waitFor("a/echo")
+	o.waitFor("b/echo")
+	o.keys("3")
+	o.waitFor("a │ tools/call")
+	o.waitFor("b │ tools/call")
+	o.keys("q")
+	o.waitFor("mcpscope-exited:0")
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/savefile"
 	"github.com/mcpscope/mcpscope/internal/spool"
-	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
 	"github.com/mcpscope/mcpscope/workbench"
@@ -206,57 +205,6 @@ func newModel(opts Options) *model {
 		m.loadRecording(opts.Browse)
 	}
 	return m
-}
-
-// loadRecording shows a recording: its wire events in Traffic and its calls in History
-// (the last one in Result), as they were recorded.
-func (m *model) loadRecording(rec *record.Recording) {
-	started := rec.Header.Started
-	events := make([]wire.Event, 0, len(rec.Events)+2)
-	snapshot := false
-	for i := range rec.Events {
-		e := &rec.Events[i]
-		if e.Kind == record.KindEnd {
-			continue
-		}
-		if e.Snapshot && !snapshot {
-			snapshot = true
-			events = append(events, wire.Event{Time: started, Kind: wire.KindSynthetic,
-				Text: "the recording started mid-session: the handshake and lists that follow are a snapshot of what the session knew then"})
-		}
-		events = append(events, e.Wire(started))
-	}
-	events = append(events, wire.Event{Time: time.Now(), Kind: wire.KindSynthetic,
-		Text: "end of the recording; what follows is this session with the mock server"})
-	m.traffic.add(events)
-	for _, e := range events {
-		if e.Kind == wire.KindStderr {
-			m.stderr.add(safeText(string(e.Data)))
-		}
-	}
-	at := func(i int) time.Time {
-		return started.Add(time.Duration(rec.Events[i].T * float64(time.Second)))
-	}
-	for _, ex := range rec.Exchanges() {
-		if ex.Method != "tools/call" {
-			continue
-		}
-		var p struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		_ = json.Unmarshal(ex.Params, &p)
-		m.nextID++
-		o := &outcome{id: m.nextID, tool: client.Tool{Name: p.Name}, args: p.Arguments, started: at(ex.RequestEvent), recorded: true}
-		if ex.Response == nil {
-			o.cancelled = true
-		} else {
-			o.elapsed = at(ex.ResponseEvent).Sub(o.started)
-			o.result, o.err = client.ParseCallResponse(ex.Response)
-		}
-		m.calls = append(m.calls, o)
-		m.current = o
-	}
 }
 
 func (m *model) Init() tea.Cmd {

@@ -389,7 +389,7 @@ func (v *trafficView) view(st styles, width, height int) string {
 
 // padName is a server's name for a column of width w (cut with … when longer).
 func padName(name string, w int) string {
-	name = truncate(safe(name), w)
+	name = ansi.Truncate(safe(name), w, "…")
 	return name + strings.Repeat(" ", max(w-ansi.StringWidth(name), 0))
 }
 
