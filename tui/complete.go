@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -226,6 +227,37 @@ func (f *argForm) close() {
 // open starts the cycle for the first field (its values offered before any typing).
 func (f *argForm) open() tea.Cmd { return f.changed() }
 
+// argKeys is an argForm's key map.
+type argKeys struct {
+	Next, Prev, PickDown, PickUp, Take, Hide key.Binding
+	Left, Right, Home, End                   key.Binding
+	Erase, Delete, KillLeft, KillRight       key.Binding
+}
+
+func defaultArgKeys() argKeys {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return argKeys{
+		Next:      b("tab", "next field", "tab"),
+		Prev:      b("shift+tab", "previous field", "shift+tab"),
+		PickDown:  b("↓", "pick the next value offered (or the next field)", "down"),
+		PickUp:    b("↑", "pick the previous value offered (or the previous field)", "up"),
+		Take:      b("enter", "take the value picked", "enter"),
+		Hide:      b("esc", "hide the values offered", "esc"),
+		Left:      b("←", "cursor left", "left"),
+		Right:     b("→", "cursor right", "right"),
+		Home:      b("home/ctrl+a", "start of the field", "home", "ctrl+a"),
+		End:       b("end/ctrl+e", "end of the field", "end", "ctrl+e"),
+		Erase:     b("backspace", "erase", "backspace"),
+		Delete:    b("delete", "delete", "delete"),
+		KillLeft:  b("ctrl+u", "erase to the start", "ctrl+u"),
+		KillRight: b("ctrl+k", "erase to the end", "ctrl+k"),
+	}
+}
+
+var argFormKeys = defaultArgKeys()
+
 // key handles a key; handled is false for keys the form leaves to its owner (enter
 // with no value picked, esc with no pick list, and keys it does not know).
 func (f *argForm) key(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
@@ -233,37 +265,39 @@ func (f *argForm) key(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	if fl == nil {
 		return nil, false
 	}
-	switch k.String() {
-	case "tab", "shift+tab":
+	ks := argFormKeys
+	switch {
+	case key.Matches(k, ks.Next, ks.Prev):
 		if len(f.fields) < 2 {
 			return nil, true
 		}
 		d := 1
-		if k.String() == "shift+tab" {
+		if key.Matches(k, ks.Prev) {
 			d = len(f.fields) - 1
 		}
 		f.focus = (f.focus + d) % len(f.fields)
 		return f.changed(), true
-	case "up", "down":
+	case key.Matches(k, ks.PickDown, ks.PickUp):
+		down := key.Matches(k, ks.PickDown)
 		if len(fl.values) > 0 {
 			n := min(len(fl.values), 100)
-			if k.String() == "down" {
+			if down {
 				fl.pick = min(fl.pick+1, n-1)
 			} else {
 				fl.pick = max(fl.pick-1, -1)
 			}
 			return nil, true
 		}
-		if k.String() == "down" && f.focus < len(f.fields)-1 {
+		if down && f.focus < len(f.fields)-1 {
 			f.focus++
 			return f.changed(), true
 		}
-		if k.String() == "up" && f.focus > 0 {
+		if !down && f.focus > 0 {
 			f.focus--
 			return f.changed(), true
 		}
 		return nil, true
-	case "enter":
+	case key.Matches(k, ks.Take):
 		if fl.pick >= 0 && fl.pick < len(fl.values) {
 			fl.setText(fl.values[fl.pick])
 			f.seq++ // a completion asked before the pick is stale
@@ -271,49 +305,55 @@ func (f *argForm) key(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 			return nil, true
 		}
 		return nil, false
-	case "esc":
+	case key.Matches(k, ks.Hide):
 		if len(fl.values) > 0 || fl.note != "" {
 			fl.values, fl.pick, fl.note = nil, -1, ""
 			f.seq++
 			return nil, true
 		}
 		return nil, false
-	case "left":
+	case key.Matches(k, ks.Left):
 		fl.cur = max(fl.cur-1, 0)
 		return nil, true
-	case "right":
+	case key.Matches(k, ks.Right):
 		fl.cur = min(fl.cur+1, len(fl.text))
 		return nil, true
-	case "home", "ctrl+a":
+	case key.Matches(k, ks.Home):
 		fl.cur = 0
 		return nil, true
-	case "end", "ctrl+e":
+	case key.Matches(k, ks.End):
 		fl.cur = len(fl.text)
 		return nil, true
-	case "backspace":
+	case key.Matches(k, ks.Erase):
 		if fl.cur == 0 {
 			return nil, true
 		}
 		fl.text = append(fl.text[:fl.cur-1], fl.text[fl.cur:]...)
 		fl.cur--
 		return f.changed(), true
-	case "delete":
+	case key.Matches(k, ks.Delete):
 		if fl.cur >= len(fl.text) {
 			return nil, true
 		}
 		fl.text = append(fl.text[:fl.cur], fl.text[fl.cur+1:]...)
 		return f.changed(), true
-	case "ctrl+u":
+	case key.Matches(k, ks.KillLeft):
 		fl.text, fl.cur = fl.text[fl.cur:], 0
 		return f.changed(), true
-	case "ctrl+k":
+	case key.Matches(k, ks.KillRight):
 		fl.text = fl.text[:fl.cur]
 		return f.changed(), true
 	}
-	if k.Text != "" {
+	if k.Text != "" && k.Mod&(tea.ModCtrl|tea.ModAlt) == 0 {
 		return f.insert(k.Text), true
 	}
 	return nil, false
+}
+
+// help is the form's keys, for ?.
+func (argKeys) help() []key.Binding {
+	k := argFormKeys
+	return []key.Binding{k.Next, k.Prev, k.PickDown, k.PickUp, k.Take, k.Hide, k.Home, k.End, k.KillLeft, k.KillRight}
 }
 
 // insert types text at the cursor (a paste too: line breaks become spaces).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
@@ -37,7 +38,11 @@ func TestEndToEndPromptBundledHost(t *testing.T) {
 		x.keys("Tab")
 		x.waitFor("↓/↑ pick")
 		x.typeText("bu")
-		x.waitFor("  bullets")
+		// The values offered for "bu" alone (those for the empty field went when
+		// typing began).
+		x.waitUntil("bullets alone offered", func(s string) bool {
+			return strings.Contains(s, "Style (style)  bu") && strings.Contains(s, "  bullets") && !strings.Contains(s, "  detailed")
+		})
 		x.keys("Down", "Enter")
 		x.waitFor("Style (style)  bullets")
 	}, "Summarize the following text (bullets):")
@@ -48,13 +53,31 @@ func TestEndToEndPromptServerEverything(t *testing.T) {
 	argv := testutil.Everything(t)
 	e2ePrompt(t, "-- "+strings.Join(argv, " "), "completable-prompt", func(x *tmux) {
 		x.typeText("Eng")
-		x.waitFor("Engineering") // offered under the field
+		x.waitUntil("Engineering alone offered", func(s string) bool {
+			return strings.Contains(s, "  Engineering") && !strings.Contains(s, "  Sales")
+		})
 		x.keys("Down")
 		x.waitFor("▸ Engineering")
 		x.keys("Enter")
 		// The name's values depend on the department (context.arguments).
 		x.keys("Tab")
-		x.waitFor("Alice")
+		x.waitFor("  Alice")
 		x.keys("Down", "Enter")
 	}, "Please promote Alice to the head of the Engineering team.")
+}
+
+// waitUntil polls the screen until ok holds, for up to testutil.Patience.
+func (x *tmux) waitUntil(what string, ok func(string) bool) {
+	x.t.Helper()
+	deadline := time.Now().Add(testutil.Patience)
+	for {
+		s := x.screen()
+		if ok(s) {
+			return
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("the screen never showed %s:\n%s", what, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

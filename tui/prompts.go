@@ -75,6 +75,9 @@ type openPrompt struct {
 // promptKeys are the Prompts tab's own keys.
 type promptKeys struct {
 	Open, Get, Back, Filter, Refresh, Cancel, Save, Scroll key.Binding
+	ScrollUp                                               key.Binding
+	NextField, Pick, Take, HidePicks                       key.Binding
+	FilterDone, FilterClear                                key.Binding
 }
 
 func defaultPromptKeys() promptKeys {
@@ -82,24 +85,44 @@ func defaultPromptKeys() promptKeys {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return promptKeys{
-		Open:    b("enter", "open the prompt's arguments", "enter"),
-		Get:     b("enter", "get the prompt (prompts/get)", "enter"),
-		Back:    b("esc", "back to the prompts", "esc"),
-		Filter:  b("/", "filter prompts", "/"),
-		Refresh: b("r", "refetch prompts", "r"),
-		Cancel:  b("ctrl+x", "cancel the running prompts/get", "ctrl+x"),
-		Save:    b("ctrl+s", "save the prompt's messages", "ctrl+s"),
-		Scroll:  b("pgup/pgdn", "scroll the messages", "pgup", "pgdown"),
+		Open:        b("enter", "open the prompt's arguments", "enter"),
+		Get:         b("enter", "get the prompt (prompts/get)", "enter"),
+		Back:        b("esc", "back to the prompts", "esc"),
+		Filter:      b("/", "filter prompts", "/"),
+		Refresh:     b("r", "refetch prompts", "r"),
+		Cancel:      b("ctrl+x", "cancel the running prompts/get", "ctrl+x"),
+		Save:        b("ctrl+s", "save the prompt's messages", "ctrl+s"),
+		Scroll:      b("pgup/pgdn", "scroll the messages", "pgup", "pgdown"),
+		ScrollUp:    b("pgup", "scroll the messages up", "pgup"),
+		FilterDone:  b("enter", "keep the filter", "enter"),
+		FilterClear: b("esc", "clear the filter", "esc"),
 	}
 }
 
 // help is the Prompts tab's keys, for ? (the focused view's keys first).
 func (v *promptsView) help() []key.Binding {
 	k := v.keys
-	if v.open != nil {
-		return []key.Binding{k.Get, k.Back, k.Cancel, k.Save, k.Scroll}
+	if k.Open.Keys() == nil {
+		k = defaultPromptKeys()
+	}
+	switch {
+	case v.filtering:
+		return []key.Binding{k.FilterDone, k.FilterClear}
+	case v.open != nil:
+		return append([]key.Binding{k.Get, k.Back, k.Cancel, k.Save, k.Scroll}, argFormKeys.help()...)
 	}
 	return []key.Binding{k.Open, k.Filter, k.Refresh}
+}
+
+// helpTitle names what has the keys, for ?.
+func (v *promptsView) helpTitle() string {
+	switch {
+	case v.filtering:
+		return "Prompt filter"
+	case v.open != nil:
+		return "Prompt arguments"
+	}
+	return "Prompts"
 }
 
 // Messages of the Prompts tab.
@@ -301,15 +324,18 @@ func (m *model) onPromptsKey(k tea.KeyPressMsg) tea.Cmd {
 		v.keys = defaultPromptKeys()
 	}
 	if v.filtering {
-		switch k.String() {
-		case "esc":
+		switch {
+		case key.Matches(k, v.keys.FilterClear):
 			v.filtering, v.filter = false, ""
-		case "enter":
+		case key.Matches(k, v.keys.FilterDone):
 			v.filtering = false
-		case "up", "down":
-			v.move(map[string]int{"up": -1, "down": 1}[k.String()])
+		case key.Matches(k, m.keys.FilterUp):
+			v.move(-1)
 			return nil
-		case "backspace":
+		case key.Matches(k, m.keys.FilterDown):
+			v.move(1)
+			return nil
+		case key.Matches(k, m.keys.Erase):
 			if r := []rune(v.filter); len(r) > 0 {
 				v.filter = string(r[:len(r)-1])
 			}
@@ -342,7 +368,7 @@ func (m *model) onPromptsKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return m.openPromptForm(e)
-	case k.String() == "esc" && v.filter != "":
+	case key.Matches(k, v.keys.FilterClear) && v.filter != "":
 		v.filter = ""
 		v.rebuild(m)
 		return nil
@@ -402,19 +428,21 @@ func (m *model) onOpenPromptKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, v.keys.Save):
 		return m.savePrompt(o)
-	case key.Matches(k, m.keys.PageUp), key.Matches(k, m.keys.PageDown):
-		if k.String() == "pgup" || k.String() == "pgdown" {
-			o.out.scroll(scrollDelta(k, m.keys, m.height))
-			return nil
+	case key.Matches(k, v.keys.Scroll):
+		d := max(m.height/2, 1)
+		if key.Matches(k, v.keys.ScrollUp) {
+			d = -d
 		}
+		o.out.scroll(d)
+		return nil
 	}
 	if cmd, handled := o.form.key(k); handled {
 		return cmd
 	}
-	switch k.String() {
-	case "enter":
+	switch {
+	case key.Matches(k, v.keys.Get):
 		return m.getPrompt(o)
-	case "esc":
+	case key.Matches(k, v.keys.Back):
 		o.form.close()
 		v.open = nil
 		return nil

@@ -68,21 +68,23 @@ type skillShown struct {
 }
 
 type skillKeys struct {
-	Open, Back, Refresh key.Binding
+	Open, Back, Refresh, Scroll, ScrollUp key.Binding
 }
 
 func defaultSkillKeys() skillKeys {
 	return skillKeys{
-		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the skill (SKILL.md) or the file")),
-		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close the file shown")),
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refetch skills")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the skill (SKILL.md) or the file")),
+		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close the file shown")),
+		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refetch skills")),
+		Scroll:   key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "scroll the file shown")),
+		ScrollUp: key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll the file up")),
 	}
 }
 
 // help is the Skills tab's keys, for ? (the focused view's keys first).
 func (v *skillsView) help() []key.Binding {
 	k := v.keys
-	return []key.Binding{k.Open, k.Back, k.Refresh}
+	return []key.Binding{k.Open, k.Back, k.Refresh, k.Scroll}
 }
 
 type (
@@ -259,8 +261,12 @@ func (m *model) onSkillsKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		m.notice = "refetching skills…"
 		return tea.Batch(cmds...)
-	case k.String() == "pgup" || k.String() == "pgdown":
-		v.out.scroll(scrollDelta(k, m.keys, m.height))
+	case key.Matches(k, v.keys.Scroll):
+		d := max(m.height/2, 1)
+		if key.Matches(k, v.keys.ScrollUp) {
+			d = -d
+		}
+		v.out.scroll(d)
 		return nil
 	}
 	before := v.cursor
