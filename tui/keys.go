@@ -12,7 +12,9 @@ type keyMap struct {
 	Cancel, Restart, Record                key.Binding
 	TabTool, TabResult, TabTraffic         key.Binding
 	TabLogs, TabStderr, TabHistory         key.Binding
-	TabServers                             key.Binding
+	TabServers, TabResources               key.Binding
+	Subscribe                              key.Binding
+	NextSuggestion, PrevSuggestion         key.Binding
 	CmdLine                                key.Binding
 	NextTab, PrevTab                       key.Binding
 	ShowRaw, CopyResult, CopyArgs, CopyCmd key.Binding
@@ -56,18 +58,23 @@ func defaultKeys() keyMap {
 		TabStderr:    b("5", "stderr", "5"),
 		TabHistory:   b("6", "history", "6"),
 		TabServers:   b("7", "servers", "7"),
-		CmdLine:      key.NewBinding(key.WithKeys(":", "ctrl+p"), key.WithHelp(":", "commands (add, remove…)")),
-		NextTab:      b("]", "next tab", "]"),
-		PrevTab:      b("[", "previous tab", "["),
-		ShowRaw:      b("v", "raw JSON (tool or result)", "v"),
-		CopyResult:   b("y", "copy result", "y"),
-		CopyArgs:     b("Y", "copy arguments", "Y"),
-		CopyCmd:      b("c", "copy as mcpscope call", "c"),
-		SaveResult:   b("s", "save result to a file", "s"),
-		Rerun:        b("enter", "re-run", "enter"),
-		LoadArgs:     b("e", "edit arguments", "e"),
-		TrafficDir:   b("d", "direction filter", "d"),
-		ReadResource: b("o", "read linked resource", "o"),
+		TabResources: b("8", "resources", "8"),
+		Subscribe:    b("u", "(un)subscribe a resource", "u"),
+		// A template field's completion values: alt+↓/↑ put the next or previous one in.
+		NextSuggestion: b("alt+↓/↑", "pick a completion value", "alt+down"),
+		PrevSuggestion: b("alt+↓/↑", "pick a completion value", "alt+up"),
+		CmdLine:        key.NewBinding(key.WithKeys(":", "ctrl+p"), key.WithHelp(":", "commands (add, remove…)")),
+		NextTab:        b("]", "next tab", "]"),
+		PrevTab:        b("[", "previous tab", "["),
+		ShowRaw:        b("v", "raw JSON (tool or result)", "v"),
+		CopyResult:     b("y", "copy result", "y"),
+		CopyArgs:       b("Y", "copy arguments", "Y"),
+		CopyCmd:        b("c", "copy as mcpscope call", "c"),
+		SaveResult:     b("s", "save result to a file", "s"),
+		Rerun:          b("enter", "re-run", "enter"),
+		LoadArgs:       b("e", "edit arguments", "e"),
+		TrafficDir:     b("d", "direction filter", "d"),
+		ReadResource:   b("o", "read linked resource", "o"),
 		// The tool detail scrolls with shift, so that the form keeps the plain keys.
 		DetailUp:       b("shift+↑/↓", "scroll the tool detail", "shift+up"),
 		DetailDown:     b("shift+↑/↓", "scroll the tool detail", "shift+down"),
@@ -83,11 +90,12 @@ func (k keyMap) FullHelp(several bool) [][]key.Binding {
 	if several {
 		tabs = append(tabs, k.TabServers)
 	}
+	tabs = append(tabs, k.TabResources)
 	return [][]key.Binding{
 		tabs,
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Filter, k.ClearFilter, k.Open, k.Refetch},
 		{k.Send, k.SendAnyway, k.RawJSON, k.Editor, k.Cancel, k.ShowRaw, k.CopyResult, k.CopyArgs, k.CopyCmd, k.SaveResult},
 		{k.DetailUp, k.DetailDown}, // one entry: the help drops repeats
-		{k.ReadResource, k.Rerun, k.LoadArgs, k.TrafficDir, k.Restart, k.CmdLine, k.Record, k.Quit}, // ForceQuit is in Quit's help; ? is on the status bar
+		{k.ReadResource, k.Rerun, k.LoadArgs, k.TrafficDir, k.Restart, k.CmdLine, k.Record, k.Quit, k.Subscribe, k.NextSuggestion}, // ForceQuit is in Quit's help; ? is on the status bar
 	}
 }

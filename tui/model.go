@@ -46,10 +46,11 @@ const (
 	tabStderr
 	tabHistory
 	tabServers
+	tabResources
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources"}
 
 type connState int
 
@@ -156,6 +157,7 @@ type model struct {
 	toolRaw   bool // the Tool tab shows the raw tool object
 
 	traffic trafficView
+	res     resourcesView // the Resources tab
 	logs    lineView // notifications/message, one line each
 	stderr  lineView // the server's stderr lines
 	hist    list     // History's rows, newest first
@@ -278,7 +280,7 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing())
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
@@ -374,6 +376,8 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case editorDone:
 		return m, m.onEditorDone(msg)
+	case resListMsg, resReadMsg, resSubMsg, complDueMsg, complMsg:
+		return m, m.onResourcesMsg(msg)
 	case tea.MouseWheelMsg:
 		delta := 3
 		if msg.Button == tea.MouseWheelUp {
@@ -598,16 +602,16 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(k, m.keys.Help):
 			m.showHelp = true
 			return nil
-		case key.Matches(k, m.keys.TabTool, m.keys.TabResult, m.keys.TabTraffic, m.keys.TabLogs, m.keys.TabStderr, m.keys.TabHistory, m.keys.TabServers):
+		case key.Matches(k, m.keys.TabTool, m.keys.TabResult, m.keys.TabTraffic, m.keys.TabLogs, m.keys.TabStderr, m.keys.TabHistory, m.keys.TabServers, m.keys.TabResources):
 			m.tab = tab(k.String()[0] - '1')
 			m.focus = paneRight
-			return nil
+			return m.enterTab()
 		case key.Matches(k, m.keys.NextTab):
 			m.tab = (m.tab + 1) % tabCount
-			return nil
+			return m.enterTab()
 		case key.Matches(k, m.keys.PrevTab):
 			m.tab = (m.tab + tabCount - 1) % tabCount
-			return nil
+			return m.enterTab()
 		}
 	}
 	if m.tab == tabTool && key.Matches(k, m.keys.DetailUp, m.keys.DetailDown, m.keys.DetailPageUp, m.keys.DetailPageDown) {
@@ -649,6 +653,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onResultKey(k)
 	case tabServers:
 		return m.onServersKey(k)
+	case tabResources:
+		return m.onResourcesKey(k)
 	}
 	return m.onScrollKey(k)
 }
@@ -1066,6 +1072,8 @@ func (m *model) scroll(delta int) {
 		m.stderr.scroll(delta)
 	case m.tab == tabHistory:
 		m.hist.moveBy(delta, len(m.calls))
+	case m.tab == tabResources:
+		m.res.scroll(delta)
 	}
 }
 
@@ -1496,6 +1504,9 @@ func (m *model) tabBar(width int) string {
 			if tab(i) == tabServers && !m.several() && m.tab != tabServers {
 				continue // one server: the bar looks as it always did (7 still opens it)
 			}
+			if tab(i) == tabResources && !m.hasResources() && m.tab != tabResources {
+				continue // nothing to show (8 still opens it)
+			}
 			label := fmt.Sprintf("%d %s", i+1, name)
 			if tab(i) == tabResult && m.current != nil && m.current.running {
 				label += " " + m.spinner.View()
@@ -1573,6 +1584,8 @@ func (m *model) rightTabs(width, height int) string {
 		body = m.historyView(width, bodyH)
 	case tabServers:
 		body = m.serversView(width, bodyH)
+	case tabResources:
+		body = m.resourcesView(width, bodyH)
 	}
 	switch m.srv.state {
 	case stateDied:

@@ -223,8 +223,12 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 		s.reconnecting = true
 	case workbench.EventStatus:
 		if e.Status != nil {
-			return m.onStatus(s, *e.Status)
+			return tea.Batch(m.onStatus(s, *e.Status), m.resourcesOnStatus())
 		}
+	case workbench.EventResourceUpdated:
+		return m.onResourceEvent(s, "updated", e.Text)
+	case workbench.EventResourcesChanged:
+		return m.onResourceEvent(s, "list", "")
 	}
 	return nil
 }
