@@ -158,9 +158,9 @@ type model struct {
 
 	traffic trafficView
 	res     resourcesView // the Resources tab
-	logs    lineView // notifications/message, one line each
-	stderr  lineView // the server's stderr lines
-	hist    list     // History's rows, newest first
+	logs    lineView      // notifications/message, one line each
+	stderr  lineView      // the server's stderr lines
+	hist    list          // History's rows, newest first
 
 	elicit     *elicitMsg
 	elicitForm *form.Form
