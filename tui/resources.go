@@ -392,6 +392,7 @@ func (v *resourcesView) rebuild(m *model) {
 	}
 	v.rows = rows
 	v.list.clamp(len(rows))
+	v.settle(1)
 }
 
 func btoi(b bool) int {
@@ -440,6 +441,7 @@ func (m *model) onResourcesKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		v.list.cursor = 0
 		v.rebuild(m)
+		v.settle(1)
 		return nil
 	case v.open != nil:
 		return m.onResourceContentKey(k)
@@ -479,10 +481,34 @@ func (m *model) onResourcesKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	before := v.list.cursor
 	if v.list.keyMove(k, m.keys, len(v.rows)) {
-		return nil
+		dir := 1
+		if v.list.cursor < before {
+			dir = -1
+		}
+		v.settle(dir)
 	}
 	return nil
+}
+
+// settle moves the cursor off a header or a note onto the next item in direction
+// dir (or back the other way when there is none).
+func (v *resourcesView) settle(dir int) {
+	item := func(i int) bool {
+		return i >= 0 && i < len(v.rows) && (v.rows[i].kind == resRowResource || v.rows[i].kind == resRowTemplate)
+	}
+	if item(v.list.cursor) {
+		return
+	}
+	for _, d := range []int{dir, -dir} {
+		for i := v.list.cursor + d; i >= 0 && i < len(v.rows); i += d {
+			if item(i) {
+				v.list.cursor = i
+				return
+			}
+		}
+	}
 }
 
 // onResourceContentKey handles keys while a read is shown.
@@ -1303,6 +1329,7 @@ func (v *resourcesView) scroll(delta int) {
 		return
 	}
 	v.list.moveBy(delta, len(v.rows))
+	v.settle(max(min(delta, 1), -1))
 }
 
 // resourcesOnStatus lists a server that (re)connected while the tab is open.
