@@ -428,11 +428,11 @@ func (m *model) onResourcesKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onTemplateKey(k)
 	case v.filtering:
 		switch {
-		case k.Code == tea.KeyEnter:
+		case key.Matches(k, m.keys.FilterDone):
 			v.filtering = false
 		case key.Matches(k, m.keys.ClearFilter):
 			v.filtering, v.filter = false, ""
-		case k.Code == tea.KeyBackspace:
+		case key.Matches(k, m.keys.Erase):
 			if r := []rune(v.filter); len(r) > 0 {
 				v.filter = string(r[:len(r)-1])
 			}
@@ -516,7 +516,7 @@ func (m *model) onResourceContentKey(k tea.KeyPressMsg) tea.Cmd {
 	v := &m.res
 	r := v.open
 	switch {
-	case key.Matches(k, m.keys.ClearFilter), k.Code == tea.KeyLeft, k.String() == "h":
+	case key.Matches(k, m.keys.Back):
 		if r.cancel != nil {
 			r.cancel()
 		}
@@ -837,7 +837,7 @@ func (m *model) askCompletion(tf *tplForm) tea.Cmd {
 func (m *model) onTemplateKey(k tea.KeyPressMsg) tea.Cmd {
 	tf := m.res.tpl
 	switch {
-	case key.Matches(k, m.keys.ClearFilter):
+	case key.Matches(k, m.keys.Back):
 		m.res.tpl = nil
 		return nil
 	case tf.form == nil:
@@ -858,7 +858,7 @@ func (m *model) onTemplateKey(k tea.KeyPressMsg) tea.Cmd {
 		_ = tf.form.SetValue(raw)
 		tf.asked = name + "\x00" + tf.values[tf.pick] // a picked value is not asked about
 		return nil
-	case k.Code == tea.KeyEnter:
+	case key.Matches(k, m.keys.Open):
 		uri, err := tf.t.Expand(tf.tplValues())
 		if err != nil {
 			m.notice = safe(err.Error())
@@ -1308,9 +1308,26 @@ func (m *model) templateView(width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
-// resourcesHelp are the tab's own keys.
-func (k keyMap) resourcesHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Subscribe, k.Filter, k.Refetch, k.SaveResult, k.NextSuggestion, k.PrevSuggestion}
+// resourcesHelp is the tab's own keys, for what it shows now (focusedHelp).
+func (m *model) resourcesHelp() (string, [][]key.Binding) {
+	k := m.keys
+	v := &m.res
+	scroll := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}
+	switch {
+	case v.tpl != nil:
+		groups := [][]key.Binding{{relabel(k.Open, "read the expanded URI"), k.NextSuggestion, relabel(k.Back, "back to the list")}}
+		if v.tpl.form != nil {
+			groups = append(groups, v.tpl.form.Keys().FullHelp()...)
+		}
+		return "Resource template", groups
+	case v.filtering:
+		return "Resource filter", [][]key.Binding{{k.FilterDone, relabel(k.ClearFilter, "clear the filter"), k.Erase}}
+	case v.open != nil:
+		return "Resource", [][]key.Binding{{relabel(k.Back, "back to the list"), relabel(k.SaveResult, "save the contents to files"), k.Subscribe,
+			relabel(k.Refetch, "read it again"), relabel(k.ShowRaw, "raw result")}, scroll}
+	}
+	return "Resources", [][]key.Binding{{relabel(k.Open, "read the resource, fill the template"), k.Subscribe, k.Filter, k.ClearFilter,
+		relabel(k.Refetch, "list again")}, scroll}
 }
 
 // enterTab does what opening a tab needs: the Resources tab lists what it has not
