@@ -76,4 +76,3 @@ func (x *tmux) escBack(hidden string) {
 	x.waitFor(hidden) // a row the filter hid
 	x.keys("/")
 }
-
