@@ -2,12 +2,9 @@ package tui
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -21,7 +18,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
-	"github.com/mcpscope/mcpscope/internal/savefile"
 	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/themes"
@@ -97,10 +93,6 @@ type (
 		id    int
 		items []linkedResource
 	}
-	editorDone struct {
-		path string
-		err  error
-	}
 )
 
 // model is the root model.
@@ -163,15 +155,16 @@ type model struct {
 	elicit     *elicitMsg
 	elicitForm *form.Form
 
-	notice    string
-	inline    bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
-	nextImage int
-	spinner   spinner.Model
-	ticking   bool // a spinner tick is scheduled
-	send      func(tea.Msg)
-	pump      *pump
-	closeMu   sync.Mutex
-	lastCall  time.Duration
+	notice      string
+	recToggling bool // a recording is being started or stopped (recordingMsg comes)
+	inline      bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
+	nextImage   int
+	spinner     spinner.Model
+	ticking     bool // a spinner tick is scheduled
+	send        func(tea.Msg)
+	pump        *pump
+	closeMu     sync.Mutex
+	lastCall    time.Duration
 }
 
 func newModel(opts Options) *model {
@@ -372,8 +365,18 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.notice = fmt.Sprintf("read %d linked resource(s); they are below the result", len(msg.items))
 		m.resultVer++
 		return m, nil
+	case editorFileMsg:
+		return m, m.onEditorFile(msg)
 	case editorDone:
 		return m, m.onEditorDone(msg)
+	case editorReadMsg:
+		m.onEditorRead(msg)
+		return m, nil
+	case picturesMsg:
+		return m, m.onPictures(msg)
+	case recordingMsg:
+		m.onRecording(msg)
+		return m, nil
 	case tea.MouseWheelMsg:
 		delta := 3
 		if msg.Button == tea.MouseWheelUp {
@@ -478,37 +481,6 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		return tea.Batch(check, m.sendPictures(o))
 	}
 	return nil
-}
-
-// sendPictures transmits a result's images to a terminal that can show them inline.
-func (m *model) sendPictures(o *outcome) tea.Cmd {
-	if !m.inline || o.result == nil {
-		return nil
-	}
-	var seqs []string
-	for i, c := range o.result.Content {
-		if c.Type != "image" {
-			continue
-		}
-		data, err := c.Bytes()
-		if err != nil {
-			continue
-		}
-		m.nextImage++
-		pic, err := newInlineImage(data, m.nextImage, max(m.width*2/3-4, 8))
-		if err != nil {
-			continue // not a format Go decodes: the description stays
-		}
-		if o.pictures == nil {
-			o.pictures = map[int]*inlineImage{}
-		}
-		o.pictures[i] = pic
-		seqs = append(seqs, pic.seq)
-	}
-	if len(seqs) == 0 {
-		return nil
-	}
-	return tea.Raw(strings.Join(seqs, ""))
 }
 
 // syncForm builds the form for the selected tool when the selection changed.
@@ -940,24 +912,49 @@ func (m *model) onResultKey(k tea.KeyPressMsg) tea.Cmd {
 	return m.onScrollKey(k)
 }
 
-// toggleRecording starts or stops recording the session to a file.
+// toggleRecording starts or stops recording the session to a file. Opening or
+// closing the file runs in a command (a slow disk never holds the screen); its
+// answer comes back as a recordingMsg.
 func (m *model) toggleRecording() tea.Cmd {
 	if m.opts.ToggleRecording == nil {
 		m.notice = "recording is not available here"
 		return nil
 	}
-	path, err := m.opts.ToggleRecording()
+	if m.recToggling {
+		m.notice = "recording: still switching, a moment"
+		return nil
+	}
+	m.recToggling = true
+	if m.opts.Recording != "" {
+		m.notice = "stopping the recording…"
+	} else {
+		m.notice = "starting a recording…"
+	}
+	toggle := m.opts.ToggleRecording
+	return func() tea.Msg {
+		path, err := toggle()
+		return recordingMsg{path: path, err: err}
+	}
+}
+
+// recordingMsg is what ToggleRecording answered: the new file, or "" once stopped.
+type recordingMsg struct {
+	path string
+	err  error
+}
+
+func (m *model) onRecording(msg recordingMsg) {
+	m.recToggling = false
 	switch {
-	case err != nil:
-		m.notice = "recording: " + err.Error()
-	case path == "":
+	case msg.err != nil:
+		m.notice = "recording: " + msg.err.Error()
+	case msg.path == "":
 		m.notice = "recording stopped: " + m.opts.Recording
 		m.opts.Recording = ""
 	default:
-		m.opts.Recording = path
-		m.notice = "recording to " + path
+		m.opts.Recording = msg.path
+		m.notice = "recording to " + msg.path
 	}
-	return nil
 }
 
 // readLinks reads every resource_link of the shown result (resources/read).
@@ -1186,143 +1183,6 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 		return answer(client.ElicitResponse{Action: "cancel"})
 	}
 	return m.forwardToField(k)
-}
-
-func (m *model) saveResult() tea.Cmd {
-	o := m.current
-	if o == nil || o.result == nil {
-		return nil
-	}
-	base := m.opts.SaveDir
-	if base == "" {
-		base = "."
-	}
-	dir, err := os.MkdirTemp(base, "mcpscope-result-")
-	if err != nil {
-		m.notice = "save: " + err.Error()
-		return nil
-	}
-	var saved []string
-	for i, c := range o.result.Content {
-		var data []byte
-		ext := ".txt"
-		switch c.Type {
-		case "text":
-			data = []byte(c.Text)
-		case "image", "audio", "resource":
-			if c.Resource != nil && c.Resource.HasText {
-				data = []byte(c.Resource.Text)
-			} else if b, err := c.Bytes(); err == nil {
-				data, ext = b, extFor(c.MIMEType, c.Resource)
-			}
-		case "resource_link":
-			data, ext = linkData(o, c)
-		default:
-			data, ext = c.Raw, ".json"
-		}
-		// The type is the server's: savefile keeps it one name inside dir.
-		if p, err := savefile.Write(dir, fmt.Sprintf("%d-%s%s", i+1, c.Type, ext), data, 0o644); err == nil {
-			saved = append(saved, p)
-		}
-	}
-	_, _ = savefile.Write(dir, "result.json", o.result.Raw, 0o644)
-	m.notice = fmt.Sprintf("saved %d block(s) and result.json to %s", len(saved), dir)
-	return nil
-}
-
-// linkData is what s saves for a resource_link: the resource itself when o has read
-// it, else the link (its URI, name, type and size) as JSON.
-func linkData(o *outcome, c client.Content) ([]byte, string) {
-	for _, l := range o.linked {
-		if l.uri != c.URI || l.err != nil || len(l.contents) == 0 {
-			continue
-		}
-		rc := l.contents[0]
-		if rc.HasText {
-			return []byte(rc.Text), ".txt"
-		}
-		if b, err := base64.StdEncoding.DecodeString(rc.Blob); err == nil {
-			return b, extFor(rc.MIMEType, nil)
-		}
-	}
-	if len(c.Raw) > 0 {
-		return c.Raw, ".json"
-	}
-	b, _ := json.MarshalIndent(struct {
-		Type        string `json:"type"`
-		URI         string `json:"uri"`
-		Name        string `json:"name,omitempty"`
-		Title       string `json:"title,omitempty"`
-		Description string `json:"description,omitempty"`
-		MIMEType    string `json:"mimeType,omitempty"`
-		Size        *int64 `json:"size,omitempty"`
-	}{c.Type, c.URI, c.Name, c.Title, c.Description, c.MIMEType, c.Size}, "", "  ")
-	return b, ".json"
-}
-
-func extFor(mime string, rc *client.ResourceContent) string {
-	if rc != nil && mime == "" {
-		mime = rc.MIMEType
-	}
-	switch mime {
-	case "image/png":
-		return ".png"
-	case "image/jpeg":
-		return ".jpg"
-	case "image/gif":
-		return ".gif"
-	case "audio/wav", "audio/x-wav", "audio/wave":
-		return ".wav"
-	case "audio/mpeg":
-		return ".mp3"
-	}
-	return ".bin"
-}
-
-// openEditor writes the current arguments to a file and opens $EDITOR on it; the edited
-// JSON is loaded back into the form.
-func (m *model) openEditor() tea.Cmd {
-	if m.form == nil {
-		return nil
-	}
-	args, err := m.form.Value()
-	if err != nil {
-		args = json.RawMessage(`{}`)
-	}
-	f, err := os.CreateTemp("", "mcpscope-args-*.json")
-	if err != nil {
-		m.notice = "editor: " + err.Error()
-		return nil
-	}
-	pretty, _ := json.MarshalIndent(json.RawMessage(args), "", "  ")
-	f.Write(pretty)
-	f.Close()
-	parts := strings.Fields(editorCommand())
-	c := exec.Command(parts[0], append(parts[1:], f.Name())...)
-	return tea.ExecProcess(c, func(err error) tea.Msg { return editorDone{path: f.Name(), err: err} })
-}
-
-func (m *model) onEditorDone(msg editorDone) tea.Cmd {
-	defer os.Remove(msg.path)
-	if msg.err != nil {
-		m.notice = "editor: " + msg.err.Error()
-		return nil
-	}
-	b, err := os.ReadFile(msg.path)
-	if err != nil {
-		m.notice = "editor: " + err.Error()
-		return nil
-	}
-	if m.form != nil {
-		if err := m.form.SetValue(b); err != nil {
-			// Keep the edit: it goes to the raw JSON editor, with why it did not fit.
-			m.form.SetRawText(string(b), err.Error())
-			m.notice = "the edited arguments are kept as raw JSON: " + err.Error() + " (ctrl+j returns to the fields once they fit)"
-			return nil
-		}
-	}
-	m.notice = "arguments loaded from the editor"
-	return nil
 }
 
 // resultText is a result as plain text for the clipboard.
