@@ -73,13 +73,13 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 			return "Traffic frame", [][]key.Binding{{k.CloseFrame, k.OpenFrame}, scroll}
 		}
 		return "Traffic", [][]key.Binding{
-			{k.OpenFrame, relabel(k.Filter, "search (method, tool, id)"), k.TrafficDir},
+			append([]key.Binding{k.OpenFrame, relabel(k.Filter, "search (method, tool, id)"), k.TrafficDir}, m.serverFilterHelp()...),
 			scroll,
 		}
 	case tabLogs:
-		return "Logs", [][]key.Binding{scroll}
+		return "Logs", [][]key.Binding{m.serverFilterHelp(), scroll}
 	case tabStderr:
-		return "Stderr", [][]key.Binding{scroll}
+		return "Stderr", [][]key.Binding{m.serverFilterHelp(), scroll}
 	case tabHistory:
 		return "History", [][]key.Binding{{k.Rerun, k.LoadArgs, k.ShowResult}, scroll}
 	case tabServers:
@@ -91,6 +91,14 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 		}}
 	}
 	return "", nil
+}
+
+// serverFilterHelp is S in Traffic, Logs and Stderr, shown only with several servers.
+func (m *model) serverFilterHelp() []key.Binding {
+	if !m.several() {
+		return nil
+	}
+	return []key.Binding{m.keys.ServerFilter}
 }
 
 // onHelpKey scrolls the help; any other key closes it.

@@ -18,6 +18,7 @@ type keyMap struct {
 	ShowRaw, CopyResult, CopyArgs, CopyCmd key.Binding
 	SaveResult, Rerun, LoadArgs            key.Binding
 	TrafficDir, ReadResource               key.Binding
+	ServerFilter                           key.Binding
 	DetailUp, DetailDown                   key.Binding
 	DetailPageUp, DetailPageDown           key.Binding
 	CmdPalette                             key.Binding // ctrl+p: the command line even while typing
@@ -79,6 +80,7 @@ func defaultKeys() keyMap {
 		Rerun:        b("enter", "re-run", "enter"),
 		LoadArgs:     b("e", "edit arguments", "e"),
 		TrafficDir:   b("d", "direction filter", "d"),
+		ServerFilter: b("S", "server filter (traffic, logs, stderr)", "S"),
 		ReadResource: b("o", "read linked resource", "o"),
 		// The tool detail scrolls with shift, so that the form keeps the plain keys.
 		DetailUp:       b("shift+↑/↓", "scroll the tool detail", "shift+up"),

@@ -19,7 +19,6 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/spool"
-	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
 	"github.com/mcpscope/mcpscope/workbench"
@@ -85,8 +84,9 @@ type (
 		elapsed time.Duration
 	}
 	elicitMsg struct {
-		req   client.ElicitRequest
-		reply chan client.ElicitResponse
+		server string // the server that asks
+		req    client.ElicitRequest
+		reply  chan client.ElicitResponse
 	}
 	noticeMsg struct{ text string }
 	linkedMsg struct {
@@ -154,6 +154,7 @@ type model struct {
 
 	elicit     *elicitMsg
 	elicitForm *form.Form
+	elicitWait []elicitMsg // questions that came while one was open, in order
 
 	notice      string
 	recToggling bool // a recording is being started or stopped (recordingMsg comes)
@@ -197,57 +198,6 @@ func newModel(opts Options) *model {
 		m.loadRecording(opts.Browse)
 	}
 	return m
-}
-
-// loadRecording shows a recording: its wire events in Traffic and its calls in History
-// (the last one in Result), as they were recorded.
-func (m *model) loadRecording(rec *record.Recording) {
-	started := rec.Header.Started
-	events := make([]wire.Event, 0, len(rec.Events)+2)
-	snapshot := false
-	for i := range rec.Events {
-		e := &rec.Events[i]
-		if e.Kind == record.KindEnd {
-			continue
-		}
-		if e.Snapshot && !snapshot {
-			snapshot = true
-			events = append(events, wire.Event{Time: started, Kind: wire.KindSynthetic,
-				Text: "the recording started mid-session: the handshake and lists that follow are a snapshot of what the session knew then"})
-		}
-		events = append(events, e.Wire(started))
-	}
-	events = append(events, wire.Event{Time: time.Now(), Kind: wire.KindSynthetic,
-		Text: "end of the recording; what follows is this session with the mock server"})
-	m.traffic.add(events)
-	for _, e := range events {
-		if e.Kind == wire.KindStderr {
-			m.stderr.add(safeText(string(e.Data)))
-		}
-	}
-	at := func(i int) time.Time {
-		return started.Add(time.Duration(rec.Events[i].T * float64(time.Second)))
-	}
-	for _, ex := range rec.Exchanges() {
-		if ex.Method != "tools/call" {
-			continue
-		}
-		var p struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		_ = json.Unmarshal(ex.Params, &p)
-		m.nextID++
-		o := &outcome{id: m.nextID, tool: client.Tool{Name: p.Name}, args: p.Arguments, started: at(ex.RequestEvent), recorded: true}
-		if ex.Response == nil {
-			o.cancelled = true
-		} else {
-			o.elapsed = at(ex.ResponseEvent).Sub(o.started)
-			o.result, o.err = client.ParseCallResponse(ex.Response)
-		}
-		m.calls = append(m.calls, o)
-		m.current = o
-	}
 }
 
 func (m *model) Init() tea.Cmd {
@@ -314,6 +264,12 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onWorkbench(msg.e)
 	case toolsMsg:
 		return m, m.onTools(msg)
+	case countsMsg:
+		m.onCounts(msg)
+		return m, nil
+	case recordingMsg:
+		m.onRecording(msg)
+		return m, nil
 	case wireBatchMsg:
 		m.onWire(msg.events, msg.servers)
 		m.onLogs(msg.logs)
@@ -341,15 +297,12 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resultVer++
 		return m, nil
 	case elicitMsg:
-		f, err := form.New(msg.req.Schema)
-		if err != nil {
-			msg.reply <- client.ElicitResponse{Action: "decline"}
-			m.notice = "the server asked for input with an unusable schema; declined"
+		if m.elicit != nil {
+			// Another server (or call) asks while a question is open: it waits its turn.
+			m.elicitWait = append(m.elicitWait, msg)
 			return m, nil
 		}
-		f.SetStyles(m.st.form)
-		m.elicit, m.elicitForm = &msg, f
-		return m, nil
+		return m, m.openElicit(msg)
 	case wbDoneMsg:
 		m.onWbDone(msg)
 		return m, nil
@@ -374,9 +327,6 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case picturesMsg:
 		return m, m.onPictures(msg)
-	case recordingMsg:
-		m.onRecording(msg)
-		return m, nil
 	case tea.MouseWheelMsg:
 		delta := 3
 		if msg.Button == tea.MouseWheelUp {
@@ -417,7 +367,9 @@ func (m *model) onWire(events []wire.Event, servers []string) {
 					s.addStderr(line)
 				}
 				if m.several() {
-					line = servers[i] + " │ " + line
+					line = padName(servers[i], m.nameWidth()) + " │ " + line
+					m.stderr.addFrom(line, servers[i])
+					continue
 				}
 			}
 			m.stderr.add(line)
@@ -581,6 +533,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 				}
 			}
 			m.focus = paneRight
+			if m.tab == tabServers {
+				return m.fetchAllCounts() // one server: counted when first shown
+			}
 			return nil
 		case key.Matches(k, m.keys.NextTab):
 			m.tab = (m.tab + 1) % tabCount
@@ -629,6 +584,12 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onResultKey(k)
 	case tabServers:
 		return m.onServersKey(k)
+	}
+	if m.tab == tabLogs || m.tab == tabStderr {
+		if key.Matches(k, m.keys.ServerFilter) {
+			m.onServerFilterKey()
+			return nil
+		}
 	}
 	return m.onScrollKey(k)
 }
@@ -1079,6 +1040,9 @@ func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
 		m.traffic.dirIndex = (m.traffic.dirIndex + 1) % len(dirFilters)
 		m.traffic.refilter()
 		return nil
+	case key.Matches(k, m.keys.ServerFilter):
+		m.onServerFilterKey()
+		return nil
 	case key.Matches(k, m.keys.OpenFrame):
 		m.traffic.toggleOpen()
 		return nil
@@ -1160,6 +1124,11 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 	answer := func(r client.ElicitResponse) tea.Cmd {
 		e.reply <- r
 		m.elicit, m.elicitForm = nil, nil
+		if len(m.elicitWait) > 0 {
+			next := m.elicitWait[0]
+			m.elicitWait = m.elicitWait[1:]
+			return m.openElicit(next)
+		}
 		return nil
 	}
 	switch {
@@ -1358,17 +1327,9 @@ func (m *model) rightTabs(width, height int) string {
 	case tabTraffic:
 		body = m.traffic.view(m.st, width, bodyH)
 	case tabLogs:
-		if m.logs.len() == 0 {
-			body = m.st.muted.Render("No log messages (notifications/message) yet.")
-		} else {
-			body = m.logs.view(bodyH)
-		}
+		body = m.linesView(&m.logs, "No log messages (notifications/message) yet.", width, bodyH, false)
 	case tabStderr:
-		if m.stderr.len() == 0 {
-			body = m.st.muted.Render("The server has written nothing to stderr.")
-		} else {
-			body = m.stderr.wrapView(bodyH, width)
-		}
+		body = m.linesView(&m.stderr, "The server has written nothing to stderr.", width, bodyH, true)
 	case tabHistory:
 		body = m.historyView(width, bodyH)
 	case tabServers:
@@ -1406,8 +1367,8 @@ func (m *model) failureView(width, height int, title string) string {
 	// rest may be in the spill file).
 	var errLines []string
 	count, at := 0, func(i int) string { return errLines[i] }
-	if from := m.srv.stderrFrom; from <= m.stderr.len() {
-		count, at = m.stderr.len()-from, func(i int) string { return m.stderr.at(from + i) }
+	if from := m.srv.stderrFrom; from <= m.stderr.total() {
+		count, at = m.stderr.total()-from, func(i int) string { return m.stderr.raw(from + i) }
 	}
 	if count == 0 && se != nil {
 		for _, l := range se.Stderr { // not seen on the tap (yet)
@@ -1604,9 +1565,29 @@ func (m *model) historyView(width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
+// openElicit shows a server's question as a form built from its schema.
+func (m *model) openElicit(msg elicitMsg) tea.Cmd {
+	f, err := form.New(msg.req.Schema)
+	if err != nil {
+		msg.reply <- client.ElicitResponse{Action: "decline"}
+		m.notice = "the server asked for input with an unusable schema; declined"
+		if m.several() {
+			m.notice = msg.server + " asked for input with an unusable schema; declined"
+		}
+		return nil
+	}
+	f.SetStyles(m.st.form)
+	m.elicit, m.elicitForm = &msg, f
+	return nil
+}
+
 func (m *model) elicitView(width, height int) string {
 	e := m.elicit.req
-	lines := []string{m.st.title.Render("The server asks for input")}
+	title := "The server asks for input"
+	if m.several() {
+		title = "Server " + safe(m.elicit.server) + " asks for input"
+	}
+	lines := []string{m.st.title.Render(title)}
 	lines = append(lines, wrapText(e.Message, width)...)
 	if e.Mode == "url" {
 		lines = append(lines, "", "URL: "+safe(e.URL), m.st.muted.Render("enter accepts (you open the URL yourself) · ctrl+x declines · esc cancels"))
