@@ -55,7 +55,7 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 		}
 		if m.form.Raw() {
 			// The text area edits the JSON as text, with its own keys.
-			return "Arguments (raw JSON)", append(groups, []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})
+			return "Arguments (raw JSON)", append(groups, m.form.RawKeys(), []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})
 		}
 		groups = append(groups, m.form.Keys().FullHelp()...)
 		return "Arguments form", append(groups, []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})

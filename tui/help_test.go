@@ -67,6 +67,9 @@ func TestHelpShowsTheFocusedViewFirst(t *testing.T) {
 	if !strings.Contains(lastLine(h.screen()), "enter call the tool") {
 		t.Errorf("the status bar does not hint at the form's keys: %q", lastLine(h.screen()))
 	}
+	h.press("ctrl+j") // the raw JSON text area, with keys of its own
+	first("the raw JSON editor", "Arguments (raw JSON)", "form ↔ raw JSON", "next line", "word forward", "delete before cursor")
+	h.press("ctrl+j")
 
 	h.press("esc", "3") // back to the list, then Traffic
 	first("Traffic", "Traffic", "open/close the frame", "direction filter")
