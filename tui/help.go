@@ -201,7 +201,10 @@ func (m *model) helpView(width int) string {
 func (m *model) keyHints(width int) string {
 	st := m.st
 	out := st.statusKey.Render("?") + st.muted.Render(" help")
-	if m.typing() {
+	switch {
+	case m.ask != nil || m.elicit != nil:
+		out = "" // the dialog takes every key: no help until it is answered
+	case m.typing():
 		out = st.statusKey.Render("f1") + st.muted.Render(" help") // ? is text here
 	}
 	_, groups := m.focusedHelp()
@@ -228,8 +231,8 @@ func (m *model) keyHints(width int) string {
 		used += w
 		parts = append(parts, p)
 	}
-	if len(parts) == 0 {
-		return out
+	if out != "" {
+		parts = append(parts, out)
 	}
-	return strings.Join(append(parts, out), st.muted.Render(" · "))
+	return strings.Join(parts, st.muted.Render(" · "))
 }
