@@ -170,3 +170,25 @@ func TestResourcesBadInput(t *testing.T) {
 	readDone(h)
 	h.contains("fake://items/42", "ok")
 }
+
+// A later field's completion gets the earlier fields as context.arguments: the fake
+// server builds repo's values from the owner it is told.
+func TestTemplateCompletionPassesEarlierFields(t *testing.T) {
+	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
+	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+	resourcesOpen(t, h)
+	h.press("enter") // the only row: the template
+	h.contains("fake://{owner}/{repo}", "owner", "repo")
+	h.typeText("al")
+	h.until("owner's suggestions", func(m *model) bool { return m.res.tpl != nil && len(m.res.tpl.values) == 1 })
+	h.press("alt+down", "tab")
+	h.typeText("x")
+	h.until("repo's suggestions", func(m *model) bool {
+		tf := m.res.tpl
+		return tf != nil && tf.focusedVar() == "repo" && len(tf.values) > 0
+	})
+	h.contains("suggestions for repo", "alice-app", "alice-lib")
+	h.press("alt+down", "enter")
+	readDone(h)
+	h.contains("read fake://alice/alice-app")
+}

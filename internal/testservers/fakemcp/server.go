@@ -196,7 +196,7 @@ func (s *server) handle(msg []byte) {
 		return
 	}
 	id := req.ID
-	if s.primitives(id, req) {
+	if s.primitives(id, req) || s.completionContext(id, req) {
 		return
 	}
 	switch req.Method {
