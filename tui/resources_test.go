@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // resourcesOpen opens the Resources tab (8) and waits for the server's list.
@@ -110,6 +111,8 @@ func TestResourceSubscriptionRereads(t *testing.T) {
 				return r != nil && !r.running && r.updates > 0 && r.result != nil && len(r.result.Contents) == 1 && r.result.Contents[0].Text == "counter = 1\n"
 			})
 			h.contains("counter = 1", "↻ updated (1 notification(s)")
+			h.press("esc")
+			h.contains("A counter that changes", "● subscribed", "↻ updated 1 time(s)")
 			h.press("u")
 			h.until("the unsubscription", func(m *model) bool { return strings.HasPrefix(m.notice, "unsubscribed from") })
 		})
@@ -191,4 +194,37 @@ func TestTemplateCompletionPassesEarlierFields(t *testing.T) {
 	h.press("alt+down", "enter")
 	readDone(h)
 	h.contains("read fake://alice/alice-app")
+}
+
+// With several servers the resources are grouped under a header per server, and a
+// read goes to the row's own server.
+func TestResourcesOfSeveralServers(t *testing.T) {
+	h := newHarnessWith(t, Options{Theme: "dark", Servers: []workbench.Spec{
+		{Name: "host", Target: hostTarget(t)},
+		{Name: "fake", Target: client.Target{Argv: testutil.FakeServer(t, "completion-context")}},
+	}}, 120, 40)
+	h.until("both connected", func(m *model) bool {
+		return len(m.servers) == 2 && m.servers[0].state == stateReady && m.servers[1].state == stateReady
+	})
+	h.press("8")
+	h.until("both lists", func(m *model) bool {
+		for _, n := range []string{"host", "fake"} {
+			if l := m.res.lists[n]; l == nil || l.loading {
+				return false
+			}
+		}
+		return true
+	})
+	h.contains("▾ host", "▾ fake", "About the demo host", "fake://{owner}/{repo}")
+	pick(h, "owner}/")
+	h.press("enter")
+	h.typeText("bob")
+	h.press("tab")
+	h.typeText("site")
+	h.press("enter")
+	readDone(h)
+	if r := h.m.res.open; r.server != "fake" || r.err != nil {
+		t.Fatalf("the read went to %q: %v", r.server, r.err)
+	}
+	h.contains("read fake://bob/site")
 }
