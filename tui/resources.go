@@ -46,7 +46,7 @@ type resourcesView struct {
 
 	subs    map[resKey]bool // subscribed resources
 	updates map[resKey]int  // notifications/resources/updated received, by resource
-	nextID int
+	nextID  int
 }
 
 type resKey struct{ server, uri string }
