@@ -180,7 +180,8 @@ func TestTemplateCompletionPassesEarlierFields(t *testing.T) {
 	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
 	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
 	resourcesOpen(t, h)
-	h.press("enter") // the only row: the template
+	pick(h, "owner}/")
+	h.press("enter")
 	h.contains("fake://{owner}/{repo}", "owner", "repo")
 	h.typeText("al")
 	h.until("owner's suggestions", func(m *model) bool { return m.res.tpl != nil && len(m.res.tpl.values) == 1 })
@@ -227,4 +228,22 @@ func TestResourcesOfSeveralServers(t *testing.T) {
 		t.Fatalf("the read went to %q: %v", r.server, r.err)
 	}
 	h.contains("read fake://bob/site")
+}
+
+// A server that asks for input while it reads (elicitation/create, 2025 era) gets the
+// same dialog as during a tool call, and the read finishes with the answer.
+func TestElicitationDuringRead(t *testing.T) {
+	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
+	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+	resourcesOpen(t, h)
+	pick(h, "ask")
+	h.press("enter")
+	h.until("the question", func(m *model) bool { return m.elicit != nil })
+	h.contains("The server asks for input", "Who is reading?")
+	if err := h.m.elicitForm.SetValue([]byte(`{"name":"Ada"}`)); err != nil {
+		t.Fatal(err)
+	}
+	h.press("enter")
+	readDone(h)
+	h.contains("read by Ada")
 }

@@ -6,7 +6,7 @@ import (
 )
 
 func init() {
-	scenarios["completion-context"] = "a template of two variables, fake://{owner}/{repo}, whose repo completion is built from context.arguments.owner (it proves the client passes earlier fields); a read echoes the URI"
+	scenarios["completion-context"] = "a template of two variables, fake://{owner}/{repo}, whose repo completion is built from context.arguments.owner (it proves the client passes earlier fields); a read echoes the URI, and a read of fake://ask asks the user's name first (elicitation/create)"
 }
 
 // completionContext answers the requests of the "completion-context" scenario; it
@@ -36,7 +36,7 @@ func (s *server) completionContext(id json.RawMessage, req request) bool {
 	case "tools/list":
 		s.reply(id, map[string]any{"tools": []any{}})
 	case "resources/list":
-		s.reply(id, map[string]any{"resources": []any{}})
+		s.reply(id, map[string]any{"resources": []any{map[string]any{"uri": "fake://ask", "name": "ask", "description": "asks who reads it"}}})
 	case "resources/templates/list":
 		s.reply(id, map[string]any{"resourceTemplates": []any{
 			map[string]any{"uriTemplate": "fake://{owner}/{repo}", "name": "repos", "mimeType": "text/plain"},
@@ -59,9 +59,45 @@ func (s *server) completionContext(id json.RawMessage, req request) bool {
 		}
 		s.reply(id, map[string]any{"completion": map[string]any{"values": values, "total": len(values)}})
 	case "resources/read":
+		if p.URI == "fake://ask" {
+			// Ask first; the read is answered when the elicitation's answer comes.
+			pendingRead = id
+			s.write(map[string]any{"jsonrpc": "2.0", "id": "ask-1", "method": "elicitation/create", "params": map[string]any{
+				"message":         "Who is reading?",
+				"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string", "title": "Your name"}}, "required": []string{"name"}},
+			}})
+			return true
+		}
 		s.reply(id, map[string]any{"contents": []any{map[string]any{"uri": p.URI, "mimeType": "text/plain", "text": "read " + p.URI}}})
 	default:
 		return false
 	}
 	return true
+}
+
+// pendingRead is the id of the read of fake://ask waiting for the elicitation.
+var pendingRead json.RawMessage
+
+// completionResponse answers the pending read of fake://ask with what the user said.
+func (s *server) completionResponse(msg []byte) {
+	if s.scenario != "completion-context" || pendingRead == nil {
+		return
+	}
+	var r struct {
+		ID     string `json:"id"`
+		Result struct {
+			Action  string            `json:"action"`
+			Content map[string]string `json:"content"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(msg, &r) != nil || r.ID != "ask-1" {
+		return
+	}
+	id := pendingRead
+	pendingRead = nil
+	text := "you " + r.Result.Action + "d"
+	if r.Result.Action == "accept" {
+		text = "read by " + r.Result.Content["name"]
+	}
+	s.reply(id, map[string]any{"contents": []any{map[string]any{"uri": "fake://ask", "mimeType": "text/plain", "text": text}}})
 }
