@@ -331,7 +331,7 @@ func (m *model) onResourceEvent(s *server, kind, uri string) tea.Cmd {
 		return m.startRead(s.name, uri, r.title, true)
 	case "list":
 		if l := v.lists[s.name]; l != nil && s.state == stateReady {
-			m.notice = s.name + ": the server's resources changed; list refreshed"
+			m.notice = prefixed(m, s.name, "the server's resources changed; list refreshed")
 			return m.fetchResources(s)
 		}
 	}

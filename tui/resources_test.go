@@ -247,3 +247,19 @@ func TestElicitationDuringRead(t *testing.T) {
 	readDone(h)
 	h.contains("read by Ada")
 }
+
+// notifications/resources/list_changed lists the resources again.
+func TestResourcesListChangedRefreshes(t *testing.T) {
+	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
+	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+	resourcesOpen(t, h)
+	pick(h, "grow")
+	h.press("enter")
+	readDone(h)
+	h.press("esc", "esc")
+	h.until("the new resource", func(m *model) bool {
+		l := m.res.lists[m.srv.name]
+		return l != nil && !l.loading && len(l.resources) == 3
+	})
+	h.contains("fake://grown", "the server's resources changed; list refreshed")
+}

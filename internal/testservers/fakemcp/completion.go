@@ -31,12 +31,19 @@ func (s *server) completionContext(id json.RawMessage, req request) bool {
 		s.reply(id, map[string]any{
 			"protocolVersion": "2025-11-25",
 			"serverInfo":      map[string]string{"name": "fakemcp-completion", "version": "1"},
-			"capabilities":    map[string]any{"tools": map[string]any{}, "resources": map[string]any{}, "completions": map[string]any{}},
+			"capabilities":    map[string]any{"tools": map[string]any{}, "resources": map[string]any{"listChanged": true}, "completions": map[string]any{}},
 		})
 	case "tools/list":
 		s.reply(id, map[string]any{"tools": []any{}})
 	case "resources/list":
-		s.reply(id, map[string]any{"resources": []any{map[string]any{"uri": "fake://ask", "name": "ask", "description": "asks who reads it"}}})
+		list := []any{
+			map[string]any{"uri": "fake://ask", "name": "ask", "description": "asks who reads it"},
+			map[string]any{"uri": "fake://grow", "name": "grow", "description": "reading it adds a resource (notifications/resources/list_changed)"},
+		}
+		if grown {
+			list = append(list, map[string]any{"uri": "fake://grown", "name": "grown", "description": "added by reading fake://grow"})
+		}
+		s.reply(id, map[string]any{"resources": list})
 	case "resources/templates/list":
 		s.reply(id, map[string]any{"resourceTemplates": []any{
 			map[string]any{"uriTemplate": "fake://{owner}/{repo}", "name": "repos", "mimeType": "text/plain"},
@@ -69,11 +76,18 @@ func (s *server) completionContext(id json.RawMessage, req request) bool {
 			return true
 		}
 		s.reply(id, map[string]any{"contents": []any{map[string]any{"uri": p.URI, "mimeType": "text/plain", "text": "read " + p.URI}}})
+		if p.URI == "fake://grow" && !grown {
+			grown = true
+			s.write(map[string]any{"jsonrpc": "2.0", "method": "notifications/resources/list_changed"})
+		}
 	default:
 		return false
 	}
 	return true
 }
+
+// grown: fake://grow was read, and the list has one more resource.
+var grown bool
 
 // pendingRead is the id of the read of fake://ask waiting for the elicitation.
 var pendingRead json.RawMessage
