@@ -567,6 +567,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.focus == paneRight && m.tab == tabTool && m.form != nil && !m.formEdgeTab(k) {
 			return m.forwardToField(k)
 		}
+		if m.focus == paneRight && m.tab == tabResources && m.res.tpl != nil && m.res.tpl.form != nil {
+			return m.onResourcesKey(k) // tab moves between the template's fields
+		}
 		if m.focus == paneList {
 			m.focus = paneRight
 		} else {
