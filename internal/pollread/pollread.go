@@ -21,7 +21,9 @@ import "os"
 // runtime's poller, and a function that undoes the change (it closes the reader and
 // leaves f's file description as it found it). When f is not a pipe or a socket (a
 // terminal, a regular file), is already non-blocking, or the change is not possible on
-// this system, Stdin returns f itself and a no-op.
+// this system, Stdin returns f itself and a no-op. Until undo, read only the returned
+// reader: f shares its file description, now non-blocking, and a read of f itself
+// would fail with EAGAIN.
 func Stdin(f *os.File) (*os.File, func()) {
 	r, undo, ok := pollable(f)
 	if !ok {
