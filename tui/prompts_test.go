@@ -168,11 +168,11 @@ func TestPromptElicitationAndListChanged(t *testing.T) {
 // checked against the listing.
 func TestSkillsBundledHost(t *testing.T) {
 	t.Parallel()
-	h := ready(t, 120, 40)
+	h := ready(t, 160, 40)
 	h.press(":")
 	h.typeText("skills")
 	h.press("enter")
-	h.until("the skills", screenHas(h, "Skills", "hello-world", "Greets the world in a shell script", "colour-names"))
+	h.until("the skills", screenHas(h, "9 Prompts  Skills", "hello-world", "Greets the world in a shell script", "colour-names"))
 	h.contains("description: Greets the world", "files (2)", "skill://hello-world/scripts/hello.sh")
 	h.until("the traffic so far", h.caughtUp)
 	if n := sentWith(h.m, "resources/read"); n != 0 {
@@ -196,9 +196,9 @@ func TestSkillsBundledHost(t *testing.T) {
 // not shown.
 func TestSkillFileFailsItsDigest(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "skills")}, 120, 40)
+	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "skills")}, 160, 40)
 	h.until("connected", func(m *model) bool { return len(m.list.tools) > 0 })
-	h.contains("Skills") // on the tab bar: the server declares the extension
+	h.contains("9 Prompts  Skills") // on the tab bar: the server declares the extension
 	for i := 0; i < int(tabCount) && h.m.tab != tabSkills; i++ {
 		h.press("]")
 	}
@@ -225,7 +225,7 @@ func TestPromptsAndSkillsOfSeveralServers(t *testing.T) {
 		{Name: "host", Target: hostTarget(t)},
 		{Name: "fake", Target: client.Target{Argv: testutil.FakeServer(t, "skills")}},
 	}
-	h := newHarnessWith(t, Options{Servers: specs, Theme: "dark"}, 120, 40)
+	h := newHarnessWith(t, Options{Servers: specs, Theme: "dark"}, 160, 40)
 	h.until("both connected", func(m *model) bool {
 		return len(m.servers) == 2 && m.servers[0].state == stateReady && m.servers[1].state == stateReady && len(m.list.tools) > 20
 	})

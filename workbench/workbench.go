@@ -319,6 +319,18 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 			base.OnToolsChanged()
 		}
 	}
+	o.OnResourceUpdated = func(uri string) {
+		w.emit(Event{Server: name, Kind: EventResourceUpdated, Text: uri})
+		if base.OnResourceUpdated != nil {
+			base.OnResourceUpdated(uri)
+		}
+	}
+	o.OnResourcesChanged = func() {
+		w.emit(Event{Server: name, Kind: EventResourcesChanged})
+		if base.OnResourcesChanged != nil {
+			base.OnResourcesChanged()
+		}
+	}
 	o.OnPromptsChanged = func() {
 		w.emit(Event{Server: name, Kind: EventPromptsChanged})
 		if base.OnPromptsChanged != nil {
