@@ -284,3 +284,21 @@ func TestCompletionNeverAnswers(t *testing.T) {
 	h.press("enter")
 	h.until("the prompt as typed", screenHas(h, "Topic: abc"))
 }
+
+// fastmcp (npm) completes a prompt argument from its enum: the values are offered
+// before anything is typed and narrow as the user types.
+func TestPromptEnumArgumentFastMCP(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, client.Target{Argv: testutil.FastMCP(t)}, 120, 40)
+	h.until("connected", func(m *model) bool { return len(m.list.tools) > 0 })
+	h.press("9")
+	h.until("the prompt", screenHas(h, "commit_message", "kind*"))
+	h.press("enter")
+	h.until("the enum's values offered", screenHas(h, "  feat", "  fix", "  docs", "  chore"))
+	h.typeText("d")
+	h.until("docs alone", func(m *model) bool { v := m.prompts.open.form.fields[0].values; return len(v) == 1 && v[0] == "docs" })
+	h.press("down", "enter", "tab")
+	h.typeText("the README")
+	h.press("enter")
+	h.until("the message", screenHas(h, "── [1] user", "Write a docs commit message about: the README"))
+}
