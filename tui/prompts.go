@@ -553,13 +553,33 @@ func promptDoc(st styles, o *openPrompt, width int) *doc {
 				style = st.title
 			}
 			d.add("", style.Render(head)+st.muted.Render(safe(orType(c.Type))+" ")+annotationNote(st, c))
-			addContent(d, st, c, width)
+			promptContent(d, st, c, width)
 		}
 		if len(msg.Content) == 0 {
 			d.add("", st.accent.Render(fmt.Sprintf("── [%d] %s ", i+1, safe(role))), st.warn.Render("⚠ no content block"))
 		}
 	}
 	return d
+}
+
+// promptContent adds a block as the Result tab draws it, with the Prompts tab's own
+// key hints (ctrl+s saves; a linked resource is read in Resources).
+func promptContent(d *doc, st styles, c client.Content, width int) {
+	if c.Type == "text" && c.Problem == "" && len(c.Text) >= bigText ||
+		c.Type == "resource" && c.Resource != nil && c.Resource.HasText && len(c.Resource.Text) >= bigText {
+		addContent(d, st, c, width)
+		return
+	}
+	save, read := st.muted.Render("s saves it to a file"), st.muted.Render("o reads the linked resource")
+	for _, l := range contentLines(st, c, width) {
+		switch l {
+		case save:
+			l = st.muted.Render("ctrl+s saves it to a file")
+		case read:
+			l = st.muted.Render("8 Resources reads it")
+		}
+		d.add(l)
+	}
 }
 
 // savePrompt writes the messages' blocks and the raw result to a new directory, in

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -301,4 +302,34 @@ func TestPromptEnumArgumentFastMCP(t *testing.T) {
 	h.typeText("the README")
 	h.press("enter")
 	h.until("the message", screenHas(h, "── [1] user", "Write a docs commit message about: the README"))
+}
+
+// ctrl+s saves the messages' blocks and the raw result; an embedded resource and
+// an image from server-everything's resource-prompt are drawn as the Result tab
+// draws them, with the Prompts tab's own hints.
+func TestPromptSaveServerEverything(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, client.Target{Argv: testutil.Everything(t)}, 120, 40)
+	h.m.opts.SaveDir = t.TempDir()
+	h.until("connected", func(m *model) bool { return len(m.list.tools) > 0 })
+	h.press("9")
+	h.until("the prompts", screenHas(h, "resource-prompt"))
+	h.press("/")
+	h.typeText("resource-prompt")
+	h.press("enter", "enter")
+	h.until("the form", screenHas(h, "resourceType*"))
+	h.typeText("Text")
+	h.press("tab")
+	h.typeText("1")
+	h.press("enter")
+	h.until("the messages", screenHas(h, "── [1] user", "── [2] user resource"))
+	if strings.Contains(h.screen(), "o reads the linked resource") {
+		t.Error("the Result tab's o hint is shown where o does nothing")
+	}
+	h.press("ctrl+s")
+	h.until("the save", screenHas(h, "saved 2 block(s) and result.json to"))
+	files, _ := filepath.Glob(filepath.Join(h.m.opts.SaveDir, "mcpscope-prompt-*", "*"))
+	if len(files) != 3 {
+		t.Fatalf("saved files: %v", files)
+	}
 }
