@@ -1,0 +1,151 @@
+package workbench_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testservers/oauthserver"
+	"github.com/mcpscope/mcpscope/oauth"
+	"github.com/mcpscope/mcpscope/workbench"
+)
+
+// oauthBench is a workbench whose HTTP servers log in with OAuth, with a token store
+// of its own and a "browser" that follows the authorization server's redirect.
+func oauthBench(t *testing.T, dir string) *workbench.Workbench {
+	return newBench(t, workbench.Options{OAuth: func(client.Target) oauth.Options {
+		return oauth.Options{Store: &oauth.Store{Dir: dir}, RedirectPort: 0, Browser: "curl -sfL -o /dev/null"}
+	}})
+}
+
+func authSteps(r *recorder, server string) []oauth.Step {
+	var out []oauth.Step
+	for _, e := range r.snapshot() {
+		if e.Server == server && e.Kind == workbench.EventAuth {
+			out = append(out, *e.Auth)
+		}
+	}
+	return out
+}
+
+// A server behind OAuth without a stored token is "needs login" (the others connect);
+// Login runs the flow with a person, the server connects with the token and its tools
+// answer; every step is on the stream, without a secret. A 403 insufficient_scope is
+// offered as a step-up (EventNeedsScope) and a login with that scope answers it.
+func TestLoginFromTheWorkbench(t *testing.T) {
+	srv := oauthserver.Start(t, oauthserver.Knobs{StepUpScope: "admin:write"})
+	w := oauthBench(t, t.TempDir())
+	r := record(t, w)
+	must(t, w.Add(workbench.Spec{Name: "sec", Target: client.Target{URL: srv.URL}}))
+	must(t, w.Add(host(t, "host")))
+	st := wait(t, w, "sec")
+	if st.State != workbench.StateNeedsLogin || !strings.Contains(st.Reason, "needs an OAuth login") {
+		t.Fatalf("sec: %+v; want needs login", st)
+	}
+	if st := wait(t, w, "host"); st.State != workbench.StateConnected {
+		t.Fatalf("host: %+v", st)
+	}
+	if !w.UsesOAuth("sec") || w.UsesOAuth("host") {
+		t.Errorf("UsesOAuth: sec %v, host %v", w.UsesOAuth("sec"), w.UsesOAuth("host"))
+	}
+	var mu sync.Mutex
+	var shown string
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	if _, err := w.Login(ctx, "sec", &oauth.Interaction{AuthURL: func(u string) { mu.Lock(); shown = u; mu.Unlock() }}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	if !strings.HasPrefix(shown, srv.Issuer+"/authorize?") {
+		t.Errorf("the person was shown %q, not the authorization URL", shown)
+	}
+	mu.Unlock()
+	if st := wait(t, w, "sec"); st.State != workbench.StateConnected {
+		t.Fatalf("sec after the login: %+v", st)
+	}
+	res, err := w.Call(ctx, workbench.ToolID{Server: "sec", Tool: "whoami"}, []byte(`{}`), client.CallOptions{})
+	if err != nil || !strings.Contains(string(res.Raw), "hello, logged-in user") {
+		t.Fatalf("whoami: %v %v", res, err)
+	}
+	kinds := map[string]bool{}
+	for _, s := range authSteps(r, "sec") {
+		kinds[s.Kind] = true
+		for _, secret := range srv.AllSecrets() {
+			if strings.Contains(s.Text, secret) {
+				t.Errorf("step %q shows the secret %q", s, secret)
+			}
+		}
+	}
+	for _, k := range []string{"metadata", "registration", "authorize", "redirect", "token", "store"} {
+		if !kinds[k] {
+			t.Errorf("no %q step among %v", k, authSteps(r, "sec"))
+		}
+	}
+
+	// Step-up.
+	if _, err := w.Call(ctx, workbench.ToolID{Server: "sec", Tool: "admin"}, []byte(`{}`), client.CallOptions{}); err == nil {
+		t.Fatal("admin answered without the scope")
+	}
+	waitFor(t, "the step-up offer", func() bool {
+		for _, e := range r.snapshot() {
+			if e.Kind == workbench.EventNeedsScope && e.Server == "sec" && strings.Contains(e.Text, "admin:write") {
+				return true
+			}
+		}
+		return false
+	})
+	if _, err := w.Login(ctx, "sec", &oauth.Interaction{Scopes: []string{"mcp:read", "admin:write"}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = w.Call(ctx, workbench.ToolID{Server: "sec", Tool: "admin"}, []byte(`{}`), client.CallOptions{})
+	if err != nil || !strings.Contains(string(res.Raw), "admin done") {
+		t.Fatalf("admin after the step-up: %v %v", res, err)
+	}
+}
+
+// A server that refuses every token: after the login limit the status says so, as a
+// failure a login does not fix.
+func TestLoginLimit(t *testing.T) {
+	srv := oauthserver.Start(t, oauthserver.Knobs{RejectAll: true})
+	w := oauthBench(t, t.TempDir())
+	must(t, w.Add(workbench.Spec{Name: "sec", Target: client.Target{URL: srv.URL}}))
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	var st workbench.Status
+	for i := 0; i < 5; i++ {
+		if st = wait(t, w, "sec"); st.State != workbench.StateNeedsLogin {
+			break
+		}
+		if _, err := w.Login(ctx, "sec", &oauth.Interaction{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st.State != workbench.StateFailed || !strings.Contains(st.Reason, "still answers HTTP 401 after 3 tries") {
+		t.Fatalf("after the logins: %+v", st)
+	}
+}
+
+// A corrupt token file is named on the stream (not on stderr) and the server goes on
+// to "needs login".
+func TestCorruptTokenFileInTheWorkbench(t *testing.T) {
+	srv := oauthserver.Start(t, oauthserver.Knobs{})
+	dir := t.TempDir()
+	w := oauthBench(t, dir)
+	r := record(t, w)
+	store := &oauth.Store{Dir: dir}
+	must(t, store.Save(&oauth.Entry{Server: srv.URL, Issuer: srv.Issuer, Resource: srv.URL, AccessToken: "x"}))
+	bad := corruptTokenFile(t, dir)
+	must(t, w.Add(workbench.Spec{Name: "sec", Target: client.Target{URL: srv.URL}}))
+	if st := wait(t, w, "sec"); st.State != workbench.StateNeedsLogin {
+		t.Fatalf("sec: %+v", st)
+	}
+	found := false
+	for _, s := range authSteps(r, "sec") {
+		found = found || (s.Kind == "warning" && strings.Contains(s.Text, bad))
+	}
+	if !found {
+		t.Errorf("no warning naming %s among %v", bad, authSteps(r, "sec"))
+	}
+}
