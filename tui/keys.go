@@ -12,7 +12,7 @@ type keyMap struct {
 	Cancel, Restart, Record                key.Binding
 	TabTool, TabResult, TabTraffic         key.Binding
 	TabLogs, TabStderr, TabHistory         key.Binding
-	TabServers                             key.Binding
+	TabServers, Login                      key.Binding
 	CmdLine                                key.Binding
 	NextTab, PrevTab                       key.Binding
 	ShowRaw, CopyResult, CopyArgs, CopyCmd key.Binding
@@ -56,6 +56,7 @@ func defaultKeys() keyMap {
 		TabStderr:    b("5", "stderr", "5"),
 		TabHistory:   b("6", "history", "6"),
 		TabServers:   b("7", "servers", "7"),
+		Login:        b("L", "log in (a server that needs login)", "L"),
 		CmdLine:      key.NewBinding(key.WithKeys(":", "ctrl+p"), key.WithHelp(":", "commands (add, remove…)")),
 		NextTab:      b("]", "next tab", "]"),
 		PrevTab:      b("[", "previous tab", "["),

@@ -41,7 +41,7 @@ func TestLoginFromTheWorkbench(t *testing.T) {
 	must(t, w.Add(workbench.Spec{Name: "sec", Target: client.Target{URL: srv.URL}}))
 	must(t, w.Add(host(t, "host")))
 	st := wait(t, w, "sec")
-	if st.State != workbench.StateNeedsLogin || !strings.Contains(st.Reason, "needs an OAuth login") {
+	if st.State != workbench.StateNeedsLogin || !strings.Contains(st.Reason, "needs an OAuth login: there is no usable stored token") {
 		t.Fatalf("sec: %+v; want needs login", st)
 	}
 	if st := wait(t, w, "host"); st.State != workbench.StateConnected {

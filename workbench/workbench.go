@@ -357,7 +357,7 @@ func (w *Workbench) connect(ctx context.Context, s *server, gen int) {
 		st := failure(err, s.stderr.get())
 		if s.needLogin != nil {
 			st.State, st.Err = StateNeedsLogin, s.needLogin
-			st.Reason = s.needLogin.Error()
+			st.Reason = s.spec.Target.URL + " needs an OAuth login: there is no usable stored token for it"
 		}
 		w.setStatusLocked(s, st)
 		return
