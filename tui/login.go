@@ -226,8 +226,8 @@ func fitLines(lines []string, height int) []string {
 // tab, else the server the screen shows; "" when it does not need a login.
 func (m *model) loginTarget() string {
 	s := m.srv
-	if m.tab == tabServers && m.srvCursor < len(m.servers) {
-		s = m.servers[m.srvCursor]
+	if m.tab == tabServers && m.srvList.cursor < len(m.servers) {
+		s = m.servers[m.srvList.cursor]
 	}
 	if s == nil || s.status.State != workbench.StateNeedsLogin {
 		return ""
