@@ -86,6 +86,9 @@ type Options struct {
 	MaxAttempts int
 	// Wait bounds the wait for the redirect (5 minutes when 0).
 	Wait time.Duration
+	// LoginHint, when set, says how to log in where a 401 or a step-up cannot be
+	// answered here (the workbench's key), instead of the shell command.
+	LoginHint string
 	// Confirm, when set, is asked before a step-up (a 403 insufficient_scope) logs in
 	// again for more scope; no (or an error) ends the request with that answer. Nil:
 	// an interactive session steps up without asking, another one fails with the
@@ -189,9 +192,18 @@ func errorf(format string, a ...any) error { return &Error{Msg: fmt.Sprintf(form
 type NeedLoginError struct {
 	Server string
 	Scope  string // a step-up's scope, when the server asked for more
+	// Hint, when set, says how to log in instead of the shell command (the workbench:
+	// "L logs in"; Options.LoginHint).
+	Hint string
 }
 
 func (e *NeedLoginError) Error() string {
+	if e.Hint != "" {
+		if e.Scope != "" {
+			return fmt.Sprintf("%s needs a token with more scope (%s); %s", e.Server, e.Scope, e.Hint)
+		}
+		return fmt.Sprintf("%s needs an OAuth login and there is no usable stored token for it; %s", e.Server, e.Hint)
+	}
 	cmd := "mcpscope auth login " + shellQuote(e.Server)
 	if e.Scope != "" {
 		return fmt.Sprintf("%s needs a token with more scope (%s) and no one is here to log in (no terminal); run: mcpscope auth login --scope %s %s (or pass --login to log in from here)",
@@ -354,11 +366,11 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 			return false, errorf("%s needs more scope (%s) and the step-up was declined; the request was not sent again", m.server, orNone(scope))
 		}
 		if !m.opts.Interactive && m.interaction == nil {
-			return false, &NeedLoginError{Server: m.server, Scope: scope}
+			return false, &NeedLoginError{Server: m.server, Scope: scope, Hint: m.opts.LoginHint}
 		}
 	}
 	if m.opts.Grant != GrantClientCredentials && !m.opts.Interactive {
-		ne := &NeedLoginError{Server: m.server}
+		ne := &NeedLoginError{Server: m.server, Hint: m.opts.LoginHint}
 		if status == http.StatusForbidden {
 			ne.Scope = scope
 		}

@@ -122,3 +122,41 @@ func TestLoginFailureViewAndBadPaste(t *testing.T) {
 		t.Fatal("esc did not close the failed login")
 	}
 }
+
+// Step-up: a tool that needs more scope is refused (403 insufficient_scope); the
+// screen asks y/n before logging in for the scope; y runs the login (the browser
+// follows the redirect) and the call answers after it.
+func TestLoginStepUpAsks(t *testing.T) {
+	srv := oauthserver.Start(t, oauthserver.Knobs{StepUpScope: "admin:write"})
+	h := oauthHarness(t, srv, "curl -sfL -o /dev/null", false)
+	h.until("sec needs login", func(m *model) bool {
+		return m.server("sec").status.State == workbench.StateNeedsLogin
+	})
+	h.press("L")
+	h.until("sec connected", func(m *model) bool {
+		s := m.server("sec")
+		return m.login == nil && s.state == stateReady && len(s.tools) == 2
+	})
+	if !h.m.selectTool("sec", "admin") {
+		t.Fatal("no admin tool")
+	}
+	h.press("enter", "enter")
+	h.until("the step-up question", func(m *model) bool { return m.ask != nil })
+	h.contains("asks for mcp:read admin:write", "Log in again to ask for it")
+	if srv.Codes.Load() != 1 {
+		t.Fatalf("%d logins before the answer; the step-up must wait for it", srv.Codes.Load())
+	}
+	gen := h.m.server("sec").gen
+	h.press("y")
+	h.until("connected again with the scope", func(m *model) bool {
+		s := m.server("sec")
+		return m.login == nil && s.gen > gen && s.state == stateReady && len(s.tools) == 2 && srv.Codes.Load() == 2
+	})
+	if !h.m.selectTool("sec", "admin") {
+		t.Fatal("no admin tool after the step-up")
+	}
+	h.press("1", "enter") // the form of the selected tool; enter calls it
+	h.until("the admin result", func(m *model) bool {
+		return m.current != nil && !m.current.running && strings.Contains(h.screen(), "admin done with admin:write")
+	})
+}

@@ -40,6 +40,9 @@ func (w *Workbench) newAuthLocked(s *server) {
 	}
 	opts.Interactive, opts.Unattended = false, true
 	opts.Out, opts.Paste, opts.Confirm = io.Discard, nil, nil
+	if opts.LoginHint == "" {
+		opts.LoginHint = "log in from the workbench (L on the server, or :login " + name + ")"
+	}
 	s.auth = oauth.New(s.spec.Target.URL, opts)
 }
 

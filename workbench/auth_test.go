@@ -69,6 +69,14 @@ func TestLoginFromTheWorkbench(t *testing.T) {
 	if err != nil || !strings.Contains(string(res.Raw), "hello, logged-in user") {
 		t.Fatalf("whoami: %v %v", res, err)
 	}
+	waitFor(t, "the store step", func() bool {
+		for _, s := range authSteps(r, "sec") {
+			if s.Kind == "store" {
+				return true
+			}
+		}
+		return false
+	})
 	kinds := map[string]bool{}
 	for _, s := range authSteps(r, "sec") {
 		kinds[s.Kind] = true
@@ -141,11 +149,57 @@ func TestCorruptTokenFileInTheWorkbench(t *testing.T) {
 	if st := wait(t, w, "sec"); st.State != workbench.StateNeedsLogin {
 		t.Fatalf("sec: %+v", st)
 	}
-	found := false
-	for _, s := range authSteps(r, "sec") {
-		found = found || (s.Kind == "warning" && strings.Contains(s.Text, bad))
+	waitFor(t, "a warning naming "+bad, func() bool {
+		for _, s := range authSteps(r, "sec") {
+			if s.Kind == "warning" && strings.Contains(s.Text, bad) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// Bad input met during a login from the workbench: one clear error from Login, the
+// server stays "needs login" (L can try again), and nothing else is disturbed.
+func TestLoginBadInput(t *testing.T) {
+	cases := []struct {
+		name  string
+		knobs oauthserver.Knobs
+		want  string
+	}{
+		{"metadata not JSON", oauthserver.Knobs{MetadataNotJSON: true}, "not JSON"},
+		{"another issuer", oauthserver.Knobs{WrongIssuer: true}, `names the issuer "https://evil.example"`},
+		{"plain-HTTP authorization server", oauthserver.Knobs{PlainHTTPAS: "http://auth.example.com"}, "uses plain HTTP and is not on this machine; refusing"},
+		{"wrong state", oauthserver.Knobs{WrongState: true}, "state does not match"},
+		{"wrong iss", oauthserver.Knobs{WrongIss: true}, `the redirect comes from the issuer "https://evil.example"`},
+		{"no access_token", oauthserver.Knobs{NoAccessToken: true}, "no access_token"},
 	}
-	if !found {
-		t.Errorf("no warning naming %s among %v", bad, authSteps(r, "sec"))
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := oauthserver.Start(t, tc.knobs)
+			w := oauthBench(t, t.TempDir())
+			r := record(t, w)
+			must(t, w.Add(workbench.Spec{Name: "sec", Target: client.Target{URL: srv.URL}}))
+			if st := wait(t, w, "sec"); st.State != workbench.StateNeedsLogin {
+				t.Fatalf("sec: %+v", st)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			defer cancel()
+			_, err := w.Login(ctx, "sec", &oauth.Interaction{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Login: %v; want %q", err, tc.want)
+			}
+			if st, _ := w.Status("sec"); st.State != workbench.StateNeedsLogin {
+				t.Errorf("after the failed login: %+v", st)
+			}
+			waitFor(t, "the error step", func() bool {
+				for _, s := range authSteps(r, "sec") {
+					if s.Kind == "error" && strings.Contains(s.Text, tc.want) {
+						return true
+					}
+				}
+				return false
+			})
+		})
 	}
 }
