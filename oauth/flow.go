@@ -336,6 +336,8 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 	if status == http.StatusForbidden && errCode != "insufficient_scope" {
 		return false, nil
 	}
+	m.step("challenge", "the server answered HTTP %d (token sent: %v; error %s, scope %s, resource_metadata %s)",
+		status, sent != "", orNone(errCode), orNone(scope), orNone(challengeParam(chs, "resource_metadata")))
 	m.attempts++
 	if m.attempts > m.opts.MaxAttempts {
 		return false, errorf("%s still answers HTTP %d after %d tries to log in (or refresh) in this session; stopping there (is the token meant for this server? `mcpscope auth login -v %s` shows each step)",

@@ -35,22 +35,10 @@ func (v *authView) add(server string, s oauth.Step) {
 	v.lines.follow = true
 }
 
-// usesOAuth reports whether a server of the session logs in with OAuth (the Auth tab
-// is on the tab bar then).
-func (m *model) usesOAuth() bool {
-	if len(m.auth.steps) > 0 {
-		return true
-	}
-	if m.wb == nil {
-		return false
-	}
-	for _, s := range m.servers {
-		if m.wb.UsesOAuth(s.name) {
-			return true
-		}
-	}
-	return false
-}
+// usesOAuth reports whether a server of the session has used OAuth: a step was
+// logged (a 401, a stored login, a login); the Auth tab is on the tab bar then. An
+// HTTP server that needs no login logs none.
+func (m *model) usesOAuth() bool { return len(m.auth.steps) > 0 }
 
 func (m *model) authLines(width int) []string {
 	st := m.st
