@@ -36,7 +36,8 @@ func authSteps(r *recorder, server string) []oauth.Step {
 // offered as a step-up (EventNeedsScope) and a login with that scope answers it.
 func TestLoginFromTheWorkbench(t *testing.T) {
 	srv := oauthserver.Start(t, oauthserver.Knobs{StepUpScope: "admin:write"})
-	w := oauthBench(t, t.TempDir())
+	dir := t.TempDir()
+	w := oauthBench(t, dir)
 	r := record(t, w)
 	must(t, w.Add(workbench.Spec{Name: "sec", Target: client.Target{URL: srv.URL}}))
 	must(t, w.Add(host(t, "host")))
@@ -110,6 +111,16 @@ func TestLoginFromTheWorkbench(t *testing.T) {
 	res, err = w.Call(ctx, workbench.ToolID{Server: "sec", Tool: "admin"}, []byte(`{}`), client.CallOptions{})
 	if err != nil || !strings.Contains(string(res.Raw), "admin done") {
 		t.Fatalf("admin after the step-up: %v %v", res, err)
+	}
+
+	// The next session finds the stored login and connects without one.
+	w2 := oauthBench(t, dir)
+	must(t, w2.Add(workbench.Spec{Name: "sec", Target: client.Target{URL: srv.URL}}))
+	if st := wait(t, w2, "sec"); st.State != workbench.StateConnected {
+		t.Fatalf("a later session with the stored login: %+v", st)
+	}
+	if n := srv.Codes.Load(); n != 2 {
+		t.Errorf("%d authorization codes; the later session should need none", n)
 	}
 }
 
