@@ -85,6 +85,8 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 		return "Stderr", [][]key.Binding{m.serverFilterHelp(), scroll}
 	case tabHistory:
 		return "History", [][]key.Binding{{k.Rerun, k.LoadArgs, k.ShowResult}, scroll}
+	case tabResources:
+		return m.resourcesHelp()
 	case tabServers:
 		return "Servers", [][]key.Binding{{
 			relabel(k.Restart, "restart the selected server"),

@@ -45,11 +45,12 @@ const (
 	tabStderr
 	tabHistory
 	tabServers
+	tabResources
 	tabAuth // no digit: ]/[ and :auth
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Auth"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Auth"}
 
 type connState int
 
@@ -157,9 +158,10 @@ type model struct {
 	toolRaw   bool // the Tool tab shows the raw tool object
 
 	traffic trafficView
-	logs    lineView // notifications/message, one line each
-	stderr  lineView // the server's stderr lines
-	hist    list     // History's rows, newest first
+	res     resourcesView // the Resources tab
+	logs    lineView      // notifications/message, one line each
+	stderr  lineView      // the server's stderr lines
+	hist    list          // History's rows, newest first
 
 	elicit     *elicitMsg
 	elicitForm *form.Form
@@ -234,7 +236,7 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || m.login != nil
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) || m.login != nil
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
@@ -339,6 +341,8 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case editorDone:
 		return m, m.onEditorDone(msg)
+	case resListMsg, resReadMsg, resSubMsg, complDueMsg, complMsg:
+		return m, m.onResourcesMsg(msg)
 	case tea.MouseWheelMsg:
 		delta := 3
 		if msg.Button == tea.MouseWheelUp {
@@ -585,7 +589,7 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			if m.tab == tabServers {
 				return m.fetchAllCounts() // one server: counted when first shown
 			}
-			return nil
+			return m.enterTab()
 		case key.Matches(k, m.keys.Login):
 			if name := m.loginTarget(); name != "" {
 				return m.startLogin(name, nil)
@@ -594,10 +598,10 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		case key.Matches(k, m.keys.NextTab):
 			m.tab = (m.tab + 1) % tabCount
-			return nil
+			return m.enterTab()
 		case key.Matches(k, m.keys.PrevTab):
 			m.tab = (m.tab + tabCount - 1) % tabCount
-			return nil
+			return m.enterTab()
 		}
 	}
 	if m.tab == tabTool && key.Matches(k, m.keys.DetailUp, m.keys.DetailDown, m.keys.DetailPageUp, m.keys.DetailPageDown) {
@@ -639,6 +643,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onResultKey(k)
 	case tabServers:
 		return m.onServersKey(k)
+	case tabResources:
+		return m.onResourcesKey(k)
 	}
 	if m.tab == tabLogs || m.tab == tabStderr {
 		if key.Matches(k, m.keys.ServerFilter) {
@@ -1054,6 +1060,8 @@ func (m *model) scroll(delta int) {
 		m.stderr.scroll(delta)
 	case m.tab == tabHistory:
 		m.hist.moveBy(delta, len(m.calls))
+	case m.tab == tabResources:
+		m.res.scroll(delta)
 	case m.tab == tabAuth:
 		m.auth.lines.scroll(delta)
 	}
@@ -1447,12 +1455,15 @@ func (m *model) tabBar(width int) string {
 			if tab(i) == tabServers && !m.several() && m.tab != tabServers {
 				continue // one server: the bar looks as it always did (7 still opens it)
 			}
+			if tab(i) == tabResources && !m.hasResources() && m.tab != tabResources {
+				continue // nothing to show (8 still opens it)
+			}
 			if tab(i) == tabAuth && m.tab != tabAuth && !m.usesOAuth() {
 				continue // no server logs in with OAuth (:auth still opens it)
 			}
 			label := fmt.Sprintf("%d %s", i+1, name)
-			if tab(i) > tabServers {
-				label = name // the tabs after 7… have no digit
+			if i >= len(m.keys.tabKeys()) {
+				label = name // Skills, Changes, Auth have no digit
 			}
 			if tab(i) == tabResult && m.current != nil && m.current.running {
 				label += " " + m.spinner.View()
@@ -1529,6 +1540,8 @@ func (m *model) rightTabs(width, height int) string {
 		body = m.historyView(width, bodyH)
 	case tabServers:
 		body = m.serversView(width, bodyH)
+	case tabResources:
+		body = m.resourcesView(width, bodyH)
 	case tabAuth:
 		body = m.authTabView(width, bodyH)
 	}
