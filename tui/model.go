@@ -2,12 +2,9 @@ package tui
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -21,7 +18,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
-	"github.com/mcpscope/mcpscope/internal/savefile"
 	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
@@ -99,10 +95,6 @@ type (
 		id    int
 		items []linkedResource
 	}
-	editorDone struct {
-		path string
-		err  error
-	}
 )
 
 // model is the root model.
@@ -171,15 +163,16 @@ type model struct {
 	loginKeys loginKeys
 	auth      authView // the Auth tab: every OAuth step
 
-	notice    string
-	inline    bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
-	nextImage int
-	spinner   spinner.Model
-	ticking   bool // a spinner tick is scheduled
-	send      func(tea.Msg)
-	pump      *pump
-	closeMu   sync.Mutex
-	lastCall  time.Duration
+	notice      string
+	recToggling bool // a recording is being started or stopped (recordingMsg comes)
+	inline      bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
+	nextImage   int
+	spinner     spinner.Model
+	ticking     bool // a spinner tick is scheduled
+	send        func(tea.Msg)
+	pump        *pump
+	closeMu     sync.Mutex
+	lastCall    time.Duration
 }
 
 func newModel(opts Options) *model {
@@ -339,10 +332,17 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.notice = fmt.Sprintf("read %d linked resource(s); they are below the result", len(msg.items))
 		m.resultVer++
 		return m, nil
+	case editorFileMsg:
+		return m, m.onEditorFile(msg)
 	case editorDone:
 		return m, m.onEditorDone(msg)
 	case resListMsg, resReadMsg, resSubMsg, complDueMsg, complMsg:
 		return m, m.onResourcesMsg(msg)
+	case editorReadMsg:
+		m.onEditorRead(msg)
+		return m, nil
+	case picturesMsg:
+		return m, m.onPictures(msg)
 	case tea.MouseWheelMsg:
 		delta := 3
 		if msg.Button == tea.MouseWheelUp {
@@ -452,37 +452,6 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		return tea.Batch(check, m.sendPictures(o))
 	}
 	return nil
-}
-
-// sendPictures transmits a result's images to a terminal that can show them inline.
-func (m *model) sendPictures(o *outcome) tea.Cmd {
-	if !m.inline || o.result == nil {
-		return nil
-	}
-	var seqs []string
-	for i, c := range o.result.Content {
-		if c.Type != "image" {
-			continue
-		}
-		data, err := c.Bytes()
-		if err != nil {
-			continue
-		}
-		m.nextImage++
-		pic, err := newInlineImage(data, m.nextImage, max(m.width*2/3-4, 8))
-		if err != nil {
-			continue // not a format Go decodes: the description stays
-		}
-		if o.pictures == nil {
-			o.pictures = map[int]*inlineImage{}
-		}
-		o.pictures[i] = pic
-		seqs = append(seqs, pic.seq)
-	}
-	if len(seqs) == 0 {
-		return nil
-	}
-	return tea.Raw(strings.Join(seqs, ""))
 }
 
 // syncForm builds the form for the selected tool when the selection changed.
@@ -621,6 +590,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.NextPane), key.Matches(k, m.keys.PrevPane):
 		if m.focus == paneRight && m.tab == tabTool && m.form != nil && !m.formEdgeTab(k) {
 			return m.forwardToField(k)
+		}
+		if m.focus == paneRight && m.tab == tabResources && m.res.tpl != nil && m.res.tpl.form != nil {
+			return m.onResourcesKey(k) // tab moves between the template's fields
 		}
 		if m.focus == paneList {
 			m.focus = paneRight
@@ -934,13 +906,24 @@ func (m *model) onResultKey(k tea.KeyPressMsg) tea.Cmd {
 	return m.onScrollKey(k)
 }
 
-// toggleRecording starts or stops recording the session to a file.
+// toggleRecording starts or stops recording the session to a file. Opening or
+// closing the file runs in a command (a slow disk never holds the screen); its
+// answer comes back as a recordingMsg.
 func (m *model) toggleRecording() tea.Cmd {
 	if m.opts.ToggleRecording == nil {
 		m.notice = "recording is not available here"
 		return nil
 	}
-	// Starting creates a file (and writes the session's snapshot): a command.
+	if m.recToggling {
+		m.notice = "recording: still switching, a moment"
+		return nil
+	}
+	m.recToggling = true
+	if m.opts.Recording != "" {
+		m.notice = "stopping the recording…"
+	} else {
+		m.notice = "starting a recording…"
+	}
 	toggle := m.opts.ToggleRecording
 	return func() tea.Msg {
 		path, err := toggle()
@@ -948,13 +931,14 @@ func (m *model) toggleRecording() tea.Cmd {
 	}
 }
 
-// recordingMsg: a recording started (path) or stopped ("").
+// recordingMsg is what ToggleRecording answered: the new file, or "" once stopped.
 type recordingMsg struct {
 	path string
 	err  error
 }
 
 func (m *model) onRecording(msg recordingMsg) {
+	m.recToggling = false
 	switch {
 	case msg.err != nil:
 		m.notice = "recording: " + msg.err.Error()
@@ -1106,48 +1090,6 @@ func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
 	return m.onScrollKey(k)
 }
 
-func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
-	if len(m.calls) == 0 {
-		return m.onScrollKey(k)
-	}
-	m.hist.clamp(len(m.calls))
-	idx := len(m.calls) - 1 - m.hist.cursor // newest first on screen
-	o := m.calls[idx]
-	switch {
-	case key.Matches(k, m.keys.Rerun):
-		// The entry's own tool, whatever the list shows or has selected.
-		t, ok := m.toolByName(o.server, o.tool.Name)
-		if !ok {
-			m.notice = o.tool.Name + " is not in the server's tool list any more; nothing was called"
-			return nil
-		}
-		return m.requestCall(o.server, t, o.args)
-	case key.Matches(k, m.keys.LoadArgs):
-		if _, ok := m.toolByName(o.server, o.tool.Name); !ok {
-			m.notice = o.tool.Name + " is not in the server's tool list any more; its form cannot be opened"
-			return nil
-		}
-		if !m.selectTool(o.server, o.tool.Name) {
-			m.list.setFilter("") // the filter hides it: show every tool
-			m.selectTool(o.server, o.tool.Name)
-		}
-		if m.form != nil {
-			if err := m.form.SetValue(o.args); err != nil {
-				m.notice = "could not load the arguments into the form: " + err.Error()
-			}
-		}
-		m.tab = tabTool
-		return nil
-	case key.Matches(k, m.keys.ShowResult):
-		m.current = o
-		m.tab = tabResult
-		m.result.top()
-		m.resultVer++
-		return nil
-	}
-	return m.onScrollKey(k)
-}
-
 // selectTool moves the list's cursor to the named tool; false when the list (as
 // filtered) does not show it.
 func (m *model) selectTool(server, name string) bool {
@@ -1205,143 +1147,6 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 		return answer(client.ElicitResponse{Action: "cancel"})
 	}
 	return m.forwardToField(k)
-}
-
-func (m *model) saveResult() tea.Cmd {
-	o := m.current
-	if o == nil || o.result == nil {
-		return nil
-	}
-	base := m.opts.SaveDir
-	if base == "" {
-		base = "."
-	}
-	dir, err := os.MkdirTemp(base, "mcpscope-result-")
-	if err != nil {
-		m.notice = "save: " + err.Error()
-		return nil
-	}
-	var saved []string
-	for i, c := range o.result.Content {
-		var data []byte
-		ext := ".txt"
-		switch c.Type {
-		case "text":
-			data = []byte(c.Text)
-		case "image", "audio", "resource":
-			if c.Resource != nil && c.Resource.HasText {
-				data = []byte(c.Resource.Text)
-			} else if b, err := c.Bytes(); err == nil {
-				data, ext = b, extFor(c.MIMEType, c.Resource)
-			}
-		case "resource_link":
-			data, ext = linkData(o, c)
-		default:
-			data, ext = c.Raw, ".json"
-		}
-		// The type is the server's: savefile keeps it one name inside dir.
-		if p, err := savefile.Write(dir, fmt.Sprintf("%d-%s%s", i+1, c.Type, ext), data, 0o644); err == nil {
-			saved = append(saved, p)
-		}
-	}
-	_, _ = savefile.Write(dir, "result.json", o.result.Raw, 0o644)
-	m.notice = fmt.Sprintf("saved %d block(s) and result.json to %s", len(saved), dir)
-	return nil
-}
-
-// linkData is what s saves for a resource_link: the resource itself when o has read
-// it, else the link (its URI, name, type and size) as JSON.
-func linkData(o *outcome, c client.Content) ([]byte, string) {
-	for _, l := range o.linked {
-		if l.uri != c.URI || l.err != nil || len(l.contents) == 0 {
-			continue
-		}
-		rc := l.contents[0]
-		if rc.HasText {
-			return []byte(rc.Text), ".txt"
-		}
-		if b, err := base64.StdEncoding.DecodeString(rc.Blob); err == nil {
-			return b, extFor(rc.MIMEType, nil)
-		}
-	}
-	if len(c.Raw) > 0 {
-		return c.Raw, ".json"
-	}
-	b, _ := json.MarshalIndent(struct {
-		Type        string `json:"type"`
-		URI         string `json:"uri"`
-		Name        string `json:"name,omitempty"`
-		Title       string `json:"title,omitempty"`
-		Description string `json:"description,omitempty"`
-		MIMEType    string `json:"mimeType,omitempty"`
-		Size        *int64 `json:"size,omitempty"`
-	}{c.Type, c.URI, c.Name, c.Title, c.Description, c.MIMEType, c.Size}, "", "  ")
-	return b, ".json"
-}
-
-func extFor(mime string, rc *client.ResourceContent) string {
-	if rc != nil && mime == "" {
-		mime = rc.MIMEType
-	}
-	switch mime {
-	case "image/png":
-		return ".png"
-	case "image/jpeg":
-		return ".jpg"
-	case "image/gif":
-		return ".gif"
-	case "audio/wav", "audio/x-wav", "audio/wave":
-		return ".wav"
-	case "audio/mpeg":
-		return ".mp3"
-	}
-	return ".bin"
-}
-
-// openEditor writes the current arguments to a file and opens $EDITOR on it; the edited
-// JSON is loaded back into the form.
-func (m *model) openEditor() tea.Cmd {
-	if m.form == nil {
-		return nil
-	}
-	args, err := m.form.Value()
-	if err != nil {
-		args = json.RawMessage(`{}`)
-	}
-	f, err := os.CreateTemp("", "mcpscope-args-*.json")
-	if err != nil {
-		m.notice = "editor: " + err.Error()
-		return nil
-	}
-	pretty, _ := json.MarshalIndent(json.RawMessage(args), "", "  ")
-	f.Write(pretty)
-	f.Close()
-	parts := strings.Fields(editorCommand())
-	c := exec.Command(parts[0], append(parts[1:], f.Name())...)
-	return tea.ExecProcess(c, func(err error) tea.Msg { return editorDone{path: f.Name(), err: err} })
-}
-
-func (m *model) onEditorDone(msg editorDone) tea.Cmd {
-	defer os.Remove(msg.path)
-	if msg.err != nil {
-		m.notice = "editor: " + msg.err.Error()
-		return nil
-	}
-	b, err := os.ReadFile(msg.path)
-	if err != nil {
-		m.notice = "editor: " + err.Error()
-		return nil
-	}
-	if m.form != nil {
-		if err := m.form.SetValue(b); err != nil {
-			// Keep the edit: it goes to the raw JSON editor, with why it did not fit.
-			m.form.SetRawText(string(b), err.Error())
-			m.notice = "the edited arguments are kept as raw JSON: " + err.Error() + " (ctrl+j returns to the fields once they fit)"
-			return nil
-		}
-	}
-	m.notice = "arguments loaded from the editor"
-	return nil
 }
 
 // resultText is a result as plain text for the clipboard.
@@ -1747,42 +1552,6 @@ func progressBar(st styles, p *client.Progress, width int) string {
 	return s
 }
 
-func (m *model) historyView(width, height int) string {
-	if len(m.calls) == 0 {
-		return m.st.muted.Render("No calls yet.")
-	}
-	lines := []string{m.st.muted.Render("enter re-runs · e loads the arguments into the form · → shows the result")}
-	if m.opts.Browse != nil {
-		lines[0] += m.st.muted.Render(" · ▶ from the recording")
-	}
-	// Row k is the k-th newest call.
-	rows := m.hist.draw(len(m.calls), max(height-1, 1), func(k int, selected bool) string {
-		o := m.calls[len(m.calls)-1-k]
-		mark := ""
-		if o.recorded || o.mocked {
-			mark = "▶ " // from the recording
-		}
-		name := o.tool.Name
-		if m.several() && o.server != "" {
-			name = o.server + "/" + name
-		}
-		row := safe(fmt.Sprintf("%s  %s%-10s %-12s %s", o.started.Format("15:04:05"), mark, o.status(), name, oneLine(string(o.args), 200)))
-		row = truncate(row, width-2)
-		switch o.status() {
-		case "failed":
-			row = m.st.err.Render(row)
-		case "tool error":
-			row = m.st.toolErr.Render(row)
-		}
-		if selected {
-			return m.st.selected.Render("›") + " " + row
-		}
-		return "  " + row
-	})
-	lines = append(lines, rows...)
-	return strings.Join(lines, "\n")
-}
-
 // openElicit shows a server's question as a form built from its schema.
 func (m *model) openElicit(msg elicitMsg) tea.Cmd {
 	f, err := form.New(msg.req.Schema)
@@ -1798,7 +1567,6 @@ func (m *model) openElicit(msg elicitMsg) tea.Cmd {
 	m.elicit, m.elicitForm = &msg, f
 	return nil
 }
-
 func (m *model) elicitView(width, height int) string {
 	e := m.elicit.req
 	title := "The server asks for input"
