@@ -99,7 +99,7 @@ func (w *Workbench) startWatchLocked(s *server) {
 				cur, err = w.surfaceOf(ctx, name)
 			} else {
 				w.emit(Event{Server: name, Kind: EventWatch, Text: changed + " changed: restarting"})
-				if err = w.Restart(name); err != nil {
+				if err = w.restart(name, true); err != nil {
 					return // removed or closed
 				}
 				var st Status
