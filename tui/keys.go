@@ -20,6 +20,7 @@ type keyMap struct {
 	TrafficDir, ReadResource               key.Binding
 	DetailUp, DetailDown                   key.Binding
 	DetailPageUp, DetailPageDown           key.Binding
+	OpenChanges, MarkEntry, SaveMarked     key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -73,6 +74,9 @@ func defaultKeys() keyMap {
 		DetailDown:     b("shift+↑/↓", "scroll the tool detail", "shift+down"),
 		DetailPageUp:   b("shift+pgup", "tool detail page up", "shift+pgup"),
 		DetailPageDown: b("shift+pgdn", "tool detail page down", "shift+pgdown"),
+		OpenChanges:    b("C", "what edits changed", "C"),
+		MarkEntry:      b("m", "mark (history)", "m"),
+		SaveMarked:     b("S", "save marked calls", "S"),
 	}
 }
 
@@ -89,5 +93,6 @@ func (k keyMap) FullHelp(several bool) [][]key.Binding {
 		{k.Send, k.SendAnyway, k.RawJSON, k.Editor, k.Cancel, k.ShowRaw, k.CopyResult, k.CopyArgs, k.CopyCmd, k.SaveResult},
 		{k.DetailUp, k.DetailDown}, // one entry: the help drops repeats
 		{k.ReadResource, k.Rerun, k.LoadArgs, k.TrafficDir, k.Restart, k.CmdLine, k.Record, k.Quit}, // ForceQuit is in Quit's help; ? is on the status bar
+		{k.OpenChanges, k.MarkEntry, k.SaveMarked},
 	}
 }

@@ -46,10 +46,11 @@ const (
 	tabStderr
 	tabHistory
 	tabServers
+	tabChanges // no digit: ]/[, :changes, C from the tool list (changes.go)
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Changes"}
 
 type connState int
 
@@ -155,10 +156,12 @@ type model struct {
 	showRaw   bool // the Result tab shows the raw result
 	toolRaw   bool // the Tool tab shows the raw tool object
 
-	traffic    trafficView
-	logs       lineView // notifications/message, one line each
-	stderr     lineView // the server's stderr lines
-	histCursor int
+	traffic   trafficView
+	logs      lineView // notifications/message, one line each
+	stderr    lineView // the server's stderr lines
+	hist      histState
+	changes   changesView
+	lastForms map[string]*form.Form // each tool's last form, to carry values to a new schema
 
 	elicit     *elicitMsg
 	elicitForm *form.Form
@@ -259,7 +262,7 @@ func (m *model) loadRecording(rec *record.Recording) {
 
 func (m *model) Init() tea.Cmd {
 	m.ticking = true
-	cmds := []tea.Cmd{m.connect(), m.spinner.Tick}
+	cmds := []tea.Cmd{m.connect(), m.spinner.Tick, m.openHistories()}
 	if m.theme == "auto" {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -278,7 +281,7 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabHistory && m.histTyping())
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
@@ -321,6 +324,8 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onWorkbench(msg.e)
 	case toolsMsg:
 		return m, m.onTools(msg)
+	case toolsChangedMsg:
+		return m, m.onToolsChanged(msg)
 	case wireBatchMsg:
 		m.onWire(msg.events, msg.servers)
 		m.onLogs(msg.logs)
@@ -388,6 +393,9 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.onCmdPaste(msg)
 		}
 		return m, m.forwardToField(msg)
+	}
+	if cmd, ok := m.onHistMsg(msg); ok {
+		return m, cmd
 	}
 	return m, nil
 }
@@ -467,7 +475,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		if o.cancelled {
 			if msg.result != nil {
 				o.late, o.result, o.err = true, msg.result, nil
-			} else {
+			} else if o.interrupted == "" {
 				o.err = msg.err
 			}
 		} else {
@@ -475,7 +483,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		}
 		check := o.checkCmd()
 		m.lastCall = msg.elapsed
-		return tea.Batch(check, m.sendPictures(o))
+		return tea.Batch(check, m.sendPictures(o), m.storeCall(o))
 	}
 	return nil
 }
@@ -537,6 +545,7 @@ func (m *model) syncForm() {
 	cacheKey := srv + "/" + t.Name + "\x00" + string(schema)
 	if f := m.forms[cacheKey]; f != nil {
 		m.form = f
+		m.carryForm(srv, t.Name, schema, f)
 		return
 	}
 	f, err := form.New(schema)
@@ -546,6 +555,7 @@ func (m *model) syncForm() {
 		f.SetStyles(m.st.form)
 		m.form = f
 		m.forms[cacheKey] = f
+		m.carryForm(srv, t.Name, schema, f) // an edit changed the schema: keep what still fits
 	}
 }
 
@@ -649,6 +659,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onResultKey(k)
 	case tabServers:
 		return m.onServersKey(k)
+	case tabChanges:
+		return m.onChangesKey(k)
 	}
 	return m.onScrollKey(k)
 }
@@ -736,6 +748,8 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Refetch):
 		m.notice = "refetching tools…"
 		return m.fetchAllTools()
+	case key.Matches(k, m.keys.OpenChanges):
+		return m.openChanges()
 	case key.Matches(k, m.keys.Open):
 		if m.list.toggleHeader() {
 			return nil // a server header: fold or open its tools
@@ -745,6 +759,9 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	m.syncForm()
+	if key.Matches(k, m.keys.Up, m.keys.Down, m.keys.PageUp, m.keys.PageDown, m.keys.Home, m.keys.End) {
+		m.list.unmarkSelected() // looked at
+	}
 	return nil
 }
 
@@ -1075,7 +1092,7 @@ func (m *model) scroll(delta int) {
 	case m.tab == tabStderr:
 		m.stderr.scroll(delta)
 	case m.tab == tabHistory:
-		m.histCursor = min(max(m.histCursor+delta, 0), max(len(m.calls)-1, 0))
+		m.histScroll(delta)
 	}
 }
 
@@ -1110,47 +1127,6 @@ func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case k.String() == "esc":
 		m.traffic.closeOpen()
-		return nil
-	}
-	return m.onScrollKey(k)
-}
-
-func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
-	if len(m.calls) == 0 {
-		return m.onScrollKey(k)
-	}
-	idx := len(m.calls) - 1 - m.histCursor // newest first on screen
-	o := m.calls[idx]
-	switch {
-	case key.Matches(k, m.keys.Rerun):
-		// The entry's own tool, whatever the list shows or has selected.
-		t, ok := m.toolByName(o.server, o.tool.Name)
-		if !ok {
-			m.notice = o.tool.Name + " is not in the server's tool list any more; nothing was called"
-			return nil
-		}
-		return m.requestCall(o.server, t, o.args)
-	case key.Matches(k, m.keys.LoadArgs):
-		if _, ok := m.toolByName(o.server, o.tool.Name); !ok {
-			m.notice = o.tool.Name + " is not in the server's tool list any more; its form cannot be opened"
-			return nil
-		}
-		if !m.selectTool(o.server, o.tool.Name) {
-			m.list.setFilter("") // the filter hides it: show every tool
-			m.selectTool(o.server, o.tool.Name)
-		}
-		if m.form != nil {
-			if err := m.form.SetValue(o.args); err != nil {
-				m.notice = "could not load the arguments into the form: " + err.Error()
-			}
-		}
-		m.tab = tabTool
-		return nil
-	case k.String() == "right", k.String() == "l":
-		m.current = o
-		m.tab = tabResult
-		m.result.top()
-		m.resultVer++
 		return nil
 	}
 	return m.onScrollKey(k)
@@ -1505,7 +1481,16 @@ func (m *model) tabBar(width int) string {
 			if tab(i) == tabServers && !m.several() && m.tab != tabServers {
 				continue // one server: the bar looks as it always did (7 still opens it)
 			}
+			if tab(i) == tabChanges && len(m.changes.sets) == 0 && m.tab != tabChanges {
+				continue // off the bar until there is a change (C and :changes open it)
+			}
 			label := fmt.Sprintf("%d %s", i+1, name)
+			if tab(i) >= tabChanges {
+				label = name // no digit
+				if n := m.changes.unseen; n > 0 && tab(i) == tabChanges {
+					label += fmt.Sprintf(" (%d)", n)
+				}
+			}
 			if tab(i) == tabResult && m.current != nil && m.current.running {
 				label += " " + m.spinner.View()
 			}
@@ -1582,6 +1567,8 @@ func (m *model) rightTabs(width, height int) string {
 		body = m.historyView(width, bodyH)
 	case tabServers:
 		body = m.serversView(width, bodyH)
+	case tabChanges:
+		body = m.changesTab(width, bodyH)
 	}
 	switch m.srv.state {
 	case stateDied:
@@ -1775,45 +1762,6 @@ func progressBar(st styles, p *client.Progress, width int) string {
 		s += "\n" + safe(p.Message)
 	}
 	return s
-}
-
-func (m *model) historyView(width, height int) string {
-	if len(m.calls) == 0 {
-		return m.st.muted.Render("No calls yet.")
-	}
-	lines := []string{m.st.muted.Render("enter re-runs · e loads the arguments into the form · → shows the result")}
-	if m.opts.Browse != nil {
-		lines[0] += m.st.muted.Render(" · ▶ from the recording")
-	}
-	for i := len(m.calls) - 1; i >= 0; i-- {
-		o := m.calls[i]
-		mark := ""
-		if o.recorded || o.mocked {
-			mark = "▶ " // from the recording
-		}
-		name := o.tool.Name
-		if m.several() && o.server != "" {
-			name = o.server + "/" + name
-		}
-		row := safe(fmt.Sprintf("%s  %s%-10s %-12s %s", o.started.Format("15:04:05"), mark, o.status(), name, oneLine(string(o.args), 200)))
-		row = truncate(row, width-2)
-		switch o.status() {
-		case "failed":
-			row = m.st.err.Render(row)
-		case "tool error":
-			row = m.st.toolErr.Render(row)
-		}
-		if len(m.calls)-1-i == m.histCursor {
-			row = m.st.selected.Render("›") + " " + row
-		} else {
-			row = "  " + row
-		}
-		lines = append(lines, row)
-		if len(lines) >= height {
-			break
-		}
-	}
-	return strings.Join(lines, "\n")
 }
 
 func (m *model) elicitView(width, height int) string {

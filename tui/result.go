@@ -37,6 +37,9 @@ type outcome struct {
 	recorded  bool // loaded from a recording (mcpscope open), not made in this session
 	mocked    bool // answered by a recording served as a mock, not by a live server
 	late      bool // a result arrived after the cancel
+	// interrupted says why the call ended without an answer: a watched file changed
+	// and the server was restarted.
+	interrupted string
 	checked   bool // structured content validated
 	checking  bool // the check runs (a command)
 	violation []validate.Violation
@@ -65,6 +68,8 @@ func (o *outcome) status() string {
 	switch {
 	case o.running:
 		return "running"
+	case o.interrupted != "" && !o.late:
+		return "interrupted"
 	case o.cancelled && !o.late:
 		return "cancelled"
 	case o.err != nil:

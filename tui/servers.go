@@ -177,6 +177,7 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 		if m.server(e.Server) == nil {
 			m.servers = append(m.servers, &server{name: e.Server, state: stateConnecting})
 			m.refreshTools()
+			return m.onServerAdded(e.Server)
 		}
 		return nil
 	case workbench.EventRemoved:
@@ -216,8 +217,12 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 			if m.several() {
 				m.notice = s.name + ": the server's tools changed; list refreshed"
 			}
-			return m.fetchTools(s, true)
+			return m.fetchToolsChanged(s)
 		}
+	case workbench.EventWatch:
+		return m.onWatch(s, e)
+	case workbench.EventSurfaceChanged:
+		return m.onSurfaceChanged(s, e)
 	case workbench.EventReconnect:
 		m.notice = safe(e.Text)
 		s.reconnecting = true
