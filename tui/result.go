@@ -40,13 +40,13 @@ type outcome struct {
 	// interrupted says why the call ended without an answer: a watched file changed
 	// and the server was restarted.
 	interrupted string
-	checked   bool // structured content validated
-	checking  bool // the check runs (a command)
-	violation []validate.Violation
-	schemaErr error
-	linked    []linkedResource     // resource_link targets read with "o"
-	pictures  map[int]*inlineImage // content index -> picture sent to the terminal
-	wraps     map[wrapKey]*wrapped // big texts wrapped so far, by width
+	checked     bool // structured content validated
+	checking    bool // the check runs (a command)
+	violation   []validate.Violation
+	schemaErr   error
+	linked      []linkedResource     // resource_link targets read with "o"
+	pictures    map[int]*inlineImage // content index -> picture sent to the terminal
+	wraps       map[wrapKey]*wrapped // big texts wrapped so far, by width
 }
 
 // linkedResource is what reading one resource_link returned.
