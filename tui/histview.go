@@ -37,8 +37,7 @@ type histState struct {
 	seq     int // the search in flight; older answers are dropped
 	naming  bool
 	name    string // the collection's name, while typed
-	cursor  int
-	offset  int
+	list           // the window over the rows, newest first
 	warning string
 }
 
@@ -257,8 +256,7 @@ func (m *model) histMarked(r histRef) bool {
 }
 
 func (m *model) histScroll(delta int) {
-	n := len(m.histRows())
-	m.hist.cursor = min(max(m.hist.cursor+delta, 0), max(n-1, 0))
+	m.hist.moveBy(delta, len(m.histRows()))
 }
 
 func (m *model) histTyping() bool { return m.hist.typing || m.hist.naming }
@@ -339,6 +337,9 @@ func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		p := m.hist.past[r.past]
 		return func() tea.Msg { return histResultMsg{o: outcomeOf(p)} }
+	}
+	if h.keyMove(k, m.keys, len(rows)) {
+		return nil
 	}
 	return m.onScrollKey(k)
 }
@@ -555,22 +556,13 @@ func (m *model) historyView(width, height int) string {
 		return strings.Join(append(lines, st.muted.Render("No calls yet.")), "\n")
 	}
 	room := max(height-len(lines), 1)
-	h.cursor = min(h.cursor, len(rows)-1)
-	if h.cursor < h.offset {
-		h.offset = h.cursor
-	}
-	if h.cursor >= h.offset+room {
-		h.offset = h.cursor - room + 1
-	}
-	sessionStart := len(m.calls)
-	for i := h.offset; i < len(rows) && i < h.offset+room; i++ {
-		r := rows[i]
-		lines = append(lines, m.histRow(r, i == h.cursor, width, sessionStart))
-	}
+	lines = append(lines, h.draw(len(rows), room, func(i int, selected bool) string {
+		return m.histRow(rows[i], selected, width)
+	})...)
 	return strings.Join(lines, "\n")
 }
 
-func (m *model) histRow(r histRef, selected bool, width, _ int) string {
+func (m *model) histRow(r histRef, selected bool, width int) string {
 	st := m.st
 	var when time.Time
 	var status, name, args, mark string

@@ -126,7 +126,7 @@ type model struct {
 	cmd     *cmdLine // the command line, while open
 	cmdKeys cmdKeys
 	// The Servers tab: the selected row and its detail.
-	srvCursor int
+	srvList   list
 	srvDetail scroller
 	list      toolList
 
@@ -727,18 +727,8 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 		m.toolRaw = !m.toolRaw
 		m.tab = tabTool
 		return nil
-	case key.Matches(k, m.keys.Up):
-		m.list.move(-1)
-	case key.Matches(k, m.keys.Down):
-		m.list.move(1)
-	case key.Matches(k, m.keys.PageUp):
-		m.list.move(-(m.height - 6))
-	case key.Matches(k, m.keys.PageDown):
-		m.list.move(m.height - 6)
-	case key.Matches(k, m.keys.Home):
-		m.list.cursor, m.list.moved = 0, true
-	case key.Matches(k, m.keys.End):
-		m.list.cursor, m.list.moved = max(len(m.list.rows)-1, 0), true
+	case m.list.keyMove(k, m.keys, len(m.list.rows)):
+		m.list.moved = true
 	case key.Matches(k, m.keys.Filter):
 		// A new search, as / does in less and vim.
 		m.list.setFilter("")
