@@ -31,7 +31,7 @@ type toolList struct {
 	filtering  bool // the filter field has the keyboard
 	moved      bool // the user has moved the cursor
 	rows       []row
-	list // the window over rows: cursor is an index into rows
+	list       // the window over rows: cursor is an index into rows
 	// last is the selection kept while the list is empty (a server restarting), so
 	// that the same tool is selected when its tools are back.
 	lastServer, lastName string
