@@ -41,8 +41,8 @@ func (m *model) interruptedByRestart(s *server, changed string) {
 		if !o.running || o.server != s.name {
 			continue
 		}
-		o.interrupted = "interrupted: " + changed + " changed and the server was restarted before it answered"
-		o.err = errors.New(o.interrupted)
+		o.interrupted = changed + " changed and the server was restarted before it answered"
+		o.err = errors.New("interrupted: " + o.interrupted)
 		if c, ok := m.cancels[o.id]; ok {
 			c()
 		}

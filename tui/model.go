@@ -262,7 +262,7 @@ func (m *model) loadRecording(rec *record.Recording) {
 
 func (m *model) Init() tea.Cmd {
 	m.ticking = true
-	cmds := []tea.Cmd{m.connect(), m.spinner.Tick, m.openHistories()}
+	cmds := []tea.Cmd{m.connect(), m.spinner.Tick}
 	if m.theme == "auto" {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}

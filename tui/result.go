@@ -130,6 +130,10 @@ func resultDoc(st styles, o *outcome, width int) *doc {
 	case o.running:
 		add(head + st.muted.Render("  running…"))
 		return out
+	case o.interrupted != "" && !o.late:
+		add(head, st.warn.Render("Interrupted by the restart."))
+		add(wrapText(o.interrupted, width)...)
+		return out
 	case o.cancelled && !o.late:
 		add(head, st.warn.Render("Cancelled: notifications/cancelled was sent to the server."))
 		if o.err != nil && !errors.Is(o.err, context.Canceled) {

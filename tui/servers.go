@@ -144,7 +144,7 @@ func (m *model) connect() tea.Cmd {
 		}
 	}
 	wb := m.wb
-	return func() tea.Msg {
+	return tea.Batch(m.openHistories(), func() tea.Msg {
 		var errs []string
 		for _, sp := range specs {
 			if err := wb.Add(sp); err != nil {
@@ -155,7 +155,7 @@ func (m *model) connect() tea.Cmd {
 			return noticeMsg{text: strings.Join(errs, "; ")}
 		}
 		return nil
-	}
+	})
 }
 
 // restartServer restarts one server (the workbench stops its process first).
