@@ -187,9 +187,10 @@ func (m *model) openChanges() tea.Cmd {
 	return nil
 }
 
-// changesHelp is the Changes view's own keys.
-func (k keyMap) changesHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.OpenChanges}
+// changesHelp is the Changes view's own keys (for focusedHelp).
+func (m *model) changesHelp() (string, [][]key.Binding) {
+	k := m.keys
+	return "Changes", [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}}
 }
 
 // onSurfaceReport takes a classified comparison of one server: into the Changes view,

@@ -194,6 +194,8 @@ func keyMsg(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModShift}
 	case "ctrl+n":
 		return tea.KeyPressMsg{Code: 'n', Mod: tea.ModCtrl}
+	case "f1":
+		return tea.KeyPressMsg{Code: tea.KeyF1}
 	case "pgdown":
 		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	case "pgup":
@@ -212,7 +214,7 @@ func keyMsg(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModAlt}
 	case "ctrl+d", "ctrl+t", "ctrl+p", "ctrl+x", "ctrl+a":
 		return tea.KeyPressMsg{Code: rune(name[5]), Mod: tea.ModCtrl}
-	case "ctrl+c", "ctrl+r", "ctrl+j", "ctrl+e":
+	case "ctrl+c", "ctrl+r", "ctrl+j", "ctrl+e", "ctrl+u":
 		return tea.KeyPressMsg{Code: rune(name[5]), Mod: tea.ModCtrl}
 	}
 	r := []rune(name)

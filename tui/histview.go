@@ -330,7 +330,7 @@ func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
 		return func() tea.Msg {
 			return histMarkedMsg{server: srv, id: e.ID, marked: marked, err: l.Mark(marked, e.ID)}
 		}
-	case k.String() == "right", k.String() == "l":
+	case key.Matches(k, m.keys.ShowResult):
 		if r.o != nil {
 			m.showOutcome(r.o)
 			return nil
@@ -406,8 +406,8 @@ func (m *model) onHistField(k tea.KeyPressMsg) tea.Cmd {
 	if h.naming {
 		text = &h.name
 	}
-	switch k.String() {
-	case "esc":
+	switch {
+	case key.Matches(k, m.keys.SearchClear):
 		if h.naming {
 			h.naming = false
 			m.notice = "not saved"
@@ -415,14 +415,14 @@ func (m *model) onHistField(k tea.KeyPressMsg) tea.Cmd {
 		}
 		h.typing, h.query, h.shown = false, "", nil
 		return nil
-	case "enter":
+	case key.Matches(k, m.keys.SearchDone):
 		if h.naming {
 			h.naming = false
 			return m.saveCollection(strings.TrimSpace(h.name))
 		}
 		h.typing = false
 		return nil
-	case "backspace":
+	case key.Matches(k, m.keys.Erase):
 		if r := []rune(*text); len(r) > 0 {
 			*text = string(r[:len(r)-1])
 		}
@@ -618,9 +618,19 @@ func sameDay(a, b time.Time) bool {
 	return ay == by && am == bm && ad == bd
 }
 
-// historyHelp is the History view's own keys.
-func (k keyMap) historyHelp() []key.Binding {
-	return []key.Binding{k.Rerun, k.LoadArgs, k.Filter, k.MarkEntry, k.SaveMarked}
+// historyHelp is the History view's own keys (for focusedHelp).
+func (m *model) historyHelp() (string, [][]key.Binding) {
+	k := m.keys
+	if m.hist.naming {
+		return "Collection name", [][]key.Binding{{relabel(k.SearchDone, "save the marked calls"), relabel(k.SearchClear, "do not save"), k.Erase}}
+	}
+	if m.hist.typing {
+		return "History search", [][]key.Binding{{k.SearchDone, k.SearchClear, k.Erase}}
+	}
+	return "History", [][]key.Binding{
+		{k.Rerun, k.LoadArgs, k.ShowResult, relabel(k.Filter, "search (tool, arguments, result)"), k.MarkEntry, k.SaveMarked},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+	}
 }
 
 // onServerAdded opens the history of a server added while the session runs.

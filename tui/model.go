@@ -23,7 +23,6 @@ import (
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/savefile"
 	"github.com/mcpscope/mcpscope/internal/spool"
-	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
 	"github.com/mcpscope/mcpscope/workbench"
@@ -90,8 +89,9 @@ type (
 		elapsed time.Duration
 	}
 	elicitMsg struct {
-		req   client.ElicitRequest
-		reply chan client.ElicitResponse
+		server string // the server that asks
+		req    client.ElicitRequest
+		reply  chan client.ElicitResponse
 	}
 	noticeMsg struct{ text string }
 	linkedMsg struct {
@@ -165,6 +165,7 @@ type model struct {
 
 	elicit     *elicitMsg
 	elicitForm *form.Form
+	elicitWait []elicitMsg // questions that came while one was open, in order
 
 	notice    string
 	inline    bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
@@ -207,57 +208,6 @@ func newModel(opts Options) *model {
 		m.loadRecording(opts.Browse)
 	}
 	return m
-}
-
-// loadRecording shows a recording: its wire events in Traffic and its calls in History
-// (the last one in Result), as they were recorded.
-func (m *model) loadRecording(rec *record.Recording) {
-	started := rec.Header.Started
-	events := make([]wire.Event, 0, len(rec.Events)+2)
-	snapshot := false
-	for i := range rec.Events {
-		e := &rec.Events[i]
-		if e.Kind == record.KindEnd {
-			continue
-		}
-		if e.Snapshot && !snapshot {
-			snapshot = true
-			events = append(events, wire.Event{Time: started, Kind: wire.KindSynthetic,
-				Text: "the recording started mid-session: the handshake and lists that follow are a snapshot of what the session knew then"})
-		}
-		events = append(events, e.Wire(started))
-	}
-	events = append(events, wire.Event{Time: time.Now(), Kind: wire.KindSynthetic,
-		Text: "end of the recording; what follows is this session with the mock server"})
-	m.traffic.add(events)
-	for _, e := range events {
-		if e.Kind == wire.KindStderr {
-			m.stderr.add(safeText(string(e.Data)))
-		}
-	}
-	at := func(i int) time.Time {
-		return started.Add(time.Duration(rec.Events[i].T * float64(time.Second)))
-	}
-	for _, ex := range rec.Exchanges() {
-		if ex.Method != "tools/call" {
-			continue
-		}
-		var p struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		_ = json.Unmarshal(ex.Params, &p)
-		m.nextID++
-		o := &outcome{id: m.nextID, tool: client.Tool{Name: p.Name}, args: p.Arguments, started: at(ex.RequestEvent), recorded: true}
-		if ex.Response == nil {
-			o.cancelled = true
-		} else {
-			o.elapsed = at(ex.ResponseEvent).Sub(o.started)
-			o.result, o.err = client.ParseCallResponse(ex.Response)
-		}
-		m.calls = append(m.calls, o)
-		m.current = o
-	}
 }
 
 func (m *model) Init() tea.Cmd {
@@ -326,6 +276,12 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onTools(msg)
 	case toolsChangedMsg:
 		return m, m.onToolsChanged(msg)
+	case countsMsg:
+		m.onCounts(msg)
+		return m, nil
+	case recordingMsg:
+		m.onRecording(msg)
+		return m, nil
 	case wireBatchMsg:
 		m.onWire(msg.events, msg.servers)
 		m.onLogs(msg.logs)
@@ -353,15 +309,12 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resultVer++
 		return m, nil
 	case elicitMsg:
-		f, err := form.New(msg.req.Schema)
-		if err != nil {
-			msg.reply <- client.ElicitResponse{Action: "decline"}
-			m.notice = "the server asked for input with an unusable schema; declined"
+		if m.elicit != nil {
+			// Another server (or call) asks while a question is open: it waits its turn.
+			m.elicitWait = append(m.elicitWait, msg)
 			return m, nil
 		}
-		f.SetStyles(m.st.form)
-		m.elicit, m.elicitForm = &msg, f
-		return m, nil
+		return m, m.openElicit(msg)
 	case wbDoneMsg:
 		m.onWbDone(msg)
 		return m, nil
@@ -422,7 +375,9 @@ func (m *model) onWire(events []wire.Event, servers []string) {
 					s.addStderr(line)
 				}
 				if m.several() {
-					line = servers[i] + " │ " + line
+					line = padName(servers[i], m.nameWidth()) + " │ " + line
+					m.stderr.addFrom(line, servers[i])
+					continue
 				}
 			}
 			m.stderr.add(line)
@@ -568,7 +523,7 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if q := m.ask; q != nil {
 		m.ask = nil
-		if k.String() == "y" || k.String() == "Y" {
+		if key.Matches(k, m.keys.Yes) {
 			return q.yes()
 		}
 		m.notice = q.no
@@ -580,8 +535,12 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.cmd != nil {
 		return m.onCmdKey(k)
 	}
-	if key.Matches(k, m.keys.CmdLine) && (!m.typing() || k.String() == "ctrl+p") {
+	if (key.Matches(k, m.keys.CmdLine) && !m.typing()) || key.Matches(k, m.keys.CmdPalette) {
 		m.cmd = &cmdLine{}
+		return nil
+	}
+	if key.Matches(k, m.keys.HelpAnywhere) {
+		m.showHelp = true
 		return nil
 	}
 	if m.list.filtering {
@@ -608,9 +567,16 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(k, m.keys.Help):
 			m.showHelp = true
 			return nil
-		case key.Matches(k, m.keys.TabTool, m.keys.TabResult, m.keys.TabTraffic, m.keys.TabLogs, m.keys.TabStderr, m.keys.TabHistory, m.keys.TabServers):
-			m.tab = tab(k.String()[0] - '1')
+		case key.Matches(k, m.keys.tabKeys()...):
+			for t, b := range m.keys.tabKeys() {
+				if key.Matches(k, b) {
+					m.tab = tab(t)
+				}
+			}
 			m.focus = paneRight
+			if m.tab == tabServers {
+				return m.fetchAllCounts() // one server: counted when first shown
+			}
 			return nil
 		case key.Matches(k, m.keys.NextTab):
 			m.tab = (m.tab + 1) % tabCount
@@ -662,28 +628,13 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case tabChanges:
 		return m.onChangesKey(k)
 	}
-	return m.onScrollKey(k)
-}
-
-// onHelpKey scrolls the help; any other key closes it.
-func (m *model) onHelpKey(k tea.KeyPressMsg) tea.Cmd {
-	page := max(m.height-6, 1)
-	switch {
-	case key.Matches(k, m.keys.Down):
-		m.helpOffset++
-	case key.Matches(k, m.keys.Up):
-		m.helpOffset--
-	case key.Matches(k, m.keys.PageDown):
-		m.helpOffset += page
-	case key.Matches(k, m.keys.PageUp):
-		m.helpOffset -= page
-	case key.Matches(k, m.keys.Home):
-		m.helpOffset = 0
-	default:
-		m.showHelp, m.helpOffset = false, 0
+	if m.tab == tabLogs || m.tab == tabStderr {
+		if key.Matches(k, m.keys.ServerFilter) {
+			m.onServerFilterKey()
+			return nil
+		}
 	}
-	m.helpOffset = max(m.helpOffset, 0)
-	return nil
+	return m.onScrollKey(k)
 }
 
 // running counts the calls still waiting for their answer.
@@ -756,17 +707,17 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *model) onFilterKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "esc":
+	switch {
+	case key.Matches(k, m.keys.ClearFilter):
 		m.list.filtering = false
 		m.list.setFilter("")
-	case "enter":
+	case key.Matches(k, m.keys.FilterDone):
 		m.list.filtering = false
-	case "up":
+	case key.Matches(k, m.keys.FilterUp):
 		m.list.move(-1)
-	case "down":
+	case key.Matches(k, m.keys.FilterDown):
 		m.list.move(1)
-	case "backspace":
+	case key.Matches(k, m.keys.Erase):
 		if r := []rune(m.list.filter); len(r) > 0 {
 			m.list.setFilter(string(r[:len(r)-1]))
 		}
@@ -786,7 +737,7 @@ func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
 			m.toolRaw = !m.toolRaw
 			return nil
 		}
-		if k.String() == "esc" {
+		if key.Matches(k, m.keys.Back) {
 			m.focus = paneList
 			return nil
 		}
@@ -805,7 +756,7 @@ func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, m.keys.Editor):
 		return m.openEditor()
-	case k.String() == "esc":
+	case key.Matches(k, m.keys.Back):
 		m.focus = paneList
 		return nil
 	}
@@ -976,18 +927,31 @@ func (m *model) toggleRecording() tea.Cmd {
 		m.notice = "recording is not available here"
 		return nil
 	}
-	path, err := m.opts.ToggleRecording()
+	// Starting creates a file (and writes the session's snapshot): a command.
+	toggle := m.opts.ToggleRecording
+	return func() tea.Msg {
+		path, err := toggle()
+		return recordingMsg{path: path, err: err}
+	}
+}
+
+// recordingMsg: a recording started (path) or stopped ("").
+type recordingMsg struct {
+	path string
+	err  error
+}
+
+func (m *model) onRecording(msg recordingMsg) {
 	switch {
-	case err != nil:
-		m.notice = "recording: " + err.Error()
-	case path == "":
+	case msg.err != nil:
+		m.notice = "recording: " + msg.err.Error()
+	case msg.path == "":
 		m.notice = "recording stopped: " + m.opts.Recording
 		m.opts.Recording = ""
 	default:
-		m.opts.Recording = path
-		m.notice = "recording to " + path
+		m.opts.Recording = msg.path
+		m.notice = "recording to " + msg.path
 	}
-	return nil
 }
 
 // readLinks reads every resource_link of the shown result (resources/read).
@@ -1088,12 +1052,12 @@ func (m *model) scroll(delta int) {
 
 func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.traffic.typing {
-		switch k.String() {
-		case "esc":
+		switch {
+		case key.Matches(k, m.keys.SearchClear):
 			m.traffic.typing, m.traffic.query = false, ""
-		case "enter":
+		case key.Matches(k, m.keys.SearchDone):
 			m.traffic.typing = false
-		case "backspace":
+		case key.Matches(k, m.keys.Erase):
 			if r := []rune(m.traffic.query); len(r) > 0 {
 				m.traffic.query = string(r[:len(r)-1])
 			}
@@ -1112,10 +1076,13 @@ func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
 		m.traffic.dirIndex = (m.traffic.dirIndex + 1) % len(dirFilters)
 		m.traffic.refilter()
 		return nil
-	case k.String() == "enter":
+	case key.Matches(k, m.keys.ServerFilter):
+		m.onServerFilterKey()
+		return nil
+	case key.Matches(k, m.keys.OpenFrame):
 		m.traffic.toggleOpen()
 		return nil
-	case k.String() == "esc":
+	case key.Matches(k, m.keys.CloseFrame):
 		m.traffic.closeOpen()
 		return nil
 	}
@@ -1151,10 +1118,15 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 	answer := func(r client.ElicitResponse) tea.Cmd {
 		e.reply <- r
 		m.elicit, m.elicitForm = nil, nil
+		if len(m.elicitWait) > 0 {
+			next := m.elicitWait[0]
+			m.elicitWait = m.elicitWait[1:]
+			return m.openElicit(next)
+		}
 		return nil
 	}
-	switch k.String() {
-	case "ctrl+a", "enter":
+	switch {
+	case key.Matches(k, m.keys.Accept):
 		if m.elicitForm == nil {
 			return answer(client.ElicitResponse{Action: "accept"})
 		}
@@ -1168,9 +1140,9 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return answer(client.ElicitResponse{Action: "accept", Content: v})
-	case "ctrl+x":
+	case key.Matches(k, m.keys.Decline):
 		return answer(client.ElicitResponse{Action: "decline"})
-	case "esc":
+	case key.Matches(k, m.keys.Dismiss):
 		return answer(client.ElicitResponse{Action: "cancel"})
 	}
 	return m.forwardToField(k)
@@ -1402,53 +1374,6 @@ func (m *model) render() string {
 	return lipgloss.JoinHorizontal(lipgloss.Top, leftBox, rightBox) + "\n" + status
 }
 
-// helpView flows every binding of the key map into as many columns as fit, so the
-// whole map shows even at 80×24.
-func (m *model) helpView(width int) string {
-	type entry struct{ k, d string }
-	var entries []entry
-	keyW, descW := 0, 0
-	seen := map[string]bool{}
-	for _, group := range m.keys.FullHelp(m.several()) {
-		for _, b := range group {
-			h := b.Help()
-			if seen[h.Key+h.Desc] {
-				continue
-			}
-			seen[h.Key+h.Desc] = true
-			entries = append(entries, entry{h.Key, h.Desc})
-			keyW = max(keyW, ansi.StringWidth(h.Key))
-			descW = max(descW, ansi.StringWidth(h.Desc))
-		}
-	}
-	colW := keyW + 1 + descW + 2
-	cols := max(width/colW, 1)
-	if cols < 3 && width/(keyW+1+18+2) >= 3 {
-		// Three columns with descriptions cut short read better than two long ones.
-		cols, descW = 3, width/3-keyW-3
-	} else if cols < 2 && width/(keyW+1+14+2) >= 2 {
-		cols, descW = 2, width/2-keyW-3
-	}
-	rows := (len(entries) + cols - 1) / cols
-	lines := []string{m.st.title.Render("Keys") + m.st.muted.Render("  (j/k scroll; any other key closes this help)")}
-	for r := 0; r < rows; r++ {
-		var b strings.Builder
-		for c := 0; c < cols; c++ {
-			i := c*rows + r
-			if i >= len(entries) {
-				break
-			}
-			d := ansi.Truncate(entries[i].d, descW, "…")
-			b.WriteString(m.st.statusKey.Render(fmt.Sprintf("%-*s", keyW, entries[i].k)) + " " +
-				m.st.muted.Render(d) + strings.Repeat(" ", descW-ansi.StringWidth(d)+2))
-		}
-		lines = append(lines, b.String())
-	}
-	lines = append(lines, "", m.st.muted.Render("Badges: RO read-only · DESTR destructive · IDEM idempotent · OPEN open-world."),
-		m.st.muted.Render("Capitals: set by the server; faint lower case: the spec default it left unset."))
-	return strings.Join(lines, "\n")
-}
-
 // clampLines keeps a block within height lines and width cells, so that a long line
 // never wraps and pushes the layout around.
 func clampLines(s string, height, width int) string {
@@ -1542,17 +1467,9 @@ func (m *model) rightTabs(width, height int) string {
 	case tabTraffic:
 		body = m.traffic.view(m.st, width, bodyH)
 	case tabLogs:
-		if m.logs.len() == 0 {
-			body = m.st.muted.Render("No log messages (notifications/message) yet.")
-		} else {
-			body = m.logs.view(bodyH)
-		}
+		body = m.linesView(&m.logs, "No log messages (notifications/message) yet.", width, bodyH, false)
 	case tabStderr:
-		if m.stderr.len() == 0 {
-			body = m.st.muted.Render("The server has written nothing to stderr.")
-		} else {
-			body = m.stderr.wrapView(bodyH, width)
-		}
+		body = m.linesView(&m.stderr, "The server has written nothing to stderr.", width, bodyH, true)
 	case tabHistory:
 		body = m.historyView(width, bodyH)
 	case tabServers:
@@ -1592,8 +1509,8 @@ func (m *model) failureView(width, height int, title string) string {
 	// rest may be in the spill file).
 	var errLines []string
 	count, at := 0, func(i int) string { return errLines[i] }
-	if from := m.srv.stderrFrom; from <= m.stderr.len() {
-		count, at = m.stderr.len()-from, func(i int) string { return m.stderr.at(from + i) }
+	if from := m.srv.stderrFrom; from <= m.stderr.total() {
+		count, at = m.stderr.total()-from, func(i int) string { return m.stderr.raw(from + i) }
 	}
 	if count == 0 && se != nil {
 		for _, l := range se.Stderr { // not seen on the tap (yet)
@@ -1754,9 +1671,29 @@ func progressBar(st styles, p *client.Progress, width int) string {
 	return s
 }
 
+// openElicit shows a server's question as a form built from its schema.
+func (m *model) openElicit(msg elicitMsg) tea.Cmd {
+	f, err := form.New(msg.req.Schema)
+	if err != nil {
+		msg.reply <- client.ElicitResponse{Action: "decline"}
+		m.notice = "the server asked for input with an unusable schema; declined"
+		if m.several() {
+			m.notice = msg.server + " asked for input with an unusable schema; declined"
+		}
+		return nil
+	}
+	f.SetStyles(m.st.form)
+	m.elicit, m.elicitForm = &msg, f
+	return nil
+}
+
 func (m *model) elicitView(width, height int) string {
 	e := m.elicit.req
-	lines := []string{m.st.title.Render("The server asks for input")}
+	title := "The server asks for input"
+	if m.several() {
+		title = "Server " + safe(m.elicit.server) + " asks for input"
+	}
+	lines := []string{m.st.title.Render(title)}
 	lines = append(lines, wrapText(e.Message, width)...)
 	if e.Mode == "url" {
 		lines = append(lines, "", "URL: "+safe(e.URL), m.st.muted.Render("enter accepts (you open the URL yourself) · ctrl+x declines · esc cancels"))
@@ -1823,6 +1760,9 @@ func (m *model) statusBar(width int) string {
 		}
 	}
 	line = ansi.Truncate(line, max(gap, 0), "…")
+	// The focused view's main keys fill what the line leaves.
+	right = m.keyHints(width - ansi.StringWidth(line) - 3)
+	gap = width - ansi.StringWidth(right) - 1
 	out := line + strings.Repeat(" ", max(gap-ansi.StringWidth(line), 1)) + right
 	if len(more) > 0 {
 		out = strings.Join(more, "\n") + "\n" + out

@@ -101,6 +101,9 @@ type Options struct {
 	OnWire func(server string, e wire.Event)
 	// StderrLines is how many last stderr lines a status keeps (default 20).
 	StderrLines int
+	// Elicit, when set, answers every server's requests for user input, told which
+	// server asked (it replaces Client.Elicit).
+	Elicit func(ctx context.Context, server string, req client.ElicitRequest) (client.ElicitResponse, error)
 }
 
 // ErrNoServer is returned for a name the session does not have.
@@ -320,6 +323,11 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 		o.Header, o.Transport = nil, ""
 	}
 	base := o
+	if elicit := w.opts.Elicit; elicit != nil {
+		o.Elicit = func(ctx context.Context, req client.ElicitRequest) (client.ElicitResponse, error) {
+			return elicit(ctx, name, req)
+		}
+	}
 	o.OnToolsChanged = func() {
 		w.emit(Event{Server: name, Kind: EventToolsChanged})
 		if base.OnToolsChanged != nil {
