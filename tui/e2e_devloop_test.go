@@ -100,3 +100,33 @@ func TestEndToEndHistoryKeepsNoSecrets(t *testing.T) {
 		})
 	}
 }
+
+// mcpscope --watch in a real terminal: an edit of the served tool file restarts the
+// server (the screen says so) and the new description shows; the Changes view lists
+// the edit; a broken edit shows the failure, and the next good one recovers.
+func TestEndToEndWatch(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	dir := t.TempDir()
+	tools := filepath.Join(dir, "tools.json")
+	os.WriteFile(tools, []byte(devToolsFile("first version", schemaV1)), 0o644)
+	x := newTmux(t, 120, 40, fmt.Sprintf("sh -c '%s --watch --watch-debounce 100ms -- %s host --tools %s; echo mcpscope-exited:$?; sleep 30'", bin, bin, tools))
+	x.waitFor("connected")
+	x.waitFor("first version")
+	os.WriteFile(tools, []byte(devToolsFile("second version", schemaV2)), 0o644)
+	x.waitFor("second version")
+	x.keys("C")
+	x.waitFor("tool greet changed")
+	x.waitFor("compatible")
+	os.WriteFile(tools, []byte(`{"tools": [`), 0o644)
+	x.keys("1")
+	x.waitFor("Could not connect")
+	os.WriteFile(tools, []byte(devToolsFile("third version", schemaV2)), 0o644)
+	x.waitFor("third version")
+	// From the form (it has the keyboard on the Tool tab) to the list, then quit; sent
+	// apart, or the terminal reads esc q as alt+q.
+	x.keys("Escape")
+	x.waitFor("› greet")
+	x.keys("q")
+	x.waitFor("mcpscope-exited:0")
+}
