@@ -337,3 +337,23 @@ func TestHistoryLastsAcrossRuns(t *testing.T) {
 		t.Errorf("replay --only echo-1: %v\n%s", err, out)
 	}
 }
+
+// TestWatchHTTPRelists: an HTTP server is not restarted by an edit (it restarts
+// itself); the screen says it re-lists, and keeps the session.
+func TestWatchHTTPRelists(t *testing.T) {
+	srv := testutil.StartNode(t, "ts-server.mjs")
+	src := filepath.Join(t.TempDir(), "server.ts")
+	os.WriteFile(src, []byte("v1"), 0o644)
+	h := newHarnessWith(t, Options{Name: "ts", Theme: "dark", Servers: []workbench.Spec{{Name: "ts",
+		Target: client.Target{URL: "http://" + srv.Addr + "/mcp"}, Watch: []string{src}, WatchDebounce: 50 * time.Millisecond}}}, 120, 40)
+	h.until("connected", func(m *model) bool { return m.srv.state == stateReady && len(m.list.tools) > 0 })
+	gen := h.m.srv.gen
+	os.WriteFile(src, []byte("v2"), 0o644)
+	h.until("the re-list notice", func(m *model) bool {
+		return strings.Contains(m.notice, "server.ts changed: re-listing (an HTTP server restarts itself")
+	})
+	h.until("the comparison", func(m *model) bool { return strings.Contains(m.notice, "the edit changed nothing") })
+	if h.m.srv.gen != gen || h.m.srv.state != stateReady {
+		t.Errorf("the HTTP server was reconnected (gen %d → %d, %v)", gen, h.m.srv.gen, h.m.srv.state)
+	}
+}
