@@ -55,7 +55,7 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 		}
 		if m.form.Raw() {
 			// The text area edits the JSON as text, with its own keys.
-			return "Arguments (raw JSON)", append(groups, []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})
+			return "Arguments (raw JSON)", append(groups, m.form.RawKeys(), []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})
 		}
 		groups = append(groups, m.form.Keys().FullHelp()...)
 		return "Arguments form", append(groups, []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})
@@ -84,6 +84,8 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 		return m.historyHelp()
 	case tabChanges:
 		return m.changesHelp()
+	case tabResources:
+		return m.resourcesHelp()
 	case tabServers:
 		return "Servers", [][]key.Binding{{
 			relabel(k.Restart, "restart the selected server"),
@@ -203,7 +205,10 @@ func (m *model) helpView(width int) string {
 func (m *model) keyHints(width int) string {
 	st := m.st
 	out := st.statusKey.Render("?") + st.muted.Render(" help")
-	if m.typing() {
+	switch {
+	case m.ask != nil || m.elicit != nil:
+		out = "" // the dialog takes every key: no help until it is answered
+	case m.typing():
 		out = st.statusKey.Render("f1") + st.muted.Render(" help") // ? is text here
 	}
 	_, groups := m.focusedHelp()
@@ -230,8 +235,8 @@ func (m *model) keyHints(width int) string {
 		used += w
 		parts = append(parts, p)
 	}
-	if len(parts) == 0 {
-		return out
+	if out != "" {
+		parts = append(parts, out)
 	}
-	return strings.Join(append(parts, out), st.muted.Render(" · "))
+	return strings.Join(parts, st.muted.Render(" · "))
 }

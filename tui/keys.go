@@ -12,7 +12,9 @@ type keyMap struct {
 	Cancel, Restart, Record                key.Binding
 	TabTool, TabResult, TabTraffic         key.Binding
 	TabLogs, TabStderr, TabHistory         key.Binding
-	TabServers                             key.Binding
+	TabServers, TabResources               key.Binding
+	Subscribe                              key.Binding // the Resources tab
+	NextSuggestion, PrevSuggestion         key.Binding // a template field's completion values
 	CmdLine                                key.Binding
 	NextTab, PrevTab                       key.Binding
 	ShowRaw, CopyResult, CopyArgs, CopyCmd key.Binding
@@ -69,20 +71,25 @@ func defaultKeys() keyMap {
 		TabStderr:    b("5", "stderr", "5"),
 		TabHistory:   b("6", "history", "6"),
 		TabServers:   b("7", "servers", "7"),
-		CmdLine:      b(":/ctrl+p", "commands (add, remove…)", ":", "ctrl+p"),
-		CmdPalette:   b(":/ctrl+p", "commands (add, remove…)", "ctrl+p"),
-		NextTab:      b("]", "next tab", "]"),
-		PrevTab:      b("[", "previous tab", "["),
-		ShowRaw:      b("v", "raw JSON (tool or result)", "v"),
-		CopyResult:   b("y", "copy result", "y"),
-		CopyArgs:     b("Y", "copy arguments", "Y"),
-		CopyCmd:      b("c", "copy as mcpscope call", "c"),
-		SaveResult:   b("s", "save result to a file", "s"),
-		Rerun:        b("enter", "re-run", "enter"),
-		LoadArgs:     b("e", "edit arguments", "e"),
-		TrafficDir:   b("d", "direction filter", "d"),
-		ServerFilter: b("S", "server filter (traffic, logs, stderr)", "S"),
-		ReadResource: b("o", "read linked resource", "o"),
+		TabResources: b("8", "resources", "8"),
+		Subscribe:    b("u", "(un)subscribe a resource", "u"),
+		// A template field's completion values: alt+↓/↑ put the next or previous one in.
+		NextSuggestion: b("alt+↓/↑", "pick a completion value", "alt+down"),
+		PrevSuggestion: b("alt+↓/↑", "pick a completion value", "alt+up"),
+		CmdLine:        b(":/ctrl+p", "commands (add, remove…)", ":", "ctrl+p"),
+		CmdPalette:     b(":/ctrl+p", "commands (add, remove…)", "ctrl+p"),
+		NextTab:        b("]", "next tab", "]"),
+		PrevTab:        b("[", "previous tab", "["),
+		ShowRaw:        b("v", "raw JSON (tool or result)", "v"),
+		CopyResult:     b("y", "copy result", "y"),
+		CopyArgs:       b("Y", "copy arguments", "Y"),
+		CopyCmd:        b("c", "copy as mcpscope call", "c"),
+		SaveResult:     b("s", "save result to a file", "s"),
+		Rerun:          b("enter", "re-run", "enter"),
+		LoadArgs:       b("e", "edit arguments", "e"),
+		TrafficDir:     b("d", "direction filter", "d"),
+		ServerFilter:   b("S", "server filter (traffic, logs, stderr)", "S"),
+		ReadResource:   b("o", "read linked resource", "o"),
 		// The tool detail scrolls with shift, so that the form keeps the plain keys.
 		DetailUp:       b("shift+↑/↓", "scroll the tool detail", "shift+up"),
 		DetailDown:     b("shift+↑/↓", "scroll the tool detail", "shift+down"),
@@ -131,7 +138,7 @@ func (k keyMap) globalHelp(several bool) [][]key.Binding {
 // tabKeys is the key of each tab, by its place in the tab enum: tabKeys()[t]
 // opens tab t. A tab without a digit (Skills, Changes, Auth) has none here.
 func (k keyMap) tabKeys() []key.Binding {
-	return []key.Binding{k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory, k.TabServers}
+	return []key.Binding{k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory, k.TabServers, k.TabResources}
 }
 
 // relabel is b with another description, for a view where the key means more

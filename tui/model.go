@@ -2,12 +2,9 @@ package tui
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -21,7 +18,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
-	"github.com/mcpscope/mcpscope/internal/savefile"
 	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
@@ -45,11 +41,12 @@ const (
 	tabStderr
 	tabHistory
 	tabServers
+	tabResources
 	tabChanges // no digit: ]/[, :changes, C from the tool list (changes.go)
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Changes"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Changes"}
 
 type connState int
 
@@ -97,10 +94,6 @@ type (
 	linkedMsg struct {
 		id    int
 		items []linkedResource
-	}
-	editorDone struct {
-		path string
-		err  error
 	}
 )
 
@@ -157,8 +150,9 @@ type model struct {
 	toolRaw   bool // the Tool tab shows the raw tool object
 
 	traffic   trafficView
-	logs      lineView // notifications/message, one line each
-	stderr    lineView // the server's stderr lines
+	res       resourcesView // the Resources tab
+	logs      lineView      // notifications/message, one line each
+	stderr    lineView      // the server's stderr lines
 	hist      histState
 	changes   changesView
 	lastForms map[string]*form.Form // each tool's last form, to carry values to a new schema
@@ -167,15 +161,16 @@ type model struct {
 	elicitForm *form.Form
 	elicitWait []elicitMsg // questions that came while one was open, in order
 
-	notice    string
-	inline    bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
-	nextImage int
-	spinner   spinner.Model
-	ticking   bool // a spinner tick is scheduled
-	send      func(tea.Msg)
-	pump      *pump
-	closeMu   sync.Mutex
-	lastCall  time.Duration
+	notice      string
+	recToggling bool // a recording is being started or stopped (recordingMsg comes)
+	inline      bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
+	nextImage   int
+	spinner     spinner.Model
+	ticking     bool // a spinner tick is scheduled
+	send        func(tea.Msg)
+	pump        *pump
+	closeMu     sync.Mutex
+	lastCall    time.Duration
 }
 
 func newModel(opts Options) *model {
@@ -231,7 +226,7 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabHistory && m.histTyping())
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) || (m.focus == paneRight && m.tab == tabHistory && m.histTyping())
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
@@ -330,8 +325,17 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.notice = fmt.Sprintf("read %d linked resource(s); they are below the result", len(msg.items))
 		m.resultVer++
 		return m, nil
+	case editorFileMsg:
+		return m, m.onEditorFile(msg)
 	case editorDone:
 		return m, m.onEditorDone(msg)
+	case resListMsg, resReadMsg, resSubMsg, complDueMsg, complMsg:
+		return m, m.onResourcesMsg(msg)
+	case editorReadMsg:
+		m.onEditorRead(msg)
+		return m, nil
+	case picturesMsg:
+		return m, m.onPictures(msg)
 	case tea.MouseWheelMsg:
 		delta := 3
 		if msg.Button == tea.MouseWheelUp {
@@ -443,37 +447,6 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 	return nil
 }
 
-// sendPictures transmits a result's images to a terminal that can show them inline.
-func (m *model) sendPictures(o *outcome) tea.Cmd {
-	if !m.inline || o.result == nil {
-		return nil
-	}
-	var seqs []string
-	for i, c := range o.result.Content {
-		if c.Type != "image" {
-			continue
-		}
-		data, err := c.Bytes()
-		if err != nil {
-			continue
-		}
-		m.nextImage++
-		pic, err := newInlineImage(data, m.nextImage, max(m.width*2/3-4, 8))
-		if err != nil {
-			continue // not a format Go decodes: the description stays
-		}
-		if o.pictures == nil {
-			o.pictures = map[int]*inlineImage{}
-		}
-		o.pictures[i] = pic
-		seqs = append(seqs, pic.seq)
-	}
-	if len(seqs) == 0 {
-		return nil
-	}
-	return tea.Raw(strings.Join(seqs, ""))
-}
-
 // syncForm builds the form for the selected tool when the selection changed.
 func (m *model) syncForm() {
 	t, ok := m.list.selected()
@@ -577,13 +550,13 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			if m.tab == tabServers {
 				return m.fetchAllCounts() // one server: counted when first shown
 			}
-			return nil
+			return m.enterTab()
 		case key.Matches(k, m.keys.NextTab):
 			m.tab = (m.tab + 1) % tabCount
-			return nil
+			return m.enterTab()
 		case key.Matches(k, m.keys.PrevTab):
 			m.tab = (m.tab + tabCount - 1) % tabCount
-			return nil
+			return m.enterTab()
 		}
 	}
 	if m.tab == tabTool && key.Matches(k, m.keys.DetailUp, m.keys.DetailDown, m.keys.DetailPageUp, m.keys.DetailPageDown) {
@@ -625,6 +598,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onResultKey(k)
 	case tabServers:
 		return m.onServersKey(k)
+	case tabResources:
+		return m.onResourcesKey(k)
 	case tabChanges:
 		return m.onChangesKey(k)
 	}
@@ -921,13 +896,24 @@ func (m *model) onResultKey(k tea.KeyPressMsg) tea.Cmd {
 	return m.onScrollKey(k)
 }
 
-// toggleRecording starts or stops recording the session to a file.
+// toggleRecording starts or stops recording the session to a file. Opening or
+// closing the file runs in a command (a slow disk never holds the screen); its
+// answer comes back as a recordingMsg.
 func (m *model) toggleRecording() tea.Cmd {
 	if m.opts.ToggleRecording == nil {
 		m.notice = "recording is not available here"
 		return nil
 	}
-	// Starting creates a file (and writes the session's snapshot): a command.
+	if m.recToggling {
+		m.notice = "recording: still switching, a moment"
+		return nil
+	}
+	m.recToggling = true
+	if m.opts.Recording != "" {
+		m.notice = "stopping the recording…"
+	} else {
+		m.notice = "starting a recording…"
+	}
 	toggle := m.opts.ToggleRecording
 	return func() tea.Msg {
 		path, err := toggle()
@@ -935,13 +921,14 @@ func (m *model) toggleRecording() tea.Cmd {
 	}
 }
 
-// recordingMsg: a recording started (path) or stopped ("").
+// recordingMsg is what ToggleRecording answered: the new file, or "" once stopped.
 type recordingMsg struct {
 	path string
 	err  error
 }
 
 func (m *model) onRecording(msg recordingMsg) {
+	m.recToggling = false
 	switch {
 	case msg.err != nil:
 		m.notice = "recording: " + msg.err.Error()
@@ -1047,6 +1034,8 @@ func (m *model) scroll(delta int) {
 		m.stderr.scroll(delta)
 	case m.tab == tabHistory:
 		m.histScroll(delta)
+	case m.tab == tabResources:
+		m.res.scroll(delta)
 	}
 }
 
@@ -1146,143 +1135,6 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 		return answer(client.ElicitResponse{Action: "cancel"})
 	}
 	return m.forwardToField(k)
-}
-
-func (m *model) saveResult() tea.Cmd {
-	o := m.current
-	if o == nil || o.result == nil {
-		return nil
-	}
-	base := m.opts.SaveDir
-	if base == "" {
-		base = "."
-	}
-	dir, err := os.MkdirTemp(base, "mcpscope-result-")
-	if err != nil {
-		m.notice = "save: " + err.Error()
-		return nil
-	}
-	var saved []string
-	for i, c := range o.result.Content {
-		var data []byte
-		ext := ".txt"
-		switch c.Type {
-		case "text":
-			data = []byte(c.Text)
-		case "image", "audio", "resource":
-			if c.Resource != nil && c.Resource.HasText {
-				data = []byte(c.Resource.Text)
-			} else if b, err := c.Bytes(); err == nil {
-				data, ext = b, extFor(c.MIMEType, c.Resource)
-			}
-		case "resource_link":
-			data, ext = linkData(o, c)
-		default:
-			data, ext = c.Raw, ".json"
-		}
-		// The type is the server's: savefile keeps it one name inside dir.
-		if p, err := savefile.Write(dir, fmt.Sprintf("%d-%s%s", i+1, c.Type, ext), data, 0o644); err == nil {
-			saved = append(saved, p)
-		}
-	}
-	_, _ = savefile.Write(dir, "result.json", o.result.Raw, 0o644)
-	m.notice = fmt.Sprintf("saved %d block(s) and result.json to %s", len(saved), dir)
-	return nil
-}
-
-// linkData is what s saves for a resource_link: the resource itself when o has read
-// it, else the link (its URI, name, type and size) as JSON.
-func linkData(o *outcome, c client.Content) ([]byte, string) {
-	for _, l := range o.linked {
-		if l.uri != c.URI || l.err != nil || len(l.contents) == 0 {
-			continue
-		}
-		rc := l.contents[0]
-		if rc.HasText {
-			return []byte(rc.Text), ".txt"
-		}
-		if b, err := base64.StdEncoding.DecodeString(rc.Blob); err == nil {
-			return b, extFor(rc.MIMEType, nil)
-		}
-	}
-	if len(c.Raw) > 0 {
-		return c.Raw, ".json"
-	}
-	b, _ := json.MarshalIndent(struct {
-		Type        string `json:"type"`
-		URI         string `json:"uri"`
-		Name        string `json:"name,omitempty"`
-		Title       string `json:"title,omitempty"`
-		Description string `json:"description,omitempty"`
-		MIMEType    string `json:"mimeType,omitempty"`
-		Size        *int64 `json:"size,omitempty"`
-	}{c.Type, c.URI, c.Name, c.Title, c.Description, c.MIMEType, c.Size}, "", "  ")
-	return b, ".json"
-}
-
-func extFor(mime string, rc *client.ResourceContent) string {
-	if rc != nil && mime == "" {
-		mime = rc.MIMEType
-	}
-	switch mime {
-	case "image/png":
-		return ".png"
-	case "image/jpeg":
-		return ".jpg"
-	case "image/gif":
-		return ".gif"
-	case "audio/wav", "audio/x-wav", "audio/wave":
-		return ".wav"
-	case "audio/mpeg":
-		return ".mp3"
-	}
-	return ".bin"
-}
-
-// openEditor writes the current arguments to a file and opens $EDITOR on it; the edited
-// JSON is loaded back into the form.
-func (m *model) openEditor() tea.Cmd {
-	if m.form == nil {
-		return nil
-	}
-	args, err := m.form.Value()
-	if err != nil {
-		args = json.RawMessage(`{}`)
-	}
-	f, err := os.CreateTemp("", "mcpscope-args-*.json")
-	if err != nil {
-		m.notice = "editor: " + err.Error()
-		return nil
-	}
-	pretty, _ := json.MarshalIndent(json.RawMessage(args), "", "  ")
-	f.Write(pretty)
-	f.Close()
-	parts := strings.Fields(editorCommand())
-	c := exec.Command(parts[0], append(parts[1:], f.Name())...)
-	return tea.ExecProcess(c, func(err error) tea.Msg { return editorDone{path: f.Name(), err: err} })
-}
-
-func (m *model) onEditorDone(msg editorDone) tea.Cmd {
-	defer os.Remove(msg.path)
-	if msg.err != nil {
-		m.notice = "editor: " + msg.err.Error()
-		return nil
-	}
-	b, err := os.ReadFile(msg.path)
-	if err != nil {
-		m.notice = "editor: " + err.Error()
-		return nil
-	}
-	if m.form != nil {
-		if err := m.form.SetValue(b); err != nil {
-			// Keep the edit: it goes to the raw JSON editor, with why it did not fit.
-			m.form.SetRawText(string(b), err.Error())
-			m.notice = "the edited arguments are kept as raw JSON: " + err.Error() + " (ctrl+j returns to the fields once they fit)"
-			return nil
-		}
-	}
-	m.notice = "arguments loaded from the editor"
-	return nil
 }
 
 // resultText is a result as plain text for the clipboard.
@@ -1396,11 +1248,14 @@ func (m *model) tabBar(width int) string {
 			if tab(i) == tabServers && !m.several() && m.tab != tabServers {
 				continue // one server: the bar looks as it always did (7 still opens it)
 			}
+			if tab(i) == tabResources && !m.hasResources() && m.tab != tabResources {
+				continue // nothing to show (8 still opens it)
+			}
 			if tab(i) == tabChanges && len(m.changes.sets) == 0 && m.tab != tabChanges {
 				continue // off the bar until there is a change (C and :changes open it)
 			}
 			label := fmt.Sprintf("%d %s", i+1, name)
-			if tab(i) >= tabChanges {
+			if tab(i) == tabChanges {
 				label = name // no digit
 				if n := m.changes.unseen; n > 0 && tab(i) == tabChanges {
 					label += fmt.Sprintf(" (%d)", n)
@@ -1474,6 +1329,8 @@ func (m *model) rightTabs(width, height int) string {
 		body = m.historyView(width, bodyH)
 	case tabServers:
 		body = m.serversView(width, bodyH)
+	case tabResources:
+		body = m.resourcesView(width, bodyH)
 	case tabChanges:
 		body = m.changesTab(width, bodyH)
 	}
@@ -1686,7 +1543,6 @@ func (m *model) openElicit(msg elicitMsg) tea.Cmd {
 	m.elicit, m.elicitForm = &msg, f
 	return nil
 }
-
 func (m *model) elicitView(width, height int) string {
 	e := m.elicit.req
 	title := "The server asks for input"

@@ -2,6 +2,10 @@ package tui
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -106,4 +110,51 @@ func cpuTimes() (self, children time.Duration) {
 		children = tv(ru.Utime) + tv(ru.Stime)
 	}
 	return self, children
+}
+
+// BenchmarkIdleRSSPerServer: what each extra idle stdio server (the bundled host)
+// costs mcpscope's own RSS, the built binary in a real terminal: 1 server against 11,
+// each connected with its tools listed, then idle (target: under 2 MB a server).
+//
+//	go test -run '^$' -bench IdleRSSPerServer -benchtime 1x ./tui
+func BenchmarkIdleRSSPerServer(b *testing.B) {
+	bin := testutil.Mcpscope(b)
+	const extra = 10
+	measure := func(n int) float64 {
+		args := ""
+		for i := range n {
+			args += fmt.Sprintf(" --server h%d=host", i)
+		}
+		x := newTmux(b, 200, 50, "exec "+bin+args)
+		x.waitFor("echo ")
+		x.keys("7")
+		deadline := time.Now().Add(testutil.Patience)
+		for strings.Count(x.screen(), "● connected") < n || strings.Contains(x.screen(), "resources …") {
+			if time.Now().After(deadline) {
+				b.Fatalf("not every server connected:\n%s", x.screen())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		time.Sleep(time.Second) // idle: the GC has had its chance
+		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", x.panePID()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var kb float64
+		for _, line := range strings.Split(string(status), "\n") {
+			if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+				kb, _ = strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
+			}
+		}
+		x.keys("q")
+		_ = exec.Command("tmux", "-L", x.socket, "kill-server").Run()
+		return kb / 1024
+	}
+	var one, many float64
+	for i := 0; i < b.N; i++ {
+		one, many = measure(1), measure(1+extra)
+	}
+	b.ReportMetric(one, "MB-RSS-1-server")
+	b.ReportMetric(many, "MB-RSS-11-servers")
+	b.ReportMetric((many-one)/extra, "MB-RSS/extra-server")
 }

@@ -299,8 +299,12 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 		s.reconnecting = true
 	case workbench.EventStatus:
 		if e.Status != nil {
-			return m.onStatus(s, *e.Status)
+			return tea.Batch(m.onStatus(s, *e.Status), m.resourcesOnStatus())
 		}
+	case workbench.EventResourceUpdated:
+		return m.onResourceEvent(s, "updated", e.Text)
+	case workbench.EventResourcesChanged:
+		return m.onResourceEvent(s, "list", "")
 	}
 	return nil
 }
@@ -324,12 +328,7 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 			m.notice = "" // with several servers a notice may be about another one
 		}
 		s.counts = serverCounts{}
-		if m.several() || m.tab == tabServers {
-			// One server: counted when the Servers tab is opened, so that its Traffic
-			// holds what it always did.
-			return tea.Batch(m.fetchTools(s, false), m.fetchCounts(s))
-		}
-		return m.fetchTools(s, false)
+		return m.fetchTools(s, false) // then its counts (onTools)
 	case workbench.StateFailed, workbench.StateNeedsLogin:
 		s.state, s.err, s.exit = stateFailed, st.Err, st.Exit
 		if s.err == nil {
@@ -459,6 +458,12 @@ func (m *model) onTools(msg toolsMsg) tea.Cmd {
 		m.notice = "tool list: " + strings.Join(msg.list.Problems, "; ")
 	}
 	m.syncForm()
+	if m.several() || m.tab == tabServers {
+		// Resources and prompts are counted once the tools are on screen (they do not
+		// hold up the first screen). One server: when the Servers tab is opened, so
+		// that its Traffic holds what it always did.
+		return m.fetchCounts(s)
+	}
 	return nil
 }
 

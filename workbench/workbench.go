@@ -334,6 +334,18 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 			base.OnToolsChanged()
 		}
 	}
+	o.OnResourceUpdated = func(uri string) {
+		w.emit(Event{Server: name, Kind: EventResourceUpdated, Text: uri})
+		if base.OnResourceUpdated != nil {
+			base.OnResourceUpdated(uri)
+		}
+	}
+	o.OnResourcesChanged = func() {
+		w.emit(Event{Server: name, Kind: EventResourcesChanged})
+		if base.OnResourcesChanged != nil {
+			base.OnResourcesChanged()
+		}
+	}
 	o.OnLog = func(m client.LogMessage) {
 		cp := m
 		w.emit(Event{Server: name, Kind: EventLog, Log: &cp})
