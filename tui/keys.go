@@ -13,6 +13,7 @@ type keyMap struct {
 	TabTool, TabResult, TabTraffic         key.Binding
 	TabLogs, TabStderr, TabHistory         key.Binding
 	TabServers, TabResources, TabPrompts   key.Binding
+	Login                                  key.Binding
 	Subscribe                              key.Binding // the Resources tab
 	NextSuggestion, PrevSuggestion         key.Binding // a template field's completion values
 	CmdLine                                key.Binding
@@ -33,6 +34,7 @@ type keyMap struct {
 	ShowResult                             key.Binding // History
 	Yes, No                                key.Binding // the yes/no question
 	Accept, Decline, Dismiss               key.Binding // the server's input request (elicitation)
+	OpenChanges, MarkEntry, SaveMarked     key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -90,6 +92,7 @@ func defaultKeys() keyMap {
 		TrafficDir:     b("d", "direction filter", "d"),
 		ServerFilter:   b("S", "server filter (traffic, logs, stderr)", "S"),
 		ReadResource:   b("o", "read linked resource", "o"),
+		Login:          b("L", "log in (a server that needs login)", "L"),
 		// The tool detail scrolls with shift, so that the form keeps the plain keys.
 		DetailUp:       b("shift+↑/↓", "scroll the tool detail", "shift+up"),
 		DetailDown:     b("shift+↑/↓", "scroll the tool detail", "shift+down"),
@@ -108,10 +111,13 @@ func defaultKeys() keyMap {
 		ShowResult:  b("→/l", "show its result", "right", "l"),
 		Yes:         b("y", "yes", "y", "Y"),
 		// Any other key answers no: a binding for the help only.
-		No:      key.NewBinding(key.WithHelp("any key", "no")),
-		Accept:  b("enter/ctrl+a", "accept", "enter", "ctrl+a"),
-		Decline: b("ctrl+x", "decline", "ctrl+x"),
-		Dismiss: b("esc", "cancel (neither)", "esc"),
+		No:          key.NewBinding(key.WithHelp("any key", "no")),
+		Accept:      b("enter/ctrl+a", "accept", "enter", "ctrl+a"),
+		Decline:     b("ctrl+x", "decline", "ctrl+x"),
+		Dismiss:     b("esc", "cancel (neither)", "esc"),
+		OpenChanges: b("C", "what edits changed", "C"),
+		MarkEntry:   b("m", "mark (history)", "m"),
+		SaveMarked:  b("S", "save marked calls", "S"),
 	}
 }
 

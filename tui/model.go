@@ -44,21 +44,12 @@ const (
 	tabResources // 8
 	tabPrompts   // 9
 	tabSkills    // no digit: ]/[ and :skills
+	tabChanges   // no digit: ]/[, :changes, C from the tool list (changes.go)
+	tabAuth      // no digit: ]/[ and :auth
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Prompts", "Skills"}
-
-// tabDigit is the key that opens a tab ("" for the tabs without a digit).
-func tabDigit(t tab) string {
-	switch {
-	case t <= tabResources:
-		return fmt.Sprint(int(t) + 1)
-	case t == tabPrompts:
-		return "9"
-	}
-	return ""
-}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Prompts", "Skills", "Changes", "Auth"}
 
 type connState int
 
@@ -161,11 +152,13 @@ type model struct {
 	showRaw   bool // the Result tab shows the raw result
 	toolRaw   bool // the Tool tab shows the raw tool object
 
-	traffic trafficView
-	res     resourcesView // the Resources tab
-	logs    lineView      // notifications/message, one line each
-	stderr  lineView      // the server's stderr lines
-	hist    list          // History's rows, newest first
+	traffic   trafficView
+	res       resourcesView // the Resources tab
+	logs      lineView      // notifications/message, one line each
+	stderr    lineView      // the server's stderr lines
+	hist      histState
+	changes   changesView
+	lastForms map[string]*form.Form // each tool's last form, to carry values to a new schema
 
 	prompts promptsView // the Prompts tab (prompts.go)
 	skills  skillsView  // the Skills tab (skills.go)
@@ -173,6 +166,10 @@ type model struct {
 	elicit     *elicitMsg
 	elicitForm *form.Form
 	elicitWait []elicitMsg // questions that came while one was open, in order
+
+	login     *loginDialog // an OAuth login running (or failed) for a server
+	loginKeys loginKeys
+	auth      authView // the Auth tab: every OAuth step
 
 	notice      string
 	recToggling bool // a recording is being started or stopped (recordingMsg comes)
@@ -188,15 +185,16 @@ type model struct {
 
 func newModel(opts Options) *model {
 	m := &model{
-		opts:    opts,
-		keys:    defaultKeys(),
-		cmdKeys: defaultCmdKeys(),
-		theme:   opts.Theme,
-		cancels: map[int]context.CancelFunc{},
-		forms:   map[string]*form.Form{},
-		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-		width:   80,
-		height:  24,
+		opts:      opts,
+		keys:      defaultKeys(),
+		cmdKeys:   defaultCmdKeys(),
+		loginKeys: defaultLoginKeys(),
+		theme:     opts.Theme,
+		cancels:   map[int]context.CancelFunc{},
+		forms:     map[string]*form.Form{},
+		spinner:   spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		width:     80,
+		height:    24,
 	}
 	m.traffic.follow = true
 	keep := opts.Keep
@@ -239,7 +237,7 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) ||
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) || (m.focus == paneRight && m.tab == tabHistory && m.histTyping()) || m.login != nil ||
 		(m.focus == paneRight && m.tab == tabPrompts && m.prompts.typing())
 }
 
@@ -290,6 +288,8 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onWorkbench(msg.e)
 	case toolsMsg:
 		return m, m.onTools(msg)
+	case toolsChangedMsg:
+		return m, m.onToolsChanged(msg)
 	case countsMsg:
 		m.onCounts(msg)
 		return m, nil
@@ -348,6 +348,12 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case wbDoneMsg:
 		m.onWbDone(msg)
 		return m, nil
+	case loginURLMsg:
+		m.onLoginURL(msg)
+		return m, nil
+	case loginDoneMsg:
+		m.onLoginDone(msg)
+		return m, nil
 	case noticeMsg:
 		m.notice = msg.text
 		return m, nil
@@ -381,10 +387,16 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case tea.PasteMsg:
+		if m.login != nil {
+			return m, m.onLoginPaste(msg)
+		}
 		if m.cmd != nil {
 			return m, m.onCmdPaste(msg)
 		}
 		return m, m.forwardToField(msg)
+	}
+	if cmd, ok := m.onHistMsg(msg); ok {
+		return m, cmd
 	}
 	return m, nil
 }
@@ -466,7 +478,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		if o.cancelled {
 			if msg.result != nil {
 				o.late, o.result, o.err = true, msg.result, nil
-			} else {
+			} else if o.interrupted == "" {
 				o.err = msg.err
 			}
 		} else {
@@ -474,7 +486,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		}
 		check := o.checkCmd()
 		m.lastCall = msg.elapsed
-		return tea.Batch(check, m.sendPictures(o))
+		return tea.Batch(check, m.sendPictures(o), m.storeCall(o))
 	}
 	return nil
 }
@@ -505,6 +517,7 @@ func (m *model) syncForm() {
 	cacheKey := srv + "/" + t.Name + "\x00" + string(schema)
 	if f := m.forms[cacheKey]; f != nil {
 		m.form = f
+		m.carryForm(srv, t.Name, schema, f)
 		return
 	}
 	f, err := form.New(schema)
@@ -514,6 +527,7 @@ func (m *model) syncForm() {
 		f.SetStyles(m.st.form)
 		m.form = f
 		m.forms[cacheKey] = f
+		m.carryForm(srv, t.Name, schema, f) // an edit changed the schema: keep what still fits
 	}
 }
 
@@ -531,6 +545,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		m.notice = q.no
 		return nil
+	}
+	if m.login != nil {
+		return m.onLoginKey(k)
 	}
 	if m.showHelp {
 		return m.onHelpKey(k)
@@ -581,6 +598,12 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 				return m.fetchAllCounts() // one server: counted when first shown
 			}
 			return m.enterTab()
+		case key.Matches(k, m.keys.Login):
+			if name := m.loginTarget(); name != "" {
+				return m.startLogin(name, nil)
+			}
+			m.notice = "no server here needs a login (:login NAME logs in any OAuth server)"
+			return nil
 		case key.Matches(k, m.keys.NextTab):
 			m.tab = (m.tab + 1) % tabCount
 			return m.enterTab()
@@ -640,6 +663,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onPromptsKey(k)
 	case tabSkills:
 		return m.onSkillsKey(k)
+	case tabChanges:
+		return m.onChangesKey(k)
 	}
 	if m.tab == tabLogs || m.tab == tabStderr {
 		if key.Matches(k, m.keys.ServerFilter) {
@@ -702,6 +727,8 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Refetch):
 		m.notice = "refetching tools…"
 		return m.fetchAllTools()
+	case key.Matches(k, m.keys.OpenChanges):
+		return m.openChanges()
 	case key.Matches(k, m.keys.Open):
 		if m.list.toggleHeader() {
 			return nil // a server header: fold or open its tools
@@ -711,6 +738,9 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	m.syncForm()
+	if key.Matches(k, m.keys.Up, m.keys.Down, m.keys.PageUp, m.keys.PageDown, m.keys.Home, m.keys.End) {
+		m.list.unmarkSelected() // looked at
+	}
 	return nil
 }
 
@@ -1069,9 +1099,11 @@ func (m *model) scroll(delta int) {
 	case m.tab == tabStderr:
 		m.stderr.scroll(delta)
 	case m.tab == tabHistory:
-		m.hist.moveBy(delta, len(m.calls))
+		m.histScroll(delta)
 	case m.tab == tabResources:
 		m.res.scroll(delta)
+	case m.tab == tabAuth:
+		m.auth.lines.scroll(delta)
 	}
 }
 
@@ -1278,7 +1310,7 @@ func clampLines(s string, height, width int) string {
 }
 
 func (m *model) tabBar(width int) string {
-	render := func(compact bool) string {
+	render := func(compact bool, short int) string {
 		var parts []string
 		for i, name := range tabNames {
 			if tab(i) == tabServers && !m.several() && m.tab != tabServers {
@@ -1287,10 +1319,26 @@ func (m *model) tabBar(width int) string {
 			if tab(i) == tabResources && !m.hasResources() && m.tab != tabResources {
 				continue // nothing to show (8 still opens it)
 			}
+			if tab(i) == tabAuth && m.tab != tabAuth && !m.usesOAuth() {
+				continue // no server logs in with OAuth (:auth still opens it)
+			}
+			if tab(i) == tabChanges && len(m.changes.sets) == 0 && m.tab != tabChanges {
+				continue // off the bar until there is a change (C and :changes open it)
+			}
 			if m.tab != tab(i) && (tab(i) == tabPrompts && !m.hasPrompts() || tab(i) == tabSkills && !m.hasSkills()) {
 				continue // nothing to show this session (the key still opens it)
 			}
-			label := strings.TrimSpace(tabDigit(tab(i)) + " " + name)
+			label := fmt.Sprintf("%d %s", i+1, name)
+			if i >= len(m.keys.tabKeys()) {
+				label = name // Skills, Changes, Auth have no digit
+			} else if i >= len(m.keys.tabKeys())-short && tab(i) != m.tab {
+				label = fmt.Sprint(i + 1) // too many tabs for the pane: the last ones by their digit
+			}
+			if tab(i) == tabChanges {
+				if n := m.changes.unseen; n > 0 {
+					label += fmt.Sprintf(" (%d)", n)
+				}
+			}
 			if tab(i) == tabResult && m.current != nil && m.current.running {
 				label += " " + m.spinner.View()
 			}
@@ -1309,9 +1357,12 @@ func (m *model) tabBar(width int) string {
 		return strings.Join(parts, "")
 	}
 	// Narrow panes (80 columns) drop the padding so that every tab stays readable.
-	bar := render(false)
+	bar := render(false, 0)
 	if ansi.StringWidth(bar) > width {
-		bar = render(true)
+		bar = render(true, 0)
+	}
+	for short := 1; ansi.StringWidth(bar) > width && short <= len(m.keys.tabKeys()); short++ {
+		bar = render(true, short) // name the tabs from the left, the rest by their digit
 	}
 	return truncate(bar, width)
 }
@@ -1319,6 +1370,9 @@ func (m *model) tabBar(width int) string {
 func (m *model) rightPane(width, height int) string {
 	if m.elicit != nil {
 		return m.elicitView(width, height)
+	}
+	if m.login != nil {
+		return m.loginView(width, height)
 	}
 	if q := m.ask; q != nil {
 		// The question stands over whatever tab is shown, the same for every path.
@@ -1343,7 +1397,11 @@ func (m *model) rightTabs(width, height int) string {
 		case stateConnecting:
 			body = m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol · 3 traffic · 5 stderr")
 		case stateFailed:
-			body = m.failureView(width, bodyH, "Could not connect")
+			title := "Could not connect"
+			if m.srv.status.State == workbench.StateNeedsLogin {
+				title = "Needs login"
+			}
+			body = m.failureView(width, bodyH, title)
 		default:
 			body = m.toolView(width, bodyH)
 		}
@@ -1365,6 +1423,10 @@ func (m *model) rightTabs(width, height int) string {
 		body = m.promptsView(width, bodyH)
 	case tabSkills:
 		body = m.skillsView(width, bodyH)
+	case tabChanges:
+		body = m.changesTab(width, bodyH)
+	case tabAuth:
+		body = m.authTabView(width, bodyH)
 	}
 	switch m.srv.state {
 	case stateDied:
@@ -1394,6 +1456,14 @@ func (m *model) failureView(width, height int, title string) string {
 		lines = append(lines, "server "+safe(m.srv.exit.String()))
 	}
 	foot := []string{"", m.st.statusKey.Render("ctrl+r") + m.st.muted.Render(" restarts the server (history is kept) · 3 traffic · 5 stderr · q quits")}
+	if m.srv.status.State == workbench.StateNeedsLogin {
+		how := wrapText("L logs in (opens the browser; a redirect can be pasted) · the Auth view (]/[ or :auth) shows each step · or in a shell: mcpscope auth login "+m.loginName(m.srv), max(width-2, 10))
+		how[0] = m.st.statusKey.Render("L") + m.st.muted.Render(strings.TrimPrefix(how[0], "L"))
+		for i := 1; i < len(how); i++ {
+			how[i] = m.st.muted.Render(how[i])
+		}
+		foot = append(append([]string{""}, how...), foot...)
+	}
 	// The stderr of this start: only the first and last lines shown are read (the
 	// rest may be in the spill file).
 	var errLines []string
@@ -1609,7 +1679,7 @@ func (m *model) statusBar(width int) string {
 		}
 		parts = append(parts, safe(tr), safe(i.Era+" "+i.ProtocolVersion), st.ok.Render("connected"))
 	case stateFailed:
-		parts = append(parts, st.err.Render("failed"))
+		parts = append(parts, st.err.Render(m.srv.stateWord()))
 	case stateDied:
 		parts = append(parts, st.err.Render("server stopped"))
 	case stateLost:
