@@ -33,7 +33,7 @@ func defaultCmdKeys() cmdKeys {
 	}
 }
 
-const cmdUsage = "add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · login NAME · auth"
+const cmdUsage = "add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · changes · login NAME · auth"
 
 func (m *model) onCmdKey(k tea.KeyPressMsg) tea.Cmd {
 	c := m.cmd
@@ -176,6 +176,8 @@ func (m *model) runCommand(text string) tea.Cmd {
 			m.notice = "add " + name + ": give a URL, or a command after -- (" + cmdUsage + ")"
 			return nil
 		}
+	case "changes":
+		return m.openChanges()
 	case "remove", "restart", "disconnect":
 		if len(args) != 1 {
 			m.notice = verb + " needs one NAME: " + cmdUsage

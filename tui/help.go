@@ -40,7 +40,7 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 			open = relabel(k.Open, "open the tool, fold a server")
 		}
 		return "Tool list", [][]key.Binding{
-			{open, k.Filter, k.ClearFilter, k.Refetch, relabel(k.ShowRaw, "raw JSON of the tool")},
+			{open, k.Filter, k.ClearFilter, k.Refetch, relabel(k.ShowRaw, "raw JSON of the tool"), k.OpenChanges},
 			scroll,
 			{k.DetailUp, k.DetailPageUp, k.DetailPageDown},
 		}
@@ -84,7 +84,9 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 	case tabStderr:
 		return "Stderr", [][]key.Binding{m.serverFilterHelp(), scroll}
 	case tabHistory:
-		return "History", [][]key.Binding{{k.Rerun, k.LoadArgs, k.ShowResult}, scroll}
+		return m.historyHelp()
+	case tabChanges:
+		return m.changesHelp()
 	case tabResources:
 		return m.resourcesHelp()
 	case tabServers:

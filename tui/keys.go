@@ -33,6 +33,7 @@ type keyMap struct {
 	ShowResult                             key.Binding // History
 	Yes, No                                key.Binding // the yes/no question
 	Accept, Decline, Dismiss               key.Binding // the server's input request (elicitation)
+	OpenChanges, MarkEntry, SaveMarked     key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -108,10 +109,13 @@ func defaultKeys() keyMap {
 		ShowResult:  b("→/l", "show its result", "right", "l"),
 		Yes:         b("y", "yes", "y", "Y"),
 		// Any other key answers no: a binding for the help only.
-		No:      key.NewBinding(key.WithHelp("any key", "no")),
-		Accept:  b("enter/ctrl+a", "accept", "enter", "ctrl+a"),
-		Decline: b("ctrl+x", "decline", "ctrl+x"),
-		Dismiss: b("esc", "cancel (neither)", "esc"),
+		No:          key.NewBinding(key.WithHelp("any key", "no")),
+		Accept:      b("enter/ctrl+a", "accept", "enter", "ctrl+a"),
+		Decline:     b("ctrl+x", "decline", "ctrl+x"),
+		Dismiss:     b("esc", "cancel (neither)", "esc"),
+		OpenChanges: b("C", "what edits changed", "C"),
+		MarkEntry:   b("m", "mark (history)", "m"),
+		SaveMarked:  b("S", "save marked calls", "S"),
 	}
 }
 

@@ -42,11 +42,12 @@ const (
 	tabHistory
 	tabServers
 	tabResources
-	tabAuth // no digit: ]/[ and :auth
+	tabChanges // no digit: ]/[, :changes, C from the tool list (changes.go)
+	tabAuth    // no digit: ]/[ and :auth
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Auth"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Changes", "Auth"}
 
 type connState int
 
@@ -149,11 +150,13 @@ type model struct {
 	showRaw   bool // the Result tab shows the raw result
 	toolRaw   bool // the Tool tab shows the raw tool object
 
-	traffic trafficView
-	res     resourcesView // the Resources tab
-	logs    lineView      // notifications/message, one line each
-	stderr  lineView      // the server's stderr lines
-	hist    list          // History's rows, newest first
+	traffic   trafficView
+	res       resourcesView // the Resources tab
+	logs      lineView      // notifications/message, one line each
+	stderr    lineView      // the server's stderr lines
+	hist      histState
+	changes   changesView
+	lastForms map[string]*form.Form // each tool's last form, to carry values to a new schema
 
 	elicit     *elicitMsg
 	elicitForm *form.Form
@@ -229,7 +232,7 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) || m.login != nil
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) || (m.focus == paneRight && m.tab == tabHistory && m.histTyping()) || m.login != nil
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
@@ -272,6 +275,8 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onWorkbench(msg.e)
 	case toolsMsg:
 		return m, m.onTools(msg)
+	case toolsChangedMsg:
+		return m, m.onToolsChanged(msg)
 	case countsMsg:
 		m.onCounts(msg)
 		return m, nil
@@ -361,6 +366,9 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.forwardToField(msg)
 	}
+	if cmd, ok := m.onHistMsg(msg); ok {
+		return m, cmd
+	}
 	return m, nil
 }
 
@@ -441,7 +449,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		if o.cancelled {
 			if msg.result != nil {
 				o.late, o.result, o.err = true, msg.result, nil
-			} else {
+			} else if o.interrupted == "" {
 				o.err = msg.err
 			}
 		} else {
@@ -449,7 +457,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		}
 		check := o.checkCmd()
 		m.lastCall = msg.elapsed
-		return tea.Batch(check, m.sendPictures(o))
+		return tea.Batch(check, m.sendPictures(o), m.storeCall(o))
 	}
 	return nil
 }
@@ -480,6 +488,7 @@ func (m *model) syncForm() {
 	cacheKey := srv + "/" + t.Name + "\x00" + string(schema)
 	if f := m.forms[cacheKey]; f != nil {
 		m.form = f
+		m.carryForm(srv, t.Name, schema, f)
 		return
 	}
 	f, err := form.New(schema)
@@ -489,6 +498,7 @@ func (m *model) syncForm() {
 		f.SetStyles(m.st.form)
 		m.form = f
 		m.forms[cacheKey] = f
+		m.carryForm(srv, t.Name, schema, f) // an edit changed the schema: keep what still fits
 	}
 }
 
@@ -617,6 +627,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onServersKey(k)
 	case tabResources:
 		return m.onResourcesKey(k)
+	case tabChanges:
+		return m.onChangesKey(k)
 	}
 	if m.tab == tabLogs || m.tab == tabStderr {
 		if key.Matches(k, m.keys.ServerFilter) {
@@ -679,6 +691,8 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Refetch):
 		m.notice = "refetching tools…"
 		return m.fetchAllTools()
+	case key.Matches(k, m.keys.OpenChanges):
+		return m.openChanges()
 	case key.Matches(k, m.keys.Open):
 		if m.list.toggleHeader() {
 			return nil // a server header: fold or open its tools
@@ -688,6 +702,9 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	m.syncForm()
+	if key.Matches(k, m.keys.Up, m.keys.Down, m.keys.PageUp, m.keys.PageDown, m.keys.Home, m.keys.End) {
+		m.list.unmarkSelected() // looked at
+	}
 	return nil
 }
 
@@ -1043,7 +1060,7 @@ func (m *model) scroll(delta int) {
 	case m.tab == tabStderr:
 		m.stderr.scroll(delta)
 	case m.tab == tabHistory:
-		m.hist.moveBy(delta, len(m.calls))
+		m.histScroll(delta)
 	case m.tab == tabResources:
 		m.res.scroll(delta)
 	case m.tab == tabAuth:
@@ -1266,9 +1283,17 @@ func (m *model) tabBar(width int) string {
 			if tab(i) == tabAuth && m.tab != tabAuth && !m.usesOAuth() {
 				continue // no server logs in with OAuth (:auth still opens it)
 			}
+			if tab(i) == tabChanges && len(m.changes.sets) == 0 && m.tab != tabChanges {
+				continue // off the bar until there is a change (C and :changes open it)
+			}
 			label := fmt.Sprintf("%d %s", i+1, name)
 			if i >= len(m.keys.tabKeys()) {
 				label = name // Skills, Changes, Auth have no digit
+			}
+			if tab(i) == tabChanges {
+				if n := m.changes.unseen; n > 0 {
+					label += fmt.Sprintf(" (%d)", n)
+				}
 			}
 			if tab(i) == tabResult && m.current != nil && m.current.running {
 				label += " " + m.spinner.View()
@@ -1347,6 +1372,8 @@ func (m *model) rightTabs(width, height int) string {
 		body = m.serversView(width, bodyH)
 	case tabResources:
 		body = m.resourcesView(width, bodyH)
+	case tabChanges:
+		body = m.changesTab(width, bodyH)
 	case tabAuth:
 		body = m.authTabView(width, bodyH)
 	}

@@ -219,7 +219,7 @@ func (m *model) connect() tea.Cmd {
 		}
 	}
 	wb := m.wb
-	return func() tea.Msg {
+	return tea.Batch(m.openHistories(), func() tea.Msg {
 		var errs []string
 		for _, sp := range specs {
 			if err := wb.Add(sp); err != nil {
@@ -230,7 +230,7 @@ func (m *model) connect() tea.Cmd {
 			return noticeMsg{text: strings.Join(errs, "; ")}
 		}
 		return nil
-	}
+	})
 }
 
 // restartServer restarts one server (the workbench stops its process first).
@@ -252,6 +252,7 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 		if m.server(e.Server) == nil {
 			m.servers = append(m.servers, &server{name: e.Server, state: stateConnecting})
 			m.refreshTools()
+			return m.onServerAdded(e.Server)
 		}
 		return nil
 	case workbench.EventRemoved:
@@ -288,8 +289,12 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 			if m.several() {
 				m.notice = s.name + ": the server's tools changed; list refreshed"
 			}
-			return m.fetchTools(s, true)
+			return m.fetchToolsChanged(s)
 		}
+	case workbench.EventWatch:
+		return m.onWatch(s, e)
+	case workbench.EventSurfaceChanged:
+		return m.onSurfaceChanged(s, e)
 	case workbench.EventReconnect:
 		m.notice = safe(e.Text)
 		s.reconnecting = true
