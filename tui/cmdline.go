@@ -33,7 +33,7 @@ func defaultCmdKeys() cmdKeys {
 	}
 }
 
-const cmdUsage = "add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · changes"
+const cmdUsage = "add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · changes · login NAME · auth"
 
 func (m *model) onCmdKey(k tea.KeyPressMsg) tea.Cmd {
 	c := m.cmd
@@ -112,6 +112,20 @@ func (m *model) runCommand(text string) tea.Cmd {
 	}
 	wb := m.wb
 	verb, args := words[0], words[1:]
+	switch verb {
+	case "auth":
+		m.tab, m.focus = tabAuth, paneRight
+		return nil
+	case "login":
+		switch {
+		case len(args) == 1:
+			return m.startLogin(args[0], nil)
+		case len(args) == 0 && m.loginTarget() != "":
+			return m.startLogin(m.loginTarget(), nil)
+		}
+		m.notice = "login needs one NAME: the server to log in with OAuth (" + strings.Join(m.serverNames(), ", ") + ")"
+		return nil
+	}
 	done := func(what string, f func() error) tea.Cmd {
 		m.notice = what + "…"
 		return func() tea.Msg { return wbDoneMsg{what: what, err: f()} }

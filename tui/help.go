@@ -24,6 +24,9 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 			groups = append(groups, m.elicitForm.Keys().FullHelp()...)
 		}
 		return "Input requested by the server", groups
+	case m.login != nil:
+		l := m.loginKeys
+		return "OAuth login", [][]key.Binding{{l.Send, l.Cancel, l.Erase}}
 	case m.ask != nil:
 		return "Question", [][]key.Binding{{k.Yes, k.No}}
 	case m.cmd != nil:
@@ -93,6 +96,8 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 			relabel(k.PageUp, "scroll the detail"), relabel(k.PageDown, "scroll the detail"),
 			k.CmdLine,
 		}}
+	case tabAuth:
+		return "Auth", [][]key.Binding{{k.Login}, scroll}
 	}
 	return "", nil
 }
@@ -152,6 +157,9 @@ func (m *model) helpSections() (names []string, sections [][]helpEntry) {
 	name, groups := m.focusedHelp()
 	add(name, groups)
 	add("Everywhere", m.keys.globalHelp(m.several()))
+	if m.usesOAuth() {
+		add("OAuth", [][]key.Binding{{m.keys.Login}}) // only where a server logs in with OAuth
+	}
 	return names, sections
 }
 

@@ -12,7 +12,7 @@ type keyMap struct {
 	Cancel, Restart, Record                key.Binding
 	TabTool, TabResult, TabTraffic         key.Binding
 	TabLogs, TabStderr, TabHistory         key.Binding
-	TabServers, TabResources               key.Binding
+	TabServers, TabResources, Login        key.Binding
 	Subscribe                              key.Binding // the Resources tab
 	NextSuggestion, PrevSuggestion         key.Binding // a template field's completion values
 	CmdLine                                key.Binding
@@ -90,6 +90,7 @@ func defaultKeys() keyMap {
 		TrafficDir:     b("d", "direction filter", "d"),
 		ServerFilter:   b("S", "server filter (traffic, logs, stderr)", "S"),
 		ReadResource:   b("o", "read linked resource", "o"),
+		Login:          b("L", "log in (a server that needs login)", "L"),
 		// The tool detail scrolls with shift, so that the form keeps the plain keys.
 		DetailUp:       b("shift+↑/↓", "scroll the tool detail", "shift+up"),
 		DetailDown:     b("shift+↑/↓", "scroll the tool detail", "shift+down"),

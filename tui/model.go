@@ -43,10 +43,11 @@ const (
 	tabServers
 	tabResources
 	tabChanges // no digit: ]/[, :changes, C from the tool list (changes.go)
+	tabAuth    // no digit: ]/[ and :auth
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Changes"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Changes", "Auth"}
 
 type connState int
 
@@ -161,6 +162,10 @@ type model struct {
 	elicitForm *form.Form
 	elicitWait []elicitMsg // questions that came while one was open, in order
 
+	login     *loginDialog // an OAuth login running (or failed) for a server
+	loginKeys loginKeys
+	auth      authView // the Auth tab: every OAuth step
+
 	notice      string
 	recToggling bool // a recording is being started or stopped (recordingMsg comes)
 	inline      bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
@@ -175,15 +180,16 @@ type model struct {
 
 func newModel(opts Options) *model {
 	m := &model{
-		opts:    opts,
-		keys:    defaultKeys(),
-		cmdKeys: defaultCmdKeys(),
-		theme:   opts.Theme,
-		cancels: map[int]context.CancelFunc{},
-		forms:   map[string]*form.Form{},
-		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-		width:   80,
-		height:  24,
+		opts:      opts,
+		keys:      defaultKeys(),
+		cmdKeys:   defaultCmdKeys(),
+		loginKeys: defaultLoginKeys(),
+		theme:     opts.Theme,
+		cancels:   map[int]context.CancelFunc{},
+		forms:     map[string]*form.Form{},
+		spinner:   spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		width:     80,
+		height:    24,
 	}
 	m.traffic.follow = true
 	keep := opts.Keep
@@ -226,7 +232,7 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) || (m.focus == paneRight && m.tab == tabHistory && m.histTyping())
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) || (m.focus == paneRight && m.tab == tabHistory && m.histTyping()) || m.login != nil
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
@@ -313,6 +319,12 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case wbDoneMsg:
 		m.onWbDone(msg)
 		return m, nil
+	case loginURLMsg:
+		m.onLoginURL(msg)
+		return m, nil
+	case loginDoneMsg:
+		m.onLoginDone(msg)
+		return m, nil
 	case noticeMsg:
 		m.notice = msg.text
 		return m, nil
@@ -346,6 +358,9 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case tea.PasteMsg:
+		if m.login != nil {
+			return m, m.onLoginPaste(msg)
+		}
 		if m.cmd != nil {
 			return m, m.onCmdPaste(msg)
 		}
@@ -502,6 +517,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.notice = q.no
 		return nil
 	}
+	if m.login != nil {
+		return m.onLoginKey(k)
+	}
 	if m.showHelp {
 		return m.onHelpKey(k)
 	}
@@ -551,6 +569,12 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 				return m.fetchAllCounts() // one server: counted when first shown
 			}
 			return m.enterTab()
+		case key.Matches(k, m.keys.Login):
+			if name := m.loginTarget(); name != "" {
+				return m.startLogin(name, nil)
+			}
+			m.notice = "no server here needs a login (:login NAME logs in any OAuth server)"
+			return nil
 		case key.Matches(k, m.keys.NextTab):
 			m.tab = (m.tab + 1) % tabCount
 			return m.enterTab()
@@ -576,6 +600,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.NextPane), key.Matches(k, m.keys.PrevPane):
 		if m.focus == paneRight && m.tab == tabTool && m.form != nil && !m.formEdgeTab(k) {
 			return m.forwardToField(k)
+		}
+		if m.focus == paneRight && m.tab == tabResources && m.res.tpl != nil && m.res.tpl.form != nil {
+			return m.onResourcesKey(k) // tab moves between the template's fields
 		}
 		if m.focus == paneList {
 			m.focus = paneRight
@@ -1036,6 +1063,8 @@ func (m *model) scroll(delta int) {
 		m.histScroll(delta)
 	case m.tab == tabResources:
 		m.res.scroll(delta)
+	case m.tab == tabAuth:
+		m.auth.lines.scroll(delta)
 	}
 }
 
@@ -1251,13 +1280,18 @@ func (m *model) tabBar(width int) string {
 			if tab(i) == tabResources && !m.hasResources() && m.tab != tabResources {
 				continue // nothing to show (8 still opens it)
 			}
+			if tab(i) == tabAuth && m.tab != tabAuth && !m.usesOAuth() {
+				continue // no server logs in with OAuth (:auth still opens it)
+			}
 			if tab(i) == tabChanges && len(m.changes.sets) == 0 && m.tab != tabChanges {
 				continue // off the bar until there is a change (C and :changes open it)
 			}
 			label := fmt.Sprintf("%d %s", i+1, name)
+			if i >= len(m.keys.tabKeys()) {
+				label = name // Skills, Changes, Auth have no digit
+			}
 			if tab(i) == tabChanges {
-				label = name // no digit
-				if n := m.changes.unseen; n > 0 && tab(i) == tabChanges {
+				if n := m.changes.unseen; n > 0 {
 					label += fmt.Sprintf(" (%d)", n)
 				}
 			}
@@ -1290,6 +1324,9 @@ func (m *model) rightPane(width, height int) string {
 	if m.elicit != nil {
 		return m.elicitView(width, height)
 	}
+	if m.login != nil {
+		return m.loginView(width, height)
+	}
 	if q := m.ask; q != nil {
 		// The question stands over whatever tab is shown, the same for every path.
 		lines := wrapText(q.text, width)
@@ -1313,7 +1350,11 @@ func (m *model) rightTabs(width, height int) string {
 		case stateConnecting:
 			body = m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol · 3 traffic · 5 stderr")
 		case stateFailed:
-			body = m.failureView(width, bodyH, "Could not connect")
+			title := "Could not connect"
+			if m.srv.status.State == workbench.StateNeedsLogin {
+				title = "Needs login"
+			}
+			body = m.failureView(width, bodyH, title)
 		default:
 			body = m.toolView(width, bodyH)
 		}
@@ -1333,6 +1374,8 @@ func (m *model) rightTabs(width, height int) string {
 		body = m.resourcesView(width, bodyH)
 	case tabChanges:
 		body = m.changesTab(width, bodyH)
+	case tabAuth:
+		body = m.authTabView(width, bodyH)
 	}
 	switch m.srv.state {
 	case stateDied:
@@ -1362,6 +1405,14 @@ func (m *model) failureView(width, height int, title string) string {
 		lines = append(lines, "server "+safe(m.srv.exit.String()))
 	}
 	foot := []string{"", m.st.statusKey.Render("ctrl+r") + m.st.muted.Render(" restarts the server (history is kept) · 3 traffic · 5 stderr · q quits")}
+	if m.srv.status.State == workbench.StateNeedsLogin {
+		how := wrapText("L logs in (opens the browser; a redirect can be pasted) · the Auth view (]/[ or :auth) shows each step · or in a shell: mcpscope auth login "+m.loginName(m.srv), max(width-2, 10))
+		how[0] = m.st.statusKey.Render("L") + m.st.muted.Render(strings.TrimPrefix(how[0], "L"))
+		for i := 1; i < len(how); i++ {
+			how[i] = m.st.muted.Render(how[i])
+		}
+		foot = append(append([]string{""}, how...), foot...)
+	}
 	// The stderr of this start: only the first and last lines shown are read (the
 	// rest may be in the spill file).
 	var errLines []string
@@ -1577,7 +1628,7 @@ func (m *model) statusBar(width int) string {
 		}
 		parts = append(parts, safe(tr), safe(i.Era+" "+i.ProtocolVersion), st.ok.Render("connected"))
 	case stateFailed:
-		parts = append(parts, st.err.Render("failed"))
+		parts = append(parts, st.err.Render(m.srv.stateWord()))
 	case stateDied:
 		parts = append(parts, st.err.Render("server stopped"))
 	case stateLost:

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/oauth"
 )
 
 // Source says where a server's spec came from.
@@ -101,6 +102,10 @@ type Options struct {
 	OnWire func(server string, e wire.Event)
 	// StderrLines is how many last stderr lines a status keeps (default 20).
 	StderrLines int
+	// OAuth, when set, gives the OAuth options of an HTTP server (the flags and its
+	// config entry's oauth block): each such server then logs in through a manager of
+	// its own (see Login), and Client.Auth is not used.
+	OAuth func(target client.Target) oauth.Options
 	// Elicit, when set, answers every server's requests for user input, told which
 	// server asked (it replaces Client.Elicit).
 	Elicit func(ctx context.Context, server string, req client.ElicitRequest) (client.ElicitResponse, error)
@@ -138,6 +143,10 @@ type server struct {
 	stderr   *lines
 	// stopWatch ends the file watch of Spec.Watch (nil without one).
 	stopWatch func()
+	// auth logs an HTTP server in (nil: no OAuth); needLogin is the 401 (or step-up)
+	// of the current connection that only a person can answer.
+	auth      *oauth.Manager
+	needLogin *oauth.NeedLoginError
 }
 
 // New makes an empty workbench; Add servers to it, Close it when done.
@@ -233,6 +242,7 @@ func (w *Workbench) Add(spec Spec) error {
 		w.order = append(w.order, spec.Name)
 	}
 	s := &server{spec: spec, replaced: replaced, stderr: newLines(w.opts.StderrLines)}
+	w.newAuthLocked(s)
 	w.servers[spec.Name] = s
 	w.emitLocked(Event{Server: spec.Name, Kind: EventAdded, Text: describe(spec)})
 	w.startLocked(s, oldSess, "")
@@ -286,6 +296,7 @@ func (w *Workbench) startOverlapLocked(s *server, old *client.Session, why strin
 	ready := make(chan struct{})
 	s.ready = ready
 	s.sess = nil
+	s.needLogin = nil
 	w.setStatusLocked(s, Status{State: StateConnecting, Reason: why})
 	var oldGone chan struct{}
 	if old != nil && overlap {
@@ -322,6 +333,10 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 	if s.spec.Target.URL == "" {
 		o.Header, o.Transport = nil, ""
 	}
+	if w.opts.OAuth != nil {
+		o.Auth = nil
+	}
+	w.authOptionLocked(s, gen, &o)
 	base := o
 	if elicit := w.opts.Elicit; elicit != nil {
 		o.Elicit = func(ctx context.Context, req client.ElicitRequest) (client.ElicitResponse, error) {
@@ -395,7 +410,12 @@ func (w *Workbench) connect(ctx context.Context, s *server, gen int, oldGone cha
 		return
 	}
 	if err != nil {
-		w.setStatusLocked(s, failure(err, s.stderr.get()))
+		st := failure(err, s.stderr.get())
+		if s.needLogin != nil {
+			st.State, st.Err = StateNeedsLogin, s.needLogin
+			st.Reason = s.spec.Target.URL + " needs an OAuth login: there is no usable stored token for it"
+		}
+		w.setStatusLocked(s, st)
 		return
 	}
 	s.sess = sess
@@ -628,6 +648,7 @@ func (w *Workbench) Remove(name string) error {
 			return err
 		}
 		back := &server{spec: *s.replaced, stderr: newLines(w.opts.StderrLines)}
+		w.newAuthLocked(back)
 		w.servers[name] = back
 		w.emitLocked(Event{Server: name, Kind: EventAdded, Text: describe(back.spec) + " (the configured server is back)"})
 		w.startLocked(back, nil, "")

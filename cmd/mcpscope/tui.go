@@ -106,6 +106,10 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	auth, err := c.workbenchOAuth()
+	if err != nil {
+		return err
+	}
 	// Recording can start with --record and be switched on and off with a key; each
 	// start writes a new file (a dated name in the working directory unless --record
 	// named one for the first).
@@ -146,7 +150,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return tui.Run(ctx, tui.Options{
 		Servers: []workbench.Spec{servers[0].spec}, Configured: configured, IdleDisconnect: idle,
 		Target: target, Name: name, Client: opts, Theme: theme, NoConfirm: noConfirm,
-		Recording: recording, ToggleRecording: toggle, Keep: int64(keep), History: hist,
+		Recording: recording, ToggleRecording: toggle, Keep: int64(keep), OAuth: auth, History: hist,
 	})
 }
 
@@ -201,6 +205,10 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, configure
 	if err != nil {
 		return err
 	}
+	auth, err := c.workbenchOAuth()
+	if err != nil {
+		return err
+	}
 	// --record records them all in one file (version 2); R starts and stops it.
 	rec, err := toggleableRecording(c, servers)
 	if err != nil {
@@ -210,7 +218,7 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, configure
 	return tui.Run(ctx, tui.Options{
 		Servers: specs, Configured: configured, IdleDisconnect: idle,
 		Client: opts, Theme: theme, NoConfirm: noConfirm, Recording: rec.path(),
-		ToggleRecording: rec.toggle, OnWire: rec.listen, History: hist,
+		ToggleRecording: rec.toggle, OnWire: rec.listen, OAuth: auth, History: hist,
 	})
 }
 

@@ -189,14 +189,15 @@ func (s *server) handle(msg []byte) {
 		return
 	}
 	if req.Method == "" {
-		return // a response from the client; this server never asks anything
+		s.completionResponse(msg) // the one scenario that asks the client something
+		return                    // a response from the client; no other scenario asks anything
 	}
 	if len(req.ID) == 0 {
 		s.handleNotification(req)
 		return
 	}
 	id := req.ID
-	if s.primitives(id, req) {
+	if s.primitives(id, req) || s.completionContext(id, req) {
 		return
 	}
 	switch req.Method {
