@@ -194,7 +194,7 @@ func keyMsg(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModShift}
 	case "ctrl+n":
 		return tea.KeyPressMsg{Code: 'n', Mod: tea.ModCtrl}
-	case "ctrl+c", "ctrl+r", "ctrl+j", "ctrl+e":
+	case "ctrl+c", "ctrl+r", "ctrl+j", "ctrl+e", "ctrl+g", "ctrl+x", "ctrl+o", "ctrl+a", "ctrl+l":
 		return tea.KeyPressMsg{Code: rune(name[5]), Mod: tea.ModCtrl}
 	}
 	r := []rune(name)

@@ -12,7 +12,9 @@ type keyMap struct {
 	Cancel, Restart, Record                key.Binding
 	TabTool, TabResult, TabTraffic         key.Binding
 	TabLogs, TabStderr, TabHistory         key.Binding
-	TabServers                             key.Binding
+	TabServers, TabTasks                   key.Binding
+	AsTask, CancelTask, PollTask           key.Binding
+	TaskResult                             key.Binding
 	CmdLine                                key.Binding
 	NextTab, PrevTab                       key.Binding
 	ShowRaw, CopyResult, CopyArgs, CopyCmd key.Binding
@@ -56,6 +58,11 @@ func defaultKeys() keyMap {
 		TabStderr:    b("5", "stderr", "5"),
 		TabHistory:   b("6", "history", "6"),
 		TabServers:   b("7", "servers", "7"),
+		TabTasks:     b("0", "tasks", "0"),
+		AsTask:       b("ctrl+g", "call as a task", "ctrl+g"),
+		CancelTask:   b("x", "cancel a task", "x"),
+		PollTask:     b("r", "poll a task again", "r"),
+		TaskResult:   b("enter", "a task's result in 2", "enter"),
 		CmdLine:      key.NewBinding(key.WithKeys(":", "ctrl+p"), key.WithHelp(":", "commands (add, remove…)")),
 		NextTab:      b("]", "next tab", "]"),
 		PrevTab:      b("[", "previous tab", "["),
@@ -83,11 +90,13 @@ func (k keyMap) FullHelp(several bool) [][]key.Binding {
 	if several {
 		tabs = append(tabs, k.TabServers)
 	}
+
 	return [][]key.Binding{
 		tabs,
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Filter, k.ClearFilter, k.Open, k.Refetch},
 		{k.Send, k.SendAnyway, k.RawJSON, k.Editor, k.Cancel, k.ShowRaw, k.CopyResult, k.CopyArgs, k.CopyCmd, k.SaveResult},
 		{k.DetailUp, k.DetailDown}, // one entry: the help drops repeats
 		{k.ReadResource, k.Rerun, k.LoadArgs, k.TrafficDir, k.Restart, k.CmdLine, k.Record, k.Quit}, // ForceQuit is in Quit's help; ? is on the status bar
+		append([]key.Binding{k.TabTasks}, k.tasksHelp()...),
 	}
 }

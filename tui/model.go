@@ -46,10 +46,11 @@ const (
 	tabStderr
 	tabHistory
 	tabServers
+	tabTasks
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Tasks"}
 
 type connState int
 
@@ -162,6 +163,8 @@ type model struct {
 
 	elicit     *elicitMsg
 	elicitForm *form.Form
+
+	tasks tasksView // the Tasks tab (0)
 
 	notice    string
 	inline    bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
@@ -324,7 +327,21 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case wireBatchMsg:
 		m.onWire(msg.events, msg.servers)
 		m.onLogs(msg.logs)
-		return m, nil
+		return m, m.onTaskFrames(msg.events, msg.servers)
+	case taskStartedMsg:
+		return m, m.onTaskStarted(msg)
+	case taskPollMsg:
+		return m, m.onTaskPoll(msg)
+	case taskGotMsg:
+		return m, m.onTaskGot(msg)
+	case taskResultMsg:
+		return m, m.onTaskResult(msg)
+	case taskFinalMsg:
+		return m, m.onTaskFinal(msg)
+	case taskCancelledMsg:
+		return m, m.onTaskCancelled(msg)
+	case taskAnsweredMsg:
+		return m, m.onTaskAnswered(msg)
 	case logMsg:
 		m.onLogs([]string{logLine(time.Now(), msg.m)})
 		return m, nil
@@ -602,6 +619,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			m.tab = tab(k.String()[0] - '1')
 			m.focus = paneRight
 			return nil
+		case key.Matches(k, m.keys.TabTasks):
+			m.tab, m.focus = tabTasks, paneRight
+			return nil
 		case key.Matches(k, m.keys.NextTab):
 			m.tab = (m.tab + 1) % tabCount
 			return nil
@@ -649,6 +669,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onResultKey(k)
 	case tabServers:
 		return m.onServersKey(k)
+	case tabTasks:
+		return m.onTasksKey(k)
 	}
 	return m.onScrollKey(k)
 }
@@ -791,6 +813,8 @@ func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.sendCall(true)
 	case key.Matches(k, m.keys.Send):
 		return m.sendCall(false)
+	case key.Matches(k, m.keys.AsTask):
+		return m.sendCallAs(false, true)
 	case key.Matches(k, m.keys.RawJSON):
 		if m.form != nil {
 			m.form.ToggleRaw()
@@ -821,9 +845,17 @@ func (m *model) forwardToField(msg tea.Msg) tea.Cmd {
 }
 
 // sendCall validates the form and starts the call (asking first for destructive tools).
-func (m *model) sendCall(anyway bool) tea.Cmd {
+func (m *model) sendCall(anyway bool) tea.Cmd { return m.sendCallAs(anyway, false) }
+
+// sendCallAs is sendCall; asTask calls a tool whose taskSupport is optional as a
+// task (one whose taskSupport is required always is).
+func (m *model) sendCallAs(anyway, asTask bool) tea.Cmd {
 	t, ok := m.list.selected()
 	if !ok || m.form == nil {
+		return nil
+	}
+	if asTask && t.TaskSupport() == "forbidden" {
+		m.notice = t.Name + " does not support tasks (execution.taskSupport); enter calls it"
 		return nil
 	}
 	srv := m.server(m.list.selectedServer())
@@ -841,7 +873,7 @@ func (m *model) sendCall(anyway bool) tea.Cmd {
 		// comes back here (argsCheckedMsg); a cheap one is done at once.
 		errs, ok := m.form.QuickCheck()
 		if !ok {
-			return m.checkArgs(anyway)
+			return m.checkArgs(anyway, asTask)
 		}
 		m.argsCheck = argsCheckedMsg{form: m.form, errs: errs}
 	}
@@ -851,7 +883,7 @@ func (m *model) sendCall(anyway bool) tea.Cmd {
 		m.notice = fmt.Sprintf("%d argument error(s) shown beside their fields; alt+enter sends anyway", len(errs))
 		return nil
 	}
-	return m.requestCall(srv.name, t, args)
+	return m.requestCallAs(srv.name, t, args, asTask)
 }
 
 // requestCall is the one way a call starts (the form, History's re-run): it asks
@@ -859,6 +891,10 @@ func (m *model) sendCall(anyway bool) tea.Cmd {
 // unannotated tool is "destructive" too, but asking before every call of every
 // unannotated tool would train users to answer yes without reading.
 func (m *model) requestCall(server string, t client.Tool, args json.RawMessage) tea.Cmd {
+	return m.requestCallAs(server, t, args, false)
+}
+
+func (m *model) requestCallAs(server string, t client.Tool, args json.RawMessage, asTask bool) tea.Cmd {
 	srv := m.server(server)
 	if !srv.callable() {
 		m.notice = m.notConnected(srv)
@@ -872,10 +908,18 @@ func (m *model) requestCall(server string, t client.Tool, args json.RawMessage) 
 		}
 		m.ask = &question{
 			text: fmt.Sprintf("%s is destructive. Call it with %s? y/n", name, oneLine(string(args), 80)),
-			yes:  func() tea.Cmd { return m.startCall(server, t, args) },
+			yes:  func() tea.Cmd { return m.launch(server, t, args, asTask) },
 			no:   "call not sent",
 		}
 		return nil
+	}
+	return m.launch(server, t, args, asTask)
+}
+
+// launch starts a call, as a task when asked or when the tool requires it.
+func (m *model) launch(server string, t client.Tool, args json.RawMessage, asTask bool) tea.Cmd {
+	if asTask || t.TaskSupport() == "required" {
+		return m.startTask(server, t, args)
 	}
 	return m.startCall(server, t, args)
 }
@@ -1505,7 +1549,13 @@ func (m *model) tabBar(width int) string {
 			if tab(i) == tabServers && !m.several() && m.tab != tabServers {
 				continue // one server: the bar looks as it always did (7 still opens it)
 			}
+			if tab(i) == tabTasks && len(m.tasks.items) == 0 && m.tab != tabTasks {
+				continue // no task yet (0 still opens it)
+			}
 			label := fmt.Sprintf("%d %s", i+1, name)
+			if tab(i) == tabTasks {
+				label = "0 " + name
+			}
 			if tab(i) == tabResult && m.current != nil && m.current.running {
 				label += " " + m.spinner.View()
 			}
@@ -1582,6 +1632,8 @@ func (m *model) rightTabs(width, height int) string {
 		body = m.historyView(width, bodyH)
 	case tabServers:
 		body = m.serversView(width, bodyH)
+	case tabTasks:
+		body = m.tasksTabView(width, bodyH)
 	}
 	switch m.srv.state {
 	case stateDied:
@@ -1671,6 +1723,12 @@ func (m *model) toolView(width, height int) string {
 		formBlock = m.st.warn.Render("No form: " + safe(m.formError))
 	default:
 		hint := "enter calls · tab moves · ctrl+j raw JSON · ctrl+e $EDITOR"
+		switch t.TaskSupport() {
+		case "required":
+			hint = "enter starts a task · tab moves · ctrl+j raw JSON · ctrl+e $EDITOR"
+		case "optional":
+			hint = "enter calls · ctrl+g as a task · tab moves · ctrl+j raw JSON · ctrl+e $EDITOR"
+		}
 		if m.focus != paneRight {
 			hint = "tab or enter to fill in the arguments"
 		}

@@ -101,6 +101,10 @@ type Options struct {
 	OnWire func(server string, e wire.Event)
 	// StderrLines is how many last stderr lines a status keeps (default 20).
 	StderrLines int
+	// ForServer, when set, adjusts a server's session options at each connection
+	// (its own handlers for what the server asks, naming it; the roots and log level
+	// it had before a restart).
+	ForServer func(name string, o *client.Options)
 }
 
 // ErrNoServer is returned for a name the session does not have.
@@ -303,6 +307,9 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 	}
 	if s.spec.Target.URL == "" {
 		o.Header, o.Transport = nil, ""
+	}
+	if w.opts.ForServer != nil {
+		w.opts.ForServer(name, &o)
 	}
 	base := o
 	o.OnToolsChanged = func() {

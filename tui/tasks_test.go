@@ -1,0 +1,116 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testutil"
+)
+
+// hostWith connects a harness to the bundled host in one protocol era ("" for the
+// newest) with these client options.
+func hostWith(t *testing.T, protocol string, opts Options) *harness {
+	opts.Target = hostTarget(t)
+	opts.Name, opts.Theme = "bundled host", "dark"
+	opts.Client.Protocol = protocol
+	h := newHarnessWith(t, opts, 120, 40)
+	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 && m.srv.state == stateReady })
+	return h
+}
+
+func taskDone(m *model) bool {
+	it := m.tasks.selected()
+	return it != nil && it.done
+}
+
+// The host's research tool requires tasks: enter on its form starts a task in either
+// dialect, the Tasks tab follows its stages, and its report is shown once complete.
+// A second, slow one is cancelled with x (asked first) and ends cancelled.
+func TestTaskRunsAndCancelsInBothDialects(t *testing.T) {
+	for _, tc := range []struct{ protocol, dialect string }{{"", client.Tasks2026}, {"2025-11-25", client.Tasks2025}} {
+		t.Run("protocol="+tc.protocol, func(t *testing.T) {
+			h := hostWith(t, tc.protocol, Options{})
+			h.selectTool("research")
+			h.press("enter")
+			h.contains("enter starts a task")
+			if err := h.m.form.SetValue([]byte(`{"topic":"owls","delayMs":30}`)); err != nil {
+				t.Fatal(err)
+			}
+			h.press("enter")
+			h.until("the task to complete", taskDone)
+			h.contains("0 Tasks", "research", "completed", "Report on owls: 4 stages done.", "stage 4 of 4", tc.dialect)
+			if it := h.m.tasks.selected(); it.dialect != tc.dialect || it.out == nil || it.out.err != nil {
+				t.Fatalf("dialect %q, outcome %+v", it.dialect, it.out)
+			}
+			// enter shows the result in the Result tab, as a call's.
+			h.press("enter")
+			h.contains("Report on owls")
+
+			// A long one, cancelled.
+			h.press("1")
+			h.selectTool("research")
+			h.press("enter")
+			h.m.form.SetValue([]byte(`{"topic":"slow","delayMs":10000}`))
+			h.press("enter")
+			h.until("the task to run", func(m *model) bool {
+				it := m.tasks.selected()
+				return it != nil && it.created && it.task.Status == "working"
+			})
+			h.press("x")
+			h.contains("Cancel task", "y/n")
+			h.press("n")
+			h.contains("the task goes on")
+			if it := h.m.tasks.selected(); it.cancelling || it.done {
+				t.Fatal("n cancelled the task")
+			}
+			h.press("x", "y")
+			h.until("the task to end cancelled", func(m *model) bool {
+				it := m.tasks.selected()
+				return it != nil && it.done && it.task.Status == "cancelled"
+			})
+			h.contains("cancelled", "cancelled by the client")
+			h.until("tasks/cancel in Traffic", func(m *model) bool { return sawMethod(m, "tasks/cancel") })
+		})
+	}
+}
+
+// A task that never completes: polled at its interval (off Update, one request at a
+// time), the screen keeps answering, and x cancels it.
+func TestTaskThatNeverCompletes(t *testing.T) {
+	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "primitives")}, 120, 40)
+	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
+	h.selectTool("forever")
+	h.press("enter", "enter")
+	h.until("several polls", func(m *model) bool {
+		it := m.tasks.selected()
+		return it != nil && it.created && it.unchanged >= 3
+	})
+	h.contains("working", "still thinking", "t-forever", "x cancels")
+	// The screen answers keys while the task runs.
+	h.press("3")
+	h.contains("tasks/get")
+	h.press("0", "x", "y")
+	h.until("the task to end cancelled", func(m *model) bool {
+		it := m.tasks.selected()
+		return it != nil && it.done && it.task.Status == "cancelled"
+	})
+	// Polling stops with the task: the tick already scheduled is dropped.
+	h.until("polling to stop", func(m *model) bool { return !m.tasks.selected().polling })
+	h.contains("cancelled")
+}
+
+// ctrl+g on a tool that does not support tasks says so and calls nothing.
+func TestAsTaskRefusedForForbidden(t *testing.T) {
+	h := hostWith(t, "", Options{})
+	h.selectTool("echo")
+	h.press("enter")
+	h.press("ctrl+g")
+	h.contains("does not support tasks")
+	if len(h.m.tasks.items) != 0 || len(h.m.calls) != 0 {
+		t.Fatal("something was called")
+	}
+	if strings.Contains(h.screen(), "0 Tasks") {
+		t.Error("the Tasks tab shows with no task")
+	}
+}
