@@ -56,6 +56,14 @@ type Options struct {
 	// Browse is a recording to show: its traffic (with its timing) and its calls in
 	// History, before the live session (usually the recording served as a mock).
 	Browse *record.Recording
+	// Sampling declares the sampling capability to every server: a request opens a
+	// dialog (a server's can be switched in the Servers tab). SamplingReply answers
+	// every request with this text, without a dialog (it implies Sampling).
+	Sampling      bool
+	SamplingReply string
+	// Roots, when not nil, declares the roots capability to every server and offers
+	// these (the Servers tab edits them per server).
+	Roots []client.Root
 	// Keep is the memory that Traffic, Logs and Stderr hold together (half for
 	// Traffic, a quarter each for Logs and Stderr); older frames and lines go to a
 	// private spill file, read back when scrolled to (0: spool.DefaultKeep, 64 MiB).

@@ -194,6 +194,12 @@ func keyMsg(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModShift}
 	case "ctrl+n":
 		return tea.KeyPressMsg{Code: 'n', Mod: tea.ModCtrl}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "ctrl+end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd, Mod: tea.ModCtrl}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	case "ctrl+c", "ctrl+r", "ctrl+j", "ctrl+e", "ctrl+g", "ctrl+x", "ctrl+o", "ctrl+a", "ctrl+l":
 		return tea.KeyPressMsg{Code: rune(name[5]), Mod: tea.ModCtrl}
 	}

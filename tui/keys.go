@@ -15,6 +15,7 @@ type keyMap struct {
 	TabServers, TabTasks                   key.Binding
 	AsTask, CancelTask, PollTask           key.Binding
 	TaskResult                             key.Binding
+	SampleCanned, SampleReject             key.Binding
 	CmdLine                                key.Binding
 	NextTab, PrevTab                       key.Binding
 	ShowRaw, CopyResult, CopyArgs, CopyCmd key.Binding
@@ -63,6 +64,8 @@ func defaultKeys() keyMap {
 		CancelTask:   b("x", "cancel a task", "x"),
 		PollTask:     b("r", "poll a task again", "r"),
 		TaskResult:   b("enter", "a task's result in 2", "enter"),
+		SampleCanned: b("ctrl+o", "sampling: a canned reply", "ctrl+o"),
+		SampleReject: b("ctrl+x", "sampling: reject", "ctrl+x"),
 		CmdLine:      key.NewBinding(key.WithKeys(":", "ctrl+p"), key.WithHelp(":", "commands (add, remove…)")),
 		NextTab:      b("]", "next tab", "]"),
 		PrevTab:      b("[", "previous tab", "["),

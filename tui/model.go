@@ -90,8 +90,10 @@ type (
 		elapsed time.Duration
 	}
 	elicitMsg struct {
-		req   client.ElicitRequest
-		reply chan client.ElicitResponse
+		id     int64  // for askGoneMsg
+		server string // who asks
+		req    client.ElicitRequest
+		reply  chan client.ElicitResponse
 	}
 	noticeMsg struct{ text string }
 	linkedMsg struct {
@@ -166,6 +168,10 @@ type model struct {
 
 	tasks tasksView // the Tasks tab (0)
 
+	asks     *clientSide    // what servers may ask, and what is declared to each
+	waiting  []tea.Msg      // requests (elicitMsg, samplingMsg) behind the open dialog
+	sampling *samplingDialog // the open sampling dialog
+
 	notice    string
 	inline    bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
 	nextImage int
@@ -203,6 +209,7 @@ func newModel(opts Options) *model {
 	}
 	m.st = newStyles(p)
 	m.srv = &server{display: opts.Name}
+	m.asks = newClientSide(opts)
 	if opts.Browse != nil {
 		m.loadRecording(opts.Browse)
 	}
@@ -281,7 +288,7 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || m.sampling != nil
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
@@ -365,14 +372,11 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resultVer++
 		return m, nil
 	case elicitMsg:
-		f, err := form.New(msg.req.Schema)
-		if err != nil {
-			msg.reply <- client.ElicitResponse{Action: "decline"}
-			m.notice = "the server asked for input with an unusable schema; declined"
-			return m, nil
-		}
-		f.SetStyles(m.st.form)
-		m.elicit, m.elicitForm = &msg, f
+		return m, m.enqueueAsk(msg)
+	case samplingMsg:
+		return m, m.enqueueAsk(msg)
+	case askGoneMsg:
+		m.onAskGone(msg.id)
 		return m, nil
 	case wbDoneMsg:
 		m.onWbDone(msg)
@@ -489,6 +493,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 			}
 		} else {
 			o.result, o.err = msg.result, msg.err
+			m.urlRequired(o.server, msg.err)
 		}
 		check := o.checkCmd()
 		m.lastCall = msg.elapsed
@@ -572,6 +577,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.elicit != nil {
 		return m.onElicitKey(k)
+	}
+	if m.sampling != nil {
+		return m.onSamplingKey(k)
 	}
 	if q := m.ask; q != nil {
 		m.ask = nil
@@ -832,6 +840,9 @@ func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
 func (m *model) forwardToField(msg tea.Msg) tea.Cmd {
 	if m.elicit != nil && m.elicitForm != nil {
 		return m.elicitForm.Update(msg)
+	}
+	if m.sampling != nil {
+		return m.sampling.reply.Update(msg)
 	}
 	if m.form != nil && m.focus == paneRight && m.tab == tabTool {
 		return m.form.Update(msg)
@@ -1229,12 +1240,16 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 	answer := func(r client.ElicitResponse) tea.Cmd {
 		e.reply <- r
 		m.elicit, m.elicitForm = nil, nil
+		m.nextAsk()
 		return nil
 	}
 	switch k.String() {
 	case "ctrl+a", "enter":
 		if m.elicitForm == nil {
-			return answer(client.ElicitResponse{Action: "accept"})
+			// URL mode: accepting is consenting to open it.
+			u := e.req.URL
+			answer(client.ElicitResponse{Action: "accept"})
+			return openBrowser(safe(u))
 		}
 		if errs := m.elicitForm.Validate(); len(errs) > 0 {
 			m.notice = "fix the highlighted fields, or ctrl+x to decline"
@@ -1585,6 +1600,9 @@ func (m *model) rightPane(width, height int) string {
 	if m.elicit != nil {
 		return m.elicitView(width, height)
 	}
+	if m.sampling != nil {
+		return m.samplingView(width, height)
+	}
 	if q := m.ask; q != nil {
 		// The question stands over whatever tab is shown, the same for every path.
 		lines := wrapText(q.text, width)
@@ -1876,10 +1894,16 @@ func (m *model) historyView(width, height int) string {
 
 func (m *model) elicitView(width, height int) string {
 	e := m.elicit.req
-	lines := []string{m.st.title.Render("The server asks for input")}
+	title := "The server asks for input"
+	if m.several() {
+		title = safe(m.elicit.server) + " asks for input"
+	}
+	lines := []string{m.st.title.Render(title)}
 	lines = append(lines, wrapText(e.Message, width)...)
 	if e.Mode == "url" {
-		lines = append(lines, "", "URL: "+safe(e.URL), m.st.muted.Render("enter accepts (you open the URL yourself) · ctrl+x declines · esc cancels"))
+		lines = append(lines, "", "URL (in full):")
+		lines = append(lines, wrapHard(safe(e.URL), width)...)
+		lines = append(lines, "", m.st.muted.Render("enter opens it with $BROWSER (your consent) · ctrl+x declines · esc cancels"))
 		return strings.Join(lines, "\n")
 	}
 	lines = append(lines, m.st.muted.Render("enter accepts · ctrl+x declines · esc cancels"), "")

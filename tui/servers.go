@@ -96,18 +96,9 @@ func (m *model) connect() tea.Cmd {
 	if opts.LogLevel == "" {
 		opts.LogLevel = "debug" // the Logs tab shows everything the server says
 	}
-	opts.Elicit = func(ctx context.Context, req client.ElicitRequest) (client.ElicitResponse, error) {
-		reply := make(chan client.ElicitResponse, 1)
-		send(elicitMsg{req: req, reply: reply})
-		select {
-		case r := <-reply:
-			return r, nil
-		case <-ctx.Done():
-			return client.ElicitResponse{}, ctx.Err()
-		}
-	}
 	m.wb = workbench.New(workbench.Options{
 		Client:         opts,
+		ForServer:      m.forServer(send), // handlers naming the server (asks.go)
 		IdleDisconnect: m.opts.IdleDisconnect,
 		Configured:     m.opts.Configured,
 		OnWire: func(name string, e wire.Event) {

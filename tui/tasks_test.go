@@ -114,3 +114,79 @@ func TestAsTaskRefusedForForbidden(t *testing.T) {
 		t.Error("the Tasks tab shows with no task")
 	}
 }
+
+// The host's sample tool asks for a model reply: with --sampling a dialog opens with
+// the messages and the system prompt; the reply typed there is what the tool returns.
+// ctrl+o puts a canned reply; ctrl+x rejects. In both eras (sampling/createMessage,
+// input_required).
+func TestSamplingDialog(t *testing.T) {
+	for _, protocol := range []string{"", "2025-11-25"} {
+		t.Run("protocol="+protocol, func(t *testing.T) {
+			h := hostWith(t, protocol, Options{Sampling: true})
+			h.selectTool("sample")
+			h.press("enter")
+			h.m.form.SetValue([]byte(`{"prompt":"What is an owl?","messages":3}`))
+			h.press("enter")
+			h.until("the dialog", func(m *model) bool { return m.sampling != nil })
+			h.contains("asks for a model reply", "3 message(s), maxTokens 200", "You are the model behind mcpscope", "message 1 of 3", "What is an owl?", "Your reply")
+			h.press("enter")
+			h.contains("write a reply")
+			h.typeText("A bird.")
+			h.press("enter")
+			h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+			h.contains("The model replied: A bird.")
+
+			// Rejected.
+			h.press("1")
+			h.selectTool("sample")
+			h.press("enter", "enter")
+			h.until("the dialog", func(m *model) bool { return m.sampling != nil })
+			h.press("ctrl+x")
+			h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.sampling == nil })
+			if strings.Contains(h.screen(), "The model replied") {
+				t.Fatalf("a rejected request got a reply:\n%s", h.screen())
+			}
+
+			// A canned reply.
+			h.press("1")
+			h.selectTool("sample")
+			h.press("enter", "enter")
+			h.until("the dialog", func(m *model) bool { return m.sampling != nil })
+			h.press("ctrl+o", "enter")
+			h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.sampling == nil })
+			h.contains("The model replied: Hello from mcpscope")
+		})
+	}
+}
+
+// A request of 1,000 messages opens at once (only the messages in view are laid
+// out), scrolls to its end, and is answered.
+func TestSamplingThousandMessages(t *testing.T) {
+	h := hostWith(t, "", Options{Sampling: true})
+	h.selectTool("sample")
+	h.press("enter")
+	h.m.form.SetValue([]byte(`{"prompt":"the last one","messages":1000}`))
+	h.press("enter")
+	h.until("the dialog", func(m *model) bool { return m.sampling != nil })
+	h.contains("1000 message(s)", "message 1 of 1000", "more below")
+	if n := len(h.m.sampling.src.done); n > 60 {
+		t.Errorf("%d messages laid out for the first screen", n)
+	}
+	h.press("ctrl+end")
+	h.contains("the last one", "1000/1000")
+	h.press("ctrl+o", "enter")
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.sampling == nil })
+	h.contains("The model replied")
+}
+
+// --sampling-reply answers without a dialog.
+func TestSamplingReplyFlag(t *testing.T) {
+	h := hostWith(t, "", Options{SamplingReply: "canned by flag"})
+	h.selectTool("sample")
+	h.press("enter", "enter")
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+	if h.m.sampling != nil {
+		t.Fatal("a dialog opened")
+	}
+	h.contains("The model replied: canned by flag")
+}

@@ -28,6 +28,51 @@ func registerWorkbench(fs *flag.FlagSet, theme *string, noConfirm *bool, keep *k
 	fs.Var(keep, "keep", "memory for traffic, logs and stderr together (older lines go to a private spill file): 64MiB, 512KiB, 1GiB")
 }
 
+// tuiAsks are the workbench's answers to what servers ask: --sampling (a dialog per
+// request), --sampling-reply (no dialog), --root (declared roots, edited live in the
+// Servers tab).
+type tuiAsks struct {
+	sampling      bool
+	samplingReply string
+	roots         multiFlag
+}
+
+func (a *tuiAsks) register(fs *flag.FlagSet) {
+	fs.BoolVar(&a.sampling, "sampling", false, "declare the sampling capability; each request opens a dialog")
+	fs.StringVar(&a.samplingReply, "sampling-reply", "", "answer sampling requests with TEXT or @FILE, without a dialog (implies --sampling)")
+	fs.Var(&a.roots, "root", "declare the roots capability and offer DIR as a file:// root (repeatable)")
+}
+
+// apply checks the flags and sets them on the TUI's options.
+func (a *tuiAsks) apply(o *tui.Options) error {
+	o.Sampling = a.sampling
+	if a.samplingReply != "" {
+		data, err := valueOrFile(a.samplingReply, "--sampling-reply")
+		if err != nil {
+			return err
+		}
+		o.Sampling, o.SamplingReply = true, string(data)
+		if o.SamplingReply == "" {
+			return usageErr("--sampling-reply: the reply is empty")
+		}
+	}
+	if len(a.roots) > 0 {
+		o.Roots = []client.Root{}
+		for _, d := range a.roots {
+			st, err := os.Stat(d)
+			if err != nil || !st.IsDir() {
+				return usageErr("--root %q: not a directory", d)
+			}
+			r, err := client.RootFromDir(d)
+			if err != nil {
+				return usageErr("--root %q: %v", d, err)
+			}
+			o.Roots = append(o.Roots, r)
+		}
+	}
+	return nil
+}
+
 // runTUI opens the workbench on a target.
 func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mcpscope", flag.ContinueOnError)
@@ -38,8 +83,14 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	keep := keepFlag(spool.DefaultKeep)
 	var idle time.Duration
 	registerWorkbench(fs, &theme, &noConfirm, &keep, &idle)
+	var asks tuiAsks
+	asks.register(fs)
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
 	if err != nil {
+		return err
+	}
+	var askOpts tui.Options
+	if err := asks.apply(&askOpts); err != nil {
 		return err
 	}
 	switch theme {
@@ -59,7 +110,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	configured := c.configuredSpecs(ctx)
 	if len(servers) > 1 {
-		return runTUIMany(ctx, &c, servers, configured, theme, noConfirm, idle, stderr)
+		return runTUIMany(ctx, &c, servers, configured, theme, noConfirm, idle, askOpts, stderr)
 	}
 	if servers[0].err != nil {
 		return servers[0].err
@@ -118,13 +169,14 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		Servers: []workbench.Spec{servers[0].spec}, Configured: configured, IdleDisconnect: idle,
 		Target: target, Name: name, Client: opts, Theme: theme, NoConfirm: noConfirm,
 		Recording: recording, ToggleRecording: toggle, Keep: int64(keep),
+		Sampling: askOpts.Sampling, SamplingReply: askOpts.SamplingReply, Roots: askOpts.Roots,
 	})
 }
 
 // runTUIMany opens the workbench on several servers at once. A server that cannot
 // be used (a missing placeholder) is said on stderr and left out; --record records
 // them all in one file.
-func runTUIMany(ctx context.Context, c *common, servers []namedServer, configured []workbench.Spec, theme string, noConfirm bool, idle time.Duration, stderr io.Writer) error {
+func runTUIMany(ctx context.Context, c *common, servers []namedServer, configured []workbench.Spec, theme string, noConfirm bool, idle time.Duration, asks tui.Options, stderr io.Writer) error {
 	var specs []workbench.Spec
 	var firstErr error
 	for _, s := range servers {
@@ -156,7 +208,8 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, configure
 	return tui.Run(ctx, tui.Options{
 		Servers: specs, Configured: configured, IdleDisconnect: idle,
 		Client: opts, Theme: theme, NoConfirm: noConfirm, Recording: recording,
-		OnWire: rec.listen,
+		OnWire:   rec.listen,
+		Sampling: asks.Sampling, SamplingReply: asks.SamplingReply, Roots: asks.Roots,
 	})
 }
 
