@@ -35,7 +35,6 @@ func (m *model) openElicit(msg elicitMsg) {
 	m.elicit, m.elicitForm = &msg, f
 }
 
-
 // openBrowser runs $BROWSER with the URL as one argument (never through a shell), in
 // a command.
 func openBrowser(u string) tea.Cmd {

@@ -194,13 +194,27 @@ func keyMsg(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModShift}
 	case "ctrl+n":
 		return tea.KeyPressMsg{Code: 'n', Mod: tea.ModCtrl}
-	case "end":
-		return tea.KeyPressMsg{Code: tea.KeyEnd}
-	case "ctrl+end":
-		return tea.KeyPressMsg{Code: tea.KeyEnd, Mod: tea.ModCtrl}
 	case "pgdown":
 		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "ctrl+c", "ctrl+r", "ctrl+j", "ctrl+e", "ctrl+g", "ctrl+x", "ctrl+o", "ctrl+a", "ctrl+l":
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "alt+up":
+		return tea.KeyPressMsg{Code: tea.KeyUp, Mod: tea.ModAlt}
+	case "alt+down":
+		return tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModAlt}
+	case "ctrl+d", "ctrl+t", "ctrl+p", "ctrl+x", "ctrl+a":
+		return tea.KeyPressMsg{Code: rune(name[5]), Mod: tea.ModCtrl}
+	case "ctrl+end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd, Mod: tea.ModCtrl}
+	case "ctrl+c", "ctrl+r", "ctrl+j", "ctrl+e", "ctrl+g", "ctrl+o", "ctrl+l":
 		return tea.KeyPressMsg{Code: rune(name[5]), Mod: tea.ModCtrl}
 	}
 	r := []rune(name)

@@ -128,7 +128,7 @@ type model struct {
 	cmd     *cmdLine // the command line, while open
 	cmdKeys cmdKeys
 	// The Servers tab: the selected row and its detail.
-	srvCursor int
+	srvList   list
 	srvDetail scroller
 	list      toolList
 
@@ -158,18 +158,18 @@ type model struct {
 	showRaw   bool // the Result tab shows the raw result
 	toolRaw   bool // the Tool tab shows the raw tool object
 
-	traffic    trafficView
-	logs       lineView // notifications/message, one line each
-	stderr     lineView // the server's stderr lines
-	histCursor int
+	traffic trafficView
+	logs    lineView // notifications/message, one line each
+	stderr  lineView // the server's stderr lines
+	hist    list     // History's rows, newest first
 
 	elicit     *elicitMsg
 	elicitForm *form.Form
 
 	tasks tasksView // the Tasks tab (0)
 
-	asks     *clientSide    // what servers may ask, and what is declared to each
-	waiting  []tea.Msg      // requests (elicitMsg, samplingMsg) behind the open dialog
+	asks     *clientSide     // what servers may ask, and what is declared to each
+	waiting  []tea.Msg       // requests (elicitMsg, samplingMsg) behind the open dialog
 	sampling *samplingDialog // the open sampling dialog
 
 	notice    string
@@ -745,18 +745,8 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 		m.toolRaw = !m.toolRaw
 		m.tab = tabTool
 		return nil
-	case key.Matches(k, m.keys.Up):
-		m.list.move(-1)
-	case key.Matches(k, m.keys.Down):
-		m.list.move(1)
-	case key.Matches(k, m.keys.PageUp):
-		m.list.move(-(m.height - 6))
-	case key.Matches(k, m.keys.PageDown):
-		m.list.move(m.height - 6)
-	case key.Matches(k, m.keys.Home):
-		m.list.cursor, m.list.moved = 0, true
-	case key.Matches(k, m.keys.End):
-		m.list.cursor, m.list.moved = max(len(m.list.rows)-1, 0), true
+	case m.list.keyMove(k, m.keys, len(m.list.rows)):
+		m.list.moved = true
 	case key.Matches(k, m.keys.Filter):
 		// A new search, as / does in less and vim.
 		m.list.setFilter("")
@@ -1130,7 +1120,7 @@ func (m *model) scroll(delta int) {
 	case m.tab == tabStderr:
 		m.stderr.scroll(delta)
 	case m.tab == tabHistory:
-		m.histCursor = min(max(m.histCursor+delta, 0), max(len(m.calls)-1, 0))
+		m.hist.moveBy(delta, len(m.calls))
 	}
 }
 
@@ -1174,7 +1164,8 @@ func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
 	if len(m.calls) == 0 {
 		return m.onScrollKey(k)
 	}
-	idx := len(m.calls) - 1 - m.histCursor // newest first on screen
+	m.hist.clamp(len(m.calls))
+	idx := len(m.calls) - 1 - m.hist.cursor // newest first on screen
 	o := m.calls[idx]
 	switch {
 	case key.Matches(k, m.keys.Rerun):
@@ -1861,8 +1852,9 @@ func (m *model) historyView(width, height int) string {
 	if m.opts.Browse != nil {
 		lines[0] += m.st.muted.Render(" · ▶ from the recording")
 	}
-	for i := len(m.calls) - 1; i >= 0; i-- {
-		o := m.calls[i]
+	// Row k is the k-th newest call.
+	rows := m.hist.draw(len(m.calls), max(height-1, 1), func(k int, selected bool) string {
+		o := m.calls[len(m.calls)-1-k]
 		mark := ""
 		if o.recorded || o.mocked {
 			mark = "▶ " // from the recording
@@ -1879,16 +1871,12 @@ func (m *model) historyView(width, height int) string {
 		case "tool error":
 			row = m.st.toolErr.Render(row)
 		}
-		if len(m.calls)-1-i == m.histCursor {
-			row = m.st.selected.Render("›") + " " + row
-		} else {
-			row = "  " + row
+		if selected {
+			return m.st.selected.Render("›") + " " + row
 		}
-		lines = append(lines, row)
-		if len(lines) >= height {
-			break
-		}
-	}
+		return "  " + row
+	})
+	lines = append(lines, rows...)
 	return strings.Join(lines, "\n")
 }
 

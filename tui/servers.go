@@ -416,18 +416,18 @@ func (s *server) addStderr(line string) {
 func (m *model) onServersKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.keys.Up):
-		m.srvCursor = max(m.srvCursor-1, 0)
+		m.srvList.moveBy(-1, len(m.servers))
 		m.srvDetail.top()
 	case key.Matches(k, m.keys.Down):
-		m.srvCursor = min(m.srvCursor+1, max(len(m.servers)-1, 0))
+		m.srvList.moveBy(1, len(m.servers))
 		m.srvDetail.top()
 	case key.Matches(k, m.keys.PageUp):
 		m.srvDetail.scroll(-(m.height / 2))
 	case key.Matches(k, m.keys.PageDown):
 		m.srvDetail.scroll(m.height / 2)
 	case key.Matches(k, m.keys.Restart):
-		if m.srvCursor < len(m.servers) {
-			s := m.servers[m.srvCursor]
+		if c := m.srvList.cursor; c < len(m.servers) {
+			s := m.servers[c]
 			m.notice = "restarting " + s.name + "…"
 			return m.restartServer(s)
 		}
@@ -454,8 +454,11 @@ func (m *model) serversView(width, height int) string {
 	for _, s := range m.servers {
 		nameW = max(nameW, min(len(s.name), 20))
 	}
-	m.srvCursor = min(m.srvCursor, max(len(m.servers)-1, 0))
-	for i, s := range m.servers {
+	// The rows take at most half the tab (the detail needs the rest); more servers
+	// than that scroll.
+	rowsH := min(len(m.servers), max((height-1)/2, 3))
+	rows := m.srvList.draw(len(m.servers), rowsH, func(i int, selected bool) string {
+		s := m.servers[i]
 		tr := s.info.Transport
 		if s.info.Framing != "" {
 			tr += " " + string(s.info.Framing)
@@ -471,14 +474,15 @@ func (m *model) serversView(width, height int) string {
 			row += "  " + m.st.err.Render(safe(oneLine(s.status.Reason, 200)))
 		}
 		mark := "  "
-		if i == m.srvCursor {
+		if selected {
 			mark = m.st.selected.Render("› ")
 		}
-		lines = append(lines, ansi.Truncate(mark+row, width, "…"))
-	}
+		return ansi.Truncate(mark+row, width, "…")
+	})
+	lines = append(lines, rows...)
 	lines = append(lines, "")
-	if m.srvCursor < len(m.servers) {
-		m.srvDetail.setLines(m.serverDetail(m.servers[m.srvCursor], width))
+	if c := m.srvList.cursor; c < len(m.servers) {
+		m.srvDetail.setLines(m.serverDetail(m.servers[c], width))
 		lines = append(lines, m.srvDetail.view(max(height-len(lines), 1)))
 	}
 	return strings.Join(lines, "\n")

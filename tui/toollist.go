@@ -31,8 +31,7 @@ type toolList struct {
 	filtering  bool // the filter field has the keyboard
 	moved      bool // the user has moved the cursor
 	rows       []row
-	cursor     int // index into rows
-	offset     int // first visible row
+	list       // the window over rows: cursor is an index into rows
 }
 
 // row is one visible tool with the byte offsets of its shown name that matched the
@@ -273,7 +272,7 @@ func (l *toolList) move(delta int) {
 		return
 	}
 	l.moved = true
-	l.cursor = min(max(l.cursor+delta, 0), len(l.rows)-1)
+	l.moveBy(delta, len(l.rows))
 }
 
 // view renders the list into width×height cells.
@@ -302,16 +301,10 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 	if rowsHeight < 1 {
 		return b.String()
 	}
-	if l.cursor < l.offset {
-		l.offset = l.cursor
-	}
-	if l.cursor >= l.offset+rowsHeight {
-		l.offset = l.cursor - rowsHeight + 1
-	}
 	if len(l.rows) == 0 && len(l.tools) > 0 {
 		b.WriteString(st.muted.Render("no tool matches"))
 	}
-	for i := l.offset; i < len(l.rows) && i < l.offset+rowsHeight; i++ {
+	lines := l.draw(len(l.rows), rowsHeight, func(i int, selected bool) string {
 		r := l.rows[i]
 		if r.tool < 0 {
 			mark := "▾ "
@@ -319,14 +312,10 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 				mark = "▸ "
 			}
 			line := st.accent.Render(mark+safe(r.header)) + st.muted.Render(" "+strconv.Itoa(r.count))
-			if i == l.cursor {
+			if selected {
 				line = st.selected.Render("› ") + line
 			}
-			b.WriteString(ansi.Truncate(line, width, "…"))
-			if i < l.offset+rowsHeight-1 {
-				b.WriteString("\n")
-			}
-			continue
+			return ansi.Truncate(line, width, "…")
 		}
 		t := l.tools[r.tool]
 		badges := badgeString(st, t.Annotations)
@@ -338,7 +327,7 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 		name := highlight(st, truncate(shown, nameWidth), matched)
 		pad := width - 2 - ansi.StringWidth(truncate(shown, nameWidth)) - ansi.StringWidth(badges)
 		line := name + strings.Repeat(" ", max(pad, 1)) + badges
-		if i == l.cursor {
+		if selected {
 			marker := "› "
 			if !focused {
 				marker = "• "
@@ -347,11 +336,9 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 		} else {
 			line = "  " + line
 		}
-		b.WriteString(ansi.Truncate(line, width, "…"))
-		if i < l.offset+rowsHeight-1 {
-			b.WriteString("\n")
-		}
-	}
+		return ansi.Truncate(line, width, "…")
+	})
+	b.WriteString(strings.Join(lines, "\n"))
 	return b.String()
 }
 

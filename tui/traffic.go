@@ -92,11 +92,10 @@ type trafficView struct {
 	dirIndex int    // 0 all, 1 sent, 2 received, 3 other
 	query    string // only entries whose summary contains this (method, tool, id)
 	typing   bool   // the query has the keyboard
-	cursor   int    // index into the filtered rows
-	offset   int
-	follow   bool // stick to the newest entry
-	open     bool // show one entry in full
-	openIdx  int  // the event shown while open: it stays until closed
+	list            // the window over the filtered rows (cursor: an index into them)
+	follow   bool   // stick to the newest entry
+	open     bool   // show one entry in full
+	openIdx  int    // the event shown while open: it stays until closed
 	detail   scroller
 	// detailFor and detailWidth say what detail holds, so that a 50 MB frame is
 	// formatted once, not on every frame drawn.
@@ -224,7 +223,7 @@ func (v *trafficView) index(k int) int {
 
 func (v *trafficView) move(delta int) {
 	n := v.rows()
-	v.cursor = min(max(v.cursor+delta, 0), max(n-1, 0))
+	v.moveBy(delta, n)
 	v.follow = v.cursor == n-1
 }
 
@@ -290,21 +289,12 @@ func (v *trafficView) view(st styles, width, height int) string {
 		}
 		return strings.Join(lines, "\n") + "\n" + v.detail.view(height-2)
 	}
-	n := v.rows()
-	rows := max(height-1, 1)
-	// Whatever changed (the filter, the height, the number of rows), the rows shown
-	// fill the screen: no blank space above the newest row while older ones exist.
-	v.offset = min(v.offset, max(n-rows, 0))
-	if v.cursor < v.offset {
-		v.offset = v.cursor
-	}
-	if v.cursor >= v.offset+rows {
-		v.offset = v.cursor - rows + 1
-	}
 	var b strings.Builder
 	b.WriteString(header)
 	buf := v.buffer()
-	for i := v.offset; i < n && i < v.offset+rows; i++ {
+	// Whatever changed (the filter, the height, the number of rows), the rows shown
+	// fill the screen: no blank space above the newest row while older ones exist.
+	for _, line := range v.draw(v.rows(), max(height-1, 1), func(i int, selected bool) string {
 		en := buf.At(v.index(i))
 		arrow, style := "  ", st.muted
 		switch {
@@ -320,11 +310,11 @@ func (v *trafficView) view(st styles, width, height int) string {
 		t := en.e.Time.Sub(v.start).Seconds()
 		line := fmt.Sprintf("%8.3fs %s%-9s %s", t, arrow, wire.HumanBytes(int64(en.e.Size)), en.summary)
 		line = truncate(line, width-2)
-		if i == v.cursor {
-			line = st.selected.Render("›") + " " + style.Render(line)
-		} else {
-			line = "  " + style.Render(line)
+		if selected {
+			return st.selected.Render("›") + " " + style.Render(line)
 		}
+		return "  " + style.Render(line)
+	}) {
 		b.WriteString("\n" + line)
 	}
 	return b.String()
