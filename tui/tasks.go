@@ -79,7 +79,7 @@ const (
 
 type tasksView struct {
 	items  []*taskItem // oldest first; shown newest first
-	cursor int         // index into the shown order (0: the newest)
+	list               // the rows (cursor 0: the newest)
 	detail scroller
 	key    struct {
 		it    *taskItem
@@ -330,6 +330,10 @@ func (m *model) onTaskGot(msg taskGotMsg) tea.Cmd {
 // notification).
 func (m *model) applyTask(it *taskItem, t client.Task) {
 	if t.ID != it.task.ID {
+		return
+	}
+	if it.task.Terminal() && !t.Terminal() {
+		// A terminal status is final: a poll answered before the cancel was is stale.
 		return
 	}
 	if t.Status == it.task.Status && t.StatusMessage == it.task.StatusMessage {
@@ -591,20 +595,13 @@ func (m *model) resumeTask() tea.Cmd {
 
 func (m *model) onTasksKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case key.Matches(k, m.keys.Up):
-		m.tasks.cursor = max(m.tasks.cursor-1, 0)
-		m.tasks.detail.top()
-	case key.Matches(k, m.keys.Down):
-		m.tasks.cursor = min(m.tasks.cursor+1, max(len(m.tasks.items)-1, 0))
+	case key.Matches(k, m.keys.Up, m.keys.Down, m.keys.Home, m.keys.End):
+		m.tasks.keyMove(k, m.keys, len(m.tasks.items))
 		m.tasks.detail.top()
 	case key.Matches(k, m.keys.PageUp):
 		m.tasks.detail.scroll(-(m.height / 2))
 	case key.Matches(k, m.keys.PageDown):
 		m.tasks.detail.scroll(m.height / 2)
-	case key.Matches(k, m.keys.Home):
-		m.tasks.detail.scroll(-1 << 30)
-	case key.Matches(k, m.keys.End):
-		m.tasks.detail.scroll(1 << 30)
 	case key.Matches(k, m.keys.CancelTask):
 		return m.cancelTask()
 	case key.Matches(k, m.keys.PollTask):
@@ -666,8 +663,7 @@ func (m *model) tasksTabView(width, height int) string {
 	lines := []string{m.st.muted.Render(truncate("↑/↓ selects · x cancels the task · enter opens its result in 2 · r polls again · pgup/pgdn scroll", width))}
 	rows := min(len(v.items), max(height/3, 3))
 	sel := v.selected()
-	first := max(v.cursor-rows+1, 0)
-	for i := first; i < min(first+rows, len(v.items)); i++ {
+	lines = append(lines, v.draw(len(v.items), rows, func(i int, selected bool) string {
 		it := v.items[len(v.items)-1-i]
 		name := it.tool.Name
 		if m.several() {
@@ -682,13 +678,13 @@ func (m *model) tasksTabView(width, height int) string {
 			row += "  " + safe(oneLine(msg, 200))
 		}
 		mark := "  "
-		if it == sel {
+		if selected {
 			mark = m.st.selected.Render("›") + " "
 		}
-		lines = append(lines, truncate(mark+row, width))
-	}
+		return truncate(mark+row, width)
+	})...)
 	if len(v.items) > rows {
-		lines = append(lines, m.st.muted.Render(fmt.Sprintf("  %d tasks in all", len(v.items))))
+		lines = append(lines, m.st.muted.Render(fmt.Sprintf("  task %d of %d (↑/↓, home/end)", v.cursor+1, len(v.items))))
 	}
 	lines = append(lines, "")
 	if v.key.it != sel || v.key.width != width || v.key.ver != v.ver+m.resultVer {
