@@ -16,6 +16,8 @@ type keyMap struct {
 	AsTask, CancelTask, PollTask           key.Binding
 	TaskResult                             key.Binding
 	SampleCanned, SampleReject             key.Binding
+	ToggleSampling, EditRoots              key.Binding
+	AddRoot, RemoveRoot                    key.Binding
 	CmdLine                                key.Binding
 	NextTab, PrevTab                       key.Binding
 	ShowRaw, CopyResult, CopyArgs, CopyCmd key.Binding
@@ -66,6 +68,11 @@ func defaultKeys() keyMap {
 		TaskResult:   b("enter", "a task's result in 2", "enter"),
 		SampleCanned: b("ctrl+o", "sampling: a canned reply", "ctrl+o"),
 		SampleReject: b("ctrl+x", "sampling: reject", "ctrl+x"),
+		// The Servers tab: what is declared to the selected server.
+		ToggleSampling: b("S", "servers: declare sampling", "S"),
+		EditRoots:      b("o", "servers: edit roots", "o"),
+		AddRoot:        b("a", "roots: add a directory", "a"),
+		RemoveRoot:     b("d", "roots: remove", "d"),
 		CmdLine:      key.NewBinding(key.WithKeys(":", "ctrl+p"), key.WithHelp(":", "commands (add, remove…)")),
 		NextTab:      b("]", "next tab", "]"),
 		PrevTab:      b("[", "previous tab", "["),

@@ -171,6 +171,7 @@ type model struct {
 	asks     *clientSide     // what servers may ask, and what is declared to each
 	waiting  []tea.Msg       // requests (elicitMsg, samplingMsg) behind the open dialog
 	sampling *samplingDialog // the open sampling dialog
+	rootsDlg *rootsDialog    // the roots editor (Servers tab, o)
 
 	notice    string
 	inline    bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
@@ -288,7 +289,7 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || m.sampling != nil
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || m.sampling != nil || m.rootsDlg != nil
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
@@ -378,6 +379,10 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case askGoneMsg:
 		m.onAskGone(msg.id)
 		return m, nil
+	case rootAddedMsg:
+		return m, m.onRootAdded(msg)
+	case rootsSentMsg:
+		return m, m.onRootsSent(msg)
 	case wbDoneMsg:
 		m.onWbDone(msg)
 		return m, nil
@@ -580,6 +585,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.sampling != nil {
 		return m.onSamplingKey(k)
+	}
+	if m.rootsDlg != nil {
+		return m.onRootsKey(k)
 	}
 	if q := m.ask; q != nil {
 		m.ask = nil
@@ -833,6 +841,9 @@ func (m *model) forwardToField(msg tea.Msg) tea.Cmd {
 	}
 	if m.sampling != nil {
 		return m.sampling.reply.Update(msg)
+	}
+	if m.rootsDlg != nil && m.rootsDlg.adding != nil {
+		return m.rootsDlg.adding.Update(msg)
 	}
 	if m.form != nil && m.focus == paneRight && m.tab == tabTool {
 		return m.form.Update(msg)
@@ -1593,6 +1604,9 @@ func (m *model) rightPane(width, height int) string {
 	}
 	if m.sampling != nil {
 		return m.samplingView(width, height)
+	}
+	if m.rootsDlg != nil {
+		return m.rootsView(width, height)
 	}
 	if q := m.ask; q != nil {
 		// The question stands over whatever tab is shown, the same for every path.

@@ -414,6 +414,9 @@ func (s *server) addStderr(line string) {
 }
 
 func (m *model) onServersKey(k tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.onClientSideKey(k); ok { // sampling and roots (roots.go)
+		return cmd
+	}
 	switch {
 	case key.Matches(k, m.keys.Up):
 		m.srvList.moveBy(-1, len(m.servers))
@@ -522,6 +525,7 @@ func (m *model) serverDetail(s *server, width int) []string {
 		out = append(out, "", st.accent.Render("status"))
 		out = append(out, wrapText(s.status.Reason, width)...)
 	}
+	out = append(out, m.clientSideLines(s, width)...) // sampling, roots, log level (roots.go)
 	if i.Instructions != "" {
 		out = append(out, "", st.accent.Render("instructions"))
 		out = append(out, wrapText(i.Instructions, width)...)

@@ -190,3 +190,73 @@ func TestSamplingReplyFlag(t *testing.T) {
 	}
 	h.contains("The model replied: canned by flag")
 }
+
+// --root declares roots: the host's roots tool lists them; the Servers tab shows them
+// and edits them live (o, then a adds a directory, d removes one), and the next
+// roots/list answers with the new set (notifications/roots/list_changed in 2025).
+func TestRootsEditedLive(t *testing.T) {
+	for _, protocol := range []string{"", "2025-11-25"} {
+		t.Run("protocol="+protocol, func(t *testing.T) {
+			one, two := t.TempDir(), t.TempDir()
+			r1, err := client.RootFromDir(one)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r2, _ := client.RootFromDir(two)
+			h := hostWith(t, protocol, Options{Roots: []client.Root{r1}})
+			callRoots := func() {
+				h.press("1")
+				h.selectTool("roots")
+				h.press("enter", "enter")
+				h.until("the roots result", func(m *model) bool {
+					return m.current != nil && m.current.tool.Name == "roots" && !m.current.running
+				})
+			}
+			callRoots()
+			h.contains("The client's roots:", r1.URI)
+
+			h.press("7")
+			h.contains("declared to this server", "roots", r1.URI)
+			h.press("o")
+			h.contains("Roots offered to", r1.URI, "a adds")
+			h.press("a")
+			h.typeText(two)
+			h.press("enter")
+			h.until("the root to be sent", func(m *model) bool { return strings.Contains(m.notice, "root(s) now") })
+			h.contains(r2.URI)
+			if protocol != "" {
+				h.until("notifications/roots/list_changed", func(m *model) bool { return sawMethod(m, "notifications/roots/list_changed") })
+			}
+			h.press("esc")
+			callRoots()
+			h.contains(r1.URI, r2.URI)
+
+			// Remove the first.
+			h.press("7", "o", "g", "d")
+			h.until("the removal to be sent", func(m *model) bool { return strings.Contains(m.notice, "1 root(s) now") })
+			h.press("esc")
+			callRoots()
+			s := h.screen()
+			if strings.Contains(s, r1.URI) || !strings.Contains(s, r2.URI) {
+				t.Fatalf("after removing %s:\n%s", r1.URI, s)
+			}
+		})
+	}
+}
+
+// S in the Servers tab declares sampling (the server reconnects with it), after
+// which the host's sample tool opens the dialog.
+func TestSamplingDeclaredFromServersTab(t *testing.T) {
+	h := hostWith(t, "2025-11-25", Options{})
+	h.press("7")
+	h.contains("sampling    no")
+	h.press("S")
+	h.until("the reconnect", func(m *model) bool { return m.srv.gen >= 2 && m.srv.state == stateReady && len(m.list.tools) > 0 })
+	h.contains("sampling    yes")
+	h.selectTool("sample")
+	h.press("enter", "enter")
+	h.until("the dialog", func(m *model) bool { return m.sampling != nil })
+	h.press("ctrl+o", "enter")
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.sampling == nil })
+	h.contains("The model replied")
+}
