@@ -18,6 +18,8 @@ type keyMap struct {
 	SampleCanned, SampleReject             key.Binding
 	ToggleSampling, EditRoots              key.Binding
 	AddRoot, RemoveRoot                    key.Binding
+	LogLevelShown, LogLevelShownDown       key.Binding
+	SetLogLevel                            key.Binding
 	CmdLine                                key.Binding
 	NextTab, PrevTab                       key.Binding
 	ShowRaw, CopyResult, CopyArgs, CopyCmd key.Binding
@@ -73,18 +75,22 @@ func defaultKeys() keyMap {
 		EditRoots:      b("o", "servers: edit roots", "o"),
 		AddRoot:        b("a", "roots: add a directory", "a"),
 		RemoveRoot:     b("d", "roots: remove", "d"),
-		CmdLine:        key.NewBinding(key.WithKeys(":", "ctrl+p"), key.WithHelp(":", "commands (add, remove…)")),
-		NextTab:        b("]", "next tab", "]"),
-		PrevTab:        b("[", "previous tab", "["),
-		ShowRaw:        b("v", "raw JSON (tool or result)", "v"),
-		CopyResult:     b("y", "copy result", "y"),
-		CopyArgs:       b("Y", "copy arguments", "Y"),
-		CopyCmd:        b("c", "copy as mcpscope call", "c"),
-		SaveResult:     b("s", "save result to a file", "s"),
-		Rerun:          b("enter", "re-run", "enter"),
-		LoadArgs:       b("e", "edit arguments", "e"),
-		TrafficDir:     b("d", "direction filter", "d"),
-		ReadResource:   b("o", "read linked resource", "o"),
+		// The Logs tab.
+		LogLevelShown:     b("f", "logs: raise level shown", "f"),
+		LogLevelShownDown: b("F", "logs: lower level shown", "F"),
+		SetLogLevel:       b("L", "logs: set server's level", "L"),
+		CmdLine:           key.NewBinding(key.WithKeys(":", "ctrl+p"), key.WithHelp(":", "commands (add, remove…)")),
+		NextTab:           b("]", "next tab", "]"),
+		PrevTab:           b("[", "previous tab", "["),
+		ShowRaw:           b("v", "raw JSON (tool or result)", "v"),
+		CopyResult:        b("y", "copy result", "y"),
+		CopyArgs:          b("Y", "copy arguments", "Y"),
+		CopyCmd:           b("c", "copy as mcpscope call", "c"),
+		SaveResult:        b("s", "save result to a file", "s"),
+		Rerun:             b("enter", "re-run", "enter"),
+		LoadArgs:          b("e", "edit arguments", "e"),
+		TrafficDir:        b("d", "direction filter", "d"),
+		ReadResource:      b("o", "read linked resource", "o"),
 		// The tool detail scrolls with shift, so that the form keeps the plain keys.
 		DetailUp:       b("shift+↑/↓", "scroll the tool detail", "shift+up"),
 		DetailDown:     b("shift+↑/↓", "scroll the tool detail", "shift+down"),
@@ -108,5 +114,7 @@ func (k keyMap) FullHelp(several bool) [][]key.Binding {
 		{k.DetailUp, k.DetailDown}, // one entry: the help drops repeats
 		{k.ReadResource, k.Rerun, k.LoadArgs, k.TrafficDir, k.Restart, k.CmdLine, k.Record, k.Quit}, // ForceQuit is in Quit's help; ? is on the status bar
 		append([]key.Binding{k.TabTasks}, k.tasksHelp()...),
+		append(k.logsHelp(), k.samplingHelp()...),
+		{k.ToggleSampling, k.EditRoots, k.AddRoot, k.RemoveRoot},
 	}
 }

@@ -173,6 +173,8 @@ type model struct {
 	sampling *samplingDialog // the open sampling dialog
 	rootsDlg *rootsDialog    // the roots editor (Servers tab, o)
 
+	logFilter logFilter // the Logs tab's level and logger filters (logfilter.go)
+
 	notice    string
 	inline    bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
 	nextImage int
@@ -289,7 +291,7 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || m.sampling != nil || m.rootsDlg != nil
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || m.sampling != nil || m.rootsDlg != nil || (m.tab == tabLogs && m.logFilter.typing)
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
@@ -383,6 +385,9 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onRootAdded(msg)
 	case rootsSentMsg:
 		return m, m.onRootsSent(msg)
+	case levelSetMsg:
+		m.onLevelSet(msg)
+		return m, nil
 	case wbDoneMsg:
 		m.onWbDone(msg)
 		return m, nil
@@ -456,7 +461,7 @@ func (m *model) onWire(events []wire.Event, servers []string) {
 
 func (m *model) onLogs(lines []string) {
 	for _, l := range lines {
-		m.logs.add(l)
+		m.addLog("", "", l) // level and logger not known: shown whatever the filter
 	}
 }
 
@@ -687,6 +692,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onServersKey(k)
 	case tabTasks:
 		return m.onTasksKey(k)
+	case tabLogs:
+		return m.onLogsKey(k)
 	}
 	return m.onScrollKey(k)
 }
@@ -1126,6 +1133,8 @@ func (m *model) scroll(delta int) {
 		} else {
 			m.traffic.move(delta)
 		}
+	case m.tab == tabLogs && m.logFilter.active():
+		m.logFilter.view.scroll(delta)
 	case m.tab == tabLogs:
 		m.logs.scroll(delta)
 	case m.tab == tabStderr:
@@ -1640,11 +1649,7 @@ func (m *model) rightTabs(width, height int) string {
 	case tabTraffic:
 		body = m.traffic.view(m.st, width, bodyH)
 	case tabLogs:
-		if m.logs.len() == 0 {
-			body = m.st.muted.Render("No log messages (notifications/message) yet.")
-		} else {
-			body = m.logs.view(bodyH)
-		}
+		body = m.logsTabView(width, bodyH)
 	case tabStderr:
 		if m.stderr.len() == 0 {
 			body = m.st.muted.Render("The server has written nothing to stderr.")

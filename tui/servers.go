@@ -199,7 +199,7 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 			if prefix != "" {
 				line = safe(prefix) + line
 			}
-			m.onLogs([]string{line})
+			m.addLog(e.Log.Level, e.Log.Logger, line) // with its level and logger, for the filters
 		}
 	case workbench.EventToolsChanged:
 		if s.state == stateReady {

@@ -260,3 +260,56 @@ func TestSamplingDeclaredFromServersTab(t *testing.T) {
 	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.sampling == nil })
 	h.contains("The model replied")
 }
+
+// The Logs tab filters by level (f raises the lowest level shown) and by logger (/),
+// and L sets the server's level: logging/setLevel in 2025, each request's _meta
+// logLevel in 2026-07-28; the next messages come at that level and above only.
+func TestLogsFilterAndLevel(t *testing.T) {
+	for _, protocol := range []string{"", "2025-11-25"} {
+		t.Run("protocol="+protocol, func(t *testing.T) {
+			h := hostWith(t, protocol, Options{})
+			h.selectTool("log")
+			h.press("enter", "enter")
+			h.until("eight log lines", func(m *model) bool { return m.logs.len() >= 8 && m.current != nil && !m.current.running })
+			h.press("tab", "4")
+			h.contains("f level≥debug", `"level":"debug"`, `"level":"emergency"`)
+			h.press("f", "f", "f") // ≥ warning
+			s := h.screen()
+			if strings.Contains(s, `"level":"debug"`) || strings.Contains(s, `"level":"notice"`) || !strings.Contains(s, `"level":"warning"`) || !strings.Contains(s, `"level":"emergency"`) {
+				t.Fatalf("level ≥ warning:\n%s", s)
+			}
+			h.contains("f level≥warning", "5 of 8 lines")
+			h.press("/")
+			h.typeText("nosuchlogger")
+			h.press("enter")
+			h.contains("No line passes the filter")
+			h.press("/")
+			h.typeText("dem")
+			h.press("enter")
+			h.contains("logger ~ dem", "5 of 8 lines")
+			h.press("esc")
+			h.contains(`"level":"debug"`)
+
+			// L: the server's level, then the same eight messages again.
+			h.press("L", "right", "right", "right", "right", "enter") // error
+			h.until("the level to be set", func(m *model) bool { return strings.Contains(m.notice, "error") && !strings.Contains(m.notice, "…") })
+			if protocol != "" {
+				h.until("logging/setLevel in Traffic", func(m *model) bool { return sawMethod(m, "logging/setLevel") })
+			}
+			before := h.m.logs.len()
+			h.press("1")
+			h.selectTool("log")
+			h.press("enter", "enter")
+			h.until("the call", func(m *model) bool { return m.current != nil && !m.current.running && m.current.id > 1 })
+			h.until("the new lines", func(m *model) bool { return m.logs.len() >= before+4 })
+			var got []string
+			for i := before; i < h.m.logs.len(); i++ {
+				got = append(got, h.m.logs.at(i))
+			}
+			joined := strings.Join(got, "\n")
+			if strings.Contains(joined, `"level":"warning"`) || strings.Contains(joined, `"level":"debug"`) || !strings.Contains(joined, `"level":"error"`) {
+				t.Fatalf("after setting error, the server sent:\n%s", joined)
+			}
+		})
+	}
+}
