@@ -387,11 +387,12 @@ func TestHelpScrollsOnASmallScreen(t *testing.T) {
 		h.press("j")
 		seen += h.screen()
 	}
-	for _, g := range h.m.keys.FullHelp(h.m.several()) {
-		for _, b := range g {
-			d := []rune(b.Help().Desc)
+	_, sections := h.m.helpSections()
+	for _, es := range sections {
+		for _, e := range es {
+			d := []rune(e.d)
 			if !strings.Contains(seen, string(d[:min(len(d), 12)])) { // descriptions may be cut short
-				t.Errorf("the help never shows %q", b.Help().Desc)
+				t.Errorf("the help never shows %q", e.d)
 			}
 		}
 	}

@@ -36,8 +36,13 @@ func (m *model) openElicit(msg elicitMsg) {
 }
 
 // openBrowser runs $BROWSER with the URL as one argument (never through a shell), in
-// a command.
+// a command; only http and https URLs are opened.
 func openBrowser(u string) tea.Cmd {
+	if l := strings.ToLower(u); !strings.HasPrefix(l, "https://") && !strings.HasPrefix(l, "http://") {
+		return func() tea.Msg {
+			return noticeMsg{text: "not opened: only http and https URLs go to $BROWSER (" + u + ")"}
+		}
+	}
 	return func() tea.Msg {
 		b := strings.Fields(os.Getenv("BROWSER"))
 		if len(b) == 0 {

@@ -15,7 +15,10 @@ type keyMap struct {
 	TabServers, TabTasks                   key.Binding
 	AsTask, CancelTask, PollTask           key.Binding
 	TaskResult                             key.Binding
-	SampleCanned, SampleReject             key.Binding
+	SampleCanned, SampleReject, SampleSend key.Binding
+	RequestTop, RequestEnd                 key.Binding // scroll a sampling request to its ends
+	PickPrev, PickNext                     key.Binding // the log level picker
+	Confirm, Leave                         key.Binding // enter and esc in my dialogs' fields
 	ToggleSampling, EditRoots              key.Binding
 	AddRoot, RemoveRoot                    key.Binding
 	LogLevelShown, LogLevelShownDown       key.Binding
@@ -27,6 +30,16 @@ type keyMap struct {
 	TrafficDir, ReadResource               key.Binding
 	DetailUp, DetailDown                   key.Binding
 	DetailPageUp, DetailPageDown           key.Binding
+	CmdPalette                             key.Binding // ctrl+p: the command line even while typing
+	HelpAnywhere                           key.Binding // f1: the help even while typing
+	Back                                   key.Binding // esc: from the form back to the list
+	FilterDone, FilterUp, FilterDown       key.Binding // the tool filter field
+	Erase                                  key.Binding // backspace in a one-line field
+	OpenFrame, CloseFrame                  key.Binding // Traffic
+	SearchDone, SearchClear                key.Binding // Traffic's search field
+	ShowResult                             key.Binding // History
+	Yes, No                                key.Binding // the yes/no question
+	Accept, Decline, Dismiss               key.Binding // the server's input request (elicitation)
 }
 
 func defaultKeys() keyMap {
@@ -36,7 +49,8 @@ func defaultKeys() keyMap {
 	return keyMap{
 		Quit:         b("q/ctrl+c", "quit", "q"),
 		ForceQuit:    b("ctrl+c", "quit", "ctrl+c"),
-		Help:         b("?", "help", "?"),
+		Help:         b("?/f1", "help", "?", "f1"),
+		HelpAnywhere: b("?/f1", "help", "f1"),
 		NextPane:     b("tab", "next pane", "tab"),
 		PrevPane:     b("shift+tab", "previous pane", "shift+tab"),
 		Up:           b("↑/k", "up", "up", "k"),
@@ -69,17 +83,25 @@ func defaultKeys() keyMap {
 		PollTask:     b("r", "poll a task again", "r"),
 		TaskResult:   b("enter", "a task's result in 2", "enter"),
 		SampleCanned: b("ctrl+o", "sampling: a canned reply", "ctrl+o"),
-		SampleReject: b("ctrl+x", "sampling: reject", "ctrl+x"),
+		SampleReject: b("ctrl+x/esc", "sampling: reject", "ctrl+x", "esc"),
+		SampleSend:   b("enter", "sampling: send the reply", "enter"),
+		RequestTop:   b("ctrl+home", "top of the request", "ctrl+home"),
+		RequestEnd:   b("ctrl+end", "end of the request", "ctrl+end"),
+		PickPrev:     b("←", "previous level", "left", "up"),
+		PickNext:     b("→", "next level", "right", "down"),
+		Confirm:      b("enter", "confirm", "enter"),
+		Leave:        b("esc", "leave", "esc"),
 		// The Servers tab: what is declared to the selected server.
 		ToggleSampling: b("S", "servers: declare sampling", "S"),
 		EditRoots:      b("o", "servers: edit roots", "o"),
 		AddRoot:        b("a", "roots: add a directory", "a"),
 		RemoveRoot:     b("d", "roots: remove", "d"),
 		// The Logs tab.
-		LogLevelShown:     b("f", "logs: raise level shown", "f"),
-		LogLevelShownDown: b("F", "logs: lower level shown", "F"),
-		SetLogLevel:       b("L", "logs: set server's level", "L"),
-		CmdLine:           key.NewBinding(key.WithKeys(":", "ctrl+p"), key.WithHelp(":", "commands (add, remove…)")),
+		LogLevelShown:     b("f", "raise min level", "f"),
+		LogLevelShownDown: b("F", "lower min level", "F"),
+		SetLogLevel:       b("L", "set server level", "L"),
+		CmdLine:           b(":/ctrl+p", "commands (add, remove…)", ":", "ctrl+p"),
+		CmdPalette:        b(":/ctrl+p", "commands (add, remove…)", "ctrl+p"),
 		NextTab:           b("]", "next tab", "]"),
 		PrevTab:           b("[", "previous tab", "["),
 		ShowRaw:           b("v", "raw JSON (tool or result)", "v"),
@@ -96,25 +118,53 @@ func defaultKeys() keyMap {
 		DetailDown:     b("shift+↑/↓", "scroll the tool detail", "shift+down"),
 		DetailPageUp:   b("shift+pgup", "tool detail page up", "shift+pgup"),
 		DetailPageDown: b("shift+pgdn", "tool detail page down", "shift+pgdown"),
+
+		Back:        b("esc", "back to the tool list", "esc"),
+		FilterDone:  b("enter", "keep the filter", "enter"),
+		FilterUp:    b("↑", "previous tool", "up"),
+		FilterDown:  b("↓", "next tool", "down"),
+		Erase:       b("backspace", "erase", "backspace"),
+		OpenFrame:   b("enter", "open/close the frame", "enter"),
+		CloseFrame:  b("esc", "close the frame", "esc"),
+		SearchDone:  b("enter", "keep the search", "enter"),
+		SearchClear: b("esc", "clear the search", "esc"),
+		ShowResult:  b("→/l", "show its result", "right", "l"),
+		Yes:         b("y", "yes", "y", "Y"),
+		// Any other key answers no: a binding for the help only.
+		No:      key.NewBinding(key.WithHelp("any key", "no")),
+		Accept:  b("enter/ctrl+a", "accept", "enter", "ctrl+a"),
+		Decline: b("ctrl+x", "decline", "ctrl+x"),
+		Dismiss: b("esc", "cancel (neither)", "esc"),
 	}
 }
 
-// FullHelp groups every binding; the help view (?) is generated from it.
+// globalHelp is the keys that work whatever has the focus (unless a field takes
+// them as text); the help (?) shows them after the focused view's (focusedHelp).
 // With one server the Servers tab is off the tab bar, and off the help.
-func (k keyMap) FullHelp(several bool) [][]key.Binding {
-	tabs := []key.Binding{k.NextPane, k.PrevPane, k.NextTab, k.PrevTab, k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory}
-	if several {
-		tabs = append(tabs, k.TabServers)
+func (k keyMap) globalHelp(several bool) [][]key.Binding {
+	tabs := []key.Binding{k.NextPane, k.PrevPane, k.NextTab, k.PrevTab}
+	for t, b := range k.tabKeys() {
+		if tab(t) == tabServers && !several {
+			continue
+		}
+		tabs = append(tabs, b)
 	}
 
 	return [][]key.Binding{
 		tabs,
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Filter, k.ClearFilter, k.Open, k.Refetch},
-		{k.Send, k.SendAnyway, k.RawJSON, k.Editor, k.Cancel, k.ShowRaw, k.CopyResult, k.CopyArgs, k.CopyCmd, k.SaveResult},
-		{k.DetailUp, k.DetailDown}, // one entry: the help drops repeats
-		{k.ReadResource, k.Rerun, k.LoadArgs, k.TrafficDir, k.Restart, k.CmdLine, k.Record, k.Quit}, // ForceQuit is in Quit's help; ? is on the status bar
-		append([]key.Binding{k.TabTasks}, k.tasksHelp()...),
-		append(k.logsHelp(), k.samplingHelp()...),
-		{k.ToggleSampling, k.EditRoots, k.AddRoot, k.RemoveRoot},
+		{k.CmdLine, k.Restart, k.Record, k.Help, k.Quit}, // ForceQuit is in Quit's help
 	}
+}
+
+// tabKeys is the key of each tab, by its place in the tab enum: tabKeys()[t]
+// opens tab t. A tab without a digit (Skills, Changes, Auth) has none here.
+func (k keyMap) tabKeys() []key.Binding {
+	return []key.Binding{k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory, k.TabServers, k.TabTasks}
+}
+
+// relabel is b with another description, for a view where the key means more
+// than the map's general words ("↑/k up" selects a server in the Servers view).
+func relabel(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
 }

@@ -133,12 +133,12 @@ func (m *model) logsServer() *server { return m.srv }
 func (m *model) onLogsKey(k tea.KeyPressMsg) tea.Cmd {
 	f := &m.logFilter
 	if f.typing {
-		switch k.String() {
-		case "esc":
+		switch {
+		case key.Matches(k, m.keys.SearchClear):
 			f.typing, f.logger = false, ""
-		case "enter":
+		case key.Matches(k, m.keys.SearchDone):
 			f.typing = false
-		case "backspace":
+		case key.Matches(k, m.keys.Erase):
 			if r := []rune(f.logger); len(r) > 0 {
 				f.logger = string(r[:len(r)-1])
 			}
@@ -150,13 +150,13 @@ func (m *model) onLogsKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if f.picking {
 		switch {
-		case k.String() == "esc":
+		case key.Matches(k, m.keys.Leave):
 			f.picking = false
-		case key.Matches(k, m.keys.Up), k.String() == "left":
+		case key.Matches(k, m.keys.PickPrev):
 			f.pick = max(f.pick-1, 0)
-		case key.Matches(k, m.keys.Down), k.String() == "right":
+		case key.Matches(k, m.keys.PickNext):
 			f.pick = min(f.pick+1, len(client.LogLevels)-1)
-		case k.String() == "enter":
+		case key.Matches(k, m.keys.Confirm):
 			f.picking = false
 			return m.setServerLevel(m.logsServer(), client.LogLevels[f.pick])
 		}
@@ -175,7 +175,7 @@ func (m *model) onLogsKey(k tea.KeyPressMsg) tea.Cmd {
 		f.typing, f.logger = true, ""
 		f.refilter()
 		return nil
-	case k.String() == "esc":
+	case key.Matches(k, m.keys.Leave):
 		f.min, f.logger = 0, ""
 		f.refilter()
 		return nil

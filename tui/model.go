@@ -596,7 +596,7 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if q := m.ask; q != nil {
 		m.ask = nil
-		if k.String() == "y" || k.String() == "Y" {
+		if key.Matches(k, m.keys.Yes) {
 			return q.yes()
 		}
 		m.notice = q.no
@@ -608,8 +608,12 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.cmd != nil {
 		return m.onCmdKey(k)
 	}
-	if key.Matches(k, m.keys.CmdLine) && (!m.typing() || k.String() == "ctrl+p") {
+	if (key.Matches(k, m.keys.CmdLine) && !m.typing()) || key.Matches(k, m.keys.CmdPalette) {
 		m.cmd = &cmdLine{}
+		return nil
+	}
+	if key.Matches(k, m.keys.HelpAnywhere) {
+		m.showHelp = true
 		return nil
 	}
 	if m.list.filtering {
@@ -636,12 +640,13 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(k, m.keys.Help):
 			m.showHelp = true
 			return nil
-		case key.Matches(k, m.keys.TabTool, m.keys.TabResult, m.keys.TabTraffic, m.keys.TabLogs, m.keys.TabStderr, m.keys.TabHistory, m.keys.TabServers):
-			m.tab = tab(k.String()[0] - '1')
+		case key.Matches(k, m.keys.tabKeys()...):
+			for t, b := range m.keys.tabKeys() {
+				if key.Matches(k, b) {
+					m.tab = tab(t)
+				}
+			}
 			m.focus = paneRight
-			return nil
-		case key.Matches(k, m.keys.TabTasks):
-			m.tab, m.focus = tabTasks, paneRight
 			return nil
 		case key.Matches(k, m.keys.NextTab):
 			m.tab = (m.tab + 1) % tabCount
@@ -696,27 +701,6 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onLogsKey(k)
 	}
 	return m.onScrollKey(k)
-}
-
-// onHelpKey scrolls the help; any other key closes it.
-func (m *model) onHelpKey(k tea.KeyPressMsg) tea.Cmd {
-	page := max(m.height-6, 1)
-	switch {
-	case key.Matches(k, m.keys.Down):
-		m.helpOffset++
-	case key.Matches(k, m.keys.Up):
-		m.helpOffset--
-	case key.Matches(k, m.keys.PageDown):
-		m.helpOffset += page
-	case key.Matches(k, m.keys.PageUp):
-		m.helpOffset -= page
-	case key.Matches(k, m.keys.Home):
-		m.helpOffset = 0
-	default:
-		m.showHelp, m.helpOffset = false, 0
-	}
-	m.helpOffset = max(m.helpOffset, 0)
-	return nil
 }
 
 // running counts the calls still waiting for their answer.
@@ -784,17 +768,17 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *model) onFilterKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "esc":
+	switch {
+	case key.Matches(k, m.keys.ClearFilter):
 		m.list.filtering = false
 		m.list.setFilter("")
-	case "enter":
+	case key.Matches(k, m.keys.FilterDone):
 		m.list.filtering = false
-	case "up":
+	case key.Matches(k, m.keys.FilterUp):
 		m.list.move(-1)
-	case "down":
+	case key.Matches(k, m.keys.FilterDown):
 		m.list.move(1)
-	case "backspace":
+	case key.Matches(k, m.keys.Erase):
 		if r := []rune(m.list.filter); len(r) > 0 {
 			m.list.setFilter(string(r[:len(r)-1]))
 		}
@@ -814,7 +798,7 @@ func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
 			m.toolRaw = !m.toolRaw
 			return nil
 		}
-		if k.String() == "esc" {
+		if key.Matches(k, m.keys.Back) {
 			m.focus = paneList
 			return nil
 		}
@@ -835,7 +819,7 @@ func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, m.keys.Editor):
 		return m.openEditor()
-	case k.String() == "esc":
+	case key.Matches(k, m.keys.Back):
 		m.focus = paneList
 		return nil
 	}
@@ -1146,12 +1130,12 @@ func (m *model) scroll(delta int) {
 
 func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.traffic.typing {
-		switch k.String() {
-		case "esc":
+		switch {
+		case key.Matches(k, m.keys.SearchClear):
 			m.traffic.typing, m.traffic.query = false, ""
-		case "enter":
+		case key.Matches(k, m.keys.SearchDone):
 			m.traffic.typing = false
-		case "backspace":
+		case key.Matches(k, m.keys.Erase):
 			if r := []rune(m.traffic.query); len(r) > 0 {
 				m.traffic.query = string(r[:len(r)-1])
 			}
@@ -1170,10 +1154,10 @@ func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
 		m.traffic.dirIndex = (m.traffic.dirIndex + 1) % len(dirFilters)
 		m.traffic.refilter()
 		return nil
-	case k.String() == "enter":
+	case key.Matches(k, m.keys.OpenFrame):
 		m.traffic.toggleOpen()
 		return nil
-	case k.String() == "esc":
+	case key.Matches(k, m.keys.CloseFrame):
 		m.traffic.closeOpen()
 		return nil
 	}
@@ -1212,7 +1196,7 @@ func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		m.tab = tabTool
 		return nil
-	case k.String() == "right", k.String() == "l":
+	case key.Matches(k, m.keys.ShowResult):
 		m.current = o
 		m.tab = tabResult
 		m.result.top()
@@ -1254,8 +1238,8 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 		m.nextAsk()
 		return nil
 	}
-	switch k.String() {
-	case "ctrl+a", "enter":
+	switch {
+	case key.Matches(k, m.keys.Accept):
 		if m.elicitForm == nil {
 			// URL mode: accepting is consenting to open it.
 			u := e.req.URL
@@ -1272,9 +1256,9 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return answer(client.ElicitResponse{Action: "accept", Content: v})
-	case "ctrl+x":
+	case key.Matches(k, m.keys.Decline):
 		return answer(client.ElicitResponse{Action: "decline"})
-	case "esc":
+	case key.Matches(k, m.keys.Dismiss):
 		return answer(client.ElicitResponse{Action: "cancel"})
 	}
 	return m.forwardToField(k)
@@ -1504,53 +1488,6 @@ func (m *model) render() string {
 	}
 	rightBox := rp.Width(rightW).Height(bodyH).Render(clampLines(right, innerH, rightW-2))
 	return lipgloss.JoinHorizontal(lipgloss.Top, leftBox, rightBox) + "\n" + status
-}
-
-// helpView flows every binding of the key map into as many columns as fit, so the
-// whole map shows even at 80×24.
-func (m *model) helpView(width int) string {
-	type entry struct{ k, d string }
-	var entries []entry
-	keyW, descW := 0, 0
-	seen := map[string]bool{}
-	for _, group := range m.keys.FullHelp(m.several()) {
-		for _, b := range group {
-			h := b.Help()
-			if seen[h.Key+h.Desc] {
-				continue
-			}
-			seen[h.Key+h.Desc] = true
-			entries = append(entries, entry{h.Key, h.Desc})
-			keyW = max(keyW, ansi.StringWidth(h.Key))
-			descW = max(descW, ansi.StringWidth(h.Desc))
-		}
-	}
-	colW := keyW + 1 + descW + 2
-	cols := max(width/colW, 1)
-	if cols < 3 && width/(keyW+1+18+2) >= 3 {
-		// Three columns with descriptions cut short read better than two long ones.
-		cols, descW = 3, width/3-keyW-3
-	} else if cols < 2 && width/(keyW+1+14+2) >= 2 {
-		cols, descW = 2, width/2-keyW-3
-	}
-	rows := (len(entries) + cols - 1) / cols
-	lines := []string{m.st.title.Render("Keys") + m.st.muted.Render("  (j/k scroll; any other key closes this help)")}
-	for r := 0; r < rows; r++ {
-		var b strings.Builder
-		for c := 0; c < cols; c++ {
-			i := c*rows + r
-			if i >= len(entries) {
-				break
-			}
-			d := ansi.Truncate(entries[i].d, descW, "…")
-			b.WriteString(m.st.statusKey.Render(fmt.Sprintf("%-*s", keyW, entries[i].k)) + " " +
-				m.st.muted.Render(d) + strings.Repeat(" ", descW-ansi.StringWidth(d)+2))
-		}
-		lines = append(lines, b.String())
-	}
-	lines = append(lines, "", m.st.muted.Render("Badges: RO read-only · DESTR destructive · IDEM idempotent · OPEN open-world."),
-		m.st.muted.Render("Capitals: set by the server; faint lower case: the spec default it left unset."))
-	return strings.Join(lines, "\n")
 }
 
 // clampLines keeps a block within height lines and width cells, so that a long line
@@ -1974,6 +1911,9 @@ func (m *model) statusBar(width int) string {
 		}
 	}
 	line = ansi.Truncate(line, max(gap, 0), "…")
+	// The focused view's main keys fill what the line leaves.
+	right = m.keyHints(width - ansi.StringWidth(line) - 3)
+	gap = width - ansi.StringWidth(right) - 1
 	out := line + strings.Repeat(" ", max(gap-ansi.StringWidth(line), 1)) + right
 	if len(more) > 0 {
 		out = strings.Join(more, "\n") + "\n" + out

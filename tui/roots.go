@@ -80,11 +80,11 @@ func (m *model) onClientSideKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 func (m *model) onRootsKey(k tea.KeyPressMsg) tea.Cmd {
 	d := m.rootsDlg
 	if d.adding != nil {
-		switch k.String() {
-		case "esc":
+		switch {
+		case key.Matches(k, m.keys.Leave):
 			d.adding = nil
 			return nil
-		case "enter":
+		case key.Matches(k, m.keys.Confirm):
 			v, err := d.adding.Value()
 			var p struct {
 				Dir string `json:"dir"`
@@ -113,7 +113,7 @@ func (m *model) onRootsKey(k tea.KeyPressMsg) tea.Cmd {
 		return d.adding.Update(k)
 	}
 	switch {
-	case k.String() == "esc", key.Matches(k, m.keys.EditRoots):
+	case key.Matches(k, m.keys.Leave, m.keys.EditRoots):
 		m.rootsDlg = nil
 		return nil
 	case key.Matches(k, m.keys.AddRoot):
@@ -219,6 +219,11 @@ func (m *model) rootsView(width, height int) string {
 		lines = append(lines, "", st.accent.Render("Add a root")+st.muted.Render("  enter adds · esc leaves"), d.adding.View(width, 3))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// rootsHelp is the roots editor's keys.
+func (k keyMap) rootsHelp() []key.Binding {
+	return []key.Binding{k.AddRoot, k.RemoveRoot, relabel(k.Leave, "close")}
 }
 
 // clientSideLines are the Servers tab's lines on what is declared to a server.

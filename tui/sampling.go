@@ -72,7 +72,7 @@ func (m *model) onSamplingKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(k, m.keys.SampleReject), k.String() == "esc":
+	case key.Matches(k, m.keys.SampleReject):
 		return answer(client.SamplingResponse{Reject: true}, "sampling request rejected; "+d.msg.server+" was told so")
 	case key.Matches(k, m.keys.SampleCanned):
 		text := cannedReplies[d.canned%len(cannedReplies)]
@@ -80,7 +80,7 @@ func (m *model) onSamplingKey(k tea.KeyPressMsg) tea.Cmd {
 		v, _ := json.Marshal(map[string]string{"reply": text})
 		_ = d.reply.SetValue(v)
 		return nil
-	case k.String() == "enter":
+	case key.Matches(k, m.keys.SampleSend):
 		v, err := d.reply.Value()
 		var r struct {
 			Reply string `json:"reply"`
@@ -105,10 +105,10 @@ func (m *model) onSamplingKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.PageDown), key.Matches(k, m.keys.DetailPageDown):
 		d.view.scroll(max(d.view.height-1, 1))
 		return nil
-	case k.String() == "ctrl+end":
+	case key.Matches(k, m.keys.RequestEnd):
 		d.view.scroll(1 << 30)
 		return nil
-	case k.String() == "ctrl+home":
+	case key.Matches(k, m.keys.RequestTop):
 		d.view.top()
 		return nil
 	}
@@ -117,7 +117,7 @@ func (m *model) onSamplingKey(k tea.KeyPressMsg) tea.Cmd {
 
 // samplingHelp is the dialog's keys.
 func (k keyMap) samplingHelp() []key.Binding {
-	return []key.Binding{k.SampleCanned, k.SampleReject}
+	return []key.Binding{k.SampleSend, k.SampleCanned, k.SampleReject, k.DetailUp, k.PageUp, k.RequestTop, k.RequestEnd}
 }
 
 func (m *model) samplingView(width, height int) string {

@@ -619,7 +619,7 @@ func (m *model) onTasksKey(k tea.KeyPressMsg) tea.Cmd {
 
 // tasksHelp is the Tasks tab's own keys.
 func (k keyMap) tasksHelp() []key.Binding {
-	return []key.Binding{k.CancelTask, k.PollTask, k.TaskResult, k.AsTask}
+	return []key.Binding{k.CancelTask, k.TaskResult, k.PollTask}
 }
 
 func shortID(id string) string {

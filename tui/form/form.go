@@ -109,6 +109,9 @@ func (f *Form) SetStyles(s Styles) {
 	f.ta.SetStyles(s.textareaStyles())
 }
 
+// Keys returns the bindings the form matches keys on, for a help view.
+func (f *Form) Keys() KeyMap { return f.keys }
+
 // Raw reports whether the form shows one raw JSON text area.
 func (f *Form) Raw() bool { return f.raw }
 
@@ -593,7 +596,6 @@ func isTyping(m tea.KeyPressMsg) bool {
 // edit applies a key to the focused row and reports whether a value changed.
 func (f *Form) edit(r row, m tea.KeyPressMsg) bool {
 	n := r.n
-	ks := m.Keystroke()
 	if n.nullable && n.isNull {
 		// Typing into a null field, or toggling it, brings it back.
 		if !(isTyping(m) || key.Matches(m, f.keys.Toggle, f.keys.NextValue, f.keys.PrevValue)) {
@@ -607,7 +609,7 @@ func (f *Form) edit(r row, m tea.KeyPressMsg) bool {
 	}
 	switch r.kind {
 	case rowOption:
-		if key.Matches(m, f.keys.Toggle) || ks == "enter" {
+		if key.Matches(m, f.keys.Toggle, f.keys.Choose) {
 			if j := slices.Index(n.msel, r.sub); j >= 0 {
 				n.msel = slices.Delete(n.msel, j, j+1)
 			} else {
@@ -722,28 +724,29 @@ func (f *Form) edit(r row, m tea.KeyPressMsg) bool {
 func (f *Form) editText(n *node, m tea.KeyPressMsg) bool {
 	e := &n.ed
 	before := e.text
-	switch m.Keystroke() {
-	case "left", "ctrl+b":
+	k := &f.keys
+	switch {
+	case key.Matches(m, k.CursorLeft):
 		e.left()
-	case "right", "ctrl+f":
+	case key.Matches(m, k.CursorRight):
 		e.right()
-	case "home", "ctrl+a":
+	case key.Matches(m, k.LineStart):
 		e.home()
-	case "end", "ctrl+e":
+	case key.Matches(m, k.LineEnd):
 		e.end()
-	case "alt+left", "ctrl+left", "alt+b":
+	case key.Matches(m, k.WordLeft):
 		e.wordLeft()
-	case "alt+right", "ctrl+right", "alt+f":
+	case key.Matches(m, k.WordRight):
 		e.wordRight()
-	case "backspace", "ctrl+h":
+	case key.Matches(m, k.DeleteBack):
 		e.backspace()
-	case "delete", "ctrl+d":
+	case key.Matches(m, k.DeleteForward):
 		e.del()
-	case "ctrl+u":
+	case key.Matches(m, k.KillLeft):
 		e.killLeft()
-	case "ctrl+k":
+	case key.Matches(m, k.KillRight):
 		e.killRight()
-	case "ctrl+w", "alt+backspace":
+	case key.Matches(m, k.DeleteWord):
 		e.deleteWordLeft()
 	default:
 		if !isTyping(m) {

@@ -2,10 +2,10 @@ package form
 
 import "charm.land/bubbles/v2/key"
 
-// KeyMap lists the form's bindings so the root model can show them in its
-// help. Text editing keys (left/right, home/end, backspace, delete, ctrl+u,
-// ctrl+k, ctrl+w, alt+left/right) work in text fields as usual and are not
-// listed.
+// KeyMap is every key the form handles, as data: the form matches keys on
+// these bindings and nothing else, and the root model shows them in its help
+// (FullHelp) when the form has the keyboard. In raw JSON mode the text area has
+// its own keys.
 type KeyMap struct {
 	Next, Prev          key.Binding
 	PageDown, PageUp    key.Binding
@@ -16,6 +16,19 @@ type KeyMap struct {
 	AddItem, RemoveItem key.Binding
 	MoveUp, MoveDown    key.Binding
 	ToggleNull          key.Binding
+
+	// Editing in a text field.
+	CursorLeft, CursorRight   key.Binding
+	LineStart, LineEnd        key.Binding
+	WordLeft, WordRight       key.Binding
+	DeleteBack, DeleteForward key.Binding
+	KillLeft, KillRight       key.Binding
+	DeleteWord                key.Binding
+
+	// Choose picks the focused choice of a multi-select, as Toggle does. A root
+	// model that keeps enter for itself (to send) never passes it on, so it is
+	// not in FullHelp.
+	Choose key.Binding
 }
 
 // DefaultKeyMap returns the bindings the form uses.
@@ -34,6 +47,20 @@ func DefaultKeyMap() KeyMap {
 		MoveUp:     key.NewBinding(key.WithKeys("alt+up"), key.WithHelp("alt+↑", "move item up")),
 		MoveDown:   key.NewBinding(key.WithKeys("alt+down"), key.WithHelp("alt+↓", "move item down")),
 		ToggleNull: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "toggle null")),
+
+		CursorLeft:    key.NewBinding(key.WithKeys("left", "ctrl+b"), key.WithHelp("←/ctrl+b", "cursor left")),
+		CursorRight:   key.NewBinding(key.WithKeys("right", "ctrl+f"), key.WithHelp("→/ctrl+f", "cursor right")),
+		LineStart:     key.NewBinding(key.WithKeys("home", "ctrl+a"), key.WithHelp("home/ctrl+a", "start of the text")),
+		LineEnd:       key.NewBinding(key.WithKeys("end", "ctrl+e"), key.WithHelp("end", "end of the text")),
+		WordLeft:      key.NewBinding(key.WithKeys("alt+left", "ctrl+left", "alt+b"), key.WithHelp("alt+←", "word left")),
+		WordRight:     key.NewBinding(key.WithKeys("alt+right", "ctrl+right", "alt+f"), key.WithHelp("alt+→", "word right")),
+		DeleteBack:    key.NewBinding(key.WithKeys("backspace", "ctrl+h"), key.WithHelp("backspace", "delete back")),
+		DeleteForward: key.NewBinding(key.WithKeys("delete", "ctrl+d"), key.WithHelp("delete", "delete forward")),
+		KillLeft:      key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "delete to the start")),
+		KillRight:     key.NewBinding(key.WithKeys("ctrl+k"), key.WithHelp("ctrl+k", "delete to the end")),
+		DeleteWord:    key.NewBinding(key.WithKeys("ctrl+w", "alt+backspace"), key.WithHelp("ctrl+w", "delete a word")),
+
+		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
 	}
 }
 
@@ -48,5 +75,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Next, k.Prev, k.PageDown, k.PageUp},
 		{k.Toggle, k.PrevValue, k.NextValue, k.Clear, k.ToggleNull},
 		{k.AddItem, k.RemoveItem, k.MoveUp, k.MoveDown},
+		{k.CursorLeft, k.CursorRight, k.WordLeft, k.WordRight, k.LineStart, k.LineEnd,
+			k.DeleteBack, k.DeleteForward, k.KillLeft, k.KillRight, k.DeleteWord},
 	}
 }

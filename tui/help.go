@@ -1,0 +1,236 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// focusedHelp is the keys of whatever has the keyboard, with its name: the help (?)
+// shows them first, then the global keys (globalHelp); the status bar shows the
+// first group's keys as far as they fit, so put a view's main keys first.
+//
+// A new view adds one case to the tab switch (returning its own help()).
+func (m *model) focusedHelp() (string, [][]key.Binding) {
+	k := m.keys
+	scroll := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}
+	switch {
+	case m.elicit != nil:
+		groups := [][]key.Binding{{k.Accept, k.Decline, k.Dismiss}}
+		if m.elicitForm != nil {
+			groups = append(groups, m.elicitForm.Keys().FullHelp()...)
+		}
+		return "Input requested by the server", groups
+	case m.sampling != nil:
+		return "Sampling request", [][]key.Binding{m.keys.samplingHelp(), m.sampling.reply.Keys().FullHelp()[0]}
+	case m.rootsDlg != nil:
+		return "Roots", [][]key.Binding{m.keys.rootsHelp(), scroll}
+	case m.ask != nil:
+		return "Question", [][]key.Binding{{k.Yes, k.No}}
+	case m.cmd != nil:
+		c := m.cmdKeys
+		return "Command line", [][]key.Binding{{c.Run, c.Complete, c.Cancel, c.Erase}}
+	case m.list.filtering:
+		return "Tool filter", [][]key.Binding{{k.FilterDone, relabel(k.ClearFilter, "clear the filter"), k.FilterUp, k.FilterDown, k.Erase}}
+	case m.focus == paneList:
+		open := relabel(k.Open, "open the tool")
+		if m.several() {
+			open = relabel(k.Open, "open the tool, fold a server")
+		}
+		return "Tool list", [][]key.Binding{
+			{open, k.Filter, k.ClearFilter, k.Refetch, relabel(k.ShowRaw, "raw JSON of the tool")},
+			scroll,
+			{k.DetailUp, k.DetailPageUp, k.DetailPageDown},
+		}
+	}
+	switch m.tab {
+	case tabTool:
+		if m.form == nil || m.toolRaw {
+			return "Tool detail", [][]key.Binding{
+				{relabel(k.ShowRaw, "raw JSON ↔ summary"), k.Back},
+				scroll,
+			}
+		}
+		groups := [][]key.Binding{
+			{k.Send, k.SendAnyway, k.RawJSON, k.Editor, k.Back},
+		}
+		if t, ok := m.list.selected(); ok && t.TaskSupport() == "optional" {
+			groups[0] = append([]key.Binding{k.Send, k.AsTask}, groups[0][1:]...)
+		}
+		if m.form.Raw() {
+			// The text area edits the JSON as text, with its own keys.
+			return "Arguments (raw JSON)", append(groups, []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})
+		}
+		groups = append(groups, m.form.Keys().FullHelp()...)
+		return "Arguments form", append(groups, []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})
+	case tabResult:
+		keys := []key.Binding{k.ShowRaw, k.CopyResult, k.SaveResult, k.CopyArgs, k.CopyCmd, k.ReadResource, k.Cancel}
+		if m.current != nil && m.current.running {
+			keys = append([]key.Binding{k.Cancel}, keys[:len(keys)-1]...)
+		}
+		return "Result", [][]key.Binding{keys, scroll}
+	case tabTraffic:
+		if m.traffic.typing {
+			return "Traffic search", [][]key.Binding{{k.SearchDone, k.SearchClear, k.Erase}}
+		}
+		if m.traffic.open {
+			return "Traffic frame", [][]key.Binding{{k.CloseFrame, k.OpenFrame}, scroll}
+		}
+		return "Traffic", [][]key.Binding{
+			{k.OpenFrame, relabel(k.Filter, "search (method, tool, id)"), k.TrafficDir},
+			scroll,
+		}
+	case tabLogs:
+		return "Logs", [][]key.Binding{k.logsHelp(), scroll}
+	case tabTasks:
+		return "Tasks", [][]key.Binding{k.tasksHelp(), scroll}
+	case tabStderr:
+		return "Stderr", [][]key.Binding{scroll}
+	case tabHistory:
+		return "History", [][]key.Binding{{k.Rerun, k.LoadArgs, k.ShowResult}, scroll}
+	case tabServers:
+		return "Servers", [][]key.Binding{{
+			relabel(k.Restart, "restart the selected server"),
+			relabel(k.Up, "select"), relabel(k.Down, "select"),
+			relabel(k.PageUp, "scroll the detail"), relabel(k.PageDown, "scroll the detail"),
+			k.CmdLine, k.ToggleSampling, k.EditRoots,
+		}}
+	}
+	return "", nil
+}
+
+// onHelpKey scrolls the help; any other key closes it.
+func (m *model) onHelpKey(k tea.KeyPressMsg) tea.Cmd {
+	page := max(m.height-6, 1)
+	switch {
+	case key.Matches(k, m.keys.Down):
+		m.helpOffset++
+	case key.Matches(k, m.keys.Up):
+		m.helpOffset--
+	case key.Matches(k, m.keys.PageDown):
+		m.helpOffset += page
+	case key.Matches(k, m.keys.PageUp):
+		m.helpOffset -= page
+	case key.Matches(k, m.keys.Home):
+		m.helpOffset = 0
+	default:
+		m.showHelp, m.helpOffset = false, 0
+	}
+	m.helpOffset = max(m.helpOffset, 0)
+	return nil
+}
+
+// helpEntry is one line of the help: a key and what it does.
+type helpEntry struct{ k, d string }
+
+// helpSections is the help's content: the focused view's keys, then the global
+// ones; a key shown once is not repeated.
+func (m *model) helpSections() (names []string, sections [][]helpEntry) {
+	seen := map[string]bool{}
+	add := func(name string, groups [][]key.Binding) {
+		var es []helpEntry
+		for _, g := range groups {
+			for _, b := range g {
+				h := b.Help()
+				if h.Key == "" || seen[h.Key+h.Desc] {
+					continue
+				}
+				seen[h.Key+h.Desc] = true
+				es = append(es, helpEntry{h.Key, h.Desc})
+			}
+		}
+		if len(es) > 0 {
+			names, sections = append(names, name), append(sections, es)
+		}
+	}
+	name, groups := m.focusedHelp()
+	add(name, groups)
+	add("Everywhere", m.keys.globalHelp(m.several()))
+	return names, sections
+}
+
+// helpView flows the keys of each section into as many columns as fit, so the help
+// shows whole even at 80×24 (it scrolls when it cannot).
+func (m *model) helpView(width int) string {
+	names, sections := m.helpSections()
+	keyW, descW := 0, 0
+	for _, es := range sections {
+		for _, e := range es {
+			keyW = max(keyW, ansi.StringWidth(e.k))
+			descW = max(descW, ansi.StringWidth(e.d))
+		}
+	}
+	colW := keyW + 1 + descW + 2
+	cols := max(width/colW, 1)
+	if cols < 3 && width/(keyW+1+18+2) >= 3 {
+		// Three columns with descriptions cut short read better than two long ones.
+		cols, descW = 3, width/3-keyW-3
+	} else if cols < 2 && width/(keyW+1+14+2) >= 2 {
+		cols, descW = 2, width/2-keyW-3
+	}
+	lines := []string{m.st.title.Render("Keys") + m.st.muted.Render("  (j/k scroll; any other key closes this help)")}
+	for s, es := range sections {
+		if s > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, m.st.accent.Render(names[s]))
+		rows := (len(es) + cols - 1) / cols
+		for r := 0; r < rows; r++ {
+			var b strings.Builder
+			for c := 0; c < cols; c++ {
+				i := c*rows + r
+				if i >= len(es) {
+					break
+				}
+				d := ansi.Truncate(es[i].d, descW, "…")
+				b.WriteString(m.st.statusKey.Render(fmt.Sprintf("%-*s", keyW, es[i].k)) + " " +
+					m.st.muted.Render(d) + strings.Repeat(" ", descW-ansi.StringWidth(d)+2))
+			}
+			lines = append(lines, b.String())
+		}
+	}
+	lines = append(lines, "", m.st.muted.Render("Badges: RO read-only · DESTR destructive · IDEM idempotent · OPEN open-world."),
+		m.st.muted.Render("Capitals: set by the server; faint lower case: the spec default it left unset."))
+	return strings.Join(lines, "\n")
+}
+
+// keyHints is the status bar's hint: the focused view's main keys (the first group
+// of focusedHelp), as many as fit in width cells, then "? help".
+func (m *model) keyHints(width int) string {
+	st := m.st
+	out := st.statusKey.Render("?") + st.muted.Render(" help")
+	if m.typing() {
+		out = st.statusKey.Render("f1") + st.muted.Render(" help") // ? is text here
+	}
+	_, groups := m.focusedHelp()
+	if len(groups) == 0 || m.showHelp {
+		return out
+	}
+	used := ansi.StringWidth(out)
+	// Moving keys are the same in every list: they are in the help, not here.
+	moving := map[string]bool{}
+	for _, b := range []key.Binding{m.keys.Up, m.keys.Down, m.keys.PageUp, m.keys.PageDown, m.keys.Home, m.keys.End} {
+		moving[b.Help().Key] = true
+	}
+	var parts []string
+	for _, b := range groups[0] {
+		h := b.Help()
+		if h.Key == "" || moving[h.Key] {
+			continue
+		}
+		p := st.statusKey.Render(h.Key) + st.muted.Render(" "+h.Desc)
+		w := ansi.StringWidth(p) + 3 // and " · "
+		if used+w > width {
+			break
+		}
+		used += w
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return out
+	}
+	return strings.Join(append(parts, out), st.muted.Render(" · "))
+}

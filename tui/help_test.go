@@ -1,0 +1,84 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+)
+
+// helpScreens opens the help and scrolls it to its end, returning everything it
+// showed (the help scrolls on small screens).
+func (h *harness) helpScreens() string {
+	h.t.Helper()
+	if h.m.typing() {
+		h.press("f1") // ? is text in a field
+	} else {
+		h.press("?")
+	}
+	if !h.m.showHelp {
+		h.t.Fatalf("? did not open the help; screen:\n%s", h.screen())
+	}
+	seen := h.screen()
+	for range 30 {
+		h.press("j")
+		seen += h.screen()
+	}
+	h.press("esc")
+	if h.m.showHelp {
+		h.t.Fatal("esc did not close the help")
+	}
+	return seen
+}
+
+// ? shows the keys of whatever has the focus first, then the global ones; the
+// form's own keys (array items, null, moving items) are in it when the form has the
+// keyboard, and the status bar shows the focused view's main keys.
+func TestHelpShowsTheFocusedViewFirst(t *testing.T) {
+	h := ready(t, 120, 40)
+	first := func(what, title string, want ...string) {
+		t.Helper()
+		seen := h.helpScreens()
+		lines := strings.Split(seen, "\n")
+		// The section title is the line after "Keys".
+		if len(lines) < 3 || !strings.Contains(lines[2], title) {
+			t.Errorf("%s: the help does not start with %q:\n%s", what, title, strings.Join(lines[:min(len(lines), 6)], "\n"))
+		}
+		at, global := strings.Index(seen, title), strings.Index(seen, "Everywhere")
+		if at < 0 || global < 0 || at > global {
+			t.Errorf("%s: %q is not before the global keys", what, title)
+		}
+		for _, w := range want {
+			if !strings.Contains(seen, w) {
+				t.Errorf("%s: the help lacks %q", what, w)
+			}
+		}
+	}
+	first("the tool list", "Tool list", "open the tool", "refetch tools", "next pane", "quit")
+	if !strings.Contains(lastLine(h.screen()), "/ filter") {
+		t.Errorf("the status bar does not hint at the list's keys: %q", lastLine(h.screen()))
+	}
+
+	h.selectTool("rich_form")
+	h.press("enter") // the form has the keyboard
+	first("the form", "Arguments form",
+		"call the tool", "ctrl+j", "ctrl+e",
+		"ctrl+n", "add item", "ctrl+d", "remove item", "ctrl+t", "toggle null",
+		"alt+↑", "move item up", "alt+↓", "move item down", "ctrl+u", "delete to the start",
+		"back to the tool list")
+	if !strings.Contains(lastLine(h.screen()), "enter call the tool") {
+		t.Errorf("the status bar does not hint at the form's keys: %q", lastLine(h.screen()))
+	}
+
+	h.press("esc", "3") // back to the list, then Traffic
+	first("Traffic", "Traffic", "open/close the frame", "direction filter")
+	h.press("2")
+	first("Result", "Result", "save result to a file", "copy as mcpscope call")
+	h.press("6")
+	first("History", "History", "re-run", "show its result")
+	h.press("4")
+	first("Logs", "Logs", "page down")
+}
+
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return s[strings.LastIndexByte(s, '\n')+1:]
+}
