@@ -26,11 +26,18 @@ type clientSide struct {
 	allSampling bool
 	allRoots    []client.Root // nil: not declared
 	reply       string        // --sampling-reply: answer without a dialog
+
+	done     chan struct{} // closed when the session closes: waiting handlers give up
+	shutOnce sync.Once
 }
+
+// shutdown makes every handler still waiting for the user give up, so that closing
+// the sessions (which waits for their handlers) never waits for a dialog.
+func (cs *clientSide) shutdown() { cs.shutOnce.Do(func() { close(cs.done) }) }
 
 func newClientSide(opts Options) *clientSide {
 	cs := &clientSide{sampling: map[string]bool{}, roots: map[string][]client.Root{}, level: map[string]string{},
-		allSampling: opts.Sampling || opts.SamplingReply != "", reply: opts.SamplingReply}
+		allSampling: opts.Sampling || opts.SamplingReply != "", reply: opts.SamplingReply, done: make(chan struct{})}
 	if opts.Roots != nil {
 		cs.allRoots = append([]client.Root{}, opts.Roots...)
 	}
@@ -109,6 +116,8 @@ func (m *model) forServer(send func(tea.Msg)) func(name string, o *client.Option
 			case <-ctx.Done():
 				send(askGoneMsg{id: id})
 				return client.ElicitResponse{}, ctx.Err()
+			case <-cs.done:
+				return client.ElicitResponse{Action: "cancel"}, nil
 			}
 		}
 		o.Sample = nil
@@ -127,6 +136,8 @@ func (m *model) forServer(send func(tea.Msg)) func(name string, o *client.Option
 				case <-ctx.Done():
 					send(askGoneMsg{id: id})
 					return client.SamplingResponse{}, ctx.Err()
+				case <-cs.done:
+					return client.SamplingResponse{Reject: true}, nil
 				}
 			}
 		}

@@ -335,6 +335,7 @@ func (m *model) closeSession() {
 		c()
 	}
 	defer m.closeSpools()
+	m.asks.shutdown() // dialogs still open give up: closing waits for their handlers
 	if m.wb != nil {
 		_ = m.wb.Close()
 	}

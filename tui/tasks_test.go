@@ -313,3 +313,65 @@ func TestLogsFilterAndLevel(t *testing.T) {
 		})
 	}
 }
+
+// A server→client sampling/createMessage of 1,000 messages whose texts and system
+// prompt carry terminal escapes: the dialog opens laying out only what it shows, the
+// escapes are drawn inert, and the reply reaches the server.
+func TestSamplingThousandHostileMessages(t *testing.T) {
+	h := newHarnessWith(t, Options{Target: client.Target{Argv: testutil.FakeServer(t, "asks")}, Name: "fake", Theme: "dark", Sampling: true}, 120, 40)
+	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
+	h.selectTool("ask_model")
+	h.press("enter", "enter")
+	h.until("the dialog", func(m *model) bool { return m.sampling != nil })
+	s := h.screen()
+	if n := len(h.m.sampling.src.done); n > 60 {
+		t.Errorf("%d of 1000 messages laid out for the first screen", n)
+	}
+	for _, want := range []string{"1000 message(s), maxTokens 64", "message 1 of 1000", "␛]2;pwned", "hints claude", "speed 0.8"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("dialog lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(h.m.render(), "\x1b]2;pwned") {
+		t.Fatal("a server's escape reached the terminal")
+	}
+	h.press("ctrl+end")
+	h.contains("message 1000 of 1000")
+	h.typeText("short")
+	h.press("enter")
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.sampling == nil })
+	h.contains("said: short")
+}
+
+// maybe_task's taskSupport is optional: enter calls it plainly, ctrl+g (shown in the
+// form's hint) runs it as a task.
+func TestOptionalTaskKey(t *testing.T) {
+	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "asks")}, 120, 40)
+	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
+	h.selectTool("maybe_task")
+	h.press("enter")
+	h.contains("ctrl+g as a task")
+	h.press("enter")
+	h.until("the plain result", func(m *model) bool { return m.current != nil && !m.current.running })
+	h.contains("ran as a plain call")
+	if len(h.m.tasks.items) != 0 {
+		t.Fatal("enter started a task")
+	}
+	h.toTool("maybe_task")
+	h.press("enter", "ctrl+g")
+	h.until("the task", taskDone)
+	h.contains("0 Tasks", "completed", "ran as a task")
+}
+
+// Quitting with a sampling dialog open (and another request queued behind it) does
+// not wait for the user: closing the session rejects what is still asked.
+func TestCloseWithDialogOpen(t *testing.T) {
+	h := newHarnessWith(t, Options{Target: client.Target{Argv: testutil.FakeServer(t, "asks")}, Name: "fake", Theme: "dark", Sampling: true}, 120, 40)
+	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
+	for range 2 {
+		h.toTool("ask_model")
+		h.press("enter", "enter")
+	}
+	h.until("the dialog and a queued request", func(m *model) bool { return m.sampling != nil && len(m.waiting) == 1 })
+	testutil.Within(t, "closing with dialogs open", h.close)
+}

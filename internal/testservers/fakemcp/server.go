@@ -67,6 +67,7 @@ type server struct {
 	hugeSent    bool // huge-line: the big line goes out once only
 	endlessPage int  // endless: pages sent
 	media       media
+	asked       asksState // asks: the sampling requests sent
 }
 
 func newServer(scenario string, in io.Reader, out io.Writer) *server {
@@ -189,14 +190,17 @@ func (s *server) handle(msg []byte) {
 		return
 	}
 	if req.Method == "" {
-		return // a response from the client; this server never asks anything
+		if s.scenario == "asks" {
+			s.asksResponse(msg) // the answer to a sampling request (asks.go)
+		}
+		return // a response from the client; no other scenario asks anything
 	}
 	if len(req.ID) == 0 {
 		s.handleNotification(req)
 		return
 	}
 	id := req.ID
-	if s.primitives(id, req) {
+	if s.primitives(id, req) || s.asks(id, req) {
 		return
 	}
 	switch req.Method {
