@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/jsonscan"
 )
 
 // fields reads an object member by member, noting a member of the wrong JSON type as
@@ -462,44 +464,100 @@ type ReadResult struct {
 	Problems   []string
 }
 
-// decodeReadResultFast decodes a well-formed result in one pass (a 50 MB text is
-// then read once, not three times); ok is false when anything is unusual, and the
-// tolerant decoder takes over.
-func decodeReadResultFast(result json.RawMessage) (*ReadResult, bool) {
-	var fast struct {
-		ResultType *string `json:"resultType"`
-		Contents   []struct {
-			URI      string  `json:"uri"`
-			MIMEType string  `json:"mimeType"`
-			Text     *string `json:"text"`
-			Blob     *string `json:"blob"`
-		} `json:"contents"`
-	}
-	if json.Unmarshal(result, &fast) != nil || fast.Contents == nil {
+// decodeReadResultFast decodes a well-formed result in one pass over the bytes (none
+// when validated says the caller has checked them), as decodeCallResultFast does for
+// tools/call; with shared, strings without escapes share result's memory (the caller
+// promises it never changes: a captured frame), so a 50 MB text is held once. ok is
+// false when anything is unusual, and the tolerant decoder takes over.
+func decodeReadResultFast(result json.RawMessage, validated, shared bool) (*ReadResult, bool) {
+	if !validated && jsonscan.Valid(result) != nil {
 		return nil, false
 	}
-	r := &ReadResult{Raw: result, ResultType: "complete"}
-	if fast.ResultType != nil {
-		r.ResultType = *fast.ResultType
+	result = bytes.TrimSpace(result)
+	if len(result) == 0 || result[0] != '{' {
+		return nil, false
 	}
-	for _, c := range fast.Contents {
-		if (c.Text == nil) == (c.Blob == nil) {
-			return nil, false
+	str := jsonscan.String
+	if shared {
+		str = jsonscan.SharedStringTrusted
+	}
+	r := &ReadResult{Raw: result, ResultType: "complete"}
+	ok, sawContents := true, false
+	jsonscan.MembersTrusted(result, func(key, v []byte) bool {
+		switch string(key) {
+		case "contents":
+			sawContents = true
+			if v[0] != '[' {
+				ok = false
+				break
+			}
+			jsonscan.ElementsTrusted(v, func(e []byte) bool {
+				var rc ResourceContents
+				if rc, ok = fastReadContents(e, str); ok {
+					r.Contents = append(r.Contents, rc)
+				}
+				return ok
+			})
+		case "resultType":
+			if string(v) != "null" {
+				r.ResultType, ok = str(v)
+			}
 		}
-		rc := ResourceContents{URI: c.URI, MIMEType: c.MIMEType}
-		if c.Text != nil {
-			rc.Text, rc.HasText = *c.Text, true
-		} else {
-			rc.Blob, rc.HasBlob = *c.Blob, true
-		}
-		r.Contents = append(r.Contents, rc)
+		// Other members (_meta, 2026-07-28's ttlMs and cacheScope, unknown ones) are not
+		// kept, by the tolerant decoder either.
+		return ok
+	})
+	if !ok || !sawContents {
+		return nil, false
+	}
+	if r.ResultType == "" {
+		r.ResultType = "complete"
 	}
 	return r, true
 }
 
+// fastReadContents reads one item of contents: text or blob (exactly one), with
+// members of the right types.
+func fastReadContents(e []byte, str func([]byte) (string, bool)) (ResourceContents, bool) {
+	var rc ResourceContents
+	if e[0] != '{' {
+		return rc, false
+	}
+	ok := true
+	get := func(v []byte) string {
+		if v[0] != '"' {
+			ok = false
+			return ""
+		}
+		s, good := str(v)
+		ok = ok && good
+		return s
+	}
+	jsonscan.MembersTrusted(e, func(key, v []byte) bool {
+		switch string(key) {
+		case "uri":
+			rc.URI = get(v)
+		case "mimeType":
+			rc.MIMEType = get(v)
+		case "text":
+			rc.Text, rc.HasText = get(v), true
+		case "blob":
+			rc.Blob, rc.HasBlob = get(v), true
+		}
+		return ok // other members are not kept, by the tolerant decoder either
+	})
+	return rc, ok && rc.HasText != rc.HasBlob
+}
+
 // Problem on a ResourceContents item is set when it is neither text nor blob.
 func decodeReadResult(result json.RawMessage) (*ReadResult, error) {
-	if r, ok := decodeReadResultFast(result); ok {
+	return decodeReadResultScanned(result, false, false)
+}
+
+// decodeReadResultScanned is decodeReadResult with decodeReadResultFast's validated
+// and shared.
+func decodeReadResultScanned(result json.RawMessage, validated, shared bool) (*ReadResult, error) {
+	if r, ok := decodeReadResultFast(result, validated, shared); ok {
 		return r, nil
 	}
 	f, ok := newFields(result, "")
@@ -578,11 +636,13 @@ func (s *Session) Read(ctx context.Context, uri string) (*ReadResult, error) {
 		}
 		return nil, s.requestError(ctx, rctx, err, capture)
 	}
-	result, perr := parseResponse(raw)
+	// As for tools/call: one validating scan, and the captured frame (which never
+	// changes) shared by the result's strings.
+	result, validated, perr := parseResponseScan(raw)
 	if perr != nil {
 		return nil, perr
 	}
-	r, derr := decodeReadResult(result)
+	r, derr := decodeReadResultScanned(result, validated, true)
 	if derr != nil {
 		return nil, derr
 	}

@@ -174,6 +174,22 @@ type Info struct {
 	Framing         wire.Framing
 	Capabilities    json.RawMessage
 	Instructions    string
+	// From serverInfo, as the server sent them (each may be empty).
+	Description string
+	WebsiteURL  string
+	Icons       []Icon
+	// Discover is the server/discover result as sent (2026-07-28 sessions; nil on
+	// sessions that did not use it).
+	Discover json.RawMessage
+}
+
+// Icon is one of the icons a server (or a tool, resource or prompt) names: where the
+// picture is (a URL or a data: URI) and what it says it is.
+type Icon struct {
+	Src      string   `json:"src"`
+	MIMEType string   `json:"mimeType,omitempty"`
+	Sizes    []string `json:"sizes,omitempty"`
+	Theme    string   `json:"theme,omitempty"`
 }
 
 // Session is a connected MCP server.
@@ -477,6 +493,38 @@ func (s *Session) fillInfo(capture *wire.Capture) {
 	}
 	if ir.ServerInfo != nil {
 		info.Name, info.Version, info.Title = ir.ServerInfo.Name, ir.ServerInfo.Version, ir.ServerInfo.Title
+		info.Description, info.WebsiteURL = ir.ServerInfo.Description, ir.ServerInfo.WebsiteURL
+		for _, ic := range ir.ServerInfo.Icons {
+			info.Icons = append(info.Icons, Icon{Src: ic.Source, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: string(ic.Theme)})
+		}
+	}
+	if raw, ok := capture.Last("server/discover"); ok {
+		var env struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(raw, &env) == nil && len(env.Result) > 0 && env.Result[0] == '{' {
+			info.Discover = env.Result
+			// The serverInfo of a 2026-07-28 server travels in the result's _meta; keep
+			// what the SDK's struct did not carry over.
+			var d struct {
+				Meta struct {
+					ServerInfo *serverInfoRaw `json:"io.modelcontextprotocol/serverInfo"`
+				} `json:"_meta"`
+			}
+			if json.Unmarshal(env.Result, &d) == nil && d.Meta.ServerInfo != nil {
+				d.Meta.ServerInfo.fill(&info)
+			}
+		}
+	}
+	if raw, ok := capture.Last("initialize"); ok && len(info.Icons) == 0 {
+		var env struct {
+			Result struct {
+				ServerInfo *serverInfoRaw `json:"serverInfo"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(raw, &env) == nil && env.Result.ServerInfo != nil {
+			env.Result.ServerInfo.fill(&info)
+		}
 	}
 	if s.tr != nil {
 		if conn := s.tr.Conn(); conn != nil {
@@ -501,6 +549,37 @@ func (s *Session) fillInfo(capture *wire.Capture) {
 		info.Capabilities, _ = json.Marshal(ir.Capabilities)
 	}
 	s.info = info
+}
+
+// serverInfoRaw is serverInfo as sent, for the members Info keeps.
+type serverInfoRaw struct {
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Version     string `json:"version"`
+	Description string `json:"description"`
+	WebsiteURL  string `json:"websiteUrl"`
+	Icons       []Icon `json:"icons"`
+}
+
+// fill sets what info lacks from serverInfo as sent.
+func (r *serverInfoRaw) fill(info *Info) {
+	set := func(dst *string, v string) {
+		if *dst == "" {
+			*dst = v
+		}
+	}
+	set(&info.Name, r.Name)
+	set(&info.Title, r.Title)
+	set(&info.Version, r.Version)
+	set(&info.Description, r.Description)
+	set(&info.WebsiteURL, r.WebsiteURL)
+	if len(info.Icons) == 0 {
+		for _, ic := range r.Icons {
+			if ic.Src != "" {
+				info.Icons = append(info.Icons, ic)
+			}
+		}
+	}
 }
 
 // Info describes the connected server.

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/pollread"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -34,7 +36,17 @@ const DrainTimeout = 3 * time.Second
 // "ndjson" (the MCP standard, also the default for "") or "content-length" (LSP-style
 // "Content-Length: N\r\n\r\n<body>" frames in both directions). It returns nil when the
 // client closes in.
+//
+// When in is an *os.File (os.Stdin) on a pipe or a socket, it is read through the
+// runtime's poller rather than with blocking reads (see package pollread: with a
+// blocking read, a garbage collection that starts as the host goes back to waiting
+// for the next request can freeze the host until the client writes again).
 func ServeStdio(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer, framing string) error {
+	if f, ok := in.(*os.File); ok {
+		r, undo := pollread.Stdin(f)
+		defer undo()
+		in = r
+	}
 	var t mcp.Transport
 	switch framing {
 	case "", FramingNDJSON:

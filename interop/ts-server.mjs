@@ -11,7 +11,12 @@ import { McpServer, ResourceTemplate, completable, createMcpHandler } from '@mod
 import * as z from 'zod/v4';
 
 function build() {
-  const server = new McpServer({ name: 'ts-v2-interop', version: '1.0.0' });
+  const server = new McpServer({
+    name: 'ts-v2-interop', version: '1.0.0',
+    // serverInfo's display members, for the workbench's Servers view.
+    websiteUrl: 'https://example.com/ts-v2-interop',
+    icons: [{ src: 'https://example.com/ts-v2-interop.png', mimeType: 'image/png', sizes: ['48x48'] }],
+  });
   server.registerTool('echo', {
     title: 'Echo',
     description: 'Echoes the text back',

@@ -126,9 +126,13 @@ func (s *Snapshot) Events() []wire.Event {
 // WriteSnapshot writes events (from Snapshot.Events) marked "snapshot": true, at
 // time 0: they happened before the recording started. Call it before the writer
 // listens to the live session.
-func (w *Writer) WriteSnapshot(events []wire.Event) error {
+func (w *Writer) WriteSnapshot(events []wire.Event) error { return w.WriteSnapshotOf("", events) }
+
+// WriteSnapshotOf is WriteSnapshot for one server of a recording of several (version
+// 2): each event names that server.
+func (w *Writer) WriteSnapshotOf(server string, events []wire.Event) error {
 	for _, e := range events {
-		ev := w.event(e, "")
+		ev := w.event(e, server)
 		ev.T, ev.Snapshot = 0, true
 		if err := w.write(&ev, e.Kind == wire.KindMessage); err != nil {
 			return err

@@ -49,7 +49,8 @@ type Options struct {
 	// Recording names the file the session is being recorded to, for the status bar.
 	Recording string
 	// ToggleRecording starts a recording (returning its file) or stops the running one
-	// (returning ""); nil when recording is not available.
+	// (returning ""); nil when recording is not available. It is called in a command,
+	// off the UI goroutine, and never twice at once.
 	ToggleRecording func() (string, error)
 	// SaveDir is where "s" saves results (the working directory when empty).
 	SaveDir string

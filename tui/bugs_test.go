@@ -246,6 +246,7 @@ func TestSaveResourceLink(t *testing.T) {
 	h.m.opts.SaveDir = t.TempDir()
 	h.call("resource_links", `{}`)
 	h.press("s")
+	h.until("the save", func(m *model) bool { return strings.HasPrefix(m.notice, "saved ") })
 	files, _ := filepath.Glob(filepath.Join(h.m.opts.SaveDir, "*", "1-resource_link*"))
 	if len(files) != 1 {
 		t.Fatalf("saved %v", files)
@@ -257,6 +258,7 @@ func TestSaveResourceLink(t *testing.T) {
 	h.press("o")
 	h.until("the linked resources", func(m *model) bool { return len(m.current.linked) > 0 })
 	h.press("s")
+	h.until("the save", func(m *model) bool { return strings.HasPrefix(m.notice, "saved ") })
 	files, _ = filepath.Glob(filepath.Join(h.m.opts.SaveDir, "*", "1-resource_link.txt"))
 	if len(files) != 1 {
 		t.Fatalf("after o, saved %v", files)
@@ -286,6 +288,7 @@ func TestInvalidEditorEditIsKept(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "args.json")
 	os.WriteFile(p, []byte(`{"text": "half done`), 0o600)
 	h.update(editorDone{path: p})
+	h.until("the edit read back", func(m *model) bool { return m.notice != "" })
 	if !h.m.form.Raw() {
 		t.Fatal("the invalid edit was not kept in the raw JSON editor")
 	}

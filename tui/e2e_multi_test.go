@@ -3,12 +3,14 @@ package tui
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/record"
 )
 
 // multiConfig writes a config file with server-everything ("ev") and a second
@@ -59,17 +61,18 @@ func TestEndToEndThreeServers(t *testing.T) {
 	x.callIn("ev/echo", "from-ev", "Echo: from-ev")
 	x.callIn("web/echo", "from-web", "echo: from-web")
 
-	// Traffic and History name the server of every row; / in Traffic filters by it.
+	// Traffic and History name the server of every row; S in Traffic filters by it
+	// (all, host, ev, web).
 	x.keys("3")
-	x.waitFor("web │ tools/call")
+	x.waitFor("web  │ tools/call")
 	x.waitFor("host │ tools/call")
-	x.keys("/")
-	x.typeText("ev │ tools/call")
-	x.keys("Enter")
-	x.waitFor("matching ev │")
-	if sc := x.screen(); strings.Contains(sc, "web │ tools/call") || !strings.Contains(sc, "ev │ tools/call") {
+	x.keys("S", "S")
+	x.waitFor("server ev (S cycles)")
+	if sc := x.screen(); strings.Contains(sc, "web  │ tools/call") || !strings.Contains(sc, "ev   │ tools/call") {
 		t.Errorf("the traffic filter by server shows:\n%s", sc)
 	}
+	x.keys("S", "S")
+	x.waitFor("server all (S cycles)")
 	x.keys("6")
 	x.waitFor("ev/echo")
 	x.waitFor("web/echo")
@@ -156,4 +159,65 @@ func TestEndToEndIdleDisconnect(t *testing.T) {
 	x.waitFor("a was idle and is connected again for this request")
 	x.keys("Tab", "q")
 	x.waitFor("mcpscope-exited:0")
+}
+
+// Issue 10: R records every server of a session of several into one file (version 2),
+// started mid-session (each server's handshake and lists as a snapshot); the file
+// replays green with mcpscope replay.
+func TestEndToEndRecordSeveralServers(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	x := newTmux(t, 140, 40, fmt.Sprintf("sh -c '%s --server a=host --server b=host; echo mcpscope-exited:$?; sleep 30'", bin))
+	x.waitFor("a/echo")
+	x.waitFor("b/echo")
+	x.keys("R")
+	x.waitFor("● REC mcpscope-")
+	x.callIn("a/echo", "rec-from-a", "rec-from-a")
+	x.callIn("b/echo", "rec-from-b", "rec-from-b")
+	x.keys("R")
+	x.waitFor("recording stopped")
+	x.keys("q")
+	x.waitFor("mcpscope-exited:0")
+
+	dir := strings.TrimSpace(x.run("display-message", "-p", "-t", "e2e", "#{pane_current_path}"))
+	files, _ := filepath.Glob(filepath.Join(dir, "mcpscope-*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("recordings in %s: %v", dir, files)
+	}
+	rec, err := record.Load(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Header.Version != record.VersionServers || strings.Join(rec.ServerNames(), ",") != "a,b" {
+		t.Fatalf("header: version %d, servers %v", rec.Header.Version, rec.ServerNames())
+	}
+	calls := map[string]bool{}
+	for _, ex := range rec.Exchanges() {
+		if ex.Method == "tools/call" {
+			calls[rec.Events[ex.RequestEvent].Server] = true
+		}
+	}
+	if !calls["a"] || !calls["b"] {
+		t.Errorf("the recording's tools/call came from %v, want a and b", calls)
+	}
+	out, err := exec.Command(bin, "replay", files[0]).CombinedOutput()
+	if err != nil {
+		t.Errorf("replay of the two-server recording: %v\n%s", err, out)
+	}
+
+	// open shows both servers: each served as a mock under its name, the traffic and
+	// the calls of each under it.
+	o := newTmux(t, 140, 40, fmt.Sprintf("sh -c '%s open %s; echo mcpscope-exited:$?; sleep 30'", bin, files[0]))
+	o.waitFor("▶ RECORDING")
+	o.waitFor("▾ a")
+	o.waitFor("▾ b")
+	o.waitFor("b/echo")
+	o.keys("6")
+	o.waitFor("a/echo")
+	o.waitFor("b/echo")
+	o.keys("3")
+	o.waitFor("a │ tools/call")
+	o.waitFor("b │ tools/call")
+	o.keys("q")
+	o.waitFor("mcpscope-exited:0")
 }

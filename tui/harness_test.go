@@ -216,7 +216,7 @@ func keyMsg(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: rune(name[5]), Mod: tea.ModCtrl}
 	case "ctrl+end":
 		return tea.KeyPressMsg{Code: tea.KeyEnd, Mod: tea.ModCtrl}
-	case "ctrl+c", "ctrl+r", "ctrl+j", "ctrl+e", "ctrl+g", "ctrl+o", "ctrl+l":
+	case "ctrl+c", "ctrl+r", "ctrl+j", "ctrl+e", "ctrl+u", "ctrl+g", "ctrl+o", "ctrl+l":
 		return tea.KeyPressMsg{Code: rune(name[5]), Mod: tea.ModCtrl}
 	}
 	r := []rune(name)

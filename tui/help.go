@@ -62,7 +62,7 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 		}
 		if m.form.Raw() {
 			// The text area edits the JSON as text, with its own keys.
-			return "Arguments (raw JSON)", append(groups, []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})
+			return "Arguments (raw JSON)", append(groups, m.form.RawKeys(), []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})
 		}
 		groups = append(groups, m.form.Keys().FullHelp()...)
 		return "Arguments form", append(groups, []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})
@@ -80,17 +80,19 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 			return "Traffic frame", [][]key.Binding{{k.CloseFrame, k.OpenFrame}, scroll}
 		}
 		return "Traffic", [][]key.Binding{
-			{k.OpenFrame, relabel(k.Filter, "search (method, tool, id)"), k.TrafficDir},
+			append([]key.Binding{k.OpenFrame, relabel(k.Filter, "search (method, tool, id)"), k.TrafficDir}, m.serverFilterHelp()...),
 			scroll,
 		}
 	case tabLogs:
-		return "Logs", [][]key.Binding{k.logsHelp(), scroll}
+		return "Logs", [][]key.Binding{append(k.logsHelp(), m.serverFilterHelp()...), scroll}
 	case tabTasks:
 		return "Tasks", [][]key.Binding{k.tasksHelp(), scroll}
 	case tabStderr:
-		return "Stderr", [][]key.Binding{scroll}
+		return "Stderr", [][]key.Binding{m.serverFilterHelp(), scroll}
 	case tabHistory:
 		return "History", [][]key.Binding{{k.Rerun, k.LoadArgs, k.ShowResult}, scroll}
+	case tabResources:
+		return m.resourcesHelp()
 	case tabServers:
 		return "Servers", [][]key.Binding{{
 			relabel(k.Restart, "restart the selected server"),
@@ -100,6 +102,14 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 		}}
 	}
 	return "", nil
+}
+
+// serverFilterHelp is S in Traffic, Logs and Stderr, shown only with several servers.
+func (m *model) serverFilterHelp() []key.Binding {
+	if !m.several() {
+		return nil
+	}
+	return []key.Binding{m.keys.ServerFilter}
 }
 
 // onHelpKey scrolls the help; any other key closes it.
@@ -202,7 +212,10 @@ func (m *model) helpView(width int) string {
 func (m *model) keyHints(width int) string {
 	st := m.st
 	out := st.statusKey.Render("?") + st.muted.Render(" help")
-	if m.typing() {
+	switch {
+	case m.ask != nil || m.elicit != nil:
+		out = "" // the dialog takes every key: no help until it is answered
+	case m.typing():
 		out = st.statusKey.Render("f1") + st.muted.Render(" help") // ? is text here
 	}
 	_, groups := m.focusedHelp()
@@ -229,8 +242,8 @@ func (m *model) keyHints(width int) string {
 		used += w
 		parts = append(parts, p)
 	}
-	if len(parts) == 0 {
-		return out
+	if out != "" {
+		parts = append(parts, out)
 	}
-	return strings.Join(append(parts, out), st.muted.Render(" · "))
+	return strings.Join(parts, st.muted.Render(" · "))
 }

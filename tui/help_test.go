@@ -67,6 +67,9 @@ func TestHelpShowsTheFocusedViewFirst(t *testing.T) {
 	if !strings.Contains(lastLine(h.screen()), "enter call the tool") {
 		t.Errorf("the status bar does not hint at the form's keys: %q", lastLine(h.screen()))
 	}
+	h.press("ctrl+j") // the raw JSON text area, with keys of its own
+	first("the raw JSON editor", "Arguments (raw JSON)", "form ↔ raw JSON", "next line", "word forward", "delete before cursor")
+	h.press("ctrl+j")
 
 	h.press("esc", "3") // back to the list, then Traffic
 	first("Traffic", "Traffic", "open/close the frame", "direction filter")
@@ -76,6 +79,18 @@ func TestHelpShowsTheFocusedViewFirst(t *testing.T) {
 	first("History", "History", "re-run", "show its result")
 	h.press("4")
 	first("Logs", "Logs", "page down")
+
+	// A question takes every key: the status bar says which, and offers no help.
+	h.selectTool("pretend_delete")
+	h.press("enter")
+	h.m.form.SetValue([]byte(`{"path":"/tmp/x"}`))
+	h.press("enter")
+	h.contains("is destructive")
+	if l := lastLine(h.screen()); !strings.Contains(l, "y yes · any key no") || strings.Contains(l, "help") {
+		t.Errorf("while a question waits the status bar says %q", l)
+	}
+	h.press("n")
+	h.contains("call not sent")
 }
 
 func lastLine(s string) string {

@@ -144,6 +144,7 @@ func TestHostileServerStringsAreInert(t *testing.T) {
 	h.press("r")
 
 	h.until("the log and stderr lines", func(m *model) bool { return m.logs.len() > 0 && m.stderr.len() > 2 })
+	h.until("every frame", h.caughtUp) // the noise line comes through the pump, in a batch of its own
 	h.press("tab", "3")
 	h.screenHas("traffic", h.inert("traffic"), "noise: NOISE Reads a file. ␛[8m")
 	for i := range h.m.traffic.rows() {

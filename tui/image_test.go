@@ -40,7 +40,9 @@ func TestInlinePicture(t *testing.T) {
 	h.m.inline = true
 	h.selectTool("image")
 	h.press("enter", "enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+	h.until("the result and its picture", func(m *model) bool {
+		return m.current != nil && !m.current.running && len(m.current.pictures) > 0
+	})
 	var pic *inlineImage
 	for _, p := range h.m.current.pictures {
 		pic = p

@@ -12,7 +12,10 @@ type keyMap struct {
 	Cancel, Restart, Record                key.Binding
 	TabTool, TabResult, TabTraffic         key.Binding
 	TabLogs, TabStderr, TabHistory         key.Binding
-	TabServers, TabTasks                   key.Binding
+	TabServers, TabResources               key.Binding
+	Subscribe                              key.Binding // the Resources tab
+	NextSuggestion, PrevSuggestion         key.Binding // a template field's completion values
+	TabTasks                               key.Binding
 	AsTask, CancelTask, PollTask           key.Binding
 	TaskResult                             key.Binding
 	SampleCanned, SampleReject, SampleSend key.Binding
@@ -28,6 +31,7 @@ type keyMap struct {
 	ShowRaw, CopyResult, CopyArgs, CopyCmd key.Binding
 	SaveResult, Rerun, LoadArgs            key.Binding
 	TrafficDir, ReadResource               key.Binding
+	ServerFilter                           key.Binding
 	DetailUp, DetailDown                   key.Binding
 	DetailPageUp, DetailPageDown           key.Binding
 	CmdPalette                             key.Binding // ctrl+p: the command line even while typing
@@ -77,20 +81,39 @@ func defaultKeys() keyMap {
 		TabStderr:    b("5", "stderr", "5"),
 		TabHistory:   b("6", "history", "6"),
 		TabServers:   b("7", "servers", "7"),
-		TabTasks:     b("0", "tasks", "0"),
-		AsTask:       b("ctrl+g", "call as a task", "ctrl+g"),
-		CancelTask:   b("x", "cancel a task", "x"),
-		PollTask:     b("r", "poll a task again", "r"),
-		TaskResult:   b("enter", "a task's result in 2", "enter"),
-		SampleCanned: b("ctrl+o", "sampling: a canned reply", "ctrl+o"),
-		SampleReject: b("ctrl+x/esc", "sampling: reject", "ctrl+x", "esc"),
-		SampleSend:   b("enter", "sampling: send the reply", "enter"),
-		RequestTop:   b("ctrl+home", "top of the request", "ctrl+home"),
-		RequestEnd:   b("ctrl+end", "end of the request", "ctrl+end"),
-		PickPrev:     b("←", "previous level", "left", "up"),
-		PickNext:     b("→", "next level", "right", "down"),
-		Confirm:      b("enter", "confirm", "enter"),
-		Leave:        b("esc", "leave", "esc"),
+		TabResources: b("8", "resources", "8"),
+		Subscribe:    b("u", "(un)subscribe a resource", "u"),
+		// A template field's completion values: alt+↓/↑ put the next or previous one in.
+		NextSuggestion: b("alt+↓/↑", "pick a completion value", "alt+down"),
+		PrevSuggestion: b("alt+↓/↑", "pick a completion value", "alt+up"),
+		CmdLine:        b(":/ctrl+p", "commands (add, remove…)", ":", "ctrl+p"),
+		CmdPalette:     b(":/ctrl+p", "commands (add, remove…)", "ctrl+p"),
+		NextTab:        b("]", "next tab", "]"),
+		PrevTab:        b("[", "previous tab", "["),
+		ShowRaw:        b("v", "raw JSON (tool or result)", "v"),
+		CopyResult:     b("y", "copy result", "y"),
+		CopyArgs:       b("Y", "copy arguments", "Y"),
+		CopyCmd:        b("c", "copy as mcpscope call", "c"),
+		SaveResult:     b("s", "save result to a file", "s"),
+		Rerun:          b("enter", "re-run", "enter"),
+		LoadArgs:       b("e", "edit arguments", "e"),
+		TrafficDir:     b("d", "direction filter", "d"),
+		ServerFilter:   b("S", "server filter (traffic, logs, stderr)", "S"),
+		ReadResource:   b("o", "read linked resource", "o"),
+		TabTasks:       b("0", "tasks", "0"),
+		AsTask:         b("ctrl+g", "call as a task", "ctrl+g"),
+		CancelTask:     b("x", "cancel a task", "x"),
+		PollTask:       b("r", "poll a task again", "r"),
+		TaskResult:     b("enter", "a task's result in 2", "enter"),
+		SampleCanned:   b("ctrl+o", "sampling: a canned reply", "ctrl+o"),
+		SampleReject:   b("ctrl+x/esc", "sampling: reject", "ctrl+x", "esc"),
+		SampleSend:     b("enter", "sampling: send the reply", "enter"),
+		RequestTop:     b("ctrl+home", "top of the request", "ctrl+home"),
+		RequestEnd:     b("ctrl+end", "end of the request", "ctrl+end"),
+		PickPrev:       b("←", "previous level", "left", "up"),
+		PickNext:       b("→", "next level", "right", "down"),
+		Confirm:        b("enter", "confirm", "enter"),
+		Leave:          b("esc", "leave", "esc"),
 		// The Servers tab: what is declared to the selected server.
 		ToggleSampling: b("S", "servers: declare sampling", "S"),
 		EditRoots:      b("o", "servers: edit roots", "o"),
@@ -100,19 +123,6 @@ func defaultKeys() keyMap {
 		LogLevelShown:     b("f", "raise min level", "f"),
 		LogLevelShownDown: b("F", "lower min level", "F"),
 		SetLogLevel:       b("L", "set server level", "L"),
-		CmdLine:           b(":/ctrl+p", "commands (add, remove…)", ":", "ctrl+p"),
-		CmdPalette:        b(":/ctrl+p", "commands (add, remove…)", "ctrl+p"),
-		NextTab:           b("]", "next tab", "]"),
-		PrevTab:           b("[", "previous tab", "["),
-		ShowRaw:           b("v", "raw JSON (tool or result)", "v"),
-		CopyResult:        b("y", "copy result", "y"),
-		CopyArgs:          b("Y", "copy arguments", "Y"),
-		CopyCmd:           b("c", "copy as mcpscope call", "c"),
-		SaveResult:        b("s", "save result to a file", "s"),
-		Rerun:             b("enter", "re-run", "enter"),
-		LoadArgs:          b("e", "edit arguments", "e"),
-		TrafficDir:        b("d", "direction filter", "d"),
-		ReadResource:      b("o", "read linked resource", "o"),
 		// The tool detail scrolls with shift, so that the form keeps the plain keys.
 		DetailUp:       b("shift+↑/↓", "scroll the tool detail", "shift+up"),
 		DetailDown:     b("shift+↑/↓", "scroll the tool detail", "shift+down"),
@@ -159,7 +169,7 @@ func (k keyMap) globalHelp(several bool) [][]key.Binding {
 // tabKeys is the key of each tab, by its place in the tab enum: tabKeys()[t]
 // opens tab t. A tab without a digit (Skills, Changes, Auth) has none here.
 func (k keyMap) tabKeys() []key.Binding {
-	return []key.Binding{k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory, k.TabServers, k.TabTasks}
+	return []key.Binding{k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory, k.TabServers, k.TabResources, k.TabTasks}
 }
 
 // relabel is b with another description, for a view where the key means more

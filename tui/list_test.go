@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/themes"
 )
 
 // A list of a million rows draws only the rows on screen, and every move keeps
@@ -91,11 +94,43 @@ func TestListKeepsScreenFullWhenRowsShrink(t *testing.T) {
 	}
 }
 
-// BenchmarkListFrame is one frame of a million-row list (the visible rows only).
+// BenchmarkListFrame is one frame of a list of 40 rows and of a million (the cursor
+// moving each frame): the same cost, since only the visible rows are drawn.
 func BenchmarkListFrame(b *testing.B) {
-	var l list
-	for i := 0; i < b.N; i++ {
-		l.moveBy(997, 1_000_000)
-		l.draw(1_000_000, 40, func(i int, sel bool) string { return "" })
+	for _, n := range []int{40, 1_000_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var l list
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				l.moveBy(997, n)
+				l.draw(n, 40, func(i int, sel bool) string { return "" })
+			}
+		})
+	}
+}
+
+// BenchmarkToolListFrame draws the tool pane (120×40) with 100 and with 10,000
+// tools, paging down each frame.
+func BenchmarkToolListFrame(b *testing.B) {
+	for _, n := range []int{100, 10_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var l toolList
+			tools := make([]client.Tool, n)
+			for i := range tools {
+				tools[i] = client.Tool{Name: fmt.Sprintf("tool_%05d", i)}
+			}
+			l.setTools(tools)
+			st := newStyles(themes.Dark)
+			_ = l.view(st, 42, 36, true)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				l.move(l.page())
+				if l.cursor == len(l.rows)-1 {
+					l.home()
+				}
+				_ = l.view(st, 42, 36, true)
+			}
+		})
 	}
 }

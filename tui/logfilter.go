@@ -29,13 +29,14 @@ type logFilter struct {
 	names   []string // logger names seen ("" first)
 	ids     map[string]uint32
 
-	min     int    // shown: level index ≥ min (0 shows all)
-	logger  string // shown: logger contains this, case-insensitively ("" all)
-	typing  bool   // the logger filter is being typed
-	rows    []int  // the lines shown while a filter is on
-	view    scroller
-	picking bool // the level picker for the server is open
-	pick    int  // its choice
+	min       int    // shown: level index ≥ min (0 shows all)
+	logger    string // shown: logger contains this, case-insensitively ("" all)
+	typing    bool   // the logger filter is being typed
+	rows      []int  // the lines shown while a filter is on
+	view      scroller
+	forServer string // the server filter the rows were found with
+	picking   bool   // the level picker for the server is open
+	pick      int    // its choice
 }
 
 // maxLoggers bounds the logger names kept; later new ones share one slot.
@@ -72,11 +73,12 @@ func (f *logFilter) loggerID(name string) uint32 {
 	return id
 }
 
-// add records line i's level and logger (in the order lines are added).
-func (f *logFilter) add(level, logger string) {
+// add records the next line's level and logger (in the order lines are added);
+// shown says whether the server filter lets it through.
+func (f *logFilter) add(level, logger string, shown bool) {
 	f.levels = append(f.levels, levelIndex(level))
 	f.loggers = append(f.loggers, f.loggerID(logger))
-	if f.active() && f.match(len(f.levels)-1) {
+	if shown && f.active() && f.match(len(f.levels)-1) {
 		f.rows = append(f.rows, len(f.levels)-1)
 	}
 }
@@ -91,13 +93,15 @@ func (f *logFilter) match(i int) bool {
 	return true
 }
 
-func (f *logFilter) refilter() {
+// refilter finds the lines shown, with v's server filter too.
+func (f *logFilter) refilter(v *lineView) {
 	f.rows = f.rows[:0]
+	f.forServer = v.server
 	if !f.active() {
 		return
 	}
 	for i := range f.levels {
-		if f.match(i) {
+		if f.match(i) && (v.server == "" || v.lineServer(i) == v.server) {
 			f.rows = append(f.rows, i)
 		}
 	}
@@ -105,9 +109,20 @@ func (f *logFilter) refilter() {
 }
 
 // addLog puts a log line in the Logs tab with its level and logger.
-func (m *model) addLog(level, logger, line string) {
-	m.logs.add(line)
-	m.logFilter.add(level, logger)
+func (m *model) addLog(level, logger, line string) { m.addLogFrom(level, logger, line, "") }
+
+// addLogFrom is addLog for a line of one of several servers.
+func (m *model) addLogFrom(level, logger, line, server string) {
+	m.logs.addFrom(line, server)
+	m.logFilter.add(level, logger, m.logs.server == "" || m.logs.server == server)
+}
+
+// lineServer is the server of held line i ("" for none).
+func (v *lineView) lineServer(i int) string {
+	if i < len(v.srv) && int(v.srv[i]) < len(v.names) {
+		return v.names[v.srv[i]]
+	}
+	return ""
 }
 
 // filteredLogs is the filtered lines as a source for the scroller.
@@ -122,7 +137,7 @@ func (s filteredLogs) Lines(from, to int) []string {
 	to = min(to, len(rows))
 	var out []string
 	for i := from; i < to; i++ {
-		out = append(out, s.m.logs.at(rows[i]))
+		out = append(out, s.m.logs.raw(rows[i]))
 	}
 	return out
 }
@@ -145,7 +160,7 @@ func (m *model) onLogsKey(k tea.KeyPressMsg) tea.Cmd {
 		default:
 			f.logger += k.Text
 		}
-		f.refilter()
+		f.refilter(&m.logs)
 		return nil
 	}
 	if f.picking {
@@ -165,19 +180,19 @@ func (m *model) onLogsKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.keys.LogLevelShown):
 		f.min = (f.min + 1) % len(client.LogLevels)
-		f.refilter()
+		f.refilter(&m.logs)
 		return nil
 	case key.Matches(k, m.keys.LogLevelShownDown):
 		f.min = (f.min + len(client.LogLevels) - 1) % len(client.LogLevels)
-		f.refilter()
+		f.refilter(&m.logs)
 		return nil
 	case key.Matches(k, m.keys.Filter):
 		f.typing, f.logger = true, ""
-		f.refilter()
+		f.refilter(&m.logs)
 		return nil
 	case key.Matches(k, m.keys.Leave):
 		f.min, f.logger = 0, ""
-		f.refilter()
+		f.refilter(&m.logs)
 		return nil
 	case key.Matches(k, m.keys.SetLogLevel):
 		s := m.logsServer()
@@ -274,16 +289,19 @@ func (m *model) logsTabView(width, height int) string {
 		parts = append(parts, "L sets the level")
 		if f.active() {
 			parts = append(parts, fmt.Sprintf("%d of %d lines", len(f.rows), m.logs.len()), "esc clears")
+			if m.logs.server != "" {
+				parts = append(parts, "server "+safe(m.logs.server))
+			}
 		}
 		head = st.muted.Render(strings.Join(parts, " · "))
 	}
 	head = truncate(head, width)
 	bodyH := max(height-1, 1)
-	if m.logs.len() == 0 {
-		return head + "\n" + st.muted.Render("No log messages (notifications/message) yet.")
-	}
 	if !f.active() {
-		return head + "\n" + m.logs.view(bodyH)
+		return head + "\n" + m.linesView(&m.logs, "No log messages (notifications/message) yet.", width, bodyH, false)
+	}
+	if f.forServer != m.logs.server {
+		f.refilter(&m.logs) // S changed the server filter
 	}
 	if len(f.rows) == 0 {
 		return head + "\n" + st.muted.Render("No line passes the filter (esc clears it).")

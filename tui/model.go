@@ -2,12 +2,9 @@ package tui
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -21,9 +18,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
-	"github.com/mcpscope/mcpscope/internal/savefile"
 	"github.com/mcpscope/mcpscope/internal/spool"
-	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
 	"github.com/mcpscope/mcpscope/workbench"
@@ -46,11 +41,12 @@ const (
 	tabStderr
 	tabHistory
 	tabServers
+	tabResources
 	tabTasks
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Tasks"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Tasks"}
 
 type connState int
 
@@ -91,7 +87,7 @@ type (
 	}
 	elicitMsg struct {
 		id     int64  // for askGoneMsg
-		server string // who asks
+		server string // the server that asks
 		req    client.ElicitRequest
 		reply  chan client.ElicitResponse
 	}
@@ -99,10 +95,6 @@ type (
 	linkedMsg struct {
 		id    int
 		items []linkedResource
-	}
-	editorDone struct {
-		path string
-		err  error
 	}
 )
 
@@ -159,9 +151,10 @@ type model struct {
 	toolRaw   bool // the Tool tab shows the raw tool object
 
 	traffic trafficView
-	logs    lineView // notifications/message, one line each
-	stderr  lineView // the server's stderr lines
-	hist    list     // History's rows, newest first
+	res     resourcesView // the Resources tab
+	logs    lineView      // notifications/message, one line each
+	stderr  lineView      // the server's stderr lines
+	hist    list          // History's rows, newest first
 
 	elicit     *elicitMsg
 	elicitForm *form.Form
@@ -175,15 +168,16 @@ type model struct {
 
 	logFilter logFilter // the Logs tab's level and logger filters (logfilter.go)
 
-	notice    string
-	inline    bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
-	nextImage int
-	spinner   spinner.Model
-	ticking   bool // a spinner tick is scheduled
-	send      func(tea.Msg)
-	pump      *pump
-	closeMu   sync.Mutex
-	lastCall  time.Duration
+	notice      string
+	recToggling bool // a recording is being started or stopped (recordingMsg comes)
+	inline      bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
+	nextImage   int
+	spinner     spinner.Model
+	ticking     bool // a spinner tick is scheduled
+	send        func(tea.Msg)
+	pump        *pump
+	closeMu     sync.Mutex
+	lastCall    time.Duration
 }
 
 func newModel(opts Options) *model {
@@ -219,57 +213,6 @@ func newModel(opts Options) *model {
 	return m
 }
 
-// loadRecording shows a recording: its wire events in Traffic and its calls in History
-// (the last one in Result), as they were recorded.
-func (m *model) loadRecording(rec *record.Recording) {
-	started := rec.Header.Started
-	events := make([]wire.Event, 0, len(rec.Events)+2)
-	snapshot := false
-	for i := range rec.Events {
-		e := &rec.Events[i]
-		if e.Kind == record.KindEnd {
-			continue
-		}
-		if e.Snapshot && !snapshot {
-			snapshot = true
-			events = append(events, wire.Event{Time: started, Kind: wire.KindSynthetic,
-				Text: "the recording started mid-session: the handshake and lists that follow are a snapshot of what the session knew then"})
-		}
-		events = append(events, e.Wire(started))
-	}
-	events = append(events, wire.Event{Time: time.Now(), Kind: wire.KindSynthetic,
-		Text: "end of the recording; what follows is this session with the mock server"})
-	m.traffic.add(events)
-	for _, e := range events {
-		if e.Kind == wire.KindStderr {
-			m.stderr.add(safeText(string(e.Data)))
-		}
-	}
-	at := func(i int) time.Time {
-		return started.Add(time.Duration(rec.Events[i].T * float64(time.Second)))
-	}
-	for _, ex := range rec.Exchanges() {
-		if ex.Method != "tools/call" {
-			continue
-		}
-		var p struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		_ = json.Unmarshal(ex.Params, &p)
-		m.nextID++
-		o := &outcome{id: m.nextID, tool: client.Tool{Name: p.Name}, args: p.Arguments, started: at(ex.RequestEvent), recorded: true}
-		if ex.Response == nil {
-			o.cancelled = true
-		} else {
-			o.elapsed = at(ex.ResponseEvent).Sub(o.started)
-			o.result, o.err = client.ParseCallResponse(ex.Response)
-		}
-		m.calls = append(m.calls, o)
-		m.current = o
-	}
-}
-
 func (m *model) Init() tea.Cmd {
 	m.ticking = true
 	cmds := []tea.Cmd{m.connect(), m.spinner.Tick}
@@ -291,7 +234,8 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || m.sampling != nil || m.rootsDlg != nil || (m.tab == tabLogs && m.logFilter.typing)
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) ||
+		m.sampling != nil || m.rootsDlg != nil || (m.tab == tabLogs && m.logFilter.typing)
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
@@ -334,6 +278,12 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onWorkbench(msg.e)
 	case toolsMsg:
 		return m, m.onTools(msg)
+	case countsMsg:
+		m.onCounts(msg)
+		return m, nil
+	case recordingMsg:
+		m.onRecording(msg)
+		return m, nil
 	case wireBatchMsg:
 		m.onWire(msg.events, msg.servers)
 		m.onLogs(msg.logs)
@@ -403,8 +353,17 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.notice = fmt.Sprintf("read %d linked resource(s); they are below the result", len(msg.items))
 		m.resultVer++
 		return m, nil
+	case editorFileMsg:
+		return m, m.onEditorFile(msg)
 	case editorDone:
 		return m, m.onEditorDone(msg)
+	case resListMsg, resReadMsg, resSubMsg, complDueMsg, complMsg:
+		return m, m.onResourcesMsg(msg)
+	case editorReadMsg:
+		m.onEditorRead(msg)
+		return m, nil
+	case picturesMsg:
+		return m, m.onPictures(msg)
 	case tea.MouseWheelMsg:
 		delta := 3
 		if msg.Button == tea.MouseWheelUp {
@@ -445,7 +404,9 @@ func (m *model) onWire(events []wire.Event, servers []string) {
 					s.addStderr(line)
 				}
 				if m.several() {
-					line = servers[i] + " │ " + line
+					line = padName(servers[i], m.nameWidth()) + " │ " + line
+					m.stderr.addFrom(line, servers[i])
+					continue
 				}
 			}
 			m.stderr.add(line)
@@ -510,37 +471,6 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		return tea.Batch(check, m.sendPictures(o))
 	}
 	return nil
-}
-
-// sendPictures transmits a result's images to a terminal that can show them inline.
-func (m *model) sendPictures(o *outcome) tea.Cmd {
-	if !m.inline || o.result == nil {
-		return nil
-	}
-	var seqs []string
-	for i, c := range o.result.Content {
-		if c.Type != "image" {
-			continue
-		}
-		data, err := c.Bytes()
-		if err != nil {
-			continue
-		}
-		m.nextImage++
-		pic, err := newInlineImage(data, m.nextImage, max(m.width*2/3-4, 8))
-		if err != nil {
-			continue // not a format Go decodes: the description stays
-		}
-		if o.pictures == nil {
-			o.pictures = map[int]*inlineImage{}
-		}
-		o.pictures[i] = pic
-		seqs = append(seqs, pic.seq)
-	}
-	if len(seqs) == 0 {
-		return nil
-	}
-	return tea.Raw(strings.Join(seqs, ""))
 }
 
 // syncForm builds the form for the selected tool when the selection changed.
@@ -647,13 +577,16 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 				}
 			}
 			m.focus = paneRight
-			return nil
+			if m.tab == tabServers {
+				return m.fetchAllCounts() // one server: counted when first shown
+			}
+			return m.enterTab()
 		case key.Matches(k, m.keys.NextTab):
 			m.tab = (m.tab + 1) % tabCount
-			return nil
+			return m.enterTab()
 		case key.Matches(k, m.keys.PrevTab):
 			m.tab = (m.tab + tabCount - 1) % tabCount
-			return nil
+			return m.enterTab()
 		}
 	}
 	if m.tab == tabTool && key.Matches(k, m.keys.DetailUp, m.keys.DetailDown, m.keys.DetailPageUp, m.keys.DetailPageDown) {
@@ -697,7 +630,16 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onServersKey(k)
 	case tabTasks:
 		return m.onTasksKey(k)
-	case tabLogs:
+	case tabResources:
+		return m.onResourcesKey(k)
+	}
+	if m.tab == tabLogs || m.tab == tabStderr {
+		if key.Matches(k, m.keys.ServerFilter) {
+			m.onServerFilterKey()
+			return nil
+		}
+	}
+	if m.tab == tabLogs {
 		return m.onLogsKey(k)
 	}
 	return m.onScrollKey(k)
@@ -1010,24 +952,49 @@ func (m *model) onResultKey(k tea.KeyPressMsg) tea.Cmd {
 	return m.onScrollKey(k)
 }
 
-// toggleRecording starts or stops recording the session to a file.
+// toggleRecording starts or stops recording the session to a file. Opening or
+// closing the file runs in a command (a slow disk never holds the screen); its
+// answer comes back as a recordingMsg.
 func (m *model) toggleRecording() tea.Cmd {
 	if m.opts.ToggleRecording == nil {
 		m.notice = "recording is not available here"
 		return nil
 	}
-	path, err := m.opts.ToggleRecording()
+	if m.recToggling {
+		m.notice = "recording: still switching, a moment"
+		return nil
+	}
+	m.recToggling = true
+	if m.opts.Recording != "" {
+		m.notice = "stopping the recording…"
+	} else {
+		m.notice = "starting a recording…"
+	}
+	toggle := m.opts.ToggleRecording
+	return func() tea.Msg {
+		path, err := toggle()
+		return recordingMsg{path: path, err: err}
+	}
+}
+
+// recordingMsg is what ToggleRecording answered: the new file, or "" once stopped.
+type recordingMsg struct {
+	path string
+	err  error
+}
+
+func (m *model) onRecording(msg recordingMsg) {
+	m.recToggling = false
 	switch {
-	case err != nil:
-		m.notice = "recording: " + err.Error()
-	case path == "":
+	case msg.err != nil:
+		m.notice = "recording: " + msg.err.Error()
+	case msg.path == "":
 		m.notice = "recording stopped: " + m.opts.Recording
 		m.opts.Recording = ""
 	default:
-		m.opts.Recording = path
-		m.notice = "recording to " + path
+		m.opts.Recording = msg.path
+		m.notice = "recording to " + msg.path
 	}
-	return nil
 }
 
 // readLinks reads every resource_link of the shown result (resources/read).
@@ -1125,6 +1092,8 @@ func (m *model) scroll(delta int) {
 		m.stderr.scroll(delta)
 	case m.tab == tabHistory:
 		m.hist.moveBy(delta, len(m.calls))
+	case m.tab == tabResources:
+		m.res.scroll(delta)
 	}
 }
 
@@ -1154,53 +1123,14 @@ func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
 		m.traffic.dirIndex = (m.traffic.dirIndex + 1) % len(dirFilters)
 		m.traffic.refilter()
 		return nil
+	case key.Matches(k, m.keys.ServerFilter):
+		m.onServerFilterKey()
+		return nil
 	case key.Matches(k, m.keys.OpenFrame):
 		m.traffic.toggleOpen()
 		return nil
 	case key.Matches(k, m.keys.CloseFrame):
 		m.traffic.closeOpen()
-		return nil
-	}
-	return m.onScrollKey(k)
-}
-
-func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
-	if len(m.calls) == 0 {
-		return m.onScrollKey(k)
-	}
-	m.hist.clamp(len(m.calls))
-	idx := len(m.calls) - 1 - m.hist.cursor // newest first on screen
-	o := m.calls[idx]
-	switch {
-	case key.Matches(k, m.keys.Rerun):
-		// The entry's own tool, whatever the list shows or has selected.
-		t, ok := m.toolByName(o.server, o.tool.Name)
-		if !ok {
-			m.notice = o.tool.Name + " is not in the server's tool list any more; nothing was called"
-			return nil
-		}
-		return m.requestCall(o.server, t, o.args)
-	case key.Matches(k, m.keys.LoadArgs):
-		if _, ok := m.toolByName(o.server, o.tool.Name); !ok {
-			m.notice = o.tool.Name + " is not in the server's tool list any more; its form cannot be opened"
-			return nil
-		}
-		if !m.selectTool(o.server, o.tool.Name) {
-			m.list.setFilter("") // the filter hides it: show every tool
-			m.selectTool(o.server, o.tool.Name)
-		}
-		if m.form != nil {
-			if err := m.form.SetValue(o.args); err != nil {
-				m.notice = "could not load the arguments into the form: " + err.Error()
-			}
-		}
-		m.tab = tabTool
-		return nil
-	case key.Matches(k, m.keys.ShowResult):
-		m.current = o
-		m.tab = tabResult
-		m.result.top()
-		m.resultVer++
 		return nil
 	}
 	return m.onScrollKey(k)
@@ -1262,143 +1192,6 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 		return answer(client.ElicitResponse{Action: "cancel"})
 	}
 	return m.forwardToField(k)
-}
-
-func (m *model) saveResult() tea.Cmd {
-	o := m.current
-	if o == nil || o.result == nil {
-		return nil
-	}
-	base := m.opts.SaveDir
-	if base == "" {
-		base = "."
-	}
-	dir, err := os.MkdirTemp(base, "mcpscope-result-")
-	if err != nil {
-		m.notice = "save: " + err.Error()
-		return nil
-	}
-	var saved []string
-	for i, c := range o.result.Content {
-		var data []byte
-		ext := ".txt"
-		switch c.Type {
-		case "text":
-			data = []byte(c.Text)
-		case "image", "audio", "resource":
-			if c.Resource != nil && c.Resource.HasText {
-				data = []byte(c.Resource.Text)
-			} else if b, err := c.Bytes(); err == nil {
-				data, ext = b, extFor(c.MIMEType, c.Resource)
-			}
-		case "resource_link":
-			data, ext = linkData(o, c)
-		default:
-			data, ext = c.Raw, ".json"
-		}
-		// The type is the server's: savefile keeps it one name inside dir.
-		if p, err := savefile.Write(dir, fmt.Sprintf("%d-%s%s", i+1, c.Type, ext), data, 0o644); err == nil {
-			saved = append(saved, p)
-		}
-	}
-	_, _ = savefile.Write(dir, "result.json", o.result.Raw, 0o644)
-	m.notice = fmt.Sprintf("saved %d block(s) and result.json to %s", len(saved), dir)
-	return nil
-}
-
-// linkData is what s saves for a resource_link: the resource itself when o has read
-// it, else the link (its URI, name, type and size) as JSON.
-func linkData(o *outcome, c client.Content) ([]byte, string) {
-	for _, l := range o.linked {
-		if l.uri != c.URI || l.err != nil || len(l.contents) == 0 {
-			continue
-		}
-		rc := l.contents[0]
-		if rc.HasText {
-			return []byte(rc.Text), ".txt"
-		}
-		if b, err := base64.StdEncoding.DecodeString(rc.Blob); err == nil {
-			return b, extFor(rc.MIMEType, nil)
-		}
-	}
-	if len(c.Raw) > 0 {
-		return c.Raw, ".json"
-	}
-	b, _ := json.MarshalIndent(struct {
-		Type        string `json:"type"`
-		URI         string `json:"uri"`
-		Name        string `json:"name,omitempty"`
-		Title       string `json:"title,omitempty"`
-		Description string `json:"description,omitempty"`
-		MIMEType    string `json:"mimeType,omitempty"`
-		Size        *int64 `json:"size,omitempty"`
-	}{c.Type, c.URI, c.Name, c.Title, c.Description, c.MIMEType, c.Size}, "", "  ")
-	return b, ".json"
-}
-
-func extFor(mime string, rc *client.ResourceContent) string {
-	if rc != nil && mime == "" {
-		mime = rc.MIMEType
-	}
-	switch mime {
-	case "image/png":
-		return ".png"
-	case "image/jpeg":
-		return ".jpg"
-	case "image/gif":
-		return ".gif"
-	case "audio/wav", "audio/x-wav", "audio/wave":
-		return ".wav"
-	case "audio/mpeg":
-		return ".mp3"
-	}
-	return ".bin"
-}
-
-// openEditor writes the current arguments to a file and opens $EDITOR on it; the edited
-// JSON is loaded back into the form.
-func (m *model) openEditor() tea.Cmd {
-	if m.form == nil {
-		return nil
-	}
-	args, err := m.form.Value()
-	if err != nil {
-		args = json.RawMessage(`{}`)
-	}
-	f, err := os.CreateTemp("", "mcpscope-args-*.json")
-	if err != nil {
-		m.notice = "editor: " + err.Error()
-		return nil
-	}
-	pretty, _ := json.MarshalIndent(json.RawMessage(args), "", "  ")
-	f.Write(pretty)
-	f.Close()
-	parts := strings.Fields(editorCommand())
-	c := exec.Command(parts[0], append(parts[1:], f.Name())...)
-	return tea.ExecProcess(c, func(err error) tea.Msg { return editorDone{path: f.Name(), err: err} })
-}
-
-func (m *model) onEditorDone(msg editorDone) tea.Cmd {
-	defer os.Remove(msg.path)
-	if msg.err != nil {
-		m.notice = "editor: " + msg.err.Error()
-		return nil
-	}
-	b, err := os.ReadFile(msg.path)
-	if err != nil {
-		m.notice = "editor: " + err.Error()
-		return nil
-	}
-	if m.form != nil {
-		if err := m.form.SetValue(b); err != nil {
-			// Keep the edit: it goes to the raw JSON editor, with why it did not fit.
-			m.form.SetRawText(string(b), err.Error())
-			m.notice = "the edited arguments are kept as raw JSON: " + err.Error() + " (ctrl+j returns to the fields once they fit)"
-			return nil
-		}
-	}
-	m.notice = "arguments loaded from the editor"
-	return nil
 }
 
 // resultText is a result as plain text for the clipboard.
@@ -1515,6 +1308,9 @@ func (m *model) tabBar(width int) string {
 			if tab(i) == tabTasks && len(m.tasks.items) == 0 && m.tab != tabTasks {
 				continue // no task yet (0 still opens it)
 			}
+			if tab(i) == tabResources && !m.hasResources() && m.tab != tabResources {
+				continue // nothing to show (8 still opens it)
+			}
 			label := fmt.Sprintf("%d %s", i+1, name)
 			if tab(i) == tabTasks {
 				label = "0 " + name
@@ -1588,17 +1384,15 @@ func (m *model) rightTabs(width, height int) string {
 	case tabLogs:
 		body = m.logsTabView(width, bodyH)
 	case tabStderr:
-		if m.stderr.len() == 0 {
-			body = m.st.muted.Render("The server has written nothing to stderr.")
-		} else {
-			body = m.stderr.wrapView(bodyH, width)
-		}
+		body = m.linesView(&m.stderr, "The server has written nothing to stderr.", width, bodyH, true)
 	case tabHistory:
 		body = m.historyView(width, bodyH)
 	case tabServers:
 		body = m.serversView(width, bodyH)
 	case tabTasks:
 		body = m.tasksTabView(width, bodyH)
+	case tabResources:
+		body = m.resourcesView(width, bodyH)
 	}
 	switch m.srv.state {
 	case stateDied:
@@ -1632,8 +1426,8 @@ func (m *model) failureView(width, height int, title string) string {
 	// rest may be in the spill file).
 	var errLines []string
 	count, at := 0, func(i int) string { return errLines[i] }
-	if from := m.srv.stderrFrom; from <= m.stderr.len() {
-		count, at = m.stderr.len()-from, func(i int) string { return m.stderr.at(from + i) }
+	if from := m.srv.stderrFrom; from <= m.stderr.total() {
+		count, at = m.stderr.total()-from, func(i int) string { return m.stderr.raw(from + i) }
 	}
 	if count == 0 && se != nil {
 		for _, l := range se.Stderr { // not seen on the tap (yet)
@@ -1800,47 +1594,11 @@ func progressBar(st styles, p *client.Progress, width int) string {
 	return s
 }
 
-func (m *model) historyView(width, height int) string {
-	if len(m.calls) == 0 {
-		return m.st.muted.Render("No calls yet.")
-	}
-	lines := []string{m.st.muted.Render("enter re-runs · e loads the arguments into the form · → shows the result")}
-	if m.opts.Browse != nil {
-		lines[0] += m.st.muted.Render(" · ▶ from the recording")
-	}
-	// Row k is the k-th newest call.
-	rows := m.hist.draw(len(m.calls), max(height-1, 1), func(k int, selected bool) string {
-		o := m.calls[len(m.calls)-1-k]
-		mark := ""
-		if o.recorded || o.mocked {
-			mark = "▶ " // from the recording
-		}
-		name := o.tool.Name
-		if m.several() && o.server != "" {
-			name = o.server + "/" + name
-		}
-		row := safe(fmt.Sprintf("%s  %s%-10s %-12s %s", o.started.Format("15:04:05"), mark, o.status(), name, oneLine(string(o.args), 200)))
-		row = truncate(row, width-2)
-		switch o.status() {
-		case "failed":
-			row = m.st.err.Render(row)
-		case "tool error":
-			row = m.st.toolErr.Render(row)
-		}
-		if selected {
-			return m.st.selected.Render("›") + " " + row
-		}
-		return "  " + row
-	})
-	lines = append(lines, rows...)
-	return strings.Join(lines, "\n")
-}
-
 func (m *model) elicitView(width, height int) string {
 	e := m.elicit.req
 	title := "The server asks for input"
 	if m.several() {
-		title = safe(m.elicit.server) + " asks for input"
+		title = "Server " + safe(m.elicit.server) + " asks for input"
 	}
 	lines := []string{m.st.title.Render(title)}
 	lines = append(lines, wrapText(e.Message, width)...)

@@ -124,7 +124,11 @@ func (m *model) samplingView(width, height int) string {
 	d := m.sampling
 	req := d.msg.req
 	st := m.st
-	lines := []string{st.title.Render(truncate(safe(d.msg.server)+" asks for a model reply", width)),
+	who := "The server"
+	if m.several() {
+		who = "Server " + safe(d.msg.server)
+	}
+	lines := []string{st.title.Render(truncate(who+" asks for a model reply", width)),
 		st.muted.Render(truncate("sampling/createMessage · "+samplingSummary(req), width))}
 	formH := 4
 	hint := st.muted.Render(truncate("enter sends the reply · ctrl+o a canned reply · ctrl+x or esc rejects · pgup/pgdn, shift+↑/↓, ctrl+home/end scroll the request", width))

@@ -26,6 +26,7 @@ func TestSaveResultStaysInItsDirectory(t *testing.T) {
 	h.press("enter")
 	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.current.result != nil })
 	h.press("s")
+	h.until("the save", func(m *model) bool { return strings.HasPrefix(m.notice, "save") && m.notice != "saving the result…" })
 	if !strings.Contains(h.m.notice, "saved 3 block(s)") {
 		t.Fatalf("notice %q", h.m.notice)
 	}

@@ -38,6 +38,22 @@ type server struct {
 	stderr    []string  // its last stderr lines (safe)
 	// reconnecting: a request is reconnecting the idle server (the notice says so).
 	reconnecting bool
+	// counts are its resources and prompts (resources/list, prompts/list), fetched
+	// in a command once it is connected: what the Servers row shows.
+	counts serverCounts
+	// detail is the Servers tab's detail of this server as last made (detailFor says
+	// from what).
+	detail    []string
+	detailFor detailKey
+}
+
+// serverCounts are how many resources and prompts a server lists (-1: it does not
+// declare the capability; fetched false: not asked yet).
+type serverCounts struct {
+	gen                int // the connection they were fetched on
+	fetched, fetching  bool
+	resources, prompts int
+	err                string // why a list failed (shown in the detail)
 }
 
 // Messages from the workbench.
@@ -54,6 +70,11 @@ type (
 	wbDoneMsg struct {
 		what string
 		err  error
+	}
+	// countsMsg: a server's resources and prompts were counted.
+	countsMsg struct {
+		server string
+		counts serverCounts
 	}
 )
 
@@ -77,6 +98,58 @@ func (m *model) server(name string) *server {
 		return m.srv // a list set without a workbench (tests of one view)
 	}
 	return nil
+}
+
+// nameWidth is the width of the server column of Traffic, Logs and Stderr.
+func (m *model) nameWidth() int {
+	w := 0
+	for _, s := range m.servers {
+		w = max(w, len(s.name))
+	}
+	return min(w, 16)
+}
+
+// linesView draws Logs or Stderr: with several servers a header with the server
+// filter (S), then the lines.
+func (m *model) linesView(v *lineView, empty string, width, height int, wrap bool) string {
+	var head string
+	if m.several() || v.server != "" {
+		head = m.st.muted.Render(fmt.Sprintf("%d lines · server ", v.len())) + serverFilterLabel(m.st, v.server) + m.st.muted.Render(" (S cycles)")
+		height--
+	}
+	var body string
+	switch {
+	case v.len() == 0 && v.server != "":
+		body = m.st.muted.Render(safe(v.server) + " has nothing here yet.")
+	case v.len() == 0:
+		body = m.st.muted.Render(empty)
+	case wrap:
+		body = v.wrapView(height, width)
+	default:
+		body = v.view(height)
+	}
+	if head == "" {
+		return body
+	}
+	return head + "\n" + body
+}
+
+// onServerFilterKey is S on Traffic, Logs and Stderr: the next server filter.
+func (m *model) onServerFilterKey() {
+	if !m.several() {
+		m.notice = "one server: there is no server to filter by"
+		return
+	}
+	switch m.tab {
+	case tabTraffic:
+		m.traffic.server = nextServer(m.traffic.server, m.serverNames())
+		m.traffic.open = false
+		m.traffic.refilter()
+	case tabLogs:
+		m.logs.setServer(nextServer(m.logs.server, m.serverNames()))
+	case tabStderr:
+		m.stderr.setServer(nextServer(m.stderr.server, m.serverNames()))
+	}
 }
 
 // several reports whether the session holds more than one server (tools are then
@@ -191,15 +264,12 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 	switch e.Kind {
 	case workbench.EventLog:
 		if e.Log != nil {
-			prefix := ""
-			if m.several() {
-				prefix = e.Server + " "
-			}
 			line := logLine(e.Time, *e.Log)
-			if prefix != "" {
-				line = safe(prefix) + line
+			if m.several() {
+				m.addLogFrom(e.Log.Level, e.Log.Logger, padName(e.Server, m.nameWidth())+" │ "+line, e.Server)
+			} else {
+				m.addLog(e.Log.Level, e.Log.Logger, line) // with its level and logger (logfilter.go)
 			}
-			m.addLog(e.Log.Level, e.Log.Logger, line) // with its level and logger, for the filters
 		}
 	case workbench.EventToolsChanged:
 		if s.state == stateReady {
@@ -214,8 +284,12 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 		s.reconnecting = true
 	case workbench.EventStatus:
 		if e.Status != nil {
-			return m.onStatus(s, *e.Status)
+			return tea.Batch(m.onStatus(s, *e.Status), m.resourcesOnStatus())
 		}
+	case workbench.EventResourceUpdated:
+		return m.onResourceEvent(s, "updated", e.Text)
+	case workbench.EventResourcesChanged:
+		return m.onResourceEvent(s, "list", "")
 	}
 	return nil
 }
@@ -228,7 +302,7 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 		s.gen++
 		s.state = stateConnecting
 		s.err, s.exit = nil, nil
-		s.stderrFrom = m.stderr.len()
+		s.stderrFrom = m.stderr.total()
 	case workbench.StateConnected:
 		s.state, s.info, s.err, s.exit = stateReady, st.Info, nil, nil
 		s.everReady = true
@@ -238,7 +312,8 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 		} else if !m.several() {
 			m.notice = "" // with several servers a notice may be about another one
 		}
-		return m.fetchTools(s, false)
+		s.counts = serverCounts{}
+		return m.fetchTools(s, false) // then its counts (onTools)
 	case workbench.StateFailed, workbench.StateNeedsLogin:
 		s.state, s.err, s.exit = stateFailed, st.Err, st.Exit
 		if s.err == nil {
@@ -283,6 +358,65 @@ func (m *model) fetchTools(s *server, fresh bool) tea.Cmd {
 	}
 }
 
+// fetchCounts counts a connected server's resources and prompts (each only when it
+// declares the capability), in a command.
+func (m *model) fetchCounts(s *server) tea.Cmd {
+	if s == nil || m.wb == nil || s.state != stateReady || s.counts.fetching || (s.counts.fetched && s.counts.gen == s.gen) {
+		return nil
+	}
+	s.counts.fetching = true
+	wb, name, gen := m.wb, s.name, s.gen
+	return func() tea.Msg {
+		c := serverCounts{gen: gen, fetched: true, resources: -1, prompts: -1}
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		sess, release, err := wb.Session(ctx, name)
+		if err != nil {
+			c.err = err.Error()
+			return countsMsg{server: name, counts: c}
+		}
+		defer release()
+		var errs []string
+		if sess.HasCapability("resources") {
+			if l, err := sess.Resources(ctx); err != nil {
+				errs = append(errs, "resources/list: "+err.Error())
+			} else {
+				c.resources = len(l.Items)
+			}
+		}
+		if sess.HasCapability("prompts") {
+			if l, err := sess.Prompts(ctx); err != nil {
+				errs = append(errs, "prompts/list: "+err.Error())
+			} else {
+				c.prompts = len(l.Items)
+			}
+		}
+		c.err = strings.Join(errs, "; ")
+		return countsMsg{server: name, counts: c}
+	}
+}
+
+// fetchAllCounts counts what every connected server lacks (the Servers tab opened).
+func (m *model) fetchAllCounts() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, s := range m.servers {
+		cmds = append(cmds, m.fetchCounts(s))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *model) onCounts(msg countsMsg) {
+	s := m.server(msg.server)
+	if s == nil {
+		return
+	}
+	s.counts.fetching = false
+	if msg.counts.gen != s.gen {
+		return // a restart made them stale
+	}
+	s.counts = msg.counts
+}
+
 // fetchAllTools refetches the tools of every connected server (the user's "r").
 func (m *model) fetchAllTools() tea.Cmd {
 	var cmds []tea.Cmd
@@ -309,6 +443,12 @@ func (m *model) onTools(msg toolsMsg) tea.Cmd {
 		m.notice = "tool list: " + strings.Join(msg.list.Problems, "; ")
 	}
 	m.syncForm()
+	if m.several() || m.tab == tabServers {
+		// Resources and prompts are counted once the tools are on screen (they do not
+		// hold up the first screen). One server: when the Servers tab is opened, so
+		// that its Traffic holds what it always did.
+		return m.fetchCounts(s)
+	}
 	return nil
 }
 
@@ -472,10 +612,14 @@ func (m *model) serversView(width, height int) string {
 		if !s.last.IsZero() {
 			last = s.last.Format("15:04:05")
 		}
-		row := fmt.Sprintf("%-*s  %s  %s  %s  tools %d  %s  last %s", nameW, truncate(s.name, 21), m.badge(s),
-			safe(strings.TrimSpace(s.info.Era+" "+s.info.ProtocolVersion)), safe(tr), len(s.tools), caps, last)
+		row := fmt.Sprintf("%-*s  %s  %s  %s  tools %d  resources %s  prompts %s  last %s", nameW, truncate(s.name, 21), m.badge(s),
+			safe(strings.TrimSpace(s.info.Era+" "+s.info.ProtocolVersion)), safe(tr), len(s.tools),
+			s.counts.show(s.counts.resources), s.counts.show(s.counts.prompts), last)
 		if s.state == stateFailed || s.state == stateDied {
 			row += "  " + m.st.err.Render(safe(oneLine(s.status.Reason, 200)))
+		}
+		if caps != "" {
+			row += "  " + m.st.muted.Render(caps)
 		}
 		mark := "  "
 		if selected {
@@ -486,20 +630,33 @@ func (m *model) serversView(width, height int) string {
 	lines = append(lines, rows...)
 	lines = append(lines, "")
 	if c := m.srvList.cursor; c < len(m.servers) {
-		m.srvDetail.setLines(m.serverDetail(m.servers[c], width))
+		m.srvDetail.setLines(m.serverDetailCached(m.servers[c], width))
 		lines = append(lines, m.srvDetail.view(max(height-len(lines), 1)))
 	}
 	return strings.Join(lines, "\n")
 }
 
-// capabilityNames lists which of resources, prompts, logging… the server offers.
+// show is one count as a row shows it: "-" when the server does not offer the
+// list, "…" until it has been counted.
+func (c serverCounts) show(n int) string {
+	switch {
+	case !c.fetched:
+		return "…"
+	case n < 0:
+		return "-"
+	}
+	return fmt.Sprint(n)
+}
+
+// capabilityNames lists which of logging, completions and tasks the server offers
+// (resources and prompts have their counts).
 func capabilityNames(raw json.RawMessage) string {
 	var caps map[string]json.RawMessage
 	if json.Unmarshal(raw, &caps) != nil || len(caps) == 0 {
 		return ""
 	}
 	var names []string
-	for _, k := range []string{"resources", "prompts", "logging", "completions", "tasks"} {
+	for _, k := range []string{"logging", "completions", "tasks"} {
 		if _, ok := caps[k]; ok {
 			names = append(names, k)
 		}
@@ -507,20 +664,97 @@ func capabilityNames(raw json.RawMessage) string {
 	return strings.Join(names, " ")
 }
 
-// serverDetail is what is known about one server: serverInfo, instructions, the
-// capabilities as sent, the failure, its last stderr lines.
+// detailKey says what a server's detail was made from: it is made again only when
+// one of these changed, not on every frame (instructions and capabilities can be big).
+type detailKey struct {
+	width, gen, tools, stderr int
+	state                     connState
+	status                    workbench.State
+	reason                    string
+	counts                    serverCounts
+	lastStderr                string
+}
+
+func (m *model) serverDetailCached(s *server, width int) []string {
+	k := detailKey{width: width, gen: s.gen, tools: len(s.tools), stderr: len(s.stderr), state: s.state,
+		status: s.status.State, reason: s.status.Reason, counts: s.counts}
+	if n := len(s.stderr); n > 0 {
+		k.lastStderr = s.stderr[n-1]
+	}
+	if s.detail == nil || s.detailFor != k {
+		s.detail, s.detailFor = m.serverDetail(s, width), k
+	}
+	return s.detail
+}
+
+// maxInstructions bounds the instructions laid out (the rest is counted, not shown).
+const maxInstructions = 256 << 10
+
+// serverDetail is what is known about one server: serverInfo (name, title, version,
+// description, website, icons), the failure, its instructions, the capabilities as
+// sent, the server/discover result (2026-07-28), its last stderr lines. Every string
+// of it came from the server: safe and safeText (through wrapText and jsonLines).
 func (m *model) serverDetail(s *server, width int) []string {
 	st := m.st
 	out := []string{st.title.Render(safe(s.name)) + "  " + m.badge(s)}
-	i := s.info
-	if i.Name != "" {
-		out = append(out, "serverInfo  "+safe(strings.TrimSpace(i.Name+" "+i.Version)))
-		if i.Title != "" {
-			out = append(out, "title       "+safe(i.Title))
+	field := func(label, v string) {
+		if v == "" {
+			return
+		}
+		lines := wrapText(v, max(width-12, 10))
+		out = append(out, fmt.Sprintf("%-12s", label)+lines[0])
+		for _, l := range lines[1:] {
+			out = append(out, strings.Repeat(" ", 12)+l)
 		}
 	}
-	if i.URL != "" {
-		out = append(out, "url         "+safe(i.URL))
+	i := s.info
+	if spec := m.targetOf(s.name); len(spec.Argv) > 0 || spec.URL != "" {
+		what := spec.URL
+		if what == "" {
+			what = strings.Join(spec.Argv, " ")
+		}
+		field("target", what)
+	}
+	field("serverInfo", strings.TrimSpace(i.Name+" "+i.Version))
+	field("title", i.Title)
+	field("description", i.Description)
+	field("website", i.WebsiteURL)
+	for n, ic := range i.Icons {
+		what := oneLine(ic.Src, 200)
+		if strings.HasPrefix(ic.Src, "data:") {
+			// A data: URI holds the picture itself: show what it is, not its bytes.
+			head, _, _ := strings.Cut(ic.Src, ",")
+			what = oneLine(head, 80) + fmt.Sprintf(",… (%d bytes)", len(ic.Src))
+		}
+		var about []string
+		if ic.MIMEType != "" {
+			about = append(about, ic.MIMEType)
+		}
+		if len(ic.Sizes) > 0 {
+			about = append(about, strings.Join(ic.Sizes, " "))
+		}
+		if ic.Theme != "" {
+			about = append(about, ic.Theme+" theme")
+		}
+		if len(about) > 0 {
+			what += " (" + strings.Join(about, ", ") + ")"
+		}
+		label := "icon"
+		if len(i.Icons) > 1 {
+			label = fmt.Sprintf("icon %d", n+1)
+		}
+		if n == 8 && len(i.Icons) > 9 {
+			field(label, fmt.Sprintf("… and %d more", len(i.Icons)-n))
+			break
+		}
+		field(label, what)
+	}
+	field("url", i.URL)
+	if s.counts.fetched {
+		field("lists", fmt.Sprintf("%d tools, %s resources, %s prompts", len(s.tools), s.counts.show(s.counts.resources), s.counts.show(s.counts.prompts)))
+		if s.counts.err != "" {
+			out = append(out, st.err.Render("listing failed: ")+safe(oneLine(s.counts.err, 300)))
+		}
 	}
 	if s.status.Reason != "" {
 		out = append(out, "", st.accent.Render("status"))
@@ -529,11 +763,22 @@ func (m *model) serverDetail(s *server, width int) []string {
 	out = append(out, m.clientSideLines(s, width)...) // sampling, roots, log level (roots.go)
 	if i.Instructions != "" {
 		out = append(out, "", st.accent.Render("instructions"))
-		out = append(out, wrapText(i.Instructions, width)...)
+		text := i.Instructions
+		if len(text) > maxInstructions {
+			text = text[:maxInstructions]
+		}
+		out = append(out, instructionLines(st, text, width)...)
+		if len(i.Instructions) > maxInstructions {
+			out = append(out, st.muted.Render(fmt.Sprintf("… %d more bytes of instructions (the Traffic tab has the whole initialize result)", len(i.Instructions)-maxInstructions)))
+		}
 	}
 	if len(i.Capabilities) > 0 {
 		out = append(out, "", st.accent.Render("capabilities (as sent)"))
 		out = append(out, jsonLines(st, i.Capabilities, width)...)
+	}
+	if len(i.Discover) > 0 {
+		out = append(out, "", st.accent.Render("server/discover result (as sent)"))
+		out = append(out, jsonLines(st, i.Discover, width)...)
 	}
 	errLines := s.stderr
 	if len(errLines) == 0 {
@@ -546,6 +791,37 @@ func (m *model) serverDetail(s *server, width int) []string {
 		for _, l := range errLines {
 			out = append(out, wrapText(l, width)...)
 		}
+	}
+	return out
+}
+
+// instructionLines shows a server's instructions, which are usually Markdown: the
+// text wrapped as written (glamour would cost a renderer per width, for text read
+// rarely), headings and list bullets marked, code fences kept unwrapped. The text
+// went through safeText first (in wrapText), so escapes it holds are shown, not run.
+func instructionLines(st styles, md string, width int) []string {
+	var out []string
+	fence := false
+	for _, line := range strings.Split(md, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "```") {
+			fence = !fence
+			out = append(out, st.muted.Render(safe(trimmed)))
+			continue
+		}
+		if fence {
+			out = append(out, wrapHard(safe(line), width)...)
+			continue
+		}
+		if strings.HasPrefix(trimmed, "#") {
+			out = append(out, st.title.Render(safe(strings.TrimSpace(strings.TrimLeft(trimmed, "#")))))
+			continue
+		}
+		if trimmed == "" {
+			out = append(out, "")
+			continue
+		}
+		out = append(out, wrapText(line, width)...)
 	}
 	return out
 }

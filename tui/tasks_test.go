@@ -39,17 +39,21 @@ func TestTaskRunsAndCancelsInBothDialects(t *testing.T) {
 			}
 			h.press("enter")
 			h.until("the task to complete", taskDone)
-			h.contains("0 Tasks", "research", "completed", "Report on owls: 4 stages done.", "stage 4 of 4", tc.dialect)
-			if it := h.m.tasks.selected(); it.dialect != tc.dialect || it.out == nil || it.out.err != nil {
+			h.contains("0 Tasks", "research", "completed", "Report on owls: 4 stages done.", "status", tc.dialect)
+			it := h.m.tasks.selected()
+			if it.dialect != tc.dialect || it.out == nil || it.out.err != nil {
 				t.Fatalf("dialect %q, outcome %+v", it.dialect, it.out)
+			}
+			// Its status history: as created (a stage or "starting"), then its end.
+			if n := len(it.notes); n < 2 || it.notes[0].status != "working" || it.notes[n-1].status != "completed" {
+				t.Fatalf("status history %+v", it.notes)
 			}
 			// enter shows the result in the Result tab, as a call's.
 			h.press("enter")
 			h.contains("Report on owls")
 
 			// A long one, cancelled.
-			h.press("1")
-			h.selectTool("research")
+			h.toTool("research")
 			h.press("enter")
 			h.m.form.SetValue([]byte(`{"topic":"slow","delayMs":10000}`))
 			h.press("enter")
@@ -137,8 +141,7 @@ func TestSamplingDialog(t *testing.T) {
 			h.contains("The model replied: A bird.")
 
 			// Rejected.
-			h.press("1")
-			h.selectTool("sample")
+			h.toTool("sample")
 			h.press("enter", "enter")
 			h.until("the dialog", func(m *model) bool { return m.sampling != nil })
 			h.press("ctrl+x")
@@ -148,8 +151,7 @@ func TestSamplingDialog(t *testing.T) {
 			}
 
 			// A canned reply.
-			h.press("1")
-			h.selectTool("sample")
+			h.toTool("sample")
 			h.press("enter", "enter")
 			h.until("the dialog", func(m *model) bool { return m.sampling != nil })
 			h.press("ctrl+o", "enter")
@@ -205,8 +207,7 @@ func TestRootsEditedLive(t *testing.T) {
 			r2, _ := client.RootFromDir(two)
 			h := hostWith(t, protocol, Options{Roots: []client.Root{r1}})
 			callRoots := func() {
-				h.press("1")
-				h.selectTool("roots")
+				h.toTool("roots")
 				h.press("enter", "enter")
 				h.until("the roots result", func(m *model) bool {
 					return m.current != nil && m.current.tool.Name == "roots" && !m.current.running
@@ -297,8 +298,7 @@ func TestLogsFilterAndLevel(t *testing.T) {
 				h.until("logging/setLevel in Traffic", func(m *model) bool { return sawMethod(m, "logging/setLevel") })
 			}
 			before := h.m.logs.len()
-			h.press("1")
-			h.selectTool("log")
+			h.toTool("log")
 			h.press("enter", "enter")
 			h.until("the call", func(m *model) bool { return m.current != nil && !m.current.running && m.current.id > 1 })
 			h.until("the new lines", func(m *model) bool { return m.logs.len() >= before+4 })

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/spool"
 )
@@ -89,6 +91,14 @@ type trafficView struct {
 	vis      []int32 // the events that pass the filter, when there is one
 	filtered bool    // vis is in use (a direction or a query is set)
 
+	// With several servers: srv names each event's server (an index into names, 0
+	// for none), server is the server filter ("" all), nameW the server column's
+	// width.
+	srv    []uint16
+	names  []string
+	server string
+	nameW  int
+
 	dirIndex int    // 0 all, 1 sent, 2 received, 3 other
 	query    string // only entries whose summary contains this (method, tool, id)
 	typing   bool   // the query has the keyboard
@@ -133,7 +143,7 @@ func classOf(e wire.Event) uint8 {
 func (v *trafficView) add(es []wire.Event) { v.addFrom(es, nil) }
 
 // addFrom adds events of several servers: servers[i] names event i's server, shown in
-// front of its summary (so that / filters by server too: "/gh " or "/gh │").
+// a column of its own (S filters by it; / matches it too: "/gh │ tools").
 func (v *trafficView) addFrom(es []wire.Event, servers []string) {
 	b := v.buffer()
 	q := strings.ToLower(v.query)
@@ -142,14 +152,21 @@ func (v *trafficView) addFrom(es []wire.Event, servers []string) {
 			v.start = e.Time
 		}
 		en := trafficEntry{e: e, summary: safe(summarize(e))}
+		var srv uint16
 		if i < len(servers) && servers[i] != "" {
-			en.summary = safe(servers[i]) + " │ " + en.summary
+			srv = v.serverIndex(servers[i])
 		}
 		c := classOf(e)
 		i := b.Len()
 		b.Append(en)
 		v.class = append(v.class, c)
-		if v.filtered && v.matches(c, en.summary, q) {
+		if v.srv != nil || srv != 0 {
+			for len(v.srv) < i {
+				v.srv = append(v.srv, 0) // events from before a second server came
+			}
+			v.srv = append(v.srv, srv)
+		}
+		if v.filtered && v.matches(c, srv, en.summary, q) {
 			v.vis = append(v.vis, int32(i))
 		}
 	}
@@ -158,9 +175,51 @@ func (v *trafficView) addFrom(es []wire.Event, servers []string) {
 	}
 }
 
-func (v *trafficView) matches(c uint8, summary, lowerQuery string) bool {
-	if lowerQuery != "" && !strings.Contains(strings.ToLower(summary), lowerQuery) {
+// serverIndex is the index of a server's name in names (added when new).
+func (v *trafficView) serverIndex(name string) uint16 {
+	if len(v.names) == 0 {
+		v.names = []string{""}
+	}
+	for i, n := range v.names {
+		if n == name {
+			return uint16(i)
+		}
+	}
+	if len(v.names) >= 1<<16-1 {
+		return 0
+	}
+	v.names = append(v.names, name)
+	v.nameW = min(max(v.nameW, len(safe(name))), 16)
+	return uint16(len(v.names) - 1)
+}
+
+// serverOf is the name of event i's server ("" when it has none).
+func (v *trafficView) serverOf(i int) string {
+	if i < len(v.srv) && int(v.srv[i]) < len(v.names) {
+		return v.names[v.srv[i]]
+	}
+	return ""
+}
+
+func (v *trafficView) srvAt(i int) uint16 {
+	if i < len(v.srv) {
+		return v.srv[i]
+	}
+	return 0
+}
+
+func (v *trafficView) matches(c uint8, srv uint16, summary, lowerQuery string) bool {
+	if v.server != "" && (int(srv) >= len(v.names) || v.names[srv] != v.server) {
 		return false
+	}
+	if lowerQuery != "" {
+		text := summary
+		if srv != 0 && int(srv) < len(v.names) {
+			text = v.names[srv] + " │ " + summary
+		}
+		if !strings.Contains(strings.ToLower(text), lowerQuery) {
+			return false
+		}
 	}
 	switch v.dirIndex {
 	case 1:
@@ -176,23 +235,18 @@ func (v *trafficView) matches(c uint8, summary, lowerQuery string) bool {
 // refilter rebuilds the filtered rows after the filter changed, and shows the newest.
 func (v *trafficView) refilter() {
 	b := v.buffer()
-	v.filtered = v.dirIndex != 0 || v.query != ""
+	v.filtered = v.dirIndex != 0 || v.query != "" || v.server != ""
 	v.vis = v.vis[:0]
 	if v.filtered {
 		q := strings.ToLower(v.query)
 		for i := 0; i < b.Len(); i++ {
-			// The direction needs no read; a query reads the summaries (from the
-			// spill file for old events).
-			if q == "" {
-				if v.matches(v.class[i], "", "") {
-					v.vis = append(v.vis, int32(i))
-				}
+			// The direction and the server need no read; a query reads the
+			// summaries (from the spill file for old events).
+			srv := v.srvAt(i)
+			if !v.matches(v.class[i], srv, "", "") {
 				continue
 			}
-			if !v.matches(v.class[i], "", "") {
-				continue
-			}
-			if v.matches(v.class[i], b.At(i).summary, q) {
+			if q == "" || v.matches(v.class[i], srv, b.At(i).summary, q) {
 				v.vis = append(v.vis, int32(i))
 			}
 		}
@@ -265,6 +319,11 @@ func (v *trafficView) close() {
 
 func (v *trafficView) view(st styles, width, height int) string {
 	header := st.muted.Render(fmt.Sprintf("%d events · showing %s (d cycles) · / filters by method · enter opens", v.size(), dirFilters[v.dirIndex]))
+	if v.nameW > 0 {
+		// Several servers: the server filter, and a column naming each row's server.
+		header = st.muted.Render(fmt.Sprintf("%d events · showing %s (d cycles) · server ", v.size(), dirFilters[v.dirIndex])) +
+			serverFilterLabel(st, v.server) + st.muted.Render(" (S cycles) · / filters · enter opens")
+	}
 	switch {
 	case v.typing:
 		header = st.accent.Render("/") + safe(v.query) + st.accent.Render("▏") + st.muted.Render("  enter keeps, esc clears")
@@ -273,7 +332,11 @@ func (v *trafficView) view(st styles, width, height int) string {
 	}
 	if v.open && v.openIdx < v.size() {
 		en := v.buffer().At(v.openIdx)
-		lines := []string{header, st.accent.Render(en.summary) + st.muted.Render("  "+wire.HumanBytes(int64(en.e.Size))+" · esc closes")}
+		title := en.summary
+		if name := v.serverOf(v.openIdx); name != "" {
+			title = safe(name) + " │ " + title
+		}
+		lines := []string{header, st.accent.Render(title) + st.muted.Render("  "+wire.HumanBytes(int64(en.e.Size))+" · esc closes")}
 		if idx := v.openIdx; idx != v.detailFor-1 || width != v.detailWidth {
 			v.detailFor, v.detailWidth = idx+1, width
 			// A big frame is wrapped only as far as it is read.
@@ -308,7 +371,11 @@ func (v *trafficView) view(st styles, width, height int) string {
 			arrow, style = "✕ ", st.err
 		}
 		t := en.e.Time.Sub(v.start).Seconds()
-		line := fmt.Sprintf("%8.3fs %s%-9s %s", t, arrow, wire.HumanBytes(int64(en.e.Size)), en.summary)
+		summary := en.summary
+		if v.nameW > 0 {
+			summary = padName(v.serverOf(v.index(i)), v.nameW) + " │ " + summary
+		}
+		line := fmt.Sprintf("%8.3fs %s%-9s %s", t, arrow, wire.HumanBytes(int64(en.e.Size)), summary)
 		line = truncate(line, width-2)
 		if selected {
 			return st.selected.Render("›") + " " + style.Render(line)
@@ -318,6 +385,36 @@ func (v *trafficView) view(st styles, width, height int) string {
 		b.WriteString("\n" + line)
 	}
 	return b.String()
+}
+
+// padName is a server's name for a column of width w (cut with … when longer).
+func padName(name string, w int) string {
+	name = ansi.Truncate(safe(name), w, "…")
+	return name + strings.Repeat(" ", max(w-ansi.StringWidth(name), 0))
+}
+
+// serverFilterLabel names a view's server filter for its header.
+func serverFilterLabel(st styles, server string) string {
+	if server == "" {
+		return st.muted.Render("all")
+	}
+	return st.accent.Render(safe(server))
+}
+
+// nextServer is the server filter after S: all, then each server in order, then all.
+func nextServer(cur string, names []string) string {
+	if cur == "" {
+		if len(names) > 0 {
+			return names[0]
+		}
+		return ""
+	}
+	for i, n := range names {
+		if n == cur && i+1 < len(names) {
+			return names[i+1]
+		}
+	}
+	return ""
 }
 
 // scroller shows a window of lines from a source (lines made at once, or a document

@@ -22,6 +22,11 @@ const (
 	EventLog EventKind = "log"
 	// EventToolsChanged is notifications/tools/list_changed.
 	EventToolsChanged EventKind = "tools-changed"
+	// EventResourceUpdated is notifications/resources/updated for a subscribed
+	// resource (Text is its URI); EventResourcesChanged is
+	// notifications/resources/list_changed.
+	EventResourceUpdated  EventKind = "resource-updated"
+	EventResourcesChanged EventKind = "resources-changed"
 	// EventAdded and EventRemoved say a server joined or left the session.
 	EventAdded   EventKind = "added"
 	EventRemoved EventKind = "removed"

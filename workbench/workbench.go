@@ -105,6 +105,9 @@ type Options struct {
 	// (its own handlers for what the server asks, naming it; the roots and log level
 	// it had before a restart).
 	ForServer func(name string, o *client.Options)
+	// Elicit, when set, answers every server's requests for user input, told which
+	// server asked (it replaces Client.Elicit).
+	Elicit func(ctx context.Context, server string, req client.ElicitRequest) (client.ElicitResponse, error)
 }
 
 // ErrNoServer is returned for a name the session does not have.
@@ -312,10 +315,27 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 		w.opts.ForServer(name, &o)
 	}
 	base := o
+	if elicit := w.opts.Elicit; elicit != nil {
+		o.Elicit = func(ctx context.Context, req client.ElicitRequest) (client.ElicitResponse, error) {
+			return elicit(ctx, name, req)
+		}
+	}
 	o.OnToolsChanged = func() {
 		w.emit(Event{Server: name, Kind: EventToolsChanged})
 		if base.OnToolsChanged != nil {
 			base.OnToolsChanged()
+		}
+	}
+	o.OnResourceUpdated = func(uri string) {
+		w.emit(Event{Server: name, Kind: EventResourceUpdated, Text: uri})
+		if base.OnResourceUpdated != nil {
+			base.OnResourceUpdated(uri)
+		}
+	}
+	o.OnResourcesChanged = func() {
+		w.emit(Event{Server: name, Kind: EventResourcesChanged})
+		if base.OnResourcesChanged != nil {
+			base.OnResourcesChanged()
 		}
 	}
 	o.OnLog = func(m client.LogMessage) {

@@ -427,6 +427,9 @@ func plainResult(result []byte) bool {
 // client reads the real one from the capture.
 var placeholderResult = json.RawMessage(`{"content":[]}`)
 
+// placeholderRead is what the SDK decodes instead of a plain resources/read result.
+var placeholderRead = json.RawMessage(`{"contents":[]}`)
+
 // placeholderList is what the SDK decodes instead of a tools/list result.
 var placeholderList = json.RawMessage(`{"tools":[]}`)
 
@@ -680,6 +683,9 @@ func (c *StdioConn) handleMessage(data []byte, env envelope) error {
 			switch {
 			case pr.method == "tools/call" && env.Result != nil && plainResult(env.Result):
 				placeholder = placeholderResult
+			case pr.method == "resources/read" && env.Result != nil && plainResult(env.Result):
+				// The same for a read: a 50 MB text is decoded once, by the client.
+				placeholder = placeholderRead
 			case pr.method == "tools/list" && len(env.Result) > 0 && env.Result[0] == '{':
 				// The client reads the tools (and follows the cursor) from the capture;
 				// the SDK's own copy of every tool would double what a listing holds.

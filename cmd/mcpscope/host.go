@@ -9,7 +9,12 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime/debug"
 	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/host"
@@ -74,6 +79,8 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 
+	restoreGC := startupGC()
+	defer restoreGC()
 	h, err := host.New(host.Options{
 		ToolFile: tools,
 		Demo:     demo,
@@ -84,6 +91,14 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer h.Close()
+	h.Server().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/call" {
+				restoreGC()
+			}
+			return next(ctx, method, req)
+		}
+	})
 
 	if httpAddr != "" {
 		return host.ServeHTTP(ctx, h.HTTPHandler(), httpAddr, allowRemote, func(a net.Addr) {
@@ -95,6 +110,20 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return nil // interrupted: a normal way to stop a server
 	}
 	return err
+}
+
+// startupGC makes the garbage collector run less often while the host starts:
+// starting allocates a few MB of short-lived work (the SDK resolving every demo tool's
+// schema, the first tools/list), and collecting it at the default pace costs about a
+// quarter of the start's CPU, which five hosts started at once on two cores feel.
+// restore (called on the first tool call, and after a few seconds in any case) goes
+// back to the default pace, so that a big result is collected as usual.
+func startupGC() (restore func()) {
+	old := debug.SetGCPercent(400)
+	var once sync.Once
+	restore = func() { once.Do(func() { debug.SetGCPercent(old) }) }
+	time.AfterFunc(3*time.Second, restore)
+	return restore
 }
 
 // defaultHTTPAddr turns a bare --http (last, or followed by another flag) into

@@ -196,19 +196,16 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, configure
 	if err != nil {
 		return err
 	}
-	rec, err := startSessionRecording(c, servers)
+	// --record records them all in one file (version 2); R starts and stops it.
+	rec, err := toggleableRecording(c, servers)
 	if err != nil {
 		return err
 	}
 	defer rec.stop()
-	recording := ""
-	if rec.w != nil {
-		recording = rec.w.Path()
-	}
 	return tui.Run(ctx, tui.Options{
 		Servers: specs, Configured: configured, IdleDisconnect: idle,
-		Client: opts, Theme: theme, NoConfirm: noConfirm, Recording: recording,
-		OnWire:   rec.listen,
+		Client: opts, Theme: theme, NoConfirm: noConfirm, Recording: rec.path(),
+		ToggleRecording: rec.toggle, OnWire: rec.listen,
 		Sampling: asks.Sampling, SamplingReply: asks.SamplingReply, Roots: asks.Roots,
 	})
 }
@@ -261,24 +258,20 @@ func runOpen(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	// The workbench screen shows one server for now: of a recording of several, the
-	// first.
-	serveArgv, name := []string{self, "serve", pos[0]}, "recording "+pos[0]
-	if rec.Several() {
-		first := rec.ServerNames()[0]
-		if rec, err = rec.ForServer(first); err != nil {
-			return err
-		}
-		serveArgv = append(serveArgv, "--server", first)
-		name += " (server " + first + ")"
+	// A recording of several servers: each one served as a mock under its own name
+	// (mcpscope serve FILE --server NAME), its traffic and calls under that name.
+	var specs []workbench.Spec
+	for _, n := range rec.ServerNames() {
+		specs = append(specs, workbench.Spec{Name: n, Target: client.Target{Argv: []string{self, "serve", pos[0], "--server", n}}})
 	}
 	return tui.Run(ctx, tui.Options{
-		Target: client.Target{Argv: serveArgv},
-		Name:   name,
-		Theme:  theme,
-		Browse: rec,
-		Client: client.Options{Tap: &wire.Tap{}},
-		Keep:   int64(keep),
+		Servers: specs,
+		Target:  client.Target{Argv: []string{self, "serve", pos[0]}},
+		Name:    "recording " + pos[0],
+		Theme:   theme,
+		Browse:  rec,
+		Client:  client.Options{Tap: &wire.Tap{}},
+		Keep:    int64(keep),
 	})
 }
 

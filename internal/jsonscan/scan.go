@@ -196,14 +196,20 @@ const (
 // has bytes above 0x7F.
 func scanString(data []byte, i int) (end int, escaped, nonASCII bool, err error) {
 	j := i + 1
+	quote := -1 // the next quote at or after j, once found: searched again only when an escape passes it
 	for {
 		// The run up to the next quote or backslash: found with IndexByte (vectorised),
-		// then checked for control bytes and non-ASCII eight bytes at a time.
-		q := bytes.IndexByte(data[j:], '"')
-		if q < 0 {
-			return len(data), escaped, nonASCII, syntax(i, "unterminated string")
+		// then checked for control bytes and non-ASCII eight bytes at a time. The quote is
+		// remembered across escapes: searching for it again after every \n of a 50 MB
+		// text would make the scan quadratic.
+		if quote < j {
+			q := bytes.IndexByte(data[j:], '"')
+			if q < 0 {
+				return len(data), escaped, nonASCII, syntax(i, "unterminated string")
+			}
+			quote = j + q
 		}
-		run := data[j : j+q]
+		run := data[j:quote]
 		if b := bytes.IndexByte(run, '\\'); b >= 0 {
 			run = run[:b]
 		}

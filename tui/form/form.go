@@ -112,6 +112,16 @@ func (f *Form) SetStyles(s Styles) {
 // Keys returns the bindings the form matches keys on, for a help view.
 func (f *Form) Keys() KeyMap { return f.keys }
 
+// RawKeys returns the main keys of the raw JSON text area (ToggleRaw), as it
+// matches them, for a help view. Enter is left out: the caller keeps it.
+func (f *Form) RawKeys() []key.Binding {
+	k := f.ta.KeyMap
+	return []key.Binding{k.LinePrevious, k.LineNext, k.CharacterBackward, k.CharacterForward,
+		k.WordBackward, k.WordForward, k.LineStart, k.LineEnd, k.InputBegin, k.InputEnd,
+		k.PageUp, k.PageDown, k.DeleteCharacterBackward, k.DeleteCharacterForward,
+		k.DeleteWordBackward, k.DeleteBeforeCursor, k.DeleteAfterCursor}
+}
+
 // Raw reports whether the form shows one raw JSON text area.
 func (f *Form) Raw() bool { return f.raw }
 

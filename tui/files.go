@@ -1,0 +1,287 @@
+package tui
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/savefile"
+	"github.com/mcpscope/mcpscope/tui/form"
+)
+
+// The screen's work with files and other unbounded work, each as a command whose
+// message comes back to Update: saving a result (s), the $EDITOR round trip
+// (ctrl+e), decoding a result's pictures. Update itself never touches a file.
+
+// saveResult saves the shown result's blocks and result.json into a new directory,
+// in a command; the notice says where.
+func (m *model) saveResult() tea.Cmd {
+	o := m.current
+	if o == nil || o.result == nil {
+		return nil
+	}
+	base := m.opts.SaveDir
+	if base == "" {
+		base = "."
+	}
+	// What is saved is taken now: a later answer (or linked read) does not change it.
+	result, linked := o.result, o.linked
+	m.notice = "saving the result…"
+	return func() tea.Msg { return noticeMsg{text: saveFiles(base, result, linked)} }
+}
+
+// saveFiles writes a result into a new directory under base and says what it did.
+func saveFiles(base string, result *client.CallResult, linked []linkedResource) string {
+	dir, err := os.MkdirTemp(base, "mcpscope-result-")
+	if err != nil {
+		return "save: " + err.Error()
+	}
+	var saved []string
+	for i, c := range result.Content {
+		var data []byte
+		ext := ".txt"
+		switch c.Type {
+		case "text":
+			data = []byte(c.Text)
+		case "image", "audio", "resource":
+			if c.Resource != nil && c.Resource.HasText {
+				data = []byte(c.Resource.Text)
+			} else if b, err := c.Bytes(); err == nil {
+				data, ext = b, extFor(c.MIMEType, c.Resource)
+			}
+		case "resource_link":
+			data, ext = linkData(linked, c)
+		default:
+			data, ext = c.Raw, ".json"
+		}
+		// The type is the server's: savefile keeps it one name inside dir.
+		if p, err := savefile.Write(dir, fmt.Sprintf("%d-%s%s", i+1, c.Type, ext), data, 0o644); err == nil {
+			saved = append(saved, p)
+		}
+	}
+	_, _ = savefile.Write(dir, "result.json", result.Raw, 0o644)
+	return fmt.Sprintf("saved %d block(s) and result.json to %s", len(saved), dir)
+}
+
+// linkData is what s saves for a resource_link: the resource itself when it has
+// been read (linked), else the link (its URI, name, type and size) as JSON.
+func linkData(linked []linkedResource, c client.Content) ([]byte, string) {
+	for _, l := range linked {
+		if l.uri != c.URI || l.err != nil || len(l.contents) == 0 {
+			continue
+		}
+		rc := l.contents[0]
+		if rc.HasText {
+			return []byte(rc.Text), ".txt"
+		}
+		if b, err := base64.StdEncoding.DecodeString(rc.Blob); err == nil {
+			return b, extFor(rc.MIMEType, nil)
+		}
+	}
+	if len(c.Raw) > 0 {
+		return c.Raw, ".json"
+	}
+	b, _ := json.MarshalIndent(struct {
+		Type        string `json:"type"`
+		URI         string `json:"uri"`
+		Name        string `json:"name,omitempty"`
+		Title       string `json:"title,omitempty"`
+		Description string `json:"description,omitempty"`
+		MIMEType    string `json:"mimeType,omitempty"`
+		Size        *int64 `json:"size,omitempty"`
+	}{c.Type, c.URI, c.Name, c.Title, c.Description, c.MIMEType, c.Size}, "", "  ")
+	return b, ".json"
+}
+
+func extFor(mime string, rc *client.ResourceContent) string {
+	if rc != nil && mime == "" {
+		mime = rc.MIMEType
+	}
+	switch mime {
+	case "image/png":
+		return ".png"
+	case "image/jpeg":
+		return ".jpg"
+	case "image/gif":
+		return ".gif"
+	case "audio/wav", "audio/x-wav", "audio/wave":
+		return ".wav"
+	case "audio/mpeg":
+		return ".mp3"
+	}
+	return ".bin"
+}
+
+// The $EDITOR round trip (ctrl+e), in three steps, none of them in Update: a
+// command writes the arguments to a temp file (editorFileMsg), the editor runs on
+// it with the terminal (editorDone), a command reads the edit back and removes the
+// file (editorReadMsg), which goes into the form it came from.
+type (
+	editorFileMsg struct {
+		form *form.Form
+		path string
+		err  error
+	}
+	editorDone struct {
+		form *form.Form
+		path string
+		err  error
+	}
+	editorReadMsg struct {
+		form *form.Form
+		data []byte
+		err  error
+	}
+)
+
+// openEditor writes the current arguments to a temp file (in a command); the
+// editor opens on it when the file is there.
+func (m *model) openEditor() tea.Cmd {
+	f := m.form
+	if f == nil {
+		return nil
+	}
+	args, err := f.Value()
+	if err != nil {
+		args = json.RawMessage(`{}`)
+	}
+	return func() tea.Msg {
+		pretty, _ := json.MarshalIndent(json.RawMessage(args), "", "  ")
+		tmp, err := os.CreateTemp("", "mcpscope-args-*.json")
+		if err != nil {
+			return editorFileMsg{form: f, err: err}
+		}
+		_, err = tmp.Write(pretty)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
+			return editorFileMsg{form: f, err: err}
+		}
+		return editorFileMsg{form: f, path: tmp.Name()}
+	}
+}
+
+// onEditorFile runs the editor on the written file; it has the terminal until it
+// exits.
+func (m *model) onEditorFile(msg editorFileMsg) tea.Cmd {
+	if msg.err != nil {
+		m.notice = "editor: " + msg.err.Error()
+		return nil
+	}
+	parts := strings.Fields(editorCommand())
+	c := exec.Command(parts[0], append(parts[1:], msg.path)...)
+	f, path := msg.form, msg.path
+	return tea.ExecProcess(c, func(err error) tea.Msg { return editorDone{form: f, path: path, err: err} })
+}
+
+// onEditorDone reads the edit back and removes the file, in a command.
+func (m *model) onEditorDone(msg editorDone) tea.Cmd {
+	f := msg.form
+	if f == nil {
+		f = m.form
+	}
+	return func() tea.Msg {
+		defer os.Remove(msg.path)
+		if msg.err != nil {
+			return editorReadMsg{form: f, err: msg.err}
+		}
+		b, err := os.ReadFile(msg.path)
+		return editorReadMsg{form: f, data: b, err: err}
+	}
+}
+
+// onEditorRead loads the edited JSON into the form.
+func (m *model) onEditorRead(msg editorReadMsg) {
+	if msg.err != nil {
+		m.notice = "editor: " + msg.err.Error()
+		return
+	}
+	if f := msg.form; f != nil {
+		if err := f.SetValue(msg.data); err != nil {
+			// Keep the edit: it goes to the raw JSON editor, with why it did not fit.
+			f.SetRawText(string(msg.data), err.Error())
+			m.notice = "the edited arguments are kept as raw JSON: " + err.Error() + " (ctrl+j returns to the fields once they fit)"
+			return
+		}
+	}
+	m.notice = "arguments loaded from the editor"
+}
+
+// picturesMsg brings a result's decoded pictures, by content index.
+type picturesMsg struct {
+	id   int // the outcome's
+	pics map[int]*inlineImage
+}
+
+// sendPictures decodes a result's images (in a command: a server's picture can be
+// big, or a decompression bomb) for a terminal that shows them inline; onPictures
+// sends them to the terminal.
+func (m *model) sendPictures(o *outcome) tea.Cmd {
+	if !m.inline || o.result == nil {
+		return nil
+	}
+	type job struct {
+		at, id int
+		c      client.Content
+	}
+	var jobs []job
+	for i, c := range o.result.Content {
+		if c.Type == "image" {
+			m.nextImage++
+			jobs = append(jobs, job{at: i, id: m.nextImage, c: c})
+		}
+	}
+	if len(jobs) == 0 {
+		return nil
+	}
+	id, maxCols := o.id, max(m.width*2/3-4, 8)
+	return func() tea.Msg {
+		pics := map[int]*inlineImage{}
+		for _, j := range jobs {
+			data, err := j.c.Bytes()
+			if err != nil {
+				continue
+			}
+			pic, err := newInlineImage(data, j.id, maxCols)
+			if err != nil {
+				continue // not a format Go decodes: the description stays
+			}
+			pics[j.at] = pic
+		}
+		return picturesMsg{id: id, pics: pics}
+	}
+}
+
+// onPictures puts the decoded pictures in their outcome and transmits them.
+func (m *model) onPictures(msg picturesMsg) tea.Cmd {
+	if len(msg.pics) == 0 {
+		return nil
+	}
+	for _, o := range m.calls {
+		if o.id != msg.id {
+			continue
+		}
+		o.pictures = msg.pics
+		m.resultVer++
+		at := make([]int, 0, len(msg.pics))
+		for i := range msg.pics {
+			at = append(at, i)
+		}
+		sort.Ints(at)
+		var seqs []string
+		for _, i := range at {
+			seqs = append(seqs, msg.pics[i].seq)
+		}
+		return tea.Raw(strings.Join(seqs, ""))
+	}
+	return nil
+}

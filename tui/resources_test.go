@@ -1,0 +1,172 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testutil"
+)
+
+// resourcesOpen opens the Resources tab (8) and waits for the server's list.
+func resourcesOpen(t *testing.T, h *harness) {
+	t.Helper()
+	h.press("8")
+	h.until("the resources", func(m *model) bool {
+		l := m.res.lists[m.srv.name]
+		return l != nil && !l.loading
+	})
+}
+
+// pick filters the Resources list to what matches q and selects the first row.
+func pick(h *harness, q string) {
+	h.press("/")
+	h.typeText(q)
+	h.press("enter")
+}
+
+// readDone waits for the read shown to finish.
+func readDone(h *harness) {
+	h.t.Helper()
+	h.until("the read", func(m *model) bool { return m.res.open != nil && !m.res.open.running })
+}
+
+// The tab lists the bundled host's resources and templates (with name, URI, MIME
+// type, size and the selected one's detail); enter reads one and renders it by MIME
+// type: Markdown laid out, JSON highlighted, a picture described.
+func TestResourcesBrowseAndRead(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.contains("8 Resources")
+	resourcesOpen(t, h)
+	h.contains("About the demo host", "mcpscope://demo/readme.md", "text/markdown, 398 B",
+		"Templates", "Named colours", "mcpscope://demo/colors/{name}", "name counter", "uri mcpscope://demo/counter")
+
+	pick(h, "readme")
+	h.contains("/readme", "• About the demo host", "size 398 B (398 bytes)")
+	if strings.Contains(h.screen(), "A counter that changes") {
+		t.Error("the filter kept a resource that does not match")
+	}
+	h.press("enter")
+	readDone(h)
+	h.contains("mcpscope bundled host", "═══", "esc back · s save")
+	if strings.Contains(h.screen(), "# mcpscope bundled host") {
+		t.Error("the Markdown heading is shown raw")
+	}
+
+	h.press("esc", "esc") // back to the list, then the filter cleared
+	pick(h, "gradient")
+	h.press("enter")
+	readDone(h)
+	h.contains("binary, image/png, 1.2 KiB, 64×64 png", "s saves it to a file")
+}
+
+// A picture read is saved with s, as a command, into the save directory; a name the
+// server chose stays one file inside it.
+func TestResourceBlobIsSaved(t *testing.T) {
+	save := t.TempDir()
+	h := newHarnessWith(t, Options{Target: hostTarget(t), Name: "bundled host", Theme: "dark", SaveDir: save}, 120, 40)
+	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+	resourcesOpen(t, h)
+	pick(h, "gradient")
+	h.press("enter")
+	readDone(h)
+	h.press("s")
+	h.until("the save", func(m *model) bool { return strings.HasPrefix(m.notice, "saved ") })
+	files, _ := filepath.Glob(filepath.Join(save, "mcpscope-resource-*", "*"))
+	if len(files) != 1 || !strings.HasSuffix(files[0], "gradient.png") {
+		t.Fatalf("saved %v; notice %q", files, h.m.notice)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil || !strings.HasPrefix(string(data), "\x89PNG") {
+		t.Fatalf("the saved file is not the PNG: %v %q", err, data[:min(8, len(data))])
+	}
+}
+
+// Subscribing (u) and then changing the resource (the bump tool) re-reads the open
+// resource and marks it as updated.
+func TestResourceSubscriptionRereads(t *testing.T) {
+	for _, protocol := range []string{"", "2025-11-25"} {
+		t.Run("protocol="+protocol, func(t *testing.T) {
+			opts := Options{Target: hostTarget(t), Name: "bundled host", Theme: "dark"}
+			opts.Client.Protocol = protocol
+			h := newHarnessWith(t, opts, 120, 40)
+			h.until("connected", func(m *model) bool { return m.srv.state == stateReady && len(m.list.tools) > 0 })
+			resourcesOpen(t, h)
+			pick(h, "counter")
+			h.press("u")
+			h.until("the subscription", func(m *model) bool { return strings.HasPrefix(m.notice, "subscribed to") })
+			h.contains("● subscribed")
+			h.press("enter")
+			readDone(h)
+			h.contains("counter = 0")
+			h.selectTool("bump")
+			h.press("enter", "enter")
+			h.until("the bump", func(m *model) bool { return m.current != nil && !m.current.running })
+			h.press("8")
+			h.until("the re-read", func(m *model) bool {
+				r := m.res.open
+				return r != nil && !r.running && r.updates > 0 && r.result != nil && len(r.result.Contents) == 1 && r.result.Contents[0].Text == "counter = 1\n"
+			})
+			h.contains("counter = 1", "↻ updated (1 notification(s)")
+			h.press("u")
+			h.until("the unsubscription", func(m *model) bool { return strings.HasPrefix(m.notice, "unsubscribed from") })
+		})
+	}
+}
+
+// A template's variables become a form; typing asks completion/complete (debounced),
+// the values are offered, alt+↓ puts one in, and enter reads the expanded URI.
+func TestTemplateWithCompletion(t *testing.T) {
+	h := ready(t, 120, 40)
+	resourcesOpen(t, h)
+	pick(h, "colors/{")
+	h.press("enter")
+	h.contains("Named colours", "mcpscope://demo/colors/{name}", "reads mcpscope://demo/colors/")
+	h.typeText("te")
+	h.until("the suggestions", func(m *model) bool {
+		tf := m.res.tpl
+		return tf != nil && !tf.pending && len(tf.values) > 0 && tf.asked == "name\x00te"
+	})
+	h.contains("suggestions for name", "teal", "alt+↓/↑ pick a suggestion")
+	h.press("alt+down")
+	h.contains("reads mcpscope://demo/colors/teal")
+	h.press("enter")
+	readDone(h)
+	h.contains("mcpscope://demo/colors/teal", `"#008080"`)
+}
+
+// The fake server's misbehaviours: a template that does not parse, a completion that
+// never answers, a read of an unknown content shape. Each gets a clear message and
+// the screen goes on.
+func TestResourcesBadInput(t *testing.T) {
+	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "primitives")}, 120, 40)
+	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+	resourcesOpen(t, h)
+	h.contains(`⚠ resource "fake://ok": name is`, "broken", "fake://items/{id")
+
+	pick(h, "odd")
+	h.press("enter")
+	readDone(h)
+	h.contains("has neither text nor blob (members: video)", `"video": "AAAA"`)
+	h.press("esc", "esc")
+
+	pick(h, "broken")
+	h.press("enter")
+	h.contains("This template cannot be used", "does not parse")
+	h.press("esc", "esc")
+
+	pick(h, "id}")
+	h.press("enter")
+	h.typeText("4")
+	// The keystrokes are taken at once; the question waits in a command.
+	h.contains("reads fake://items/4")
+	h.typeText("2")
+	h.contains("reads fake://items/42", "asking for completions…")
+	h.until("the completion's timeout", func(m *model) bool { return m.res.tpl != nil && m.res.tpl.complErr != "" })
+	h.contains("did not answer within")
+	h.press("enter")
+	readDone(h)
+	h.contains("fake://items/42", "ok")
+}
