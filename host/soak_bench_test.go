@@ -33,7 +33,7 @@ import (
 //
 // The stall of issue 14 item 9 (a GC stop-the-world waiting for the goroutine blocked
 // in read(2) on stdin, ended after 60 s by sysmon; see package pollread) came about
-// once in 500,000 to 1,000,000 calls. MCPSCOPE_SOAK_WIDEN=1 adds "process-widened",
+// about once in 400,000 to 1,000,000 calls. MCPSCOPE_SOAK_WIDEN=1 adds "process-widened",
 // the host built with a copy of the Go runtime whose reentersyscall spins for about
 // a millisecond in that window: with a blocking read, a stall every few dozen calls.
 // Run it bounded, e.g.

@@ -40,7 +40,7 @@ const DrainTimeout = 3 * time.Second
 // When in is an *os.File (os.Stdin) on a pipe or a socket, it is read through the
 // runtime's poller rather than with blocking reads (see package pollread: with a
 // blocking read, a garbage collection that starts as the host goes back to waiting
-// for the next request can freeze the host until the client writes again).
+// for the next request can freeze the host for 60 s, or until the client writes again).
 func ServeStdio(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer, framing string) error {
 	if f, ok := in.(*os.File); ok {
 		r, undo := pollread.Stdin(f)

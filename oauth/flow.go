@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -85,6 +86,26 @@ type Options struct {
 	MaxAttempts int
 	// Wait bounds the wait for the redirect (5 minutes when 0).
 	Wait time.Duration
+	// LoginHint, when set, says how to log in where a 401 or a step-up cannot be
+	// answered here (the workbench's key), instead of the shell command.
+	LoginHint string
+	// Confirm, when set, is asked before a step-up (a 403 insufficient_scope) logs in
+	// again for more scope; no (or an error) ends the request with that answer. Nil:
+	// an interactive session steps up without asking, another one fails with the
+	// command to run.
+	Confirm func(ctx context.Context, question string) (bool, error)
+}
+
+// Interaction is a person taking part in one login started by LoginWith (the
+// workbench's dialog): it is shown the authorization URL and may paste the
+// redirected URL or the code.
+type Interaction struct {
+	// AuthURL is told the authorization URL before the browser is asked to open it.
+	AuthURL func(string)
+	// Paste yields the lines the person pastes (nil: only the loopback redirect).
+	Paste <-chan string
+	// Scopes are asked for on top of the discovered ones (a step-up).
+	Scopes []string
 }
 
 // Manager logs one MCP server in and keeps its token fresh. It is safe for
@@ -101,6 +122,10 @@ type Manager struct {
 	triedRefresh bool
 	secrets      []string // every secret seen, for a caller's redaction
 	onSecret     func(string)
+	// interaction is the person of the LoginWith running now (nil otherwise).
+	interaction *Interaction
+	pasteOnce   sync.Once
+	pasted      chan string // lines of Options.Paste, read by one goroutine
 }
 
 // New returns a manager for the MCP endpoint server.
@@ -167,9 +192,18 @@ func errorf(format string, a ...any) error { return &Error{Msg: fmt.Sprintf(form
 type NeedLoginError struct {
 	Server string
 	Scope  string // a step-up's scope, when the server asked for more
+	// Hint, when set, says how to log in instead of the shell command (the workbench:
+	// "L logs in"; Options.LoginHint).
+	Hint string
 }
 
 func (e *NeedLoginError) Error() string {
+	if e.Hint != "" {
+		if e.Scope != "" {
+			return fmt.Sprintf("%s needs a token with more scope (%s); %s", e.Server, e.Scope, e.Hint)
+		}
+		return fmt.Sprintf("%s needs an OAuth login and there is no usable stored token for it; %s", e.Server, e.Hint)
+	}
 	cmd := "mcpscope auth login " + shellQuote(e.Server)
 	if e.Scope != "" {
 		return fmt.Sprintf("%s needs a token with more scope (%s) and no one is here to log in (no terminal); run: mcpscope auth login --scope %s %s (or pass --login to log in from here)",
@@ -302,6 +336,8 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 	if status == http.StatusForbidden && errCode != "insufficient_scope" {
 		return false, nil
 	}
+	m.step("challenge", "the server answered HTTP %d (token sent: %v; error %s, scope %s, resource_metadata %s)",
+		status, sent != "", orNone(errCode), orNone(scope), orNone(challengeParam(chs, "resource_metadata")))
 	m.attempts++
 	if m.attempts > m.opts.MaxAttempts {
 		return false, errorf("%s still answers HTTP %d after %d tries to log in (or refresh) in this session; stopping there (is the token meant for this server? `mcpscope auth login -v %s` shows each step)",
@@ -316,8 +352,27 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 			m.step("refresh", "%v", err)
 		}
 	}
+	confirm := m.opts.Confirm
+	if confirm == nil && m.opts.Interactive && m.opts.Paste != nil && !m.opts.Unattended && m.interaction == nil {
+		confirm = m.askLine // a terminal: ask there
+	}
+	if status == http.StatusForbidden && m.opts.Grant != GrantClientCredentials && confirm != nil {
+		q := fmt.Sprintf("%s asks for more scope (%s) than the token has (%s). Log in again to ask for it?", m.server, orNone(scope), scopeText(m.entryScopes()))
+		m.step("step-up", "HTTP 403 insufficient_scope: the server wants %s; asking before logging in again", orNone(scope))
+		ok, err := confirm(ctx, q)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			m.step("step-up", "declined: the token keeps its scopes")
+			return false, errorf("%s needs more scope (%s) and the step-up was declined; the request was not sent again", m.server, orNone(scope))
+		}
+		if !m.opts.Interactive && m.interaction == nil {
+			return false, &NeedLoginError{Server: m.server, Scope: scope, Hint: m.opts.LoginHint}
+		}
+	}
 	if m.opts.Grant != GrantClientCredentials && !m.opts.Interactive {
-		ne := &NeedLoginError{Server: m.server}
+		ne := &NeedLoginError{Server: m.server, Hint: m.opts.LoginHint}
 		if status == http.StatusForbidden {
 			ne.Scope = scope
 		}
@@ -329,6 +384,29 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 	}
 	m.entry = e
 	return true, nil
+}
+
+// askLine asks a yes/no question on Out and reads the answer from the pasted lines
+// (the terminal's stdin).
+func (m *Manager) askLine(ctx context.Context, q string) (bool, error) {
+	fmt.Fprintf(m.opts.Out, "%s [y/N] ", q)
+	select {
+	case line, ok := <-m.pasteLines():
+		if !ok {
+			return false, nil
+		}
+		a := strings.ToLower(strings.TrimSpace(line))
+		return a == "y" || a == "yes", nil
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+}
+
+func (m *Manager) entryScopes() []string {
+	if m.entry == nil {
+		return nil
+	}
+	return m.entry.Scopes
 }
 
 func challengeParam(chs []oauthex.Challenge, name string) string {
@@ -377,6 +455,56 @@ func (m *Manager) Login(ctx context.Context) (*Entry, error) {
 	}
 	m.entry = e
 	return e, nil
+}
+
+// LoginWith runs the whole flow like Login, with a person other than Out and Paste
+// (the workbench's dialog): the authorization URL goes to it, pasted lines come from
+// it. The browser (Options.Browser) is still asked to open the URL.
+func (m *Manager) LoginWith(ctx context.Context, in *Interaction) (*Entry, error) {
+	m.mu.Lock()
+	m.interaction = in
+	m.triedRefresh = false // new tokens may be refreshed once more
+	m.mu.Unlock()
+	defer func() {
+		m.mu.Lock()
+		m.interaction = nil
+		m.mu.Unlock()
+	}()
+	return m.Login(ctx)
+}
+
+// Entry returns the login in use (nil when there is none yet).
+func (m *Manager) Entry() *Entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.entry == nil {
+		return nil
+	}
+	e := *m.entry
+	return &e
+}
+
+// pasteLines returns the lines of Options.Paste, read by one goroutine for the
+// manager's life, so that a pasted line and a step-up's answer never race for stdin.
+func (m *Manager) pasteLines() <-chan string {
+	if m.interaction != nil {
+		return m.interaction.Paste
+	}
+	if m.opts.Paste == nil {
+		return nil
+	}
+	m.pasteOnce.Do(func() {
+		m.pasted = make(chan string)
+		go func() {
+			sc := bufio.NewScanner(m.opts.Paste)
+			sc.Buffer(make([]byte, 0, 64<<10), 64<<10)
+			for sc.Scan() {
+				m.pasted <- strings.TrimSpace(sc.Text())
+			}
+			close(m.pasted)
+		}()
+	})
+	return m.pasted
 }
 
 // discovered is what discovery found.
@@ -670,6 +798,13 @@ func (m *Manager) scopes(d *discovered, chs []oauthex.Challenge, refresh bool) [
 		s = d.prm.ScopesSupported
 	}
 	s = slices.Clone(s)
+	if m.interaction != nil {
+		for _, x := range m.interaction.Scopes {
+			if !slices.Contains(s, x) {
+				s = append(s, x)
+			}
+		}
+	}
 	if m.entry != nil && sameResource(m.entry.Resource, d.resource) {
 		for _, g := range m.entry.Scopes {
 			if !slices.Contains(s, g) {

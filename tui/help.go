@@ -28,6 +28,9 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 		return "Sampling request", [][]key.Binding{m.keys.samplingHelp(), m.sampling.reply.Keys().FullHelp()[0]}
 	case m.rootsDlg != nil:
 		return "Roots", [][]key.Binding{m.keys.rootsHelp(), scroll}
+	case m.login != nil:
+		l := m.loginKeys
+		return "OAuth login", [][]key.Binding{{l.Send, l.Cancel, l.Erase}}
 	case m.ask != nil:
 		return "Question", [][]key.Binding{{k.Yes, k.No}}
 	case m.cmd != nil:
@@ -41,7 +44,7 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 			open = relabel(k.Open, "open the tool, fold a server")
 		}
 		return "Tool list", [][]key.Binding{
-			{open, k.Filter, k.ClearFilter, k.Refetch, relabel(k.ShowRaw, "raw JSON of the tool")},
+			{open, k.Filter, k.ClearFilter, k.Refetch, relabel(k.ShowRaw, "raw JSON of the tool"), k.OpenChanges},
 			scroll,
 			{k.DetailUp, k.DetailPageUp, k.DetailPageDown},
 		}
@@ -90,7 +93,9 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 	case tabStderr:
 		return "Stderr", [][]key.Binding{m.serverFilterHelp(), scroll}
 	case tabHistory:
-		return "History", [][]key.Binding{{k.Rerun, k.LoadArgs, k.ShowResult}, scroll}
+		return m.historyHelp()
+	case tabChanges:
+		return m.changesHelp()
 	case tabResources:
 		return m.resourcesHelp()
 	case tabServers:
@@ -100,6 +105,8 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 			relabel(k.PageUp, "scroll the detail"), relabel(k.PageDown, "scroll the detail"),
 			k.CmdLine, k.ToggleSampling, k.EditRoots,
 		}}
+	case tabAuth:
+		return "Auth", [][]key.Binding{{k.Login}, scroll}
 	}
 	return "", nil
 }
@@ -159,6 +166,9 @@ func (m *model) helpSections() (names []string, sections [][]helpEntry) {
 	name, groups := m.focusedHelp()
 	add(name, groups)
 	add("Everywhere", m.keys.globalHelp(m.several()))
+	if m.usesOAuth() {
+		add("OAuth", [][]key.Binding{{m.keys.Login}}) // only where a server logs in with OAuth
+	}
 	return names, sections
 }
 

@@ -12,7 +12,7 @@ type keyMap struct {
 	Cancel, Restart, Record                key.Binding
 	TabTool, TabResult, TabTraffic         key.Binding
 	TabLogs, TabStderr, TabHistory         key.Binding
-	TabServers, TabResources               key.Binding
+	TabServers, TabResources, Login        key.Binding
 	Subscribe                              key.Binding // the Resources tab
 	NextSuggestion, PrevSuggestion         key.Binding // a template field's completion values
 	TabTasks                               key.Binding
@@ -44,6 +44,7 @@ type keyMap struct {
 	ShowResult                             key.Binding // History
 	Yes, No                                key.Binding // the yes/no question
 	Accept, Decline, Dismiss               key.Binding // the server's input request (elicitation)
+	OpenChanges, MarkEntry, SaveMarked     key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -122,7 +123,8 @@ func defaultKeys() keyMap {
 		// The Logs tab.
 		LogLevelShown:     b("f", "raise min level", "f"),
 		LogLevelShownDown: b("F", "lower min level", "F"),
-		SetLogLevel:       b("L", "set server level", "L"),
+		SetLogLevel:       b("l", "set server level", "l"),
+		Login:             b("L", "log in (a server that needs login)", "L"),
 		// The tool detail scrolls with shift, so that the form keeps the plain keys.
 		DetailUp:       b("shift+↑/↓", "scroll the tool detail", "shift+up"),
 		DetailDown:     b("shift+↑/↓", "scroll the tool detail", "shift+down"),
@@ -141,10 +143,13 @@ func defaultKeys() keyMap {
 		ShowResult:  b("→/l", "show its result", "right", "l"),
 		Yes:         b("y", "yes", "y", "Y"),
 		// Any other key answers no: a binding for the help only.
-		No:      key.NewBinding(key.WithHelp("any key", "no")),
-		Accept:  b("enter/ctrl+a", "accept", "enter", "ctrl+a"),
-		Decline: b("ctrl+x", "decline", "ctrl+x"),
-		Dismiss: b("esc", "cancel (neither)", "esc"),
+		No:          key.NewBinding(key.WithHelp("any key", "no")),
+		Accept:      b("enter/ctrl+a", "accept", "enter", "ctrl+a"),
+		Decline:     b("ctrl+x", "decline", "ctrl+x"),
+		Dismiss:     b("esc", "cancel (neither)", "esc"),
+		OpenChanges: b("C", "what edits changed", "C"),
+		MarkEntry:   b("m", "mark (history)", "m"),
+		SaveMarked:  b("S", "save marked calls", "S"),
 	}
 }
 

@@ -142,7 +142,7 @@ func (s filteredLogs) Lines(from, to int) []string {
 	return out
 }
 
-// logsServer is the server whose level L sets: the one the screen is about.
+// logsServer is the server whose level l sets: the one the screen is about.
 func (m *model) logsServer() *server { return m.srv }
 
 func (m *model) onLogsKey(k tea.KeyPressMsg) tea.Cmd {
@@ -286,7 +286,7 @@ func (m *model) logsTabView(width, height int) string {
 		} else {
 			parts = append(parts, "/ logger")
 		}
-		parts = append(parts, "L sets the level")
+		parts = append(parts, "l sets the level")
 		if f.active() {
 			parts = append(parts, fmt.Sprintf("%d of %d lines", len(f.rows), m.logs.len()), "esc clears")
 			if m.logs.server != "" {

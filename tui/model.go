@@ -42,11 +42,13 @@ const (
 	tabHistory
 	tabServers
 	tabResources
-	tabTasks
+	tabTasks   // 0
+	tabChanges // no digit: ]/[, :changes, C from the tool list (changes.go)
+	tabAuth    // no digit: ]/[ and :auth
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Tasks"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Tasks", "Changes", "Auth"}
 
 type connState int
 
@@ -150,11 +152,13 @@ type model struct {
 	showRaw   bool // the Result tab shows the raw result
 	toolRaw   bool // the Tool tab shows the raw tool object
 
-	traffic trafficView
-	res     resourcesView // the Resources tab
-	logs    lineView      // notifications/message, one line each
-	stderr  lineView      // the server's stderr lines
-	hist    list          // History's rows, newest first
+	traffic   trafficView
+	res       resourcesView // the Resources tab
+	logs      lineView      // notifications/message, one line each
+	stderr    lineView      // the server's stderr lines
+	hist      histState
+	changes   changesView
+	lastForms map[string]*form.Form // each tool's last form, to carry values to a new schema
 
 	elicit     *elicitMsg
 	elicitForm *form.Form
@@ -167,6 +171,10 @@ type model struct {
 	rootsDlg *rootsDialog    // the roots editor (Servers tab, o)
 
 	logFilter logFilter // the Logs tab's level and logger filters (logfilter.go)
+
+	login     *loginDialog // an OAuth login running (or failed) for a server
+	loginKeys loginKeys
+	auth      authView // the Auth tab: every OAuth step
 
 	notice      string
 	recToggling bool // a recording is being started or stopped (recordingMsg comes)
@@ -182,15 +190,16 @@ type model struct {
 
 func newModel(opts Options) *model {
 	m := &model{
-		opts:    opts,
-		keys:    defaultKeys(),
-		cmdKeys: defaultCmdKeys(),
-		theme:   opts.Theme,
-		cancels: map[int]context.CancelFunc{},
-		forms:   map[string]*form.Form{},
-		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-		width:   80,
-		height:  24,
+		opts:      opts,
+		keys:      defaultKeys(),
+		cmdKeys:   defaultCmdKeys(),
+		loginKeys: defaultLoginKeys(),
+		theme:     opts.Theme,
+		cancels:   map[int]context.CancelFunc{},
+		forms:     map[string]*form.Form{},
+		spinner:   spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		width:     80,
+		height:    24,
 	}
 	m.traffic.follow = true
 	keep := opts.Keep
@@ -234,7 +243,7 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) ||
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) || (m.focus == paneRight && m.tab == tabHistory && m.histTyping()) || m.login != nil ||
 		m.sampling != nil || m.rootsDlg != nil || (m.tab == tabLogs && m.logFilter.typing)
 }
 
@@ -278,6 +287,8 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onWorkbench(msg.e)
 	case toolsMsg:
 		return m, m.onTools(msg)
+	case toolsChangedMsg:
+		return m, m.onToolsChanged(msg)
 	case countsMsg:
 		m.onCounts(msg)
 		return m, nil
@@ -341,6 +352,12 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case wbDoneMsg:
 		m.onWbDone(msg)
 		return m, nil
+	case loginURLMsg:
+		m.onLoginURL(msg)
+		return m, nil
+	case loginDoneMsg:
+		m.onLoginDone(msg)
+		return m, nil
 	case noticeMsg:
 		m.notice = msg.text
 		return m, nil
@@ -374,10 +391,16 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case tea.PasteMsg:
+		if m.login != nil {
+			return m, m.onLoginPaste(msg)
+		}
 		if m.cmd != nil {
 			return m, m.onCmdPaste(msg)
 		}
 		return m, m.forwardToField(msg)
+	}
+	if cmd, ok := m.onHistMsg(msg); ok {
+		return m, cmd
 	}
 	return m, nil
 }
@@ -459,7 +482,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		if o.cancelled {
 			if msg.result != nil {
 				o.late, o.result, o.err = true, msg.result, nil
-			} else {
+			} else if o.interrupted == "" {
 				o.err = msg.err
 			}
 		} else {
@@ -468,7 +491,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		}
 		check := o.checkCmd()
 		m.lastCall = msg.elapsed
-		return tea.Batch(check, m.sendPictures(o))
+		return tea.Batch(check, m.sendPictures(o), m.storeCall(o))
 	}
 	return nil
 }
@@ -499,6 +522,7 @@ func (m *model) syncForm() {
 	cacheKey := srv + "/" + t.Name + "\x00" + string(schema)
 	if f := m.forms[cacheKey]; f != nil {
 		m.form = f
+		m.carryForm(srv, t.Name, schema, f)
 		return
 	}
 	f, err := form.New(schema)
@@ -508,6 +532,7 @@ func (m *model) syncForm() {
 		f.SetStyles(m.st.form)
 		m.form = f
 		m.forms[cacheKey] = f
+		m.carryForm(srv, t.Name, schema, f) // an edit changed the schema: keep what still fits
 	}
 }
 
@@ -531,6 +556,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		m.notice = q.no
 		return nil
+	}
+	if m.login != nil {
+		return m.onLoginKey(k)
 	}
 	if m.showHelp {
 		return m.onHelpKey(k)
@@ -581,6 +609,12 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 				return m.fetchAllCounts() // one server: counted when first shown
 			}
 			return m.enterTab()
+		case key.Matches(k, m.keys.Login):
+			if name := m.loginTarget(); name != "" {
+				return m.startLogin(name, nil)
+			}
+			m.notice = "no server here needs a login (:login NAME logs in any OAuth server)"
+			return nil
 		case key.Matches(k, m.keys.NextTab):
 			m.tab = (m.tab + 1) % tabCount
 			return m.enterTab()
@@ -607,6 +641,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.focus == paneRight && m.tab == tabTool && m.form != nil && !m.formEdgeTab(k) {
 			return m.forwardToField(k)
 		}
+		if m.focus == paneRight && m.tab == tabResources && m.res.tpl != nil && m.res.tpl.form != nil {
+			return m.onResourcesKey(k) // tab moves between the template's fields
+		}
 		if m.focus == paneList {
 			m.focus = paneRight
 		} else {
@@ -632,6 +669,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onTasksKey(k)
 	case tabResources:
 		return m.onResourcesKey(k)
+	case tabChanges:
+		return m.onChangesKey(k)
 	}
 	if m.tab == tabLogs || m.tab == tabStderr {
 		if key.Matches(k, m.keys.ServerFilter) {
@@ -697,6 +736,8 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Refetch):
 		m.notice = "refetching tools…"
 		return m.fetchAllTools()
+	case key.Matches(k, m.keys.OpenChanges):
+		return m.openChanges()
 	case key.Matches(k, m.keys.Open):
 		if m.list.toggleHeader() {
 			return nil // a server header: fold or open its tools
@@ -706,6 +747,9 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	m.syncForm()
+	if key.Matches(k, m.keys.Up, m.keys.Down, m.keys.PageUp, m.keys.PageDown, m.keys.Home, m.keys.End) {
+		m.list.unmarkSelected() // looked at
+	}
 	return nil
 }
 
@@ -1091,9 +1135,11 @@ func (m *model) scroll(delta int) {
 	case m.tab == tabStderr:
 		m.stderr.scroll(delta)
 	case m.tab == tabHistory:
-		m.hist.moveBy(delta, len(m.calls))
+		m.histScroll(delta)
 	case m.tab == tabResources:
 		m.res.scroll(delta)
+	case m.tab == tabAuth:
+		m.auth.lines.scroll(delta)
 	}
 }
 
@@ -1311,9 +1357,23 @@ func (m *model) tabBar(width int) string {
 			if tab(i) == tabResources && !m.hasResources() && m.tab != tabResources {
 				continue // nothing to show (8 still opens it)
 			}
+			if tab(i) == tabAuth && m.tab != tabAuth && !m.usesOAuth() {
+				continue // no server logs in with OAuth (:auth still opens it)
+			}
+			if tab(i) == tabChanges && len(m.changes.sets) == 0 && m.tab != tabChanges {
+				continue // off the bar until there is a change (C and :changes open it)
+			}
 			label := fmt.Sprintf("%d %s", i+1, name)
 			if tab(i) == tabTasks {
 				label = "0 " + name
+			}
+			if i >= len(m.keys.tabKeys()) {
+				label = name // Skills, Changes, Auth have no digit
+			}
+			if tab(i) == tabChanges {
+				if n := m.changes.unseen; n > 0 {
+					label += fmt.Sprintf(" (%d)", n)
+				}
 			}
 			if tab(i) == tabResult && m.current != nil && m.current.running {
 				label += " " + m.spinner.View()
@@ -1350,6 +1410,9 @@ func (m *model) rightPane(width, height int) string {
 	if m.rootsDlg != nil {
 		return m.rootsView(width, height)
 	}
+	if m.login != nil {
+		return m.loginView(width, height)
+	}
 	if q := m.ask; q != nil {
 		// The question stands over whatever tab is shown, the same for every path.
 		lines := wrapText(q.text, width)
@@ -1373,7 +1436,11 @@ func (m *model) rightTabs(width, height int) string {
 		case stateConnecting:
 			body = m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol · 3 traffic · 5 stderr")
 		case stateFailed:
-			body = m.failureView(width, bodyH, "Could not connect")
+			title := "Could not connect"
+			if m.srv.status.State == workbench.StateNeedsLogin {
+				title = "Needs login"
+			}
+			body = m.failureView(width, bodyH, title)
 		default:
 			body = m.toolView(width, bodyH)
 		}
@@ -1393,6 +1460,10 @@ func (m *model) rightTabs(width, height int) string {
 		body = m.tasksTabView(width, bodyH)
 	case tabResources:
 		body = m.resourcesView(width, bodyH)
+	case tabChanges:
+		body = m.changesTab(width, bodyH)
+	case tabAuth:
+		body = m.authTabView(width, bodyH)
 	}
 	switch m.srv.state {
 	case stateDied:
@@ -1422,6 +1493,14 @@ func (m *model) failureView(width, height int, title string) string {
 		lines = append(lines, "server "+safe(m.srv.exit.String()))
 	}
 	foot := []string{"", m.st.statusKey.Render("ctrl+r") + m.st.muted.Render(" restarts the server (history is kept) · 3 traffic · 5 stderr · q quits")}
+	if m.srv.status.State == workbench.StateNeedsLogin {
+		how := wrapText("L logs in (opens the browser; a redirect can be pasted) · the Auth view (]/[ or :auth) shows each step · or in a shell: mcpscope auth login "+m.loginName(m.srv), max(width-2, 10))
+		how[0] = m.st.statusKey.Render("L") + m.st.muted.Render(strings.TrimPrefix(how[0], "L"))
+		for i := 1; i < len(how); i++ {
+			how[i] = m.st.muted.Render(how[i])
+		}
+		foot = append(append([]string{""}, how...), foot...)
+	}
 	// The stderr of this start: only the first and last lines shown are read (the
 	// rest may be in the spill file).
 	var errLines []string
@@ -1630,7 +1709,7 @@ func (m *model) statusBar(width int) string {
 		}
 		parts = append(parts, safe(tr), safe(i.Era+" "+i.ProtocolVersion), st.ok.Render("connected"))
 	case stateFailed:
-		parts = append(parts, st.err.Render("failed"))
+		parts = append(parts, st.err.Render(m.srv.stateWord()))
 	case stateDied:
 		parts = append(parts, st.err.Render("server stopped"))
 	case stateLost:

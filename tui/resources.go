@@ -44,8 +44,9 @@ type resourcesView struct {
 	}
 	tpl *tplForm // the template form (nil: none)
 
-	subs   map[resKey]bool // subscribed resources
-	nextID int
+	subs    map[resKey]bool // subscribed resources
+	updates map[resKey]int  // notifications/resources/updated received, by resource
+	nextID  int
 }
 
 type resKey struct{ server, uri string }
@@ -317,6 +318,10 @@ func (m *model) onResourceEvent(s *server, kind, uri string) tea.Cmd {
 	v := &m.res
 	switch kind {
 	case "updated":
+		if v.updates == nil {
+			v.updates = map[resKey]int{}
+		}
+		v.updates[resKey{s.name, uri}]++
 		r := v.open
 		if r == nil || r.server != s.name || r.uri != uri || r.running {
 			return nil
@@ -326,7 +331,7 @@ func (m *model) onResourceEvent(s *server, kind, uri string) tea.Cmd {
 		return m.startRead(s.name, uri, r.title, true)
 	case "list":
 		if l := v.lists[s.name]; l != nil && s.state == stateReady {
-			m.notice = s.name + ": the server's resources changed; list refreshed"
+			m.notice = prefixed(m, s.name, "the server's resources changed; list refreshed")
 			return m.fetchResources(s)
 		}
 	}
@@ -963,6 +968,9 @@ func (m *model) resRowLine(r resRow, sel bool, width int) string {
 		if v.subs[resKey{r.server, res.URI}] {
 			line += m.st.ok.Render("  ● subscribed")
 		}
+		if n := v.updates[resKey{r.server, res.URI}]; n > 0 {
+			line += m.st.warn.Render(fmt.Sprintf("  ↻ updated ×%d", n))
+		}
 	case resRowTemplate:
 		t := v.template(r)
 		line = cursorMark(sel) + safe(t.DisplayName()) + "  " + m.st.muted.Render(safe(t.URITemplate))
@@ -1001,6 +1009,9 @@ func (m *model) resDetail(width int) []string {
 		field("annotations", annotationsText(res.Annotations))
 		if v.subs[resKey{r.server, res.URI}] {
 			lines = append(lines, m.st.ok.Render("● subscribed: updates re-read it while it is open"))
+		}
+		if n := v.updates[resKey{r.server, res.URI}]; n > 0 {
+			lines = append(lines, m.st.warn.Render(fmt.Sprintf("↻ updated %d time(s) (notifications/resources/updated)", n)))
 		}
 		desc = res.Description
 		for _, p := range res.Problems {
@@ -1206,7 +1217,9 @@ func markdownLines(st styles, text string, width int) []string {
 			continue
 		}
 		if inCode {
-			out = append(out, wrapHard(st.muted.Render("  │ ")+line, width)...)
+			for _, l := range wrapHard(line, max(width-4, 1)) {
+				out = append(out, st.muted.Render("  │ ")+l)
+			}
 			continue
 		}
 		switch {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // resourcesOpen opens the Resources tab (8) and waits for the server's list.
@@ -110,6 +111,8 @@ func TestResourceSubscriptionRereads(t *testing.T) {
 				return r != nil && !r.running && r.updates > 0 && r.result != nil && len(r.result.Contents) == 1 && r.result.Contents[0].Text == "counter = 1\n"
 			})
 			h.contains("counter = 1", "↻ updated (1 notification(s)")
+			h.press("esc")
+			h.contains("A counter that changes", "● subscribed", "↻ updated 1 time(s)")
 			h.press("u")
 			h.until("the unsubscription", func(m *model) bool { return strings.HasPrefix(m.notice, "unsubscribed from") })
 		})
@@ -169,4 +172,94 @@ func TestResourcesBadInput(t *testing.T) {
 	h.press("enter")
 	readDone(h)
 	h.contains("fake://items/42", "ok")
+}
+
+// A later field's completion gets the earlier fields as context.arguments: the fake
+// server builds repo's values from the owner it is told.
+func TestTemplateCompletionPassesEarlierFields(t *testing.T) {
+	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
+	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+	resourcesOpen(t, h)
+	pick(h, "owner}/")
+	h.press("enter")
+	h.contains("fake://{owner}/{repo}", "owner", "repo")
+	h.typeText("al")
+	h.until("owner's suggestions", func(m *model) bool { return m.res.tpl != nil && len(m.res.tpl.values) == 1 })
+	h.press("alt+down", "tab")
+	h.typeText("x")
+	h.until("repo's suggestions", func(m *model) bool {
+		tf := m.res.tpl
+		return tf != nil && tf.focusedVar() == "repo" && len(tf.values) > 0
+	})
+	h.contains("suggestions for repo", "alice-app", "alice-lib")
+	h.press("alt+down", "enter")
+	readDone(h)
+	h.contains("read fake://alice/alice-app")
+}
+
+// With several servers the resources are grouped under a header per server, and a
+// read goes to the row's own server.
+func TestResourcesOfSeveralServers(t *testing.T) {
+	h := newHarnessWith(t, Options{Theme: "dark", Servers: []workbench.Spec{
+		{Name: "host", Target: hostTarget(t)},
+		{Name: "fake", Target: client.Target{Argv: testutil.FakeServer(t, "completion-context")}},
+	}}, 120, 40)
+	h.until("both connected", func(m *model) bool {
+		return len(m.servers) == 2 && m.servers[0].state == stateReady && m.servers[1].state == stateReady
+	})
+	h.press("8")
+	h.until("both lists", func(m *model) bool {
+		for _, n := range []string{"host", "fake"} {
+			if l := m.res.lists[n]; l == nil || l.loading {
+				return false
+			}
+		}
+		return true
+	})
+	h.contains("▾ host", "▾ fake", "About the demo host", "fake://{owner}/{repo}")
+	pick(h, "owner}/")
+	h.press("enter")
+	h.typeText("bob")
+	h.press("tab")
+	h.typeText("site")
+	h.press("enter")
+	readDone(h)
+	if r := h.m.res.open; r.server != "fake" || r.err != nil {
+		t.Fatalf("the read went to %q: %v", r.server, r.err)
+	}
+	h.contains("read fake://bob/site")
+}
+
+// A server that asks for input while it reads (elicitation/create, 2025 era) gets the
+// same dialog as during a tool call, and the read finishes with the answer.
+func TestElicitationDuringRead(t *testing.T) {
+	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
+	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+	resourcesOpen(t, h)
+	pick(h, "ask")
+	h.press("enter")
+	h.until("the question", func(m *model) bool { return m.elicit != nil })
+	h.contains("The server asks for input", "Who is reading?")
+	if err := h.m.elicitForm.SetValue([]byte(`{"name":"Ada"}`)); err != nil {
+		t.Fatal(err)
+	}
+	h.press("enter")
+	readDone(h)
+	h.contains("read by Ada")
+}
+
+// notifications/resources/list_changed lists the resources again.
+func TestResourcesListChangedRefreshes(t *testing.T) {
+	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
+	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+	resourcesOpen(t, h)
+	pick(h, "grow")
+	h.press("enter")
+	readDone(h)
+	h.press("esc", "esc")
+	h.until("the new resource", func(m *model) bool {
+		l := m.res.lists[m.srv.name]
+		return l != nil && !l.loading && len(l.resources) == 3
+	})
+	h.contains("fake://grown", "the server's resources changed; list refreshed")
 }

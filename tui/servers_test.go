@@ -99,7 +99,9 @@ func TestServerColumnAndFilter(t *testing.T) {
 	// start to stderr.
 	h.selectTool("one/log")
 	h.press("enter", "enter")
-	h.until("the log lines", func(m *model) bool { return m.current != nil && !m.current.running && m.logs.len() > 0 })
+	h.until("the log lines", func(m *model) bool { return m.current != nil && !m.current.running && m.logs.len() >= 8 })
+	// The fake server's start on stderr comes on its own pipe, in its own time.
+	h.until("the fake server's stderr", func(m *model) bool { return m.stderr.len() > 0 })
 	h.until("every frame", h.caughtUp)
 
 	// (The screen's masked times collapse runs of spaces: hence the patterns.)

@@ -263,7 +263,7 @@ func TestSamplingDeclaredFromServersTab(t *testing.T) {
 }
 
 // The Logs tab filters by level (f raises the lowest level shown) and by logger (/),
-// and L sets the server's level: logging/setLevel in 2025, each request's _meta
+// and l sets the server's level: logging/setLevel in 2025, each request's _meta
 // logLevel in 2026-07-28; the next messages come at that level and above only.
 func TestLogsFilterAndLevel(t *testing.T) {
 	for _, protocol := range []string{"", "2025-11-25"} {
@@ -291,8 +291,8 @@ func TestLogsFilterAndLevel(t *testing.T) {
 			h.press("esc")
 			h.contains(`"level":"debug"`)
 
-			// L: the server's level, then the same eight messages again.
-			h.press("L", "right", "right", "right", "right", "enter") // error
+			// l: the server's level, then the same eight messages again.
+			h.press("l", "right", "right", "right", "right", "enter") // error
 			h.until("the level to be set", func(m *model) bool { return strings.Contains(m.notice, "error") && !strings.Contains(m.notice, "…") })
 			if protocol != "" {
 				h.until("logging/setLevel in Traffic", func(m *model) bool { return sawMethod(m, "logging/setLevel") })

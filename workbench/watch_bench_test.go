@@ -19,7 +19,23 @@ const benchSchema = `{"type":"object","properties":{"name":{"type":"string"}}}`
 // (restart, handshake, tools/list and the rest of the surface, compared), with a
 // 50 ms debounce. The debounce is part of what a user waits; compare with
 // BenchmarkServerStart, the same server's own start to its first tool list.
+//
+// Sub-benchmarks: overlapped (the new process starts while the old one exits, the
+// default) and sequential (the old one reaped first, as before), in the same run.
 func BenchmarkWatchEditToTools(b *testing.B) {
+	for _, mode := range []struct {
+		name    string
+		overlap bool
+	}{{"overlapped", true}, {"sequential", false}} {
+		b.Run(mode.name, func(b *testing.B) {
+			old := workbench.SetOverlapRestarts(mode.overlap)
+			defer workbench.SetOverlapRestarts(old)
+			benchEditToTools(b)
+		})
+	}
+}
+
+func benchEditToTools(b *testing.B) {
 	dir := b.TempDir()
 	tools := filepath.Join(dir, "tools.json")
 	os.WriteFile(tools, []byte(toolsFile("v0", benchSchema)), 0o644)

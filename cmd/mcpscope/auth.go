@@ -129,6 +129,26 @@ func (c *common) applyOAuth(o *client.Options, stderr io.Writer) error {
 	return nil
 }
 
+// workbenchOAuth gives the workbench the OAuth options of each HTTP server (nil
+// with --no-oauth): the workbench logs a server in only when the user asks (L), with
+// the URL and the paste field in a dialog, so nothing here prints or reads stdin.
+func (c *common) workbenchOAuth() (func(client.Target) oauth.Options, error) {
+	if c.oauthF.noOAuth {
+		return nil, nil
+	}
+	mo, err := c.oauthF.managerOptions(io.Discard, false)
+	if err != nil {
+		return nil, err
+	}
+	mo.Paste = nil
+	f := c.oauthF
+	return func(t client.Target) oauth.Options {
+		o := mo
+		withEntry(&o, t.OAuth, f)
+		return o
+	}, nil
+}
+
 // withEntry takes a config entry's oauth block where the flags say nothing.
 func withEntry(o *oauth.Options, e *client.OAuthClient, f oauthFlags) {
 	if e == nil || f.clientID != "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/host"
+	"github.com/mcpscope/mcpscope/internal/pollread"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/replay"
@@ -220,7 +221,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if rec.Several() || len(c.naming.servers) > 0 {
 		framingGiven := false
 		fs.Visit(func(f *flag.Flag) { framingGiven = framingGiven || f.Name == "framing" })
-		return replayServers(ctx, &c, rec, replayArgs{file: file, argv: argv, ignore: ignore, strict: strict, update: update, saveIgnore: saveIgnore, framingGiven: framingGiven}, stdout, stderr)
+		return replayServers(ctx, &c, rec, replayArgs{file: file, argv: argv, ignore: ignore, strict: strict, update: update, saveIgnore: saveIgnore, framingGiven: framingGiven, only: splitOnly(only)}, stdout, stderr)
 	}
 	var target client.Target
 	switch {
@@ -424,7 +425,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintf(stderr, "mcpscope serve: serving %s (%d recorded requests) at http://%s/mcp\n", pos[0], mock.Requests(), a)
 		})
 	}
-	err = replay.ServeStdio(ctx, mock, os.Stdin, stdout, framing)
+	in, undo := pollread.Stdin(os.Stdin) // not a blocking read(2) between requests (issue 14 item 9)
+	defer undo()
+	err = replay.ServeStdio(ctx, mock, in, stdout, framing)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil // interrupted: a normal way to stop a server
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/history"
 	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/tui"
@@ -85,6 +86,11 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	registerWorkbench(fs, &theme, &noConfirm, &keep, &idle)
 	var asks tuiAsks
 	asks.register(fs)
+	var wf watchFlag
+	debounce := registerWatchFlags(fs, &wf)
+	var noHistory bool
+	fs.BoolVar(&noHistory, "no-history", false, "keep no history of calls across sessions ($XDG_STATE_HOME/mcpscope/history)")
+	args = rewriteWatchArgs(args)
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
 	if err != nil {
 		return err
@@ -109,8 +115,25 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	configured := c.configuredSpecs(ctx)
+	if wf.active() {
+		if len(servers) > 1 {
+			return usageErr("--watch watches one server; %d are named (watch one, or use --inspect --watch for each)", len(servers))
+		}
+		if *debounce <= 0 {
+			return usageErr("--watch-debounce %v: give a positive duration such as 250ms", *debounce)
+		}
+		if servers[0].err == nil {
+			if err := watchSpec(&servers[0].spec, &wf, *debounce); err != nil {
+				return err
+			}
+		}
+	}
+	hist, err := historyOptions(&c, servers, noHistory)
+	if err != nil {
+		return err
+	}
 	if len(servers) > 1 {
-		return runTUIMany(ctx, &c, servers, configured, theme, noConfirm, idle, askOpts, stderr)
+		return runTUIMany(ctx, &c, servers, configured, theme, noConfirm, idle, hist, askOpts, stderr)
 	}
 	if servers[0].err != nil {
 		return servers[0].err
@@ -125,6 +148,10 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	tap := &wire.Tap{}
 	opts, err := c.options(tap, io.Discard) // --trace would write over the screen
+	if err != nil {
+		return err
+	}
+	auth, err := c.workbenchOAuth()
 	if err != nil {
 		return err
 	}
@@ -168,15 +195,43 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return tui.Run(ctx, tui.Options{
 		Servers: []workbench.Spec{servers[0].spec}, Configured: configured, IdleDisconnect: idle,
 		Target: target, Name: name, Client: opts, Theme: theme, NoConfirm: noConfirm,
-		Recording: recording, ToggleRecording: toggle, Keep: int64(keep),
+		Recording: recording, ToggleRecording: toggle, Keep: int64(keep), OAuth: auth, History: hist,
 		Sampling: askOpts.Sampling, SamplingReply: askOpts.SamplingReply, Roots: askOpts.Roots,
 	})
+}
+
+// historyOptions are the lasting history's: the default state directory, and every
+// secret of the session (-e, --env-file, --bearer, credential -H, --redact, a config
+// entry's environment) redacted before anything reaches the file.
+func historyOptions(c *common, servers []namedServer, off bool) (*history.Options, error) {
+	if off {
+		return nil, nil
+	}
+	red, _, err := c.redactor()
+	if err != nil {
+		return nil, err
+	}
+	if _, secrets, err := c.remote.httpHeader(); err == nil {
+		for _, s := range secrets {
+			red.AddSecret(s)
+		}
+	}
+	for _, s := range servers {
+		for _, sec := range s.spec.Target.Secrets {
+			red.AddSecret(sec)
+		}
+		_, envSecrets := record.EnvSecrets(s.spec.Target.Env)
+		for _, sec := range envSecrets {
+			red.AddSecret(sec)
+		}
+	}
+	return &history.Options{Redact: red}, nil
 }
 
 // runTUIMany opens the workbench on several servers at once. A server that cannot
 // be used (a missing placeholder) is said on stderr and left out; --record records
 // them all in one file.
-func runTUIMany(ctx context.Context, c *common, servers []namedServer, configured []workbench.Spec, theme string, noConfirm bool, idle time.Duration, asks tui.Options, stderr io.Writer) error {
+func runTUIMany(ctx context.Context, c *common, servers []namedServer, configured []workbench.Spec, theme string, noConfirm bool, idle time.Duration, hist *history.Options, asks tui.Options, stderr io.Writer) error {
 	var specs []workbench.Spec
 	var firstErr error
 	for _, s := range servers {
@@ -196,6 +251,10 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, configure
 	if err != nil {
 		return err
 	}
+	auth, err := c.workbenchOAuth()
+	if err != nil {
+		return err
+	}
 	// --record records them all in one file (version 2); R starts and stops it.
 	rec, err := toggleableRecording(c, servers)
 	if err != nil {
@@ -205,7 +264,7 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, configure
 	return tui.Run(ctx, tui.Options{
 		Servers: specs, Configured: configured, IdleDisconnect: idle,
 		Client: opts, Theme: theme, NoConfirm: noConfirm, Recording: rec.path(),
-		ToggleRecording: rec.toggle, OnWire: rec.listen,
+		ToggleRecording: rec.toggle, OnWire: rec.listen, OAuth: auth, History: hist,
 		Sampling: asks.Sampling, SamplingReply: asks.SamplingReply, Roots: asks.Roots,
 	})
 }

@@ -190,6 +190,7 @@ func (s *server) handle(msg []byte) {
 		return
 	}
 	if req.Method == "" {
+		s.completionResponse(msg) // the completion scenario's answers
 		if s.scenario == "asks" {
 			s.asksResponse(msg) // the answer to a sampling request (asks.go)
 		}
@@ -200,7 +201,7 @@ func (s *server) handle(msg []byte) {
 		return
 	}
 	id := req.ID
-	if s.primitives(id, req) || s.asks(id, req) {
+	if s.primitives(id, req) || s.completionContext(id, req) || s.asks(id, req) {
 		return
 	}
 	switch req.Method {
