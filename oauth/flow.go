@@ -37,7 +37,13 @@ const DefaultMaxAttempts = 3
 const (
 	GrantAuthorizationCode = "authorization-code"
 	GrantClientCredentials = "client-credentials"
+	// GrantJWTBearer is the RFC 7523 JWT bearer grant with a workload's own token
+	// (workload identity federation): Options.Assertion is sent as the assertion.
+	GrantJWTBearer = "jwt-bearer"
 )
+
+// machineGrant reports whether the grant needs no person (no browser, no redirect).
+func machineGrant(g string) bool { return g == GrantClientCredentials || g == GrantJWTBearer }
 
 // Options configure a Manager.
 type Options struct {
@@ -54,8 +60,11 @@ type Options struct {
 	// PrivateKeyPEM signs a private_key_jwt client assertion (client credentials).
 	PrivateKeyPEM []byte
 	SigningAlg    string // RS256, ES256… ("" picks by the key)
-	// Grant is GrantAuthorizationCode (default) or GrantClientCredentials.
+	// Grant is GrantAuthorizationCode (default), GrantClientCredentials or
+	// GrantJWTBearer.
 	Grant string
+	// Assertion is the workload's JWT for GrantJWTBearer (a secret: never shown).
+	Assertion string
 	// Scopes, when set, are asked for instead of the discovered ones.
 	Scopes []string
 	// RedirectPort is the loopback listener's port: -1 means DefaultRedirectPort, 0
@@ -149,6 +158,7 @@ func New(server string, opts Options) *Manager {
 	}
 	m.client = &http.Client{Transport: &logTransport{m: m, base: base}, Timeout: 60 * time.Second}
 	m.secret(opts.ClientSecret)
+	m.secret(opts.Assertion)
 	return m
 }
 
@@ -289,6 +299,8 @@ func (m *Manager) refreshLocked(ctx context.Context, force bool) error {
 		tok, err = cfg.TokenSource(m.ctx(ctx), &oauth2.Token{RefreshToken: e.RefreshToken, Expiry: time.Now().Add(-time.Hour)}).Token()
 	case e.Grant == "client_credentials" && (e.ClientSecret != "" || len(m.opts.PrivateKeyPEM) > 0):
 		tok, err = m.clientCredentialsToken(ctx, e.Issuer, e.TokenEndpoint, e.ClientID, e.ClientSecret, e.AuthMethod, e.Resource, e.Scopes)
+	case e.Grant == jwtBearerGrant && m.opts.Assertion != "":
+		tok, err = m.jwtBearerToken(ctx, e.TokenEndpoint, e.ClientID, e.Resource, e.Scopes)
 	default:
 		return errorf("the stored token for %s has expired and there is no refresh token; log in again: mcpscope auth login %s", m.server, shellQuote(m.server))
 	}
@@ -343,7 +355,7 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 		return false, errorf("%s still answers HTTP %d after %d tries to log in (or refresh) in this session; stopping there (is the token meant for this server? `mcpscope auth login -v %s` shows each step)",
 			m.server, status, m.opts.MaxAttempts, shellQuote(m.server))
 	}
-	if status == http.StatusUnauthorized && m.entry != nil && sent != "" && !m.triedRefresh && (m.entry.RefreshToken != "" || m.entry.Grant == "client_credentials") {
+	if status == http.StatusUnauthorized && m.entry != nil && sent != "" && !m.triedRefresh && (m.entry.RefreshToken != "" || m.entry.Grant == "client_credentials" || m.entry.Grant == jwtBearerGrant) {
 		m.triedRefresh = true
 		m.step("refresh", "the server refused the stored token (HTTP 401); refreshing it")
 		if err := m.refreshLocked(ctx, true); err == nil {
@@ -356,7 +368,7 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 	if confirm == nil && m.opts.Interactive && m.opts.Paste != nil && !m.opts.Unattended && m.interaction == nil {
 		confirm = m.askLine // a terminal: ask there
 	}
-	if status == http.StatusForbidden && m.opts.Grant != GrantClientCredentials && confirm != nil {
+	if status == http.StatusForbidden && !machineGrant(m.opts.Grant) && confirm != nil {
 		q := fmt.Sprintf("%s asks for more scope (%s) than the token has (%s). Log in again to ask for it?", m.server, orNone(scope), scopeText(m.entryScopes()))
 		m.step("step-up", "HTTP 403 insufficient_scope: the server wants %s; asking before logging in again", orNone(scope))
 		ok, err := confirm(ctx, q)
@@ -371,7 +383,7 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 			return false, &NeedLoginError{Server: m.server, Scope: scope, Hint: m.opts.LoginHint}
 		}
 	}
-	if m.opts.Grant != GrantClientCredentials && !m.opts.Interactive {
+	if !machineGrant(m.opts.Grant) && !m.opts.Interactive {
 		ne := &NeedLoginError{Server: m.server, Hint: m.opts.LoginHint}
 		if status == http.StatusForbidden {
 			ne.Scope = scope
@@ -522,9 +534,12 @@ func (m *Manager) login(ctx context.Context, chs []oauthex.Challenge, status int
 		return nil, err
 	}
 	var e *Entry
-	if m.opts.Grant == GrantClientCredentials {
+	switch m.opts.Grant {
+	case GrantClientCredentials:
 		e, err = m.clientCredentials(ctx, d, chs)
-	} else {
+	case GrantJWTBearer:
+		e, err = m.jwtBearer(ctx, d, chs)
+	default:
 		e, err = m.authorizationCode(ctx, d, chs)
 	}
 	if err != nil {
@@ -612,7 +627,7 @@ func (m *Manager) discover(ctx context.Context, chs []oauthex.Challenge, status 
 		} else if strings.TrimSuffix(asm.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
 			return nil, errorf("the authorization server metadata at %s names the issuer %q, not %s; refusing it (RFC 8414 §3.3: a mix-up or a forged document)", u, asm.Issuer, issuer)
 		}
-		if !slices.Contains(asm.CodeChallengeMethodsSupported, "S256") && m.opts.Grant != GrantClientCredentials {
+		if !slices.Contains(asm.CodeChallengeMethodsSupported, "S256") && !machineGrant(m.opts.Grant) {
 			if len(asm.CodeChallengeMethodsSupported) == 0 {
 				return nil, errorf("the authorization server %s does not list code_challenge_methods_supported: it may not support PKCE, which MCP requires; refusing to log in there", issuer)
 			}
@@ -1122,4 +1137,87 @@ func maskJSON(data []byte) string {
 		fmt.Fprintf(&b, "%s %s", k, abbreviate(string(j), 80))
 	}
 	return b.String()
+}
+
+// jwtBearerGrant is the grant_type of RFC 7523 §2.1.
+const jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+
+// jwtBearer logs in with the workload's JWT (RFC 7523, workload identity
+// federation): one token request; a refusal (invalid_grant, invalid_scope,
+// unauthorized_client) is the error, neither retried nor answered with another grant.
+func (m *Manager) jwtBearer(ctx context.Context, d *discovered, chs []oauthex.Challenge) (*Entry, error) {
+	if m.opts.Assertion == "" {
+		return nil, errorf("--oauth-grant jwt-bearer needs the workload's JWT (--assertion-file FILE or --assertion-env VAR)")
+	}
+	c := &client{id: m.opts.ClientID, method: "none", how: "the workload's JWT (RFC 7523 jwt-bearer)"}
+	m.step("registration", "client: %s%s", c.how, map[bool]string{true: ", client_id " + c.id, false: ""}[c.id != ""])
+	scopes := m.scopes(d, chs, false)
+	tok, err := m.jwtBearerToken(ctx, d.asm.TokenEndpoint, c.id, d.resource, scopes)
+	if err != nil {
+		return nil, errorf("the jwt-bearer token request to %s failed: %v", d.asm.TokenEndpoint, tokenErr(err))
+	}
+	return m.entryFrom(d, c, tok, scopes, jwtBearerGrant), nil
+}
+
+func (m *Manager) jwtBearerToken(ctx context.Context, tokenURL, clientID, resource string, scopes []string) (*oauth2.Token, error) {
+	form := url.Values{"grant_type": {jwtBearerGrant}, "assertion": {m.opts.Assertion}}
+	if clientID != "" {
+		form.Set("client_id", clientID)
+	}
+	if resource != "" {
+		form.Set("resource", resource)
+	}
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, " "))
+	}
+	m.step("token", "POST %s grant_type=%s (assertion %s, client %s, resource %s, scopes %s)", tokenURL, jwtBearerGrant, mask(m.opts.Assertion), orNone(clientID), orNone(resource), scopeText(scopes))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, tokenURL, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	resp, err := m.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return nil, err
+	}
+	var body struct {
+		AccessToken  string `json:"access_token"`
+		TokenType    string `json:"token_type"`
+		RefreshToken string `json:"refresh_token"`
+		ExpiresIn    int64  `json:"expires_in"`
+		Scope        string `json:"scope"`
+		Error        string `json:"error"`
+		Description  string `json:"error_description"`
+	}
+	jerr := json.Unmarshal(data, &body)
+	if resp.StatusCode != http.StatusOK || body.Error != "" {
+		msg := fmt.Sprintf("HTTP %d", resp.StatusCode)
+		if body.Error != "" {
+			msg += " " + body.Error
+		}
+		if body.Description != "" {
+			msg += " (" + abbreviate(body.Description, 160) + ")"
+		}
+		return nil, errors.New(msg)
+	}
+	if jerr != nil {
+		return nil, fmt.Errorf("the token response is not JSON (%s)", abbreviate(string(data), 80))
+	}
+	if body.AccessToken == "" {
+		return nil, errors.New("missing access_token")
+	}
+	tok := &oauth2.Token{AccessToken: body.AccessToken, TokenType: body.TokenType, RefreshToken: body.RefreshToken}
+	if body.ExpiresIn > 0 {
+		tok.Expiry = time.Now().Add(time.Duration(body.ExpiresIn) * time.Second)
+	}
+	if body.Scope != "" {
+		tok = tok.WithExtra(map[string]any{"scope": body.Scope})
+	}
+	return tok, nil
 }

@@ -33,7 +33,7 @@ func defaultCmdKeys() cmdKeys {
 	}
 }
 
-const cmdUsage = "add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · changes · login NAME · auth"
+const cmdUsage = "add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · changes · login NAME · auth · prompts · skills"
 
 func (m *model) onCmdKey(k tea.KeyPressMsg) tea.Cmd {
 	c := m.cmd
@@ -131,6 +131,12 @@ func (m *model) runCommand(text string) tea.Cmd {
 		return func() tea.Msg { return wbDoneMsg{what: what, err: f()} }
 	}
 	switch verb {
+	case "prompts":
+		m.tab, m.focus = tabPrompts, paneRight
+		return nil
+	case "skills":
+		m.tab, m.focus = tabSkills, paneRight
+		return nil
 	case "add":
 		if len(args) == 0 {
 			m.notice = "add needs a NAME: " + cmdUsage

@@ -98,6 +98,10 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 		return m.changesHelp()
 	case tabResources:
 		return m.resourcesHelp()
+	case tabPrompts:
+		return m.prompts.helpTitle(), [][]key.Binding{m.prompts.help(), scroll}
+	case tabSkills:
+		return "Skills", [][]key.Binding{m.skills.help(), scroll}
 	case tabServers:
 		return "Servers", [][]key.Binding{{
 			relabel(k.Restart, "restart the selected server"),
@@ -165,7 +169,7 @@ func (m *model) helpSections() (names []string, sections [][]helpEntry) {
 	}
 	name, groups := m.focusedHelp()
 	add(name, groups)
-	add("Everywhere", m.keys.globalHelp(m.several()))
+	add("Everywhere", m.withoutIdleTabs(m.keys.globalHelp(m.several())))
 	if m.usesOAuth() {
 		add("OAuth", [][]key.Binding{{m.keys.Login}}) // only where a server logs in with OAuth
 	}

@@ -12,7 +12,8 @@ type keyMap struct {
 	Cancel, Restart, Record                key.Binding
 	TabTool, TabResult, TabTraffic         key.Binding
 	TabLogs, TabStderr, TabHistory         key.Binding
-	TabServers, TabResources, Login        key.Binding
+	TabServers, TabResources, TabPrompts   key.Binding
+	Login                                  key.Binding
 	Subscribe                              key.Binding // the Resources tab
 	NextSuggestion, PrevSuggestion         key.Binding // a template field's completion values
 	TabTasks                               key.Binding
@@ -83,6 +84,7 @@ func defaultKeys() keyMap {
 		TabHistory:   b("6", "history", "6"),
 		TabServers:   b("7", "servers", "7"),
 		TabResources: b("8", "resources", "8"),
+		TabPrompts:   b("9", "prompts", "9"),
 		Subscribe:    b("u", "(un)subscribe a resource", "u"),
 		// A template field's completion values: alt+↓/↑ put the next or previous one in.
 		NextSuggestion: b("alt+↓/↑", "pick a completion value", "alt+down"),
@@ -174,7 +176,7 @@ func (k keyMap) globalHelp(several bool) [][]key.Binding {
 // tabKeys is the key of each tab, by its place in the tab enum: tabKeys()[t]
 // opens tab t. A tab without a digit (Skills, Changes, Auth) has none here.
 func (k keyMap) tabKeys() []key.Binding {
-	return []key.Binding{k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory, k.TabServers, k.TabResources, k.TabTasks}
+	return []key.Binding{k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory, k.TabServers, k.TabResources, k.TabPrompts, k.TabTasks}
 }
 
 // relabel is b with another description, for a view where the key means more

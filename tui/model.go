@@ -41,14 +41,16 @@ const (
 	tabStderr
 	tabHistory
 	tabServers
-	tabResources
-	tabTasks   // 0
-	tabChanges // no digit: ]/[, :changes, C from the tool list (changes.go)
-	tabAuth    // no digit: ]/[ and :auth
+	tabResources // 8
+	tabPrompts   // 9
+	tabTasks     // 0
+	tabSkills    // no digit: ]/[ and :skills
+	tabChanges   // no digit: ]/[, :changes, C from the tool list (changes.go)
+	tabAuth      // no digit: ]/[ and :auth
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Tasks", "Changes", "Auth"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Prompts", "Tasks", "Skills", "Changes", "Auth"}
 
 type connState int
 
@@ -160,6 +162,9 @@ type model struct {
 	changes   changesView
 	lastForms map[string]*form.Form // each tool's last form, to carry values to a new schema
 
+	prompts promptsView // the Prompts tab (prompts.go)
+	skills  skillsView  // the Skills tab (skills.go)
+
 	elicit     *elicitMsg
 	elicitForm *form.Form
 
@@ -244,6 +249,7 @@ func (m *model) interruptCalls(server string) {
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
 	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) || (m.focus == paneRight && m.tab == tabHistory && m.histTyping()) || m.login != nil ||
+		(m.focus == paneRight && m.tab == tabPrompts && m.prompts.typing()) ||
 		m.sampling != nil || m.rootsDlg != nil || (m.tab == tabLogs && m.logFilter.typing)
 }
 
@@ -251,6 +257,12 @@ func (m *model) typing() bool {
 // or a call), so an idle workbench does no work at all.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
+	switch m.tab { // a tab shown for the first time (or after a reconnect) lists what it shows
+	case tabPrompts:
+		cmd = tea.Batch(cmd, m.ensurePrompts())
+	case tabSkills:
+		cmd = tea.Batch(cmd, m.ensureSkills())
+	}
 	if m.busy() && !m.ticking {
 		m.ticking = true
 		cmd = tea.Batch(cmd, m.spinner.Tick)
@@ -260,7 +272,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // busy reports whether something on screen animates: a connect or a running call.
 func (m *model) busy() bool {
-	return m.srv.state == stateConnecting || len(m.cancels) > 0 || (m.current != nil && m.current.running)
+	return m.srv.state == stateConnecting || len(m.cancels) > 0 || (m.current != nil && m.current.running) ||
+		(m.prompts.open != nil && m.prompts.open.running)
 }
 
 func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -327,6 +340,22 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case callDoneMsg:
 		return m, m.onCallDone(msg)
+	case promptsMsg:
+		return m, m.onPrompts(msg)
+	case promptGotMsg:
+		return m, m.onPromptGot(msg)
+	case promptSavedMsg:
+		m.notice = msg.text
+		return m, nil
+	case completeDueMsg:
+		return m, msg.form.onDue(msg, m.wb)
+	case completeDoneMsg:
+		msg.form.onDone(msg)
+		return m, nil
+	case skillsMsg:
+		return m, m.onSkills(msg)
+	case skillReadMsg:
+		return m, m.onSkillRead(msg)
 	case form.Msg:
 		return m, form.Handle(msg)
 	case argsCheckedMsg:
@@ -644,6 +673,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.focus == paneRight && m.tab == tabResources && m.res.tpl != nil && m.res.tpl.form != nil {
 			return m.onResourcesKey(k) // tab moves between the template's fields
 		}
+		if m.focus == paneRight && m.tab == tabPrompts && m.prompts.wantsTab() {
+			return m.onPromptsKey(k) // tab moves between the prompt's fields
+		}
 		if m.focus == paneList {
 			m.focus = paneRight
 		} else {
@@ -669,6 +701,10 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onTasksKey(k)
 	case tabResources:
 		return m.onResourcesKey(k)
+	case tabPrompts:
+		return m.onPromptsKey(k)
+	case tabSkills:
+		return m.onSkillsKey(k)
 	case tabChanges:
 		return m.onChangesKey(k)
 	}
@@ -824,6 +860,9 @@ func (m *model) forwardToField(msg tea.Msg) tea.Cmd {
 	}
 	if m.form != nil && m.focus == paneRight && m.tab == tabTool {
 		return m.form.Update(msg)
+	}
+	if p, ok := msg.(tea.PasteMsg); ok && m.focus == paneRight && m.tab == tabPrompts && m.prompts.open != nil {
+		return m.prompts.open.form.insert(p.Content)
 	}
 	if m.list.filtering {
 		if p, ok := msg.(tea.PasteMsg); ok {
@@ -1345,7 +1384,7 @@ func clampLines(s string, height, width int) string {
 }
 
 func (m *model) tabBar(width int) string {
-	render := func(compact bool) string {
+	render := func(compact bool, short int) string {
 		var parts []string
 		for i, name := range tabNames {
 			if tab(i) == tabServers && !m.several() && m.tab != tabServers {
@@ -1363,12 +1402,17 @@ func (m *model) tabBar(width int) string {
 			if tab(i) == tabChanges && len(m.changes.sets) == 0 && m.tab != tabChanges {
 				continue // off the bar until there is a change (C and :changes open it)
 			}
+			if m.tab != tab(i) && (tab(i) == tabPrompts && !m.hasPrompts() || tab(i) == tabSkills && !m.hasSkills()) {
+				continue // nothing to show this session (the key still opens it)
+			}
 			label := fmt.Sprintf("%d %s", i+1, name)
 			if tab(i) == tabTasks {
 				label = "0 " + name
 			}
 			if i >= len(m.keys.tabKeys()) {
 				label = name // Skills, Changes, Auth have no digit
+			} else if i >= len(m.keys.tabKeys())-short && tab(i) != m.tab {
+				label = fmt.Sprint(i + 1) // too many tabs for the pane: the last ones by their digit
 			}
 			if tab(i) == tabChanges {
 				if n := m.changes.unseen; n > 0 {
@@ -1393,9 +1437,12 @@ func (m *model) tabBar(width int) string {
 		return strings.Join(parts, "")
 	}
 	// Narrow panes (80 columns) drop the padding so that every tab stays readable.
-	bar := render(false)
+	bar := render(false, 0)
 	if ansi.StringWidth(bar) > width {
-		bar = render(true)
+		bar = render(true, 0)
+	}
+	for short := 1; ansi.StringWidth(bar) > width && short <= len(m.keys.tabKeys()); short++ {
+		bar = render(true, short) // name the tabs from the left, the rest by their digit
 	}
 	return truncate(bar, width)
 }
@@ -1460,6 +1507,10 @@ func (m *model) rightTabs(width, height int) string {
 		body = m.tasksTabView(width, bodyH)
 	case tabResources:
 		body = m.resourcesView(width, bodyH)
+	case tabPrompts:
+		body = m.promptsView(width, bodyH)
+	case tabSkills:
+		body = m.skillsView(width, bodyH)
 	case tabChanges:
 		body = m.changesTab(width, bodyH)
 	case tabAuth:

@@ -281,6 +281,8 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 			}
 			return m.fetchToolsChanged(s)
 		}
+	case workbench.EventPromptsChanged:
+		return m.onPromptsChanged(s)
 	case workbench.EventWatch:
 		return m.onWatch(s, e)
 	case workbench.EventSurfaceChanged:

@@ -617,6 +617,25 @@ func (m *model) onTasksKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// withoutIdleTabs drops the key of the Tasks tab from the help while there is no
+// task (the tab is off the bar then too; 0 still opens it).
+func (m *model) withoutIdleTabs(groups [][]key.Binding) [][]key.Binding {
+	if len(m.tasks.items) > 0 {
+		return groups
+	}
+	out := make([][]key.Binding, 0, len(groups))
+	for _, g := range groups {
+		var kept []key.Binding
+		for _, b := range g {
+			if b.Help() != m.keys.TabTasks.Help() {
+				kept = append(kept, b)
+			}
+		}
+		out = append(out, kept)
+	}
+	return out
+}
+
 // tasksHelp is the Tasks tab's own keys.
 func (k keyMap) tasksHelp() []key.Binding {
 	return []key.Binding{k.CancelTask, k.TaskResult, k.PollTask}

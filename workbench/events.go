@@ -28,6 +28,8 @@ const (
 	// notifications/resources/list_changed.
 	EventResourceUpdated  EventKind = "resource-updated"
 	EventResourcesChanged EventKind = "resources-changed"
+	// EventPromptsChanged is notifications/prompts/list_changed.
+	EventPromptsChanged EventKind = "prompts-changed"
 	// EventAdded and EventRemoved say a server joined or left the session.
 	EventAdded   EventKind = "added"
 	EventRemoved EventKind = "removed"

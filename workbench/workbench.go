@@ -368,6 +368,12 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 			base.OnResourcesChanged()
 		}
 	}
+	o.OnPromptsChanged = func() {
+		w.emit(Event{Server: name, Kind: EventPromptsChanged})
+		if base.OnPromptsChanged != nil {
+			base.OnPromptsChanged()
+		}
+	}
 	o.OnLog = func(m client.LogMessage) {
 		cp := m
 		w.emit(Event{Server: name, Kind: EventLog, Log: &cp})

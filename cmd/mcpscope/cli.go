@@ -132,6 +132,9 @@ func workbenchFlags() *flag.FlagSet {
 	registerWorkbench(fs, &theme, &noConfirm, &keep, &idle)
 	var asks tuiAsks
 	asks.register(fs)
+	var wf watchFlag
+	var noHistory bool
+	registerDevLoop(fs, &wf, &noHistory)
 	fs.Bool("inspect", false, "list the server's tools instead of opening the workbench")
 	return fs
 }

@@ -77,3 +77,21 @@ func TestOAuthStepUpAsksOnATerminal(t *testing.T) {
 		t.Errorf("the call after the step-up:\n%s", s)
 	}
 }
+
+// The jwt-bearer grant's flags: each misuse gets one message and the usage exit code.
+func TestOAuthJWTBearerUsage(t *testing.T) {
+	t.Parallel()
+	env, _ := oauthEnv(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--oauth-grant", "jwt-bearer"}, "needs the workload's JWT: --assertion-file FILE or --assertion-env VAR"},
+		{[]string{"--assertion-env", "MCPSCOPE_NO_SUCH_VAR_5e1"}, "--assertion-env MCPSCOPE_NO_SUCH_VAR_5e1: the variable is not set or empty"},
+		{[]string{"--assertion-file", "/nonexistent/jwt"}, "--assertion-file: open /nonexistent/jwt"},
+		{[]string{"--assertion-env", "HOME"}, "--assertion-file and --assertion-env are for --oauth-grant jwt-bearer"},
+	} {
+		r := mcpscope(t, env, append([]string{"call", "x"}, append(tc.args, "http://127.0.0.1:9/mcp")...)...)
+		expect(t, r, 2, nil, []string{tc.want})
+	}
+}

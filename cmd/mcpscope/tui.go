@@ -74,6 +74,13 @@ func (a *tuiAsks) apply(o *tui.Options) error {
 	return nil
 }
 
+// registerDevLoop adds --watch, --watch-debounce and --no-history (the workbench's
+// and the command-line scanner's, which must know that --watch-debounce takes a value).
+func registerDevLoop(fs *flag.FlagSet, wf *watchFlag, noHistory *bool) *time.Duration {
+	fs.BoolVar(noHistory, "no-history", false, "keep no history of calls across sessions ($XDG_STATE_HOME/mcpscope/history)")
+	return registerWatchFlags(fs, wf)
+}
+
 // runTUI opens the workbench on a target.
 func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mcpscope", flag.ContinueOnError)
@@ -87,9 +94,8 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var asks tuiAsks
 	asks.register(fs)
 	var wf watchFlag
-	debounce := registerWatchFlags(fs, &wf)
 	var noHistory bool
-	fs.BoolVar(&noHistory, "no-history", false, "keep no history of calls across sessions ($XDG_STATE_HOME/mcpscope/history)")
+	debounce := registerDevLoop(fs, &wf, &noHistory)
 	args = rewriteWatchArgs(args)
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
 	if err != nil {

@@ -189,6 +189,9 @@ func (s *server) handle(msg []byte) {
 		s.replyError(json.RawMessage("null"), codeInvalidRequest, "Invalid Request: "+err.Error())
 		return
 	}
+	if s.skills(req.ID, req, msg) {
+		return // the skills scenario (it also reads the client's answer to its question)
+	}
 	if req.Method == "" {
 		s.completionResponse(msg) // the completion scenario's answers
 		if s.scenario == "asks" {
