@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/tui/form"
 )
 
@@ -80,5 +82,32 @@ func (m *model) urlRequired(server string, err error) {
 		msg := fmt.Sprintf("%s (the request failed with -32042 until this is done; then send it again)", e.Message)
 		m.enqueueAsk(elicitMsg{id: askSeq.Add(1), server: server, req: client.ElicitRequest{Mode: "url", URL: e.URL, Message: msg},
 			reply: make(chan client.ElicitResponse, 1)})
+	}
+}
+
+// onErrorFrames finds URLElicitationRequired errors (-32042) among the frames a
+// server sent, whatever request they answer (a tool call, prompts/get,
+// resources/read), and shows their URLs. Only small frames are looked at: an error
+// is small, and a big result is not searched.
+func (m *model) onErrorFrames(events []wire.Event, servers []string) {
+	for i, e := range events {
+		if e.Kind != wire.KindMessage || e.Dir != wire.Recv || len(e.Data) > 64<<10 || !bytes.Contains(e.Data, []byte("-32042")) {
+			continue
+		}
+		var r struct {
+			Error *struct {
+				Code    int64           `json:"code"`
+				Message string          `json:"message"`
+				Data    json.RawMessage `json:"data"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(e.Data, &r) != nil || r.Error == nil || r.Error.Code != -32042 {
+			continue
+		}
+		server := ""
+		if i < len(servers) {
+			server = servers[i]
+		}
+		m.urlRequired(server, &client.RPCError{Code: r.Error.Code, Message: r.Error.Message, Data: r.Error.Data})
 	}
 }

@@ -135,4 +135,18 @@ func TestEverythingURLElicitation(t *testing.T) {
 	if b, _ := os.ReadFile(out); strings.Contains(string(b), "declined") {
 		t.Fatal("a declined URL was opened")
 	}
+
+	// The error path: -32042 names the URL to visit first; it is shown, and opened
+	// on consent.
+	h.toTool("trigger-url-elicitation")
+	h.press("enter")
+	h.m.form.SetValue([]byte(`{"url":"https://example.com/after","message":"later","errorPath":true}`))
+	h.press("enter")
+	h.until("the URL the error names", func(m *model) bool { return m.elicit != nil })
+	h.contains("https://modelcontextprotocol.io", "-32042")
+	h.press("enter")
+	h.until("the browser to be started", func(m *model) bool {
+		b, _ := os.ReadFile(out)
+		return strings.Contains(string(b), "https://modelcontextprotocol.io")
+	})
 }

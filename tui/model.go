@@ -311,6 +311,7 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case wireBatchMsg:
 		m.onWire(msg.events, msg.servers)
 		m.onLogs(msg.logs)
+		m.onErrorFrames(msg.events, msg.servers) // -32042's URLs, for any request (elicit.go)
 		return m, m.onTaskFrames(msg.events, msg.servers)
 	case taskStartedMsg:
 		return m, m.onTaskStarted(msg)
@@ -516,7 +517,6 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 			}
 		} else {
 			o.result, o.err = msg.result, msg.err
-			m.urlRequired(o.server, msg.err)
 		}
 		check := o.checkCmd()
 		m.lastCall = msg.elapsed
