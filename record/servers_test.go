@@ -74,3 +74,56 @@ func TestSeveralServers(t *testing.T) {
 		t.Fatalf("v1 ForServer: %v", err)
 	}
 }
+
+// In a recording of several servers ids repeat across servers (each client starts at
+// 1): a request pairs with its own server's answer and notifications, even when the
+// other server answers the same id first.
+func TestExchangesPairByServer(t *testing.T) {
+	var buf bytes.Buffer
+	h := Header{Servers: []Server{
+		{Name: "a", Target: Target{Transport: "stdio", Argv: []string{"a"}}},
+		{Name: "b", Target: Target{Transport: "stdio", Argv: []string{"b"}}},
+	}}
+	w, err := NewWriter(&buf, h, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(srv, msg string) {
+		w.ListenServer(srv)(wire.Event{Kind: wire.KindMessage, Dir: wire.Send, Data: []byte(msg)})
+	}
+	recv := func(srv, msg string) {
+		w.ListenServer(srv)(wire.Event{Kind: wire.KindMessage, Dir: wire.Recv, Data: []byte(msg)})
+	}
+	send("a", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`)
+	send("b", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fast"}}`)
+	recv("b", `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"from b"}}`)
+	recv("b", `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"answer of b"}]}}`)
+	recv("a", `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"from a"}}`)
+	recv("a", `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"answer of a"}]}}`)
+	w.Close()
+	rec, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs := rec.Exchanges()
+	if len(xs) != 2 {
+		t.Fatalf("%d exchanges, want 2", len(xs))
+	}
+	for _, x := range xs {
+		want := "answer of " + x.Server
+		if !strings.Contains(string(x.Response), want) {
+			t.Errorf("server %q's call got the answer %s, want %q", x.Server, x.Response, want)
+		}
+		if len(x.Notifications) != 1 || !strings.Contains(string(x.Notifications[0]), "from "+x.Server) {
+			t.Errorf("server %q's call got the notifications %s", x.Server, x.Notifications)
+		}
+	}
+	// ForServer's recording of one server pairs the same way.
+	for _, name := range []string{"a", "b"} {
+		sub, _ := rec.ForServer(name)
+		sx := sub.Exchanges()
+		if len(sx) != 1 || !strings.Contains(string(sx[0].Response), "answer of "+name) {
+			t.Errorf("ForServer(%q).Exchanges() = %+v", name, sx)
+		}
+	}
+}
