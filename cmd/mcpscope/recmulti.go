@@ -22,6 +22,7 @@ type sessionRecording struct {
 	quiet   bool // the workbench says where it records on its own screen
 
 	mu        sync.Mutex
+	done      bool // stop ran: the session is ending and no toggle starts a file
 	w         *record.Writer
 	listeners map[string]wire.Listener
 	snaps     map[string]*record.Snapshot // per server, for a recording started later
@@ -167,6 +168,9 @@ func (r *sessionRecording) path() string {
 func (r *sessionRecording) toggle() (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.done {
+		return "", errors.New("the session is ending; nothing more is recorded")
+	}
 	if r.w != nil {
 		r.closeLocked()
 		r.c.record = "" // the next start picks a new dated name
@@ -186,6 +190,7 @@ func (r *sessionRecording) toggle() (string, error) {
 func (r *sessionRecording) stop() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.done = true
 	r.closeLocked()
 }
 
