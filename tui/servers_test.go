@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/workbench"
@@ -215,5 +217,35 @@ func TestElicitationQueue(t *testing.T) {
 		if got := string(o.result.Content[0].Text); !strings.Contains(got, want) {
 			t.Errorf("%s's call answered %q, want %s in it", o.server, got, want)
 		}
+	}
+}
+
+// The mouse wheel over the right pane scrolls the Servers tab's detail, as pgup/pgdn
+// do, whichever pane has the keys; over the tool list it moves the list.
+func TestServersViewMouseWheel(t *testing.T) {
+	t.Parallel()
+	h := newHarnessWith(t, Options{Theme: "dark", Servers: []workbench.Spec{
+		{Name: "a", Target: hostTarget(t)},
+		{Name: "b", Target: hostTarget(t)},
+	}}, 120, 30)
+	h.until("both servers connected", func(m *model) bool {
+		return len(m.servers) == 2 && len(m.servers[0].tools) > 0 && len(m.servers[1].tools) > 0
+	})
+	h.press("7")
+	h.contains("serverInfo  mcpscope-host")
+	for range 5 {
+		h.update(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 80, Y: 10})
+	}
+	if s := h.screen(); strings.Contains(s, "serverInfo  mcpscope-host") {
+		t.Fatalf("the wheel did not scroll the detail:\n%s", s)
+	}
+	for range 5 {
+		h.update(tea.MouseWheelMsg{Button: tea.MouseWheelUp, X: 80, Y: 10})
+	}
+	h.contains("serverInfo  mcpscope-host")
+	before := h.m.list.cursor
+	h.update(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 5, Y: 10})
+	if h.m.list.cursor == before {
+		t.Errorf("the wheel over the tool list did not move it")
 	}
 }
