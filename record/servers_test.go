@@ -127,3 +127,53 @@ func TestExchangesPairByServer(t *testing.T) {
 		}
 	}
 }
+
+// A server added to the session after the header was written: a server line names it
+// with its target (redacted), the reader puts it in the header's servers, and its
+// events are its own.
+func TestServerAddedAfterHeader(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{Servers: []Server{{Name: "a", Target: Target{Transport: "stdio", Argv: []string{"a"}}}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.ListenServer("a")(wire.Event{Kind: wire.KindMessage, Dir: wire.Send, Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)})
+	if err := w.AddServer(Server{Name: "late", Target: Target{Transport: "stdio", Argv: []string{"srv", "--token", "sekrit-789"}}}); err != nil {
+		t.Fatal(err)
+	}
+	w.ListenServer("late")(wire.Event{Kind: wire.KindMessage, Dir: wire.Send, Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)})
+	w.ListenServer("late")(wire.Event{Kind: wire.KindStderr, Data: []byte("my token is sekrit-789")})
+	w.Close()
+	if strings.Contains(buf.String(), "sekrit-789") {
+		t.Fatalf("a secret of the added server reached the file:\n%s", buf.String())
+	}
+	rec, err := Read(strings.NewReader(buf.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rec.ServerNames(), ",") != "a,late" || len(rec.Warnings) != 0 {
+		t.Fatalf("servers %v, warnings %v\n%s", rec.ServerNames(), rec.Warnings, buf.String())
+	}
+	late, err := rec.ForServer("late")
+	if err != nil || len(late.Events) != 2 || late.Header.Target.Argv[0] != "srv" || late.Events[0].Kind != KindMessage {
+		t.Fatalf("late: %+v %v", late, err)
+	}
+	if len(rec.Events) != 3 {
+		t.Fatalf("%d events, want 3 (the server line is not one)", len(rec.Events))
+	}
+	// Saved again, the added server is in the header.
+	var saved bytes.Buffer
+	if _, err := rec.WriteTo(&saved); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Read(&saved)
+	if err != nil || strings.Join(again.ServerNames(), ",") != "a,late" {
+		t.Fatalf("saved: %v %v", again.ServerNames(), err)
+	}
+	// A recording of one server takes no other.
+	var one bytes.Buffer
+	w1, _ := NewWriter(&one, Header{Target: Target{Transport: "stdio", Argv: []string{"x"}}}, nil)
+	if err := w1.AddServer(Server{Name: "b", Target: Target{Transport: "stdio", Argv: []string{"b"}}}); err == nil {
+		t.Errorf("a version 1 recording took a second server")
+	}
+}

@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -247,5 +249,40 @@ func TestServersViewMouseWheel(t *testing.T) {
 	h.update(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 5, Y: 10})
 	if h.m.list.cursor == before {
 		t.Errorf("the wheel over the tool list did not move it")
+	}
+}
+
+// A session of one server records through the caller's tap (version 1, one server):
+// a server added with :add stays out of it (its ids would mix with the first
+// server's), and the status line says it is not recorded.
+func TestAddedServerNotInOneServerRecording(t *testing.T) {
+	t.Parallel()
+	tap := &wire.Tap{}
+	var mu sync.Mutex
+	var recorded []string
+	tap.Listen(func(e wire.Event) {
+		mu.Lock()
+		recorded = append(recorded, string(e.Data))
+		mu.Unlock()
+	})
+	target := hostTarget(t)
+	h := newHarnessWith(t, Options{Theme: "dark", Target: target, Name: "bundled host", Recording: "one.jsonl",
+		Client: client.Options{Tap: tap}}, 140, 40)
+	h.until("the host's tools", func(m *model) bool { return len(m.servers) == 1 && len(m.servers[0].tools) > 0 })
+	h.press(":")
+	h.typeText("add late -- " + strings.Join(target.Argv, " "))
+	h.press("enter")
+	h.until("late's tools", func(m *model) bool { return len(m.servers) == 2 && len(m.servers[1].tools) > 0 })
+	h.contains("late is not recorded")
+	mu.Lock()
+	defer mu.Unlock()
+	inits := 0
+	for _, d := range recorded {
+		if strings.Contains(d, `"method":"tools/list"`) {
+			inits++
+		}
+	}
+	if inits != 1 {
+		t.Errorf("the one-server recording got %d tools/list requests, want the first server's 1", inits)
 	}
 }
