@@ -160,3 +160,15 @@ func TestReadWhileWriting(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAppendSpilling is Append past the window (every record spills): what the
+// UI goroutine pays per line of a flood.
+func BenchmarkAppendSpilling(b *testing.B) {
+	buf := New(64<<10, Strings)
+	defer buf.Close()
+	line := "2026-12-01 12:00:00 INFO a log line of a chatty server, about eighty bytes long"
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Append(line)
+	}
+}
