@@ -181,20 +181,8 @@ type LoadedSkill struct {
 // checked the same way. The first failed check stops loading with a *VerifyError.
 func (s *Session) LoadSkill(ctx context.Context, k Skill) (*LoadedSkill, error) {
 	ls := &LoadedSkill{Skill: k}
-	var mdEntry *SkillFile
-	for i := range k.Files {
-		if k.Files[i].URI == k.URI {
-			mdEntry = &k.Files[i]
-		}
-	}
-	if mdEntry == nil && !k.Dynamic {
-		return nil, &VerifyError{URI: k.URI, Reason: "the listing has no digest for SKILL.md itself"}
-	}
-	md, err := s.readSkillFile(ctx, k.URI, mdEntry)
+	md, err := s.OpenSkill(ctx, k)
 	if err != nil {
-		return nil, err
-	}
-	if err := compareFrontmatter(k, md.Data); err != nil {
 		return nil, err
 	}
 	ls.SkillMD = md
@@ -203,13 +191,43 @@ func (s *Session) LoadSkill(ctx context.Context, k Skill) (*LoadedSkill, error) 
 		if f.URI == k.URI {
 			continue
 		}
-		c, err := s.readSkillFile(ctx, f.URI, &f)
+		c, err := s.ReadSkillFile(ctx, f)
 		if err != nil {
 			return ls, err
 		}
 		ls.Files = append(ls.Files, c)
 	}
 	return ls, nil
+}
+
+// OpenSkill reads only the skill's SKILL.md and checks its size and digest against
+// the entry, and its frontmatter against the entry's; a failed check is a
+// *VerifyError. No other file is read.
+func (s *Session) OpenSkill(ctx context.Context, k Skill) (SkillFileContent, error) {
+	var mdEntry *SkillFile
+	for i := range k.Files {
+		if k.Files[i].URI == k.URI {
+			mdEntry = &k.Files[i]
+		}
+	}
+	if mdEntry == nil && !k.Dynamic {
+		return SkillFileContent{}, &VerifyError{URI: k.URI, Reason: "the listing has no digest for SKILL.md itself"}
+	}
+	md, err := s.readSkillFile(ctx, k.URI, mdEntry)
+	if err != nil {
+		return SkillFileContent{}, err
+	}
+	if err := compareFrontmatter(k, md.Data); err != nil {
+		return SkillFileContent{}, err
+	}
+	return md, nil
+}
+
+// ReadSkillFile reads one file the listing named (resources/read at its skill://
+// URI) and checks it against the size and digest the listing gave; a failed check
+// is a *VerifyError and no content is returned.
+func (s *Session) ReadSkillFile(ctx context.Context, f SkillFile) (SkillFileContent, error) {
+	return s.readSkillFile(ctx, f.URI, &f)
 }
 
 func (s *Session) readSkillFile(ctx context.Context, uri string, entry *SkillFile) (SkillFileContent, error) {

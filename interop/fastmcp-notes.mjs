@@ -1,7 +1,8 @@
 // A small server on npm fastmcp (the TypeScript framework), for mcpscope's end-to-end
 // tests: a read-only lookup_weather and a destructive delete_note, the pair with which
 // History's re-run once called the wrong tool; and echo_any, whose input schema is a
-// bare {"type":"object"} (any arguments). Run: node fastmcp-notes.mjs (stdio), or
+// bare {"type":"object"} (any arguments); and the prompt commit_message, whose kind
+// argument is an enum (fastmcp completes it from the enum). Run: node fastmcp-notes.mjs (stdio), or
 // PORT=0 node --require ./loopback.cjs fastmcp-notes.mjs http (Streamable HTTP).
 import { FastMCP } from 'fastmcp';
 import * as z from 'zod/v4';
@@ -28,6 +29,16 @@ server.addTool({
   name: 'echo_any',
   description: 'Echoes whatever arguments it gets',
   execute: async (args) => `got ${JSON.stringify(args)}`,
+});
+
+server.addPrompt({
+  name: 'commit_message',
+  description: 'A commit message of one kind',
+  arguments: [
+    { name: 'kind', description: 'The kind of change', enum: ['feat', 'fix', 'docs', 'chore'], required: true },
+    { name: 'subject', description: 'What changed' },
+  ],
+  load: async ({ kind, subject }) => `Write a ${kind} commit message about: ${subject ?? 'something'}`,
 });
 
 if (process.argv[2] === 'http') {

@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -36,7 +37,13 @@ const DefaultMaxAttempts = 3
 const (
 	GrantAuthorizationCode = "authorization-code"
 	GrantClientCredentials = "client-credentials"
+	// GrantJWTBearer is the RFC 7523 JWT bearer grant with a workload's own token
+	// (workload identity federation): Options.Assertion is sent as the assertion.
+	GrantJWTBearer = "jwt-bearer"
 )
+
+// machineGrant reports whether the grant needs no person (no browser, no redirect).
+func machineGrant(g string) bool { return g == GrantClientCredentials || g == GrantJWTBearer }
 
 // Options configure a Manager.
 type Options struct {
@@ -53,8 +60,11 @@ type Options struct {
 	// PrivateKeyPEM signs a private_key_jwt client assertion (client credentials).
 	PrivateKeyPEM []byte
 	SigningAlg    string // RS256, ES256… ("" picks by the key)
-	// Grant is GrantAuthorizationCode (default) or GrantClientCredentials.
+	// Grant is GrantAuthorizationCode (default), GrantClientCredentials or
+	// GrantJWTBearer.
 	Grant string
+	// Assertion is the workload's JWT for GrantJWTBearer (a secret: never shown).
+	Assertion string
 	// Scopes, when set, are asked for instead of the discovered ones.
 	Scopes []string
 	// RedirectPort is the loopback listener's port: -1 means DefaultRedirectPort, 0
@@ -85,6 +95,26 @@ type Options struct {
 	MaxAttempts int
 	// Wait bounds the wait for the redirect (5 minutes when 0).
 	Wait time.Duration
+	// LoginHint, when set, says how to log in where a 401 or a step-up cannot be
+	// answered here (the workbench's key), instead of the shell command.
+	LoginHint string
+	// Confirm, when set, is asked before a step-up (a 403 insufficient_scope) logs in
+	// again for more scope; no (or an error) ends the request with that answer. Nil:
+	// an interactive session steps up without asking, another one fails with the
+	// command to run.
+	Confirm func(ctx context.Context, question string) (bool, error)
+}
+
+// Interaction is a person taking part in one login started by LoginWith (the
+// workbench's dialog): it is shown the authorization URL and may paste the
+// redirected URL or the code.
+type Interaction struct {
+	// AuthURL is told the authorization URL before the browser is asked to open it.
+	AuthURL func(string)
+	// Paste yields the lines the person pastes (nil: only the loopback redirect).
+	Paste <-chan string
+	// Scopes are asked for on top of the discovered ones (a step-up).
+	Scopes []string
 }
 
 // Manager logs one MCP server in and keeps its token fresh. It is safe for
@@ -101,6 +131,10 @@ type Manager struct {
 	triedRefresh bool
 	secrets      []string // every secret seen, for a caller's redaction
 	onSecret     func(string)
+	// interaction is the person of the LoginWith running now (nil otherwise).
+	interaction *Interaction
+	pasteOnce   sync.Once
+	pasted      chan string // lines of Options.Paste, read by one goroutine
 }
 
 // New returns a manager for the MCP endpoint server.
@@ -124,6 +158,7 @@ func New(server string, opts Options) *Manager {
 	}
 	m.client = &http.Client{Transport: &logTransport{m: m, base: base}, Timeout: 60 * time.Second}
 	m.secret(opts.ClientSecret)
+	m.secret(opts.Assertion)
 	return m
 }
 
@@ -167,9 +202,18 @@ func errorf(format string, a ...any) error { return &Error{Msg: fmt.Sprintf(form
 type NeedLoginError struct {
 	Server string
 	Scope  string // a step-up's scope, when the server asked for more
+	// Hint, when set, says how to log in instead of the shell command (the workbench:
+	// "L logs in"; Options.LoginHint).
+	Hint string
 }
 
 func (e *NeedLoginError) Error() string {
+	if e.Hint != "" {
+		if e.Scope != "" {
+			return fmt.Sprintf("%s needs a token with more scope (%s); %s", e.Server, e.Scope, e.Hint)
+		}
+		return fmt.Sprintf("%s needs an OAuth login and there is no usable stored token for it; %s", e.Server, e.Hint)
+	}
 	cmd := "mcpscope auth login " + shellQuote(e.Server)
 	if e.Scope != "" {
 		return fmt.Sprintf("%s needs a token with more scope (%s) and no one is here to log in (no terminal); run: mcpscope auth login --scope %s %s (or pass --login to log in from here)",
@@ -255,6 +299,8 @@ func (m *Manager) refreshLocked(ctx context.Context, force bool) error {
 		tok, err = cfg.TokenSource(m.ctx(ctx), &oauth2.Token{RefreshToken: e.RefreshToken, Expiry: time.Now().Add(-time.Hour)}).Token()
 	case e.Grant == "client_credentials" && (e.ClientSecret != "" || len(m.opts.PrivateKeyPEM) > 0):
 		tok, err = m.clientCredentialsToken(ctx, e.Issuer, e.TokenEndpoint, e.ClientID, e.ClientSecret, e.AuthMethod, e.Resource, e.Scopes)
+	case e.Grant == jwtBearerGrant && m.opts.Assertion != "":
+		tok, err = m.jwtBearerToken(ctx, e.TokenEndpoint, e.ClientID, e.Resource, e.Scopes)
 	default:
 		return errorf("the stored token for %s has expired and there is no refresh token; log in again: mcpscope auth login %s", m.server, shellQuote(m.server))
 	}
@@ -302,12 +348,14 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 	if status == http.StatusForbidden && errCode != "insufficient_scope" {
 		return false, nil
 	}
+	m.step("challenge", "the server answered HTTP %d (token sent: %v; error %s, scope %s, resource_metadata %s)",
+		status, sent != "", orNone(errCode), orNone(scope), orNone(challengeParam(chs, "resource_metadata")))
 	m.attempts++
 	if m.attempts > m.opts.MaxAttempts {
 		return false, errorf("%s still answers HTTP %d after %d tries to log in (or refresh) in this session; stopping there (is the token meant for this server? `mcpscope auth login -v %s` shows each step)",
 			m.server, status, m.opts.MaxAttempts, shellQuote(m.server))
 	}
-	if status == http.StatusUnauthorized && m.entry != nil && sent != "" && !m.triedRefresh && (m.entry.RefreshToken != "" || m.entry.Grant == "client_credentials") {
+	if status == http.StatusUnauthorized && m.entry != nil && sent != "" && !m.triedRefresh && (m.entry.RefreshToken != "" || m.entry.Grant == "client_credentials" || m.entry.Grant == jwtBearerGrant) {
 		m.triedRefresh = true
 		m.step("refresh", "the server refused the stored token (HTTP 401); refreshing it")
 		if err := m.refreshLocked(ctx, true); err == nil {
@@ -316,8 +364,27 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 			m.step("refresh", "%v", err)
 		}
 	}
-	if m.opts.Grant != GrantClientCredentials && !m.opts.Interactive {
-		ne := &NeedLoginError{Server: m.server}
+	confirm := m.opts.Confirm
+	if confirm == nil && m.opts.Interactive && m.opts.Paste != nil && !m.opts.Unattended && m.interaction == nil {
+		confirm = m.askLine // a terminal: ask there
+	}
+	if status == http.StatusForbidden && !machineGrant(m.opts.Grant) && confirm != nil {
+		q := fmt.Sprintf("%s asks for more scope (%s) than the token has (%s). Log in again to ask for it?", m.server, orNone(scope), scopeText(m.entryScopes()))
+		m.step("step-up", "HTTP 403 insufficient_scope: the server wants %s; asking before logging in again", orNone(scope))
+		ok, err := confirm(ctx, q)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			m.step("step-up", "declined: the token keeps its scopes")
+			return false, errorf("%s needs more scope (%s) and the step-up was declined; the request was not sent again", m.server, orNone(scope))
+		}
+		if !m.opts.Interactive && m.interaction == nil {
+			return false, &NeedLoginError{Server: m.server, Scope: scope, Hint: m.opts.LoginHint}
+		}
+	}
+	if !machineGrant(m.opts.Grant) && !m.opts.Interactive {
+		ne := &NeedLoginError{Server: m.server, Hint: m.opts.LoginHint}
 		if status == http.StatusForbidden {
 			ne.Scope = scope
 		}
@@ -329,6 +396,29 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 	}
 	m.entry = e
 	return true, nil
+}
+
+// askLine asks a yes/no question on Out and reads the answer from the pasted lines
+// (the terminal's stdin).
+func (m *Manager) askLine(ctx context.Context, q string) (bool, error) {
+	fmt.Fprintf(m.opts.Out, "%s [y/N] ", q)
+	select {
+	case line, ok := <-m.pasteLines():
+		if !ok {
+			return false, nil
+		}
+		a := strings.ToLower(strings.TrimSpace(line))
+		return a == "y" || a == "yes", nil
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+}
+
+func (m *Manager) entryScopes() []string {
+	if m.entry == nil {
+		return nil
+	}
+	return m.entry.Scopes
 }
 
 func challengeParam(chs []oauthex.Challenge, name string) string {
@@ -379,6 +469,56 @@ func (m *Manager) Login(ctx context.Context) (*Entry, error) {
 	return e, nil
 }
 
+// LoginWith runs the whole flow like Login, with a person other than Out and Paste
+// (the workbench's dialog): the authorization URL goes to it, pasted lines come from
+// it. The browser (Options.Browser) is still asked to open the URL.
+func (m *Manager) LoginWith(ctx context.Context, in *Interaction) (*Entry, error) {
+	m.mu.Lock()
+	m.interaction = in
+	m.triedRefresh = false // new tokens may be refreshed once more
+	m.mu.Unlock()
+	defer func() {
+		m.mu.Lock()
+		m.interaction = nil
+		m.mu.Unlock()
+	}()
+	return m.Login(ctx)
+}
+
+// Entry returns the login in use (nil when there is none yet).
+func (m *Manager) Entry() *Entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.entry == nil {
+		return nil
+	}
+	e := *m.entry
+	return &e
+}
+
+// pasteLines returns the lines of Options.Paste, read by one goroutine for the
+// manager's life, so that a pasted line and a step-up's answer never race for stdin.
+func (m *Manager) pasteLines() <-chan string {
+	if m.interaction != nil {
+		return m.interaction.Paste
+	}
+	if m.opts.Paste == nil {
+		return nil
+	}
+	m.pasteOnce.Do(func() {
+		m.pasted = make(chan string)
+		go func() {
+			sc := bufio.NewScanner(m.opts.Paste)
+			sc.Buffer(make([]byte, 0, 64<<10), 64<<10)
+			for sc.Scan() {
+				m.pasted <- strings.TrimSpace(sc.Text())
+			}
+			close(m.pasted)
+		}()
+	})
+	return m.pasted
+}
+
 // discovered is what discovery found.
 type discovered struct {
 	resource string
@@ -394,9 +534,12 @@ func (m *Manager) login(ctx context.Context, chs []oauthex.Challenge, status int
 		return nil, err
 	}
 	var e *Entry
-	if m.opts.Grant == GrantClientCredentials {
+	switch m.opts.Grant {
+	case GrantClientCredentials:
 		e, err = m.clientCredentials(ctx, d, chs)
-	} else {
+	case GrantJWTBearer:
+		e, err = m.jwtBearer(ctx, d, chs)
+	default:
 		e, err = m.authorizationCode(ctx, d, chs)
 	}
 	if err != nil {
@@ -484,7 +627,7 @@ func (m *Manager) discover(ctx context.Context, chs []oauthex.Challenge, status 
 		} else if strings.TrimSuffix(asm.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
 			return nil, errorf("the authorization server metadata at %s names the issuer %q, not %s; refusing it (RFC 8414 §3.3: a mix-up or a forged document)", u, asm.Issuer, issuer)
 		}
-		if !slices.Contains(asm.CodeChallengeMethodsSupported, "S256") && m.opts.Grant != GrantClientCredentials {
+		if !slices.Contains(asm.CodeChallengeMethodsSupported, "S256") && !machineGrant(m.opts.Grant) {
 			if len(asm.CodeChallengeMethodsSupported) == 0 {
 				return nil, errorf("the authorization server %s does not list code_challenge_methods_supported: it may not support PKCE, which MCP requires; refusing to log in there", issuer)
 			}
@@ -670,6 +813,13 @@ func (m *Manager) scopes(d *discovered, chs []oauthex.Challenge, refresh bool) [
 		s = d.prm.ScopesSupported
 	}
 	s = slices.Clone(s)
+	if m.interaction != nil {
+		for _, x := range m.interaction.Scopes {
+			if !slices.Contains(s, x) {
+				s = append(s, x)
+			}
+		}
+	}
 	if m.entry != nil && sameResource(m.entry.Resource, d.resource) {
 		for _, g := range m.entry.Scopes {
 			if !slices.Contains(s, g) {
@@ -987,4 +1137,87 @@ func maskJSON(data []byte) string {
 		fmt.Fprintf(&b, "%s %s", k, abbreviate(string(j), 80))
 	}
 	return b.String()
+}
+
+// jwtBearerGrant is the grant_type of RFC 7523 §2.1.
+const jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+
+// jwtBearer logs in with the workload's JWT (RFC 7523, workload identity
+// federation): one token request; a refusal (invalid_grant, invalid_scope,
+// unauthorized_client) is the error, neither retried nor answered with another grant.
+func (m *Manager) jwtBearer(ctx context.Context, d *discovered, chs []oauthex.Challenge) (*Entry, error) {
+	if m.opts.Assertion == "" {
+		return nil, errorf("--oauth-grant jwt-bearer needs the workload's JWT (--assertion-file FILE or --assertion-env VAR)")
+	}
+	c := &client{id: m.opts.ClientID, method: "none", how: "the workload's JWT (RFC 7523 jwt-bearer)"}
+	m.step("registration", "client: %s%s", c.how, map[bool]string{true: ", client_id " + c.id, false: ""}[c.id != ""])
+	scopes := m.scopes(d, chs, false)
+	tok, err := m.jwtBearerToken(ctx, d.asm.TokenEndpoint, c.id, d.resource, scopes)
+	if err != nil {
+		return nil, errorf("the jwt-bearer token request to %s failed: %v", d.asm.TokenEndpoint, tokenErr(err))
+	}
+	return m.entryFrom(d, c, tok, scopes, jwtBearerGrant), nil
+}
+
+func (m *Manager) jwtBearerToken(ctx context.Context, tokenURL, clientID, resource string, scopes []string) (*oauth2.Token, error) {
+	form := url.Values{"grant_type": {jwtBearerGrant}, "assertion": {m.opts.Assertion}}
+	if clientID != "" {
+		form.Set("client_id", clientID)
+	}
+	if resource != "" {
+		form.Set("resource", resource)
+	}
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, " "))
+	}
+	m.step("token", "POST %s grant_type=%s (assertion %s, client %s, resource %s, scopes %s)", tokenURL, jwtBearerGrant, mask(m.opts.Assertion), orNone(clientID), orNone(resource), scopeText(scopes))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, tokenURL, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	resp, err := m.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return nil, err
+	}
+	var body struct {
+		AccessToken  string `json:"access_token"`
+		TokenType    string `json:"token_type"`
+		RefreshToken string `json:"refresh_token"`
+		ExpiresIn    int64  `json:"expires_in"`
+		Scope        string `json:"scope"`
+		Error        string `json:"error"`
+		Description  string `json:"error_description"`
+	}
+	jerr := json.Unmarshal(data, &body)
+	if resp.StatusCode != http.StatusOK || body.Error != "" {
+		msg := fmt.Sprintf("HTTP %d", resp.StatusCode)
+		if body.Error != "" {
+			msg += " " + body.Error
+		}
+		if body.Description != "" {
+			msg += " (" + abbreviate(body.Description, 160) + ")"
+		}
+		return nil, errors.New(msg)
+	}
+	if jerr != nil {
+		return nil, fmt.Errorf("the token response is not JSON (%s)", abbreviate(string(data), 80))
+	}
+	if body.AccessToken == "" {
+		return nil, errors.New("missing access_token")
+	}
+	tok := &oauth2.Token{AccessToken: body.AccessToken, TokenType: body.TokenType, RefreshToken: body.RefreshToken}
+	if body.ExpiresIn > 0 {
+		tok.Expiry = time.Now().Add(time.Duration(body.ExpiresIn) * time.Second)
+	}
+	if body.Scope != "" {
+		tok = tok.WithExtra(map[string]any{"scope": body.Scope})
+	}
+	return tok, nil
 }

@@ -1,7 +1,6 @@
 package oauth
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -48,36 +47,52 @@ func (m *Manager) receive(ctx context.Context, ln net.Listener, authURL string) 
 	})}
 	go srv.Serve(ln)
 	defer srv.Close()
+	done := make(chan struct{})
+	defer close(done)
 
 	fmt.Fprintf(m.opts.Out, "To log in to %s, open this URL in a browser:\n\n  %s\n\n", m.server, authURL)
+	if m.interaction != nil && m.interaction.AuthURL != nil {
+		m.interaction.AuthURL(authURL)
+	}
+	lines := m.pasteLines()
 	if err := m.openBrowser(authURL); err != nil {
 		m.step("authorize", "no browser opened (%v); open the URL yourself", err)
-		if m.opts.Unattended && m.opts.Paste == nil {
+		if m.opts.Unattended && lines == nil {
 			return nil, errorf("no browser could be started for the login (%v) and no one is here to open the URL or paste the redirect; set $BROWSER, or run mcpscope auth login %s on a terminal", err, shellQuote(m.server))
 		}
 	}
-	if m.opts.Paste != nil {
-		fmt.Fprintf(m.opts.Out, "Waiting for the redirect to %s. Where the browser cannot reach this machine, paste the URL it was redirected to (or the code) here:\n", ln.Addr())
+	if lines != nil {
+		if m.interaction == nil {
+			fmt.Fprintf(m.opts.Out, "Waiting for the redirect to %s. Where the browser cannot reach this machine, paste the URL it was redirected to (or the code) here:\n", ln.Addr())
+		}
 		go func() {
-			sc := bufio.NewScanner(m.opts.Paste)
-			sc.Buffer(make([]byte, 0, 64<<10), 64<<10)
-			for sc.Scan() {
-				line := strings.TrimSpace(sc.Text())
-				if line == "" {
-					continue
+			var line string
+			for line == "" {
+				var ok bool
+				select {
+				case line, ok = <-lines:
+					if !ok {
+						return
+					}
+				case <-ctx.Done():
+					return
+				case <-done:
+					return
 				}
-				res := &redirectResult{pasted: "pasted"}
-				if u, err := url.Parse(line); err == nil && u.Scheme != "" && u.RawQuery != "" {
-					res = fromQuery(u.Query())
-					res.pasted = "pasted URL"
-				} else if q, err := url.ParseQuery(line); err == nil && (q.Get("code") != "" || q.Get("error") != "") {
-					res = fromQuery(q)
-					res.pasted = "pasted query"
-				} else {
-					res.code = line
-				}
-				got <- res
-				return
+			}
+			res := &redirectResult{pasted: "pasted"}
+			if u, err := url.Parse(line); err == nil && u.Scheme != "" && u.RawQuery != "" {
+				res = fromQuery(u.Query())
+				res.pasted = "pasted URL"
+			} else if q, err := url.ParseQuery(line); err == nil && (q.Get("code") != "" || q.Get("error") != "") {
+				res = fromQuery(q)
+				res.pasted = "pasted query"
+			} else {
+				res.code = line
+			}
+			select {
+			case got <- res:
+			default:
 			}
 		}()
 	}

@@ -717,3 +717,33 @@ func checkOnly(xs []*record.Exchange, only []string) error {
 	}
 	return &client.UsageError{Msg: fmt.Sprintf("--only %s: no exchange has that id or names that tool; the recording has: %s", strings.Join(missing, ", "), strings.Join(names, ", "))}
 }
+
+// MatchesOnly reports whether a name of --only (an exchange's id or a tool name)
+// picks some exchange of rec other than the handshake.
+func MatchesOnly(rec *record.Recording, name string) bool {
+	for _, x := range rec.Exchanges() {
+		if !x.Handshake() && onlyMatch(x, []string{name}) {
+			return true
+		}
+	}
+	return false
+}
+
+// OnlyNames lists what --only accepts for rec: every exchange's id and every tool
+// name (for messages).
+func OnlyNames(rec *record.Recording) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, x := range rec.Exchanges() {
+		if x.Handshake() {
+			continue
+		}
+		for _, n := range []string{exchangeID(x), requestName(x.Params)} {
+			if n != "" && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}

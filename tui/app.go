@@ -19,6 +19,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/history"
+	"github.com/mcpscope/mcpscope/oauth"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -60,10 +62,17 @@ type Options struct {
 	// Browse is a recording to show: its traffic (with its timing) and its calls in
 	// History, before the live session (usually the recording served as a mock).
 	Browse *record.Recording
+	// OAuth, when set, gives the OAuth options of each HTTP server: a 401 without a
+	// usable stored token makes it "needs login", and L (or :login NAME) logs in.
+	OAuth func(client.Target) oauth.Options
 	// Keep is the memory that Traffic, Logs and Stderr hold together (half for
 	// Traffic, a quarter each for Logs and Stderr); older frames and lines go to a
 	// private spill file, read back when scrolled to (0: spool.DefaultKeep, 64 MiB).
 	Keep int64
+	// History, when set, keeps every call across sessions (package history: its
+	// directory, bound and redaction); the History view searches it. nil keeps calls
+	// for this session only.
+	History *history.Options
 }
 
 // Run shows the TUI until the user quits, then closes the session; it returns only once

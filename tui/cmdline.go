@@ -33,7 +33,7 @@ func defaultCmdKeys() cmdKeys {
 	}
 }
 
-const cmdUsage = "add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME"
+const cmdUsage = "add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · changes · login NAME · auth · prompts · skills"
 
 func (m *model) onCmdKey(k tea.KeyPressMsg) tea.Cmd {
 	c := m.cmd
@@ -112,11 +112,31 @@ func (m *model) runCommand(text string) tea.Cmd {
 	}
 	wb := m.wb
 	verb, args := words[0], words[1:]
+	switch verb {
+	case "auth":
+		m.tab, m.focus = tabAuth, paneRight
+		return nil
+	case "login":
+		switch {
+		case len(args) == 1:
+			return m.startLogin(args[0], nil)
+		case len(args) == 0 && m.loginTarget() != "":
+			return m.startLogin(m.loginTarget(), nil)
+		}
+		m.notice = "login needs one NAME: the server to log in with OAuth (" + strings.Join(m.serverNames(), ", ") + ")"
+		return nil
+	}
 	done := func(what string, f func() error) tea.Cmd {
 		m.notice = what + "…"
 		return func() tea.Msg { return wbDoneMsg{what: what, err: f()} }
 	}
 	switch verb {
+	case "prompts":
+		m.tab, m.focus = tabPrompts, paneRight
+		return nil
+	case "skills":
+		m.tab, m.focus = tabSkills, paneRight
+		return nil
 	case "add":
 		if len(args) == 0 {
 			m.notice = "add needs a NAME: " + cmdUsage
@@ -162,6 +182,8 @@ func (m *model) runCommand(text string) tea.Cmd {
 			m.notice = "add " + name + ": give a URL, or a command after -- (" + cmdUsage + ")"
 			return nil
 		}
+	case "changes":
+		return m.openChanges()
 	case "remove", "restart", "disconnect":
 		if len(args) != 1 {
 			m.notice = verb + " needs one NAME: " + cmdUsage

@@ -27,6 +27,8 @@ func newTmux(t testing.TB, width, height int, command string) *tmux {
 		t.Fatal("tmux is needed for the end-to-end tests (apt-get install tmux; .ci/run installs it)")
 	}
 	x := &tmux{t: t, socket: fmt.Sprintf("mcpscope-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	// Each test's lasting history starts empty (a state directory of its own).
+	command = "XDG_STATE_HOME=" + shellQuote(t.TempDir()) + " " + command
 	x.run("new-session", "-d", "-s", "e2e", "-c", t.TempDir(), "-x", strconv.Itoa(width), "-y", strconv.Itoa(height), command)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
 	return x

@@ -212,7 +212,7 @@ func keyMsg(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyUp, Mod: tea.ModAlt}
 	case "alt+down":
 		return tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModAlt}
-	case "ctrl+d", "ctrl+t", "ctrl+p", "ctrl+x", "ctrl+a":
+	case "ctrl+d", "ctrl+t", "ctrl+p", "ctrl+x", "ctrl+a", "ctrl+s":
 		return tea.KeyPressMsg{Code: rune(name[5]), Mod: tea.ModCtrl}
 	case "ctrl+c", "ctrl+r", "ctrl+j", "ctrl+e", "ctrl+u":
 		return tea.KeyPressMsg{Code: rune(name[5]), Mod: tea.ModCtrl}

@@ -24,6 +24,9 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 			groups = append(groups, m.elicitForm.Keys().FullHelp()...)
 		}
 		return "Input requested by the server", groups
+	case m.login != nil:
+		l := m.loginKeys
+		return "OAuth login", [][]key.Binding{{l.Send, l.Cancel, l.Erase}}
 	case m.ask != nil:
 		return "Question", [][]key.Binding{{k.Yes, k.No}}
 	case m.cmd != nil:
@@ -37,7 +40,7 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 			open = relabel(k.Open, "open the tool, fold a server")
 		}
 		return "Tool list", [][]key.Binding{
-			{open, k.Filter, k.ClearFilter, k.Refetch, relabel(k.ShowRaw, "raw JSON of the tool")},
+			{open, k.Filter, k.ClearFilter, k.Refetch, relabel(k.ShowRaw, "raw JSON of the tool"), k.OpenChanges},
 			scroll,
 			{k.DetailUp, k.DetailPageUp, k.DetailPageDown},
 		}
@@ -81,9 +84,15 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 	case tabStderr:
 		return "Stderr", [][]key.Binding{m.serverFilterHelp(), scroll}
 	case tabHistory:
-		return "History", [][]key.Binding{{k.Rerun, k.LoadArgs, k.ShowResult}, scroll}
+		return m.historyHelp()
+	case tabChanges:
+		return m.changesHelp()
 	case tabResources:
 		return m.resourcesHelp()
+	case tabPrompts:
+		return m.prompts.helpTitle(), [][]key.Binding{m.prompts.help(), scroll}
+	case tabSkills:
+		return "Skills", [][]key.Binding{m.skills.help(), scroll}
 	case tabServers:
 		return "Servers", [][]key.Binding{{
 			relabel(k.Restart, "restart the selected server"),
@@ -91,6 +100,8 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 			relabel(k.PageUp, "scroll the detail"), relabel(k.PageDown, "scroll the detail"),
 			k.CmdLine,
 		}}
+	case tabAuth:
+		return "Auth", [][]key.Binding{{k.Login}, scroll}
 	}
 	return "", nil
 }
@@ -150,6 +161,9 @@ func (m *model) helpSections() (names []string, sections [][]helpEntry) {
 	name, groups := m.focusedHelp()
 	add(name, groups)
 	add("Everywhere", m.keys.globalHelp(m.several()))
+	if m.usesOAuth() {
+		add("OAuth", [][]key.Binding{{m.keys.Login}}) // only where a server logs in with OAuth
+	}
 	return names, sections
 }
 

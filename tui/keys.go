@@ -12,7 +12,8 @@ type keyMap struct {
 	Cancel, Restart, Record                key.Binding
 	TabTool, TabResult, TabTraffic         key.Binding
 	TabLogs, TabStderr, TabHistory         key.Binding
-	TabServers, TabResources               key.Binding
+	TabServers, TabResources, TabPrompts   key.Binding
+	Login                                  key.Binding
 	Subscribe                              key.Binding // the Resources tab
 	NextSuggestion, PrevSuggestion         key.Binding // a template field's completion values
 	CmdLine                                key.Binding
@@ -33,6 +34,7 @@ type keyMap struct {
 	ShowResult                             key.Binding // History
 	Yes, No                                key.Binding // the yes/no question
 	Accept, Decline, Dismiss               key.Binding // the server's input request (elicitation)
+	OpenChanges, MarkEntry, SaveMarked     key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -71,6 +73,7 @@ func defaultKeys() keyMap {
 		TabHistory:   b("6", "history", "6"),
 		TabServers:   b("7", "servers", "7"),
 		TabResources: b("8", "resources", "8"),
+		TabPrompts:   b("9", "prompts", "9"),
 		Subscribe:    b("u", "(un)subscribe a resource", "u"),
 		// A template field's completion values: alt+↓/↑ put the next or previous one in.
 		NextSuggestion: b("alt+↓/↑", "pick a completion value", "alt+down"),
@@ -89,6 +92,7 @@ func defaultKeys() keyMap {
 		TrafficDir:     b("d", "direction filter", "d"),
 		ServerFilter:   b("S", "server filter (traffic, logs, stderr)", "S"),
 		ReadResource:   b("o", "read linked resource", "o"),
+		Login:          b("L", "log in (a server that needs login)", "L"),
 		// The tool detail scrolls with shift, so that the form keeps the plain keys.
 		DetailUp:       b("shift+↑/↓", "scroll the tool detail", "shift+up"),
 		DetailDown:     b("shift+↑/↓", "scroll the tool detail", "shift+down"),
@@ -107,10 +111,13 @@ func defaultKeys() keyMap {
 		ShowResult:  b("→/l", "show its result", "right", "l"),
 		Yes:         b("y", "yes", "y", "Y"),
 		// Any other key answers no: a binding for the help only.
-		No:      key.NewBinding(key.WithHelp("any key", "no")),
-		Accept:  b("enter/ctrl+a", "accept", "enter", "ctrl+a"),
-		Decline: b("ctrl+x", "decline", "ctrl+x"),
-		Dismiss: b("esc", "cancel (neither)", "esc"),
+		No:          key.NewBinding(key.WithHelp("any key", "no")),
+		Accept:      b("enter/ctrl+a", "accept", "enter", "ctrl+a"),
+		Decline:     b("ctrl+x", "decline", "ctrl+x"),
+		Dismiss:     b("esc", "cancel (neither)", "esc"),
+		OpenChanges: b("C", "what edits changed", "C"),
+		MarkEntry:   b("m", "mark (history)", "m"),
+		SaveMarked:  b("S", "save marked calls", "S"),
 	}
 }
 
@@ -134,7 +141,7 @@ func (k keyMap) globalHelp(several bool) [][]key.Binding {
 // tabKeys is the key of each tab, by its place in the tab enum: tabKeys()[t]
 // opens tab t. A tab without a digit (Skills, Changes, Auth) has none here.
 func (k keyMap) tabKeys() []key.Binding {
-	return []key.Binding{k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory, k.TabServers, k.TabResources}
+	return []key.Binding{k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory, k.TabServers, k.TabResources, k.TabPrompts}
 }
 
 // relabel is b with another description, for a view where the key means more

@@ -41,11 +41,15 @@ const (
 	tabStderr
 	tabHistory
 	tabServers
-	tabResources
+	tabResources // 8
+	tabPrompts   // 9
+	tabSkills    // no digit: ]/[ and :skills
+	tabChanges   // no digit: ]/[, :changes, C from the tool list (changes.go)
+	tabAuth      // no digit: ]/[ and :auth
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Prompts", "Skills", "Changes", "Auth"}
 
 type connState int
 
@@ -148,15 +152,24 @@ type model struct {
 	showRaw   bool // the Result tab shows the raw result
 	toolRaw   bool // the Tool tab shows the raw tool object
 
-	traffic trafficView
-	res     resourcesView // the Resources tab
-	logs    lineView      // notifications/message, one line each
-	stderr  lineView      // the server's stderr lines
-	hist    list          // History's rows, newest first
+	traffic   trafficView
+	res       resourcesView // the Resources tab
+	logs      lineView      // notifications/message, one line each
+	stderr    lineView      // the server's stderr lines
+	hist      histState
+	changes   changesView
+	lastForms map[string]*form.Form // each tool's last form, to carry values to a new schema
+
+	prompts promptsView // the Prompts tab (prompts.go)
+	skills  skillsView  // the Skills tab (skills.go)
 
 	elicit     *elicitMsg
 	elicitForm *form.Form
 	elicitWait []elicitMsg // questions that came while one was open, in order
+
+	login     *loginDialog // an OAuth login running (or failed) for a server
+	loginKeys loginKeys
+	auth      authView // the Auth tab: every OAuth step
 
 	notice      string
 	recToggling bool // a recording is being started or stopped (recordingMsg comes)
@@ -172,15 +185,16 @@ type model struct {
 
 func newModel(opts Options) *model {
 	m := &model{
-		opts:    opts,
-		keys:    defaultKeys(),
-		cmdKeys: defaultCmdKeys(),
-		theme:   opts.Theme,
-		cancels: map[int]context.CancelFunc{},
-		forms:   map[string]*form.Form{},
-		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-		width:   80,
-		height:  24,
+		opts:      opts,
+		keys:      defaultKeys(),
+		cmdKeys:   defaultCmdKeys(),
+		loginKeys: defaultLoginKeys(),
+		theme:     opts.Theme,
+		cancels:   map[int]context.CancelFunc{},
+		forms:     map[string]*form.Form{},
+		spinner:   spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		width:     80,
+		height:    24,
 	}
 	m.traffic.follow = true
 	keep := opts.Keep
@@ -223,13 +237,20 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing())
+	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) || (m.focus == paneRight && m.tab == tabHistory && m.histTyping()) || m.login != nil ||
+		(m.focus == paneRight && m.tab == tabPrompts && m.prompts.typing())
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
 // or a call), so an idle workbench does no work at all.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
+	switch m.tab { // a tab shown for the first time (or after a reconnect) lists what it shows
+	case tabPrompts:
+		cmd = tea.Batch(cmd, m.ensurePrompts())
+	case tabSkills:
+		cmd = tea.Batch(cmd, m.ensureSkills())
+	}
 	if m.busy() && !m.ticking {
 		m.ticking = true
 		cmd = tea.Batch(cmd, m.spinner.Tick)
@@ -239,7 +260,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // busy reports whether something on screen animates: a connect or a running call.
 func (m *model) busy() bool {
-	return m.srv.state == stateConnecting || len(m.cancels) > 0 || (m.current != nil && m.current.running)
+	return m.srv.state == stateConnecting || len(m.cancels) > 0 || (m.current != nil && m.current.running) ||
+		(m.prompts.open != nil && m.prompts.open.running)
 }
 
 func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -266,6 +288,8 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onWorkbench(msg.e)
 	case toolsMsg:
 		return m, m.onTools(msg)
+	case toolsChangedMsg:
+		return m, m.onToolsChanged(msg)
 	case countsMsg:
 		m.onCounts(msg)
 		return m, nil
@@ -290,6 +314,22 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case callDoneMsg:
 		return m, m.onCallDone(msg)
+	case promptsMsg:
+		return m, m.onPrompts(msg)
+	case promptGotMsg:
+		return m, m.onPromptGot(msg)
+	case promptSavedMsg:
+		m.notice = msg.text
+		return m, nil
+	case completeDueMsg:
+		return m, msg.form.onDue(msg, m.wb)
+	case completeDoneMsg:
+		msg.form.onDone(msg)
+		return m, nil
+	case skillsMsg:
+		return m, m.onSkills(msg)
+	case skillReadMsg:
+		return m, m.onSkillRead(msg)
 	case form.Msg:
 		return m, form.Handle(msg)
 	case argsCheckedMsg:
@@ -307,6 +347,12 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openElicit(msg)
 	case wbDoneMsg:
 		m.onWbDone(msg)
+		return m, nil
+	case loginURLMsg:
+		m.onLoginURL(msg)
+		return m, nil
+	case loginDoneMsg:
+		m.onLoginDone(msg)
 		return m, nil
 	case noticeMsg:
 		m.notice = msg.text
@@ -342,10 +388,16 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case tea.PasteMsg:
+		if m.login != nil {
+			return m, m.onLoginPaste(msg)
+		}
 		if m.cmd != nil {
 			return m, m.onCmdPaste(msg)
 		}
 		return m, m.forwardToField(msg)
+	}
+	if cmd, ok := m.onHistMsg(msg); ok {
+		return m, cmd
 	}
 	return m, nil
 }
@@ -427,7 +479,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		if o.cancelled {
 			if msg.result != nil {
 				o.late, o.result, o.err = true, msg.result, nil
-			} else {
+			} else if o.interrupted == "" {
 				o.err = msg.err
 			}
 		} else {
@@ -435,7 +487,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		}
 		check := o.checkCmd()
 		m.lastCall = msg.elapsed
-		return tea.Batch(check, m.sendPictures(o))
+		return tea.Batch(check, m.sendPictures(o), m.storeCall(o))
 	}
 	return nil
 }
@@ -466,6 +518,7 @@ func (m *model) syncForm() {
 	cacheKey := srv + "/" + t.Name + "\x00" + string(schema)
 	if f := m.forms[cacheKey]; f != nil {
 		m.form = f
+		m.carryForm(srv, t.Name, schema, f)
 		return
 	}
 	f, err := form.New(schema)
@@ -475,6 +528,7 @@ func (m *model) syncForm() {
 		f.SetStyles(m.st.form)
 		m.form = f
 		m.forms[cacheKey] = f
+		m.carryForm(srv, t.Name, schema, f) // an edit changed the schema: keep what still fits
 	}
 }
 
@@ -492,6 +546,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		m.notice = q.no
 		return nil
+	}
+	if m.login != nil {
+		return m.onLoginKey(k)
 	}
 	if m.showHelp {
 		return m.onHelpKey(k)
@@ -542,6 +599,12 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 				return m.fetchAllCounts() // one server: counted when first shown
 			}
 			return m.enterTab()
+		case key.Matches(k, m.keys.Login):
+			if name := m.loginTarget(); name != "" {
+				return m.startLogin(name, nil)
+			}
+			m.notice = "no server here needs a login (:login NAME logs in any OAuth server)"
+			return nil
 		case key.Matches(k, m.keys.NextTab):
 			m.tab = (m.tab + 1) % tabCount
 			return m.enterTab()
@@ -571,6 +634,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.focus == paneRight && m.tab == tabResources && m.res.tpl != nil && m.res.tpl.form != nil {
 			return m.onResourcesKey(k) // tab moves between the template's fields
 		}
+		if m.focus == paneRight && m.tab == tabPrompts && m.prompts.wantsTab() {
+			return m.onPromptsKey(k) // tab moves between the prompt's fields
+		}
 		if m.focus == paneList {
 			m.focus = paneRight
 		} else {
@@ -594,6 +660,12 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onServersKey(k)
 	case tabResources:
 		return m.onResourcesKey(k)
+	case tabPrompts:
+		return m.onPromptsKey(k)
+	case tabSkills:
+		return m.onSkillsKey(k)
+	case tabChanges:
+		return m.onChangesKey(k)
 	}
 	if m.tab == tabLogs || m.tab == tabStderr {
 		if key.Matches(k, m.keys.ServerFilter) {
@@ -656,6 +728,8 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Refetch):
 		m.notice = "refetching tools…"
 		return m.fetchAllTools()
+	case key.Matches(k, m.keys.OpenChanges):
+		return m.openChanges()
 	case key.Matches(k, m.keys.Open):
 		if m.list.toggleHeader() {
 			return nil // a server header: fold or open its tools
@@ -665,6 +739,9 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	m.syncForm()
+	if key.Matches(k, m.keys.Up, m.keys.Down, m.keys.PageUp, m.keys.PageDown, m.keys.Home, m.keys.End) {
+		m.list.unmarkSelected() // looked at
+	}
 	return nil
 }
 
@@ -731,6 +808,9 @@ func (m *model) forwardToField(msg tea.Msg) tea.Cmd {
 	}
 	if m.form != nil && m.focus == paneRight && m.tab == tabTool {
 		return m.form.Update(msg)
+	}
+	if p, ok := msg.(tea.PasteMsg); ok && m.focus == paneRight && m.tab == tabPrompts && m.prompts.open != nil {
+		return m.prompts.open.form.insert(p.Content)
 	}
 	if m.list.filtering {
 		if p, ok := msg.(tea.PasteMsg); ok {
@@ -1026,11 +1106,13 @@ func (m *model) scrollPane(list bool, delta int) {
 	case m.tab == tabStderr:
 		m.stderr.scroll(delta)
 	case m.tab == tabHistory:
-		m.hist.moveBy(delta, len(m.calls))
+		m.histScroll(delta)
 	case m.tab == tabResources:
 		m.res.scroll(delta)
 	case m.tab == tabServers:
 		m.srvDetail.scroll(delta)
+	case m.tab == tabAuth:
+		m.auth.lines.scroll(delta)
 	}
 }
 
@@ -1237,7 +1319,7 @@ func clampLines(s string, height, width int) string {
 }
 
 func (m *model) tabBar(width int) string {
-	render := func(compact bool) string {
+	render := func(compact bool, short int) string {
 		var parts []string
 		for i, name := range tabNames {
 			if tab(i) == tabServers && !m.several() && m.tab != tabServers {
@@ -1246,7 +1328,26 @@ func (m *model) tabBar(width int) string {
 			if tab(i) == tabResources && !m.hasResources() && m.tab != tabResources {
 				continue // nothing to show (8 still opens it)
 			}
+			if tab(i) == tabAuth && m.tab != tabAuth && !m.usesOAuth() {
+				continue // no server logs in with OAuth (:auth still opens it)
+			}
+			if tab(i) == tabChanges && len(m.changes.sets) == 0 && m.tab != tabChanges {
+				continue // off the bar until there is a change (C and :changes open it)
+			}
+			if m.tab != tab(i) && (tab(i) == tabPrompts && !m.hasPrompts() || tab(i) == tabSkills && !m.hasSkills()) {
+				continue // nothing to show this session (the key still opens it)
+			}
 			label := fmt.Sprintf("%d %s", i+1, name)
+			if i >= len(m.keys.tabKeys()) {
+				label = name // Skills, Changes, Auth have no digit
+			} else if i >= len(m.keys.tabKeys())-short && tab(i) != m.tab {
+				label = fmt.Sprint(i + 1) // too many tabs for the pane: the last ones by their digit
+			}
+			if tab(i) == tabChanges {
+				if n := m.changes.unseen; n > 0 {
+					label += fmt.Sprintf(" (%d)", n)
+				}
+			}
 			if tab(i) == tabResult && m.current != nil && m.current.running {
 				label += " " + m.spinner.View()
 			}
@@ -1265,9 +1366,12 @@ func (m *model) tabBar(width int) string {
 		return strings.Join(parts, "")
 	}
 	// Narrow panes (80 columns) drop the padding so that every tab stays readable.
-	bar := render(false)
+	bar := render(false, 0)
 	if ansi.StringWidth(bar) > width {
-		bar = render(true)
+		bar = render(true, 0)
+	}
+	for short := 1; ansi.StringWidth(bar) > width && short <= len(m.keys.tabKeys()); short++ {
+		bar = render(true, short) // name the tabs from the left, the rest by their digit
 	}
 	return truncate(bar, width)
 }
@@ -1275,6 +1379,9 @@ func (m *model) tabBar(width int) string {
 func (m *model) rightPane(width, height int) string {
 	if m.elicit != nil {
 		return m.elicitView(width, height)
+	}
+	if m.login != nil {
+		return m.loginView(width, height)
 	}
 	if q := m.ask; q != nil {
 		// The question stands over whatever tab is shown, the same for every path.
@@ -1299,7 +1406,11 @@ func (m *model) rightTabs(width, height int) string {
 		case stateConnecting:
 			body = m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol · 3 traffic · 5 stderr")
 		case stateFailed:
-			body = m.failureView(width, bodyH, "Could not connect")
+			title := "Could not connect"
+			if m.srv.status.State == workbench.StateNeedsLogin {
+				title = "Needs login"
+			}
+			body = m.failureView(width, bodyH, title)
 		default:
 			body = m.toolView(width, bodyH)
 		}
@@ -1317,6 +1428,14 @@ func (m *model) rightTabs(width, height int) string {
 		body = m.serversView(width, bodyH)
 	case tabResources:
 		body = m.resourcesView(width, bodyH)
+	case tabPrompts:
+		body = m.promptsView(width, bodyH)
+	case tabSkills:
+		body = m.skillsView(width, bodyH)
+	case tabChanges:
+		body = m.changesTab(width, bodyH)
+	case tabAuth:
+		body = m.authTabView(width, bodyH)
 	}
 	switch m.srv.state {
 	case stateDied:
@@ -1346,6 +1465,14 @@ func (m *model) failureView(width, height int, title string) string {
 		lines = append(lines, "server "+safe(m.srv.exit.String()))
 	}
 	foot := []string{"", m.st.statusKey.Render("ctrl+r") + m.st.muted.Render(" restarts the server (history is kept) · 3 traffic · 5 stderr · q quits")}
+	if m.srv.status.State == workbench.StateNeedsLogin {
+		how := wrapText("L logs in (opens the browser; a redirect can be pasted) · the Auth view (]/[ or :auth) shows each step · or in a shell: mcpscope auth login "+m.loginName(m.srv), max(width-2, 10))
+		how[0] = m.st.statusKey.Render("L") + m.st.muted.Render(strings.TrimPrefix(how[0], "L"))
+		for i := 1; i < len(how); i++ {
+			how[i] = m.st.muted.Render(how[i])
+		}
+		foot = append(append([]string{""}, how...), foot...)
+	}
 	// The stderr of this start: only the first and last lines shown are read (the
 	// rest may be in the spill file).
 	var errLines []string
@@ -1561,7 +1688,7 @@ func (m *model) statusBar(width int) string {
 		}
 		parts = append(parts, safe(tr), safe(i.Era+" "+i.ProtocolVersion), st.ok.Render("connected"))
 	case stateFailed:
-		parts = append(parts, st.err.Render("failed"))
+		parts = append(parts, st.err.Render(m.srv.stateWord()))
 	case stateDied:
 		parts = append(parts, st.err.Render("server stopped"))
 	case stateLost:

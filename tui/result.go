@@ -37,13 +37,16 @@ type outcome struct {
 	recorded  bool // loaded from a recording (mcpscope open), not made in this session
 	mocked    bool // answered by a recording served as a mock, not by a live server
 	late      bool // a result arrived after the cancel
-	checked   bool // structured content validated
-	checking  bool // the check runs (a command)
-	violation []validate.Violation
-	schemaErr error
-	linked    []linkedResource     // resource_link targets read with "o"
-	pictures  map[int]*inlineImage // content index -> picture sent to the terminal
-	wraps     map[wrapKey]*wrapped // big texts wrapped so far, by width
+	// interrupted says why the call ended without an answer: a watched file changed
+	// and the server was restarted.
+	interrupted string
+	checked     bool // structured content validated
+	checking    bool // the check runs (a command)
+	violation   []validate.Violation
+	schemaErr   error
+	linked      []linkedResource     // resource_link targets read with "o"
+	pictures    map[int]*inlineImage // content index -> picture sent to the terminal
+	wraps       map[wrapKey]*wrapped // big texts wrapped so far, by width
 }
 
 // linkedResource is what reading one resource_link returned.
@@ -65,6 +68,8 @@ func (o *outcome) status() string {
 	switch {
 	case o.running:
 		return "running"
+	case o.interrupted != "" && !o.late:
+		return "interrupted"
 	case o.cancelled && !o.late:
 		return "cancelled"
 	case o.err != nil:
@@ -124,6 +129,10 @@ func resultDoc(st styles, o *outcome, width int) *doc {
 	switch {
 	case o.running:
 		add(head + st.muted.Render("  running…"))
+		return out
+	case o.interrupted != "" && !o.late:
+		add(head, st.warn.Render("Interrupted by the restart."))
+		add(wrapText(o.interrupted, width)...)
 		return out
 	case o.cancelled && !o.late:
 		add(head, st.warn.Render("Cancelled: notifications/cancelled was sent to the server."))

@@ -190,6 +190,7 @@ func (m *model) connect() tea.Cmd {
 		Client:         opts,
 		IdleDisconnect: m.opts.IdleDisconnect,
 		Configured:     m.opts.Configured,
+		OAuth:          m.opts.OAuth,
 		Elicit:         elicit,
 		OnAdd:          m.opts.OnAdd,
 		OnWire: func(name string, e wire.Event) {
@@ -226,7 +227,7 @@ func (m *model) connect() tea.Cmd {
 		}
 	}
 	wb := m.wb
-	return func() tea.Msg {
+	return tea.Batch(m.openHistories(), func() tea.Msg {
 		var errs []string
 		for _, sp := range specs {
 			if err := wb.Add(sp); err != nil {
@@ -237,7 +238,7 @@ func (m *model) connect() tea.Cmd {
 			return noticeMsg{text: strings.Join(errs, "; ")}
 		}
 		return nil
-	}
+	})
 }
 
 // restartServer restarts one server (the workbench stops its process first).
@@ -262,6 +263,7 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 			if m.opts.Recording != "" && m.opts.OnAdd == nil {
 				m.notice = safe(e.Server) + " is not recorded: " + m.opts.Recording + " records one server (to record several, start with --server NAME=TARGET for each)"
 			}
+			return m.onServerAdded(e.Server)
 		}
 		return nil
 	case workbench.EventRemoved:
@@ -298,8 +300,14 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 			if m.several() {
 				m.notice = s.name + ": the server's tools changed; list refreshed"
 			}
-			return m.fetchTools(s, true)
+			return m.fetchToolsChanged(s)
 		}
+	case workbench.EventPromptsChanged:
+		return m.onPromptsChanged(s)
+	case workbench.EventWatch:
+		return m.onWatch(s, e)
+	case workbench.EventSurfaceChanged:
+		return m.onSurfaceChanged(s, e)
 	case workbench.EventReconnect:
 		m.notice = safe(e.Text)
 		s.reconnecting = true
@@ -311,6 +319,15 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 		return m.onResourceEvent(s, "updated", e.Text)
 	case workbench.EventResourcesChanged:
 		return m.onResourceEvent(s, "list", "")
+	case workbench.EventAuth:
+		if e.Auth != nil {
+			m.auth.add(e.Server, *e.Auth)
+			if e.Auth.Kind == "warning" {
+				m.notice = e.Server + ": " + safe(oneLine(e.Auth.Text, 300))
+			}
+		}
+	case workbench.EventNeedsScope:
+		m.onNeedsScope(e.Server, e.Text)
 	}
 	return nil
 }
@@ -340,7 +357,9 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 		if s.err == nil {
 			s.err = errors.New(st.Reason)
 		}
-		if m.several() {
+		if m.several() && st.State == workbench.StateNeedsLogin {
+			m.notice = s.name + " needs login: L on 7 Servers (or :login " + s.name + ") logs in; the other servers go on"
+		} else if m.several() {
 			m.notice = s.name + " " + s.stateWord() + ": " + oneLine(st.Reason, 200) + " (7 Servers shows why; the other servers go on)"
 		}
 	case workbench.StateExited:
@@ -492,6 +511,9 @@ func (m *model) refreshTools() {
 func (m *model) closeSession() {
 	m.closeMu.Lock()
 	defer m.closeMu.Unlock()
+	if m.login != nil {
+		m.login.cancel() // a login waiting for its redirect ends with the session
+	}
 	for _, c := range m.cancels {
 		c()
 	}
@@ -610,7 +632,14 @@ func (m *model) badge(s *server) string {
 
 // serversView is the Servers tab: a row per server, then the selected one's detail.
 func (m *model) serversView(width, height int) string {
-	lines := []string{m.st.muted.Render("↑/↓ selects · pgup/pgdn scrolls the detail · ctrl+r restarts the selected server · : or ctrl+p for commands")}
+	hint := "↑/↓ selects · pgup/pgdn scrolls the detail · ctrl+r restarts the selected server · : or ctrl+p for commands"
+	for _, s := range m.servers {
+		if s.status.State == workbench.StateNeedsLogin {
+			hint = "↑/↓ selects · L logs in the selected server · ctrl+r restarts it · : or ctrl+p for commands"
+			break
+		}
+	}
+	lines := []string{m.st.muted.Render(hint)}
 	nameW := 4
 	for _, s := range m.servers {
 		nameW = max(nameW, min(len(s.name), 20))
@@ -632,7 +661,9 @@ func (m *model) serversView(width, height int) string {
 		row := fmt.Sprintf("%-*s  %s  %s  %s  tools %d  resources %s  prompts %s  last %s", nameW, truncate(s.name, 21), m.badge(s),
 			safe(strings.TrimSpace(s.info.Era+" "+s.info.ProtocolVersion)), safe(tr), len(s.tools),
 			s.counts.show(s.counts.resources), s.counts.show(s.counts.prompts), last)
-		if s.state == stateFailed || s.state == stateDied {
+		if s.status.State == workbench.StateNeedsLogin {
+			row += "  " + m.st.err.Render("L logs in")
+		} else if s.state == stateFailed || s.state == stateDied {
 			row += "  " + m.st.err.Render(safe(oneLine(s.status.Reason, 200)))
 		}
 		if caps != "" {
@@ -809,6 +840,14 @@ func (m *model) serverDetail(s *server, width int) []string {
 		}
 	}
 	return out
+}
+
+// loginName is how a shell names the server for mcpscope auth login: its URL.
+func (m *model) loginName(s *server) string {
+	if t := m.targetOf(s.name); t.URL != "" {
+		return t.URL
+	}
+	return s.name
 }
 
 // instructionLines shows a server's instructions, which are usually Markdown: the

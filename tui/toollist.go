@@ -32,6 +32,14 @@ type toolList struct {
 	moved      bool // the user has moved the cursor
 	rows       []row
 	list       // the window over rows: cursor is an index into rows
+	// last is the selection kept while the list is empty (a server restarting), so
+	// that the same tool is selected when its tools are back.
+	lastServer, lastName string
+	// marks say which tools an edit or a list_changed added or changed (by
+	// server\x00name), and removed which it took away, until the user looks
+	// (marks.go).
+	marks   map[string]toolMark
+	removed []string
 }
 
 // row is one visible tool with the byte offsets of its shown name that matched the
@@ -72,6 +80,11 @@ func (l *toolList) setTools(tools []client.Tool) {
 // under server headers.
 func (l *toolList) setEntries(entries []listTool, several bool) {
 	keepServer, keep := l.selectedKey()
+	if keep == "" && len(l.tools) == 0 {
+		keepServer, keep = l.lastServer, l.lastName
+	} else {
+		l.lastServer, l.lastName = keepServer, keep
+	}
 	l.several = several
 	l.tools = make([]client.Tool, len(entries))
 	l.servers = make([]string, len(entries))
@@ -88,13 +101,17 @@ func (l *toolList) setEntries(entries []listTool, several bool) {
 		l.descs = append(l.descs[:i], strings.ToLower(t.Description))
 	}
 	l.refilter()
+	found := false
 	if keep != "" {
 		for i, r := range l.rows {
 			if r.tool >= 0 && l.tools[r.tool].Name == keep && l.servers[r.tool] == keepServer {
-				l.cursor = i
+				l.cursor, found = i, true
 				break
 			}
 		}
+	}
+	if !found && len(l.tools) == 0 {
+		l.lastServer, l.lastName = keepServer, keep
 	}
 	if !l.moved && l.filter == "" {
 		// Until the user moves, the cursor stays on the first tool, whichever server
@@ -289,6 +306,10 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 		header += st.muted.Render("/" + strconv.Itoa(len(l.tools)))
 	}
 	b.WriteString(header + "\n")
+	if line := l.removedLine(st, width); line != "" {
+		b.WriteString(line + "\n")
+		height--
+	}
 	switch {
 	case l.filtering:
 		b.WriteString(st.accent.Render("/") + safe(l.filter) + st.accent.Render("▏") + "\n")
@@ -318,7 +339,7 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 			return ansi.Truncate(line, width, "…")
 		}
 		t := l.tools[r.tool]
-		badges := badgeString(st, t.Annotations)
+		badges := l.markOf(st, r.tool) + badgeString(st, t.Annotations)
 		nameWidth := width - 2 - ansi.StringWidth(badges) - 1
 		shown, matched := l.shownName(r.tool), r.matched
 		if !termsafe.IsLine(shown) {

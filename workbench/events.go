@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/oauth"
 	"github.com/mcpscope/mcpscope/surface"
 )
 
@@ -27,6 +28,8 @@ const (
 	// notifications/resources/list_changed.
 	EventResourceUpdated  EventKind = "resource-updated"
 	EventResourcesChanged EventKind = "resources-changed"
+	// EventPromptsChanged is notifications/prompts/list_changed.
+	EventPromptsChanged EventKind = "prompts-changed"
 	// EventAdded and EventRemoved say a server joined or left the session.
 	EventAdded   EventKind = "added"
 	EventRemoved EventKind = "removed"
@@ -40,6 +43,15 @@ const (
 	// server's tools, resources, templates and prompts compared with what they were
 	// before (Surface is set; it may be empty: nothing changed).
 	EventSurfaceChanged EventKind = "surface-changed"
+	// EventAuth is one step of a server's OAuth login, as it happens (Auth is set):
+	// the metadata tried and what it answered, the registration, the authorization
+	// URL, the redirect, the token response (secrets masked), a token file that cannot
+	// be read (kind "warning").
+	EventAuth EventKind = "auth"
+	// EventNeedsScope says a connected server refused a request for want of scope
+	// (403 insufficient_scope); Text is the scope it asked for. Login with
+	// Interaction.Scopes steps up.
+	EventNeedsScope EventKind = "needs-scope"
 )
 
 // Event is one thing that happened in the session, tagged with its server.
@@ -53,6 +65,8 @@ type Event struct {
 	Text   string
 	// Surface is the classified comparison of an EventSurfaceChanged.
 	Surface *surface.Report
+	// Auth is the login step of an EventAuth.
+	Auth *oauth.Step
 }
 
 // subscriber is one reader of the event stream. Events queue without bound in front

@@ -21,6 +21,10 @@ import (
 
 const maxBackoff = 5 * time.Second
 
+// overlapRestarts: a restart after an edit starts the new process while the old one
+// exits (see Workbench.restart). Tests and benchmarks compare with false.
+var overlapRestarts = true
+
 // startWatchLocked starts the watch of s.spec.Watch; w.mu is held.
 func (w *Workbench) startWatchLocked(s *server) {
 	if len(s.spec.Watch) == 0 {
@@ -99,7 +103,7 @@ func (w *Workbench) startWatchLocked(s *server) {
 				cur, err = w.surfaceOf(ctx, name)
 			} else {
 				w.emit(Event{Server: name, Kind: EventWatch, Text: changed + " changed: restarting"})
-				if err = w.Restart(name); err != nil {
+				if err = w.restart(name, overlapRestarts); err != nil {
 					return // removed or closed
 				}
 				var st Status

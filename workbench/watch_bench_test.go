@@ -19,7 +19,27 @@ const benchSchema = `{"type":"object","properties":{"name":{"type":"string"}}}`
 // (restart, handshake, tools/list and the rest of the surface, compared), with a
 // 50 ms debounce. The debounce is part of what a user waits; compare with
 // BenchmarkServerStart, the same server's own start to its first tool list.
+//
+// Sub-benchmarks: overlapped (the new process starts while the old one exits, the
+// default) and sequential (the old one reaped first, as before), in the same run.
+//
+// slow-exit: the same host behind a shell that lingers 100 ms after the host exits
+// (as a node or python server finishing its work after stdin closes does).
 func BenchmarkWatchEditToTools(b *testing.B) {
+	for _, mode := range []struct {
+		name    string
+		overlap bool
+		linger  bool
+	}{{"overlapped", true, false}, {"sequential", false, false}, {"slow-exit/overlapped", true, true}, {"slow-exit/sequential", false, true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			old := workbench.SetOverlapRestarts(mode.overlap)
+			defer workbench.SetOverlapRestarts(old)
+			benchEditToTools(b, mode.linger)
+		})
+	}
+}
+
+func benchEditToTools(b *testing.B, linger bool) {
 	dir := b.TempDir()
 	tools := filepath.Join(dir, "tools.json")
 	os.WriteFile(tools, []byte(toolsFile("v0", benchSchema)), 0o644)
@@ -27,7 +47,11 @@ func BenchmarkWatchEditToTools(b *testing.B) {
 	defer w.Close()
 	ch, cancel := w.Subscribe()
 	defer cancel()
-	spec := workbench.Spec{Name: "dev", Target: client.Target{Argv: []string{testutil.Mcpscope(b), "host", "--tools", tools}},
+	argv := []string{testutil.Mcpscope(b), "host", "--tools", tools}
+	if linger {
+		argv = []string{"/bin/sh", "-c", fmt.Sprintf("%q host --tools %q; sleep 0.1", testutil.Mcpscope(b), tools)}
+	}
+	spec := workbench.Spec{Name: "dev", Target: client.Target{Argv: argv},
 		Watch: []string{tools}, WatchDebounce: 50 * time.Millisecond}
 	if err := w.Add(spec); err != nil {
 		b.Fatal(err)

@@ -176,18 +176,23 @@ func TestWatchRestarts(t *testing.T) {
 		t.Errorf("after recovery: %+v", e.Surface.Entries)
 	}
 
-	// 20 more restarts: never more than one server process alive.
+	// 20 more restarts: the new process starts while the old one exits (an
+	// overlapped restart), so for a moment there may be two, never more; the old one
+	// is always reaped, and no process is left behind.
 	for i := 0; i < 20; i++ {
 		edit(toolsFile(fmt.Sprintf("round %d", i), v2))
-		live := 0
-		for _, pid := range pids(t, pidDir) {
-			if alive(pid) {
-				live++
+		waitFor(t, fmt.Sprintf("round %d: one server process", i), func() bool {
+			live := 0
+			for _, pid := range pids(t, pidDir) {
+				if alive(pid) {
+					live++
+				}
 			}
-		}
-		if live > 1 {
-			t.Fatalf("round %d: %d server processes alive", i, live)
-		}
+			if live > 2 {
+				t.Fatalf("round %d: %d server processes alive", i, live)
+			}
+			return live == 1
+		})
 	}
 	if got := len(pids(t, pidDir)); got < 23 {
 		t.Errorf("%d starts, want at least 23", got)
@@ -273,5 +278,53 @@ func TestWatchHTTPRelists(t *testing.T) {
 	}
 	if !e.Surface.Empty() || len(e.Surface.Compared) == 0 {
 		t.Errorf("re-list of an unchanged server: %+v", e.Surface)
+	}
+}
+
+// TestWatchOverlapRetriesALockedStart: an edit restarts the server while the old
+// process still exits; a server that cannot start while the old one holds a lock
+// (here flock on a file, as a port or a profile directory would be) is started again
+// once the old one is gone, and comes back connected with the new surface.
+func TestWatchOverlapRetriesALockedStart(t *testing.T) {
+	dir := t.TempDir()
+	tools := filepath.Join(dir, "tools.json")
+	lock := filepath.Join(dir, "lock")
+	os.WriteFile(tools, []byte(toolsFile("v1", benchSchema)), 0o644)
+	// The old process keeps the lock for a while after its stdin closes.
+	inner := fmt.Sprintf(`%q host --tools %q; sleep 0.3`, testutil.Mcpscope(t), tools)
+	script := fmt.Sprintf(`exec flock -n %q /bin/sh -c %q`, lock, inner)
+	w := workbench.New(workbench.Options{Client: base()})
+	defer w.Close()
+	ch, cancel := w.Subscribe()
+	defer cancel()
+	ev := &events{t: t, ch: ch}
+	if err := w.Add(workbench.Spec{Name: "locked", Target: client.Target{Argv: []string{"/bin/sh", "-c", script}},
+		Watch: []string{tools}, WatchDebounce: 50 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	ev.next("watching", func(e workbench.Event) bool {
+		return e.Kind == workbench.EventWatch && strings.HasPrefix(e.Text, "watching")
+	}, nil)
+	if st, _ := w.Wait(testutil.Context(t), "locked"); st.State != workbench.StateConnected {
+		t.Fatalf("%+v", st)
+	}
+	os.WriteFile(tools, []byte(toolsFile("v2", benchSchema)), 0o644)
+	retried := false
+	e := ev.next("surface changed", kind(workbench.EventSurfaceChanged), func(e workbench.Event) {
+		if e.Kind == workbench.EventStatus && strings.Contains(e.Status.Reason, "still exiting") {
+			retried = true
+		}
+		if e.Kind == workbench.EventStatus && e.Status.State == workbench.StateFailed {
+			t.Errorf("the locked start was shown as failed: %+v", e.Status)
+		}
+	})
+	if !retried {
+		t.Error("the start that met the lock was not tried again")
+	}
+	if g := e.Surface.Find(surface.ObjTool, "greet"); g == nil || g.Changes[0].Kind != "description-changed" {
+		t.Errorf("surface after the retry: %+v", e.Surface.Entries)
+	}
+	if st, _ := w.Status("locked"); st.State != workbench.StateConnected {
+		t.Errorf("not connected: %+v", st)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/oauth"
 )
 
 // Source says where a server's spec came from.
@@ -105,6 +106,10 @@ type Options struct {
 	OnAdd func(Spec)
 	// StderrLines is how many last stderr lines a status keeps (default 20).
 	StderrLines int
+	// OAuth, when set, gives the OAuth options of an HTTP server (the flags and its
+	// config entry's oauth block): each such server then logs in through a manager of
+	// its own (see Login), and Client.Auth is not used.
+	OAuth func(target client.Target) oauth.Options
 	// Elicit, when set, answers every server's requests for user input, told which
 	// server asked (it replaces Client.Elicit).
 	Elicit func(ctx context.Context, server string, req client.ElicitRequest) (client.ElicitResponse, error)
@@ -142,6 +147,10 @@ type server struct {
 	stderr   *lines
 	// stopWatch ends the file watch of Spec.Watch (nil without one).
 	stopWatch func()
+	// auth logs an HTTP server in (nil: no OAuth); needLogin is the 401 (or step-up)
+	// of the current connection that only a person can answer.
+	auth      *oauth.Manager
+	needLogin *oauth.NeedLoginError
 }
 
 // New makes an empty workbench; Add servers to it, Close it when done.
@@ -237,6 +246,7 @@ func (w *Workbench) Add(spec Spec) error {
 		w.order = append(w.order, spec.Name)
 	}
 	s := &server{spec: spec, replaced: replaced, stderr: newLines(w.opts.StderrLines)}
+	w.newAuthLocked(s)
 	w.servers[spec.Name] = s
 	if w.opts.OnAdd != nil {
 		w.opts.OnAdd(spec)
@@ -279,8 +289,13 @@ func describe(s Spec) string {
 }
 
 // startLocked begins a connection attempt (a new generation). old, when set, is a
-// session to close first (a restart or an override).
+// session to close first (a restart or an override); with overlap it is closed while
+// the new one starts (see restart).
 func (w *Workbench) startLocked(s *server, old *client.Session, why string) {
+	w.startOverlapLocked(s, old, why, false)
+}
+
+func (w *Workbench) startOverlapLocked(s *server, old *client.Session, why string, overlap bool) {
 	s.gen++
 	gen := s.gen
 	ctx, cancel := context.WithCancel(w.ctx)
@@ -288,16 +303,27 @@ func (w *Workbench) startLocked(s *server, old *client.Session, why string) {
 	ready := make(chan struct{})
 	s.ready = ready
 	s.sess = nil
+	s.needLogin = nil
 	w.setStatusLocked(s, Status{State: StateConnecting, Reason: why})
+	var oldGone chan struct{}
+	if old != nil && overlap {
+		oldGone = make(chan struct{})
+		w.wg.Add(1)
+		go func() {
+			defer w.wg.Done()
+			defer close(oldGone)
+			_ = old.Close()
+		}()
+	}
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
 		defer close(ready)
 		defer cancel()
-		if old != nil {
+		if old != nil && !overlap {
 			_ = old.Close()
 		}
-		w.connect(ctx, s, gen)
+		w.connect(ctx, s, gen, oldGone)
 	}()
 }
 
@@ -314,6 +340,10 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 	if s.spec.Target.URL == "" {
 		o.Header, o.Transport = nil, ""
 	}
+	if w.opts.OAuth != nil {
+		o.Auth = nil
+	}
+	w.authOptionLocked(s, gen, &o)
 	base := o
 	if elicit := w.opts.Elicit; elicit != nil {
 		o.Elicit = func(ctx context.Context, req client.ElicitRequest) (client.ElicitResponse, error) {
@@ -338,6 +368,12 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 			base.OnResourcesChanged()
 		}
 	}
+	o.OnPromptsChanged = func() {
+		w.emit(Event{Server: name, Kind: EventPromptsChanged})
+		if base.OnPromptsChanged != nil {
+			base.OnPromptsChanged()
+		}
+	}
 	o.OnLog = func(m client.LogMessage) {
 		cp := m
 		w.emit(Event{Server: name, Kind: EventLog, Log: &cp})
@@ -348,12 +384,33 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 	return o
 }
 
-func (w *Workbench) connect(ctx context.Context, s *server, gen int) {
+// connect makes the attempt of generation gen. oldGone, when set, is closed once the
+// process this attempt replaces is reaped: a start that fails while that process was
+// still exiting (it may hold a port, a lock, a file the new one needs) is tried once
+// more after it is gone, so overlapping never costs a start that would have worked.
+func (w *Workbench) connect(ctx context.Context, s *server, gen int, oldGone chan struct{}) {
 	w.mu.Lock()
 	opts := w.optionsFor(s, gen)
 	target := s.spec.Target
 	w.mu.Unlock()
+	overlapped := oldGone != nil && !isClosed(oldGone)
 	sess, err := client.Connect(ctx, target, opts)
+	if err != nil && overlapped && ctx.Err() == nil {
+		select {
+		case <-oldGone:
+		case <-ctx.Done():
+		}
+		w.mu.Lock()
+		current := s.gen == gen && w.servers[s.spec.Name] == s && ctx.Err() == nil
+		if current {
+			s.stderr.reset()
+			w.setStatusLocked(s, Status{State: StateConnecting, Reason: "the start failed while the old process was still exiting (" + oneLine(err.Error()) + "); starting again now that it is gone"})
+		}
+		w.mu.Unlock()
+		if current {
+			sess, err = client.Connect(ctx, target, opts)
+		}
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if s.gen != gen || w.servers[s.spec.Name] != s {
@@ -366,7 +423,12 @@ func (w *Workbench) connect(ctx context.Context, s *server, gen int) {
 		return
 	}
 	if err != nil {
-		w.setStatusLocked(s, failure(err, s.stderr.get()))
+		st := failure(err, s.stderr.get())
+		if s.needLogin != nil {
+			st.State, st.Err = StateNeedsLogin, s.needLogin
+			st.Reason = s.spec.Target.URL + " needs an OAuth login: there is no usable stored token for it"
+		}
+		w.setStatusLocked(s, st)
 		return
 	}
 	s.sess = sess
@@ -396,14 +458,16 @@ func failure(err error, stderr []string) Status {
 // onWire tags a wire event with its server, and notices a server that exits on its
 // own. It runs in wire order, synchronously.
 func (w *Workbench) onWire(s *server, gen int, e wire.Event) {
-	if e.Kind == wire.KindStderr {
-		s.stderr.add(string(e.Data))
-	}
 	if w.opts.OnWire != nil {
 		w.opts.OnWire(s.spec.Name, e)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if e.Kind == wire.KindStderr && s.gen == gen {
+		// Only the current process's lines: an old one exiting alongside (an
+		// overlapped restart) must not fill the new one's failure.
+		s.stderr.add(string(e.Data))
+	}
 	// Every event reaches the stream, also the last ones of a connection being closed
 	// (its exit); only the current connection changes the status.
 	cp := e
@@ -501,7 +565,16 @@ func (w *Workbench) Disconnect(name string) error {
 
 // Restart closes the server's session (stopping its process) and connects anew; it
 // returns once the old process is gone and the new attempt has started.
-func (w *Workbench) Restart(name string) error {
+func (w *Workbench) Restart(name string) error { return w.restart(name, false) }
+
+// restart is Restart; with overlap (a restart after an edit of a watched file) the
+// new process starts while the old one exits, rather than after it is reaped: the
+// old one's exit (its stdin closed, then the grace, SIGTERM, SIGKILL) no longer adds
+// to the wait for the fresh tool list. The old process's events still reach the
+// stream but no longer change the status or the stderr lines; it is reaped before
+// Close returns. A start that fails during the overlap is tried again once the old
+// process is gone (see connect).
+func (w *Workbench) restart(name string, overlap bool) error {
 	w.mu.Lock()
 	s, ok := w.servers[name]
 	if !ok {
@@ -514,17 +587,39 @@ func (w *Workbench) Restart(name string) error {
 	if ready != nil {
 		<-ready
 	}
-	if sess != nil {
+	if sess != nil && !overlap {
 		_ = sess.Close()
+		sess = nil
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.servers[name] != s || w.closed {
+		if sess != nil {
+			w.wg.Add(1)
+			go func() { defer w.wg.Done(); _ = sess.Close() }()
+		}
 		return w.unknownLocked(name)
 	}
 	s.stderr.reset()
-	w.startLocked(s, nil, "restarting")
+	w.startOverlapLocked(s, sess, "restarting", overlap)
 	return nil
+}
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
 }
 
 // Remove takes a server out of the session: its process is stopped and reaped before
@@ -566,6 +661,7 @@ func (w *Workbench) Remove(name string) error {
 			return err
 		}
 		back := &server{spec: *s.replaced, stderr: newLines(w.opts.StderrLines)}
+		w.newAuthLocked(back)
 		w.servers[name] = back
 		if w.opts.OnAdd != nil {
 			w.opts.OnAdd(back.spec)

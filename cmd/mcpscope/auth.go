@@ -29,6 +29,8 @@ type oauthFlags struct {
 	redirectPort    int
 	login           bool // run the browser login without a terminal
 	paste           bool // read a pasted redirect URL or code from stdin
+	assertionFile   string
+	assertionEnv    string
 	noOAuth         bool
 }
 
@@ -42,7 +44,9 @@ func (o *oauthFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.signingAlg, "client-key-alg", "", "OAuth: the JWT signing algorithm for --client-key (default: by the key)")
 	fs.StringVar(&o.metadataURL, "client-metadata-url", "", "OAuth: an https URL of this client's metadata document, used as client_id where supported")
 	fs.StringVar(&o.scope, "scope", "", "OAuth: the scopes to ask for, space-separated (default: what the server names)")
-	fs.StringVar(&o.grant, "oauth-grant", oauth.GrantAuthorizationCode, "OAuth grant: authorization-code or client-credentials")
+	fs.StringVar(&o.grant, "oauth-grant", oauth.GrantAuthorizationCode, "OAuth grant: authorization-code, client-credentials or jwt-bearer")
+	fs.StringVar(&o.assertionFile, "assertion-file", "", "OAuth jwt-bearer: a file holding the workload's JWT (never printed or recorded)")
+	fs.StringVar(&o.assertionEnv, "assertion-env", "", "OAuth jwt-bearer: read the workload's JWT from this environment variable")
 	fs.IntVar(&o.redirectPort, "redirect-port", oauth.DefaultRedirectPort, "OAuth: the loopback port for the login's redirect (0: any)")
 	fs.BoolVar(&o.login, "login", false, "OAuth: on a 401, run the browser login even without a terminal")
 	fs.BoolVar(&o.paste, "paste", false, "OAuth: read the redirected URL (or the code) from stdin")
@@ -62,8 +66,31 @@ func (o *oauthFlags) managerOptions(stderr io.Writer, interactive bool) (oauth.O
 		opts.Grant = oauth.GrantAuthorizationCode
 	case oauth.GrantClientCredentials, "client_credentials":
 		opts.Grant = oauth.GrantClientCredentials
+	case oauth.GrantJWTBearer, "jwt_bearer":
+		opts.Grant = oauth.GrantJWTBearer
 	default:
-		return opts, usageErr("--oauth-grant %q: use authorization-code or client-credentials", o.grant)
+		return opts, usageErr("--oauth-grant %q: use authorization-code, client-credentials or jwt-bearer", o.grant)
+	}
+	switch {
+	case o.assertionFile != "" && o.assertionEnv != "":
+		return opts, usageErr("give --assertion-file or --assertion-env, not both")
+	case o.assertionFile != "":
+		data, err := os.ReadFile(o.assertionFile)
+		if err != nil {
+			return opts, usageErr("--assertion-file: %v", err)
+		}
+		opts.Assertion = strings.TrimSpace(string(data))
+	case o.assertionEnv != "":
+		opts.Assertion = strings.TrimSpace(os.Getenv(o.assertionEnv))
+		if opts.Assertion == "" {
+			return opts, usageErr("--assertion-env %s: the variable is not set or empty", o.assertionEnv)
+		}
+	}
+	if opts.Grant == oauth.GrantJWTBearer && opts.Assertion == "" {
+		return opts, usageErr("--oauth-grant jwt-bearer needs the workload's JWT: --assertion-file FILE or --assertion-env VAR")
+	}
+	if opts.Assertion != "" && opts.Grant != oauth.GrantJWTBearer {
+		return opts, usageErr("--assertion-file and --assertion-env are for --oauth-grant jwt-bearer")
 	}
 	if o.clientSecretEnv != "" {
 		if o.clientSecret != "" {
@@ -116,7 +143,7 @@ func (c *common) applyOAuth(o *client.Options, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o.Secrets = append(o.Secrets, mo.ClientSecret)
+	o.Secrets = append(o.Secrets, mo.ClientSecret, mo.Assertion)
 	o.Auth = func(target client.Target, note, secret func(string)) wire.Authorizer {
 		opts := mo
 		withEntry(&opts, target.OAuth, c.oauthF)
@@ -127,6 +154,26 @@ func (c *common) applyOAuth(o *client.Options, stderr io.Writer) error {
 		return m
 	}
 	return nil
+}
+
+// workbenchOAuth gives the workbench the OAuth options of each HTTP server (nil
+// with --no-oauth): the workbench logs a server in only when the user asks (L), with
+// the URL and the paste field in a dialog, so nothing here prints or reads stdin.
+func (c *common) workbenchOAuth() (func(client.Target) oauth.Options, error) {
+	if c.oauthF.noOAuth {
+		return nil, nil
+	}
+	mo, err := c.oauthF.managerOptions(io.Discard, false)
+	if err != nil {
+		return nil, err
+	}
+	mo.Paste = nil
+	f := c.oauthF
+	return func(t client.Target) oauth.Options {
+		o := mo
+		withEntry(&o, t.OAuth, f)
+		return o
+	}, nil
 }
 
 // withEntry takes a config entry's oauth block where the flags say nothing.

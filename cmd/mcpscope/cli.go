@@ -130,6 +130,9 @@ func workbenchFlags() *flag.FlagSet {
 	keep := keepFlag(spool.DefaultKeep)
 	var idle time.Duration
 	registerWorkbench(fs, &theme, &noConfirm, &keep, &idle)
+	var wf watchFlag
+	var noHistory bool
+	registerDevLoop(fs, &wf, &noHistory)
 	fs.Bool("inspect", false, "list the server's tools instead of opening the workbench")
 	return fs
 }

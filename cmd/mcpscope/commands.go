@@ -233,6 +233,13 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // isTerminal reports whether w is a terminal, where a person reads the output (and a
 // server's escapes must not drive it); a pipe or a file gets the exact bytes.
 func isTerminal(w io.Writer) bool {
+	for {
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		w = u.Unwrap() // the termsafe writer around stderr
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
 }

@@ -77,6 +77,10 @@ Flags:
   --trace                        print every wire event to stderr
   --theme auto|dark|light|high-contrast, --no-confirm   the workbench
   --keep SIZE                    workbench: memory for Traffic, Logs and Stderr (default 64MiB)
+  --watch [PATH]                 workbench and --inspect: restart the server when a watched file changes
+                                 (plain: the files of its command line; PATH: a file, directory or glob;
+                                 --watch-debounce 250ms); the Changes view shows what the edit changed
+  --no-history                   workbench: keep no call history across sessions ($XDG_STATE_HOME/mcpscope)
 
 Every command's own flags: mcpscope CMD --help, or mcpscope help CMD. Flags may come
 before the command (mcpscope --trace call echo text=hi).

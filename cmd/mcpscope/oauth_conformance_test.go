@@ -24,10 +24,10 @@ func TestOAuthConformance(t *testing.T) {
 	}
 	// Extensions left out: cross-app access / enterprise-managed authorization
 	// (RFC 8693 token exchange with an IdP's ID token, then a JWT bearer grant),
-	// DPoP (sender-constrained tokens), workload identity federation (a JWT bearer
-	// grant from a workload's own token).
+	// DPoP (sender-constrained tokens). Workload identity federation runs
+	// (--oauth-grant jwt-bearer --assertion-file).
 	skip := map[string]bool{"auth/cross-app-access-complete-flow": true, "auth/enterprise-managed-authorization": true,
-		"auth/dpop": true, "auth/dpop-nonce": true, "auth/wif-jwt-bearer": true}
+		"auth/dpop": true, "auth/dpop-nonce": true}
 	bin := testutil.Mcpscope(t)
 	wrap := filepath.Join(testutil.Root(), "cmd", "mcpscope", "testdata", "oauth-conformance.sh")
 	env := func(dir string) []string {

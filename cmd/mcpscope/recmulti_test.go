@@ -99,3 +99,22 @@ func TestVersionOneRecordingStillWorks(t *testing.T) {
 	r := mcpscope(t, nil, "--inspect", "--", testutil.Mcpscope(t), "serve", v1)
 	expect(t, r, 0, []string{"echo"}, nil)
 }
+
+// replay --only on a recording of several servers: NAME picks the exchanges of
+// whichever server has it, SERVER/NAME one server's; a server no name picks is not
+// replayed; a name no server has is a usage error naming what each has.
+func TestReplayOnlySeveralServers(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "two.jsonl")
+	expect(t, mcpscope(t, nil, "--inspect", "--record", file, "--server", "a=host", "--server", "b=host"), 0, nil, nil)
+	// id 3 is each server's tools/list.
+	r := mcpscope(t, nil, "replay", file, "--only", "3", "--format", "json")
+	expect(t, r, 0, []string{`"server": "a"`, `"server": "b"`, `"replayed": 1`}, nil)
+	r = mcpscope(t, nil, "replay", file, "--only", "a/3", "--format", "json")
+	expect(t, r, 0, []string{`"server": "a"`, `"replayed": 1`}, []string{"--only names no exchange of b; not replayed"})
+	if strings.Contains(r.stdout, `"server": "b"`) {
+		t.Errorf("b was replayed:\n%s", r.stdout)
+	}
+	r = mcpscope(t, nil, "replay", file, "--only", "zz")
+	expect(t, r, 2, nil, []string{"--only zz: no exchange of the servers replayed", "they have: a: 3; b: 3"})
+}

@@ -221,7 +221,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if rec.Several() || len(c.naming.servers) > 0 {
 		framingGiven := false
 		fs.Visit(func(f *flag.Flag) { framingGiven = framingGiven || f.Name == "framing" })
-		return replayServers(ctx, &c, rec, replayArgs{file: file, argv: argv, ignore: ignore, strict: strict, update: update, saveIgnore: saveIgnore, framingGiven: framingGiven}, stdout, stderr)
+		return replayServers(ctx, &c, rec, replayArgs{file: file, argv: argv, ignore: ignore, strict: strict, update: update, saveIgnore: saveIgnore, framingGiven: framingGiven, only: splitOnly(only)}, stdout, stderr)
 	}
 	var target client.Target
 	switch {

@@ -23,6 +23,64 @@ type replayArgs struct {
 	ignore                     []string
 	strict, update, saveIgnore bool
 	framingGiven               bool
+	// only are --only's names: NAME (an exchange id or a tool name, in whichever
+	// server has it) or SERVER/NAME (in that server only).
+	only []string
+}
+
+// onlyByServer splits --only among the servers replayed: each name goes to the
+// servers whose exchanges it picks (SERVER/NAME to that one). A name that picks no
+// exchange of any of them is a usage error that lists what each server has; a
+// server that no name picks is left out (said in skipped).
+func onlyByServer(rec *record.Recording, names []string, only []string) (map[string][]string, []string, error) {
+	subs := map[string]*record.Recording{}
+	for _, n := range names {
+		sub, err := rec.ForServer(n)
+		if err != nil {
+			return nil, nil, usageErr("%v", err)
+		}
+		subs[n] = sub
+	}
+	out := map[string][]string{}
+	var missing []string
+	for _, o := range only {
+		server, name, qualified := strings.Cut(o, "/")
+		found := false
+		for _, n := range names {
+			if qualified && n != server {
+				continue
+			}
+			look := o
+			if qualified {
+				look = name
+			}
+			if replay.MatchesOnly(subs[n], look) {
+				out[n] = append(out[n], look)
+				found = true
+			}
+		}
+		if !found {
+			missing = append(missing, o)
+		}
+	}
+	if len(missing) > 0 {
+		var has []string
+		for _, n := range names {
+			list := replay.OnlyNames(subs[n])
+			if len(list) > 20 {
+				list = append(list[:20], "…")
+			}
+			has = append(has, fmt.Sprintf("%s: %s", n, strings.Join(list, ", ")))
+		}
+		return nil, nil, usageErr("--only %s: no exchange of the servers replayed has that id or names that tool (SERVER/NAME picks one server's); they have: %s", strings.Join(missing, ", "), strings.Join(has, "; "))
+	}
+	var skipped []string
+	for _, n := range names {
+		if len(out[n]) == 0 {
+			skipped = append(skipped, n)
+		}
+	}
+	return out, skipped, nil
 }
 
 // serverSelection reads replay's and serve's --server: NAME, or NAME=TARGET to replay
@@ -105,6 +163,23 @@ func replayServers(ctx context.Context, c *common, rec *record.Recording, a repl
 	if c.recordSet {
 		return usageErr("--record is not supported yet when replaying a recording of several servers")
 	}
+	var only map[string][]string
+	if len(a.only) > 0 {
+		var skipped []string
+		if only, skipped, err = onlyByServer(rec, names, a.only); err != nil {
+			return err
+		}
+		if len(skipped) > 0 {
+			fmt.Fprintf(stderr, "mcpscope: --only names no exchange of %s; not replayed\n", strings.Join(skipped, ", "))
+			kept := names[:0:0]
+			for _, n := range names {
+				if len(only[n]) > 0 {
+					kept = append(kept, n)
+				}
+			}
+			names = kept
+		}
+	}
 	src, err := c.sources()
 	if err != nil {
 		return err
@@ -149,6 +224,7 @@ func replayServers(ctx context.Context, c *common, rec *record.Recording, a repl
 		}
 		report, err := replay.Run(ctx, sub, target, replay.Options{
 			Client: opts, Ignore: a.ignore, StrictOrder: a.strict, Redact: red, Timeout: c.remote.timeout,
+			Only: only[name],
 		})
 		if err != nil {
 			if ctx.Err() != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/history"
 	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/tui"
@@ -30,6 +31,13 @@ func registerWorkbench(fs *flag.FlagSet, theme *string, noConfirm *bool, keep *k
 	fs.Var(keep, "keep", "memory for traffic, logs and stderr together (older lines go to a private spill file): 64MiB, 512KiB, 1GiB")
 }
 
+// registerDevLoop adds --watch, --watch-debounce and --no-history (the workbench's
+// and the command-line scanner's, which must know that --watch-debounce takes a value).
+func registerDevLoop(fs *flag.FlagSet, wf *watchFlag, noHistory *bool) *time.Duration {
+	fs.BoolVar(noHistory, "no-history", false, "keep no history of calls across sessions ($XDG_STATE_HOME/mcpscope/history)")
+	return registerWatchFlags(fs, wf)
+}
+
 // runTUI opens the workbench on a target.
 func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mcpscope", flag.ContinueOnError)
@@ -40,6 +48,10 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	keep := keepFlag(spool.DefaultKeep)
 	var idle time.Duration
 	registerWorkbench(fs, &theme, &noConfirm, &keep, &idle)
+	var wf watchFlag
+	var noHistory bool
+	debounce := registerDevLoop(fs, &wf, &noHistory)
+	args = rewriteWatchArgs(args)
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
 	if err != nil {
 		return err
@@ -60,8 +72,25 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	configured := c.configuredSpecs(ctx)
+	if wf.active() {
+		if len(servers) > 1 {
+			return usageErr("--watch watches one server; %d are named (watch one, or use --inspect --watch for each)", len(servers))
+		}
+		if *debounce <= 0 {
+			return usageErr("--watch-debounce %v: give a positive duration such as 250ms", *debounce)
+		}
+		if servers[0].err == nil {
+			if err := watchSpec(&servers[0].spec, &wf, *debounce); err != nil {
+				return err
+			}
+		}
+	}
+	hist, err := historyOptions(&c, servers, noHistory)
+	if err != nil {
+		return err
+	}
 	if len(servers) > 1 {
-		return runTUIMany(ctx, &c, servers, configured, theme, noConfirm, idle, stderr)
+		return runTUIMany(ctx, &c, servers, configured, theme, noConfirm, idle, hist, stderr)
 	}
 	if servers[0].err != nil {
 		return servers[0].err
@@ -76,6 +105,10 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	tap := &wire.Tap{}
 	opts, err := c.options(tap, io.Discard) // --trace would write over the screen
+	if err != nil {
+		return err
+	}
+	auth, err := c.workbenchOAuth()
 	if err != nil {
 		return err
 	}
@@ -100,7 +133,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return tui.Run(ctx, tui.Options{
 		Servers: []workbench.Spec{servers[0].spec}, Configured: configured, IdleDisconnect: idle,
 		Target: target, Name: name, Client: opts, Theme: theme, NoConfirm: noConfirm,
-		Recording: recording, ToggleRecording: toggle, Keep: int64(keep),
+		Recording: recording, ToggleRecording: toggle, Keep: int64(keep), OAuth: auth, History: hist,
 	})
 }
 
@@ -152,10 +185,38 @@ func (r *oneRecording) stop() {
 	}
 }
 
+// historyOptions are the lasting history's: the default state directory, and every
+// secret of the session (-e, --env-file, --bearer, credential -H, --redact, a config
+// entry's environment) redacted before anything reaches the file.
+func historyOptions(c *common, servers []namedServer, off bool) (*history.Options, error) {
+	if off {
+		return nil, nil
+	}
+	red, _, err := c.redactor()
+	if err != nil {
+		return nil, err
+	}
+	if _, secrets, err := c.remote.httpHeader(); err == nil {
+		for _, s := range secrets {
+			red.AddSecret(s)
+		}
+	}
+	for _, s := range servers {
+		for _, sec := range s.spec.Target.Secrets {
+			red.AddSecret(sec)
+		}
+		_, envSecrets := record.EnvSecrets(s.spec.Target.Env)
+		for _, sec := range envSecrets {
+			red.AddSecret(sec)
+		}
+	}
+	return &history.Options{Redact: red}, nil
+}
+
 // runTUIMany opens the workbench on several servers at once. A server that cannot
 // be used (a missing placeholder) is said on stderr and left out; --record records
 // them all in one file.
-func runTUIMany(ctx context.Context, c *common, servers []namedServer, configured []workbench.Spec, theme string, noConfirm bool, idle time.Duration, stderr io.Writer) error {
+func runTUIMany(ctx context.Context, c *common, servers []namedServer, configured []workbench.Spec, theme string, noConfirm bool, idle time.Duration, hist *history.Options, stderr io.Writer) error {
 	var specs []workbench.Spec
 	var firstErr error
 	for _, s := range servers {
@@ -175,6 +236,10 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, configure
 	if err != nil {
 		return err
 	}
+	auth, err := c.workbenchOAuth()
+	if err != nil {
+		return err
+	}
 	// --record records them all in one file (version 2); R starts and stops it.
 	rec, err := toggleableRecording(c, servers)
 	if err != nil {
@@ -184,7 +249,7 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, configure
 	return tui.Run(ctx, tui.Options{
 		Servers: specs, Configured: configured, IdleDisconnect: idle,
 		Client: opts, Theme: theme, NoConfirm: noConfirm, Recording: rec.path(),
-		ToggleRecording: rec.toggle, OnWire: rec.listen, OnAdd: rec.added,
+		ToggleRecording: rec.toggle, OnWire: rec.listen, OnAdd: rec.added, OAuth: auth, History: hist,
 	})
 }
 

@@ -57,6 +57,9 @@ func NewWriter(w io.Writer) io.Writer { return writer{w} }
 
 type writer struct{ w io.Writer }
 
+// Unwrap returns the writer written to (to ask whether it is a terminal).
+func (w writer) Unwrap() io.Writer { return w.w }
+
 func (w writer) Write(p []byte) (int, error) {
 	s := string(p)
 	if t := Text(s); t != s {

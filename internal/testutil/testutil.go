@@ -95,10 +95,21 @@ func Build(t testing.TB, pkg string) string {
 
 // Main runs a package's tests and then removes the binaries Build made. Every
 // package whose tests build a binary has `func TestMain(m *testing.M) { testutil.Main(m) }`.
+//
+// The tests' state directory ($XDG_STATE_HOME: the lasting call history) is a
+// temporary one, removed at the end, so that no test, and no binary a test starts,
+// writes into the user's own state.
 func Main(m *testing.M) {
 	inMain.Store(true)
+	state, err := os.MkdirTemp("", "mcpscope-test-state-")
+	if err == nil {
+		os.Setenv("XDG_STATE_HOME", state)
+	}
 	code := m.Run()
 	cleanup()
+	if state != "" {
+		os.RemoveAll(state)
+	}
 	os.Exit(code)
 }
 

@@ -2,7 +2,9 @@
 # The conformance suite runs this with the server's URL last. It passes what a
 # user would type: the client credentials the scenario hands out (its
 # MCP_CONFORMANCE_CONTEXT) as --client-id, --client-secret, --client-key; the
-# client-credentials grant for those scenarios; a tools/call for the step-up one.
+# client-credentials grant for those scenarios; the workload's JWT (valid_jwt) with
+# the jwt-bearer grant for workload identity federation; a tools/call for the
+# step-up one.
 # The login itself runs in the ordinary commands (--login: no terminal here), with
 # $BROWSER fetching the authorization URL.
 url="$1"
@@ -14,6 +16,8 @@ id=$(get client_id); sec=$(get client_secret); key=$(get private_key_pem); alg=$
 if [ -n "$key" ]; then printf '%s' "$key" > "$XDG_CONFIG_HOME.key"; set -- "$@" --client-key "$XDG_CONFIG_HOME.key"; fi
 [ -n "$alg" ] && set -- "$@" --client-key-alg "$alg"
 case "$MCP_CONFORMANCE_SCENARIO" in *client-credentials*) set -- "$@" --oauth-grant client-credentials;; esac
+jwt=$(get valid_jwt)
+if [ -n "$jwt" ]; then printf '%s' "$jwt" > "$XDG_CONFIG_HOME.jwt"; set -- "$@" --oauth-grant jwt-bearer --assertion-file "$XDG_CONFIG_HOME.jwt"; fi
 [ -n "$CIMD_URL" ] && set -- "$@" --client-metadata-url "$CIMD_URL"
 case "$MCP_CONFORMANCE_SCENARIO" in
 *step-up*)

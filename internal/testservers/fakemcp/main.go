@@ -13,6 +13,8 @@
 package main
 
 import (
+	"github.com/mcpscope/mcpscope/internal/pollread"
+
 	"errors"
 	"fmt"
 	"io"
@@ -121,7 +123,11 @@ func main() {
 	if scenario == "stubborn-slow" {
 		serveAs = "progress"
 	}
-	s := newServer(serveAs, os.Stdin, os.Stdout)
+	// Wait for requests in the runtime's poller, as the host does: a blocking read(2)
+	// can freeze a Go server for 60 s (package pollread), a slow test for no reason.
+	in, undo := pollread.Stdin(os.Stdin)
+	defer undo()
+	s := newServer(serveAs, in, os.Stdout)
 	if err := s.serve(); err != nil {
 		fmt.Fprintf(os.Stderr, "fakemcp: %v\n", err)
 		os.Exit(1)

@@ -188,6 +188,9 @@ func (s *server) handle(msg []byte) {
 		s.replyError(json.RawMessage("null"), codeInvalidRequest, "Invalid Request: "+err.Error())
 		return
 	}
+	if s.skills(req.ID, req, msg) {
+		return // the skills scenario (it also reads the client's answer to its question)
+	}
 	if req.Method == "" {
 		s.completionResponse(msg) // the one scenario that asks the client something
 		return                    // a response from the client; no other scenario asks anything

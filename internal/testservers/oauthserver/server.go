@@ -7,13 +7,16 @@
 package oauthserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,6 +40,10 @@ type Knobs struct {
 	RejectAll         bool   // the MCP endpoint 401s every token
 	NoRedirect        bool   // /authorize answers 200 with the redirect URL in the body instead of redirecting
 	IssParamAdvertise bool   // advertise authorization_response_iss_parameter_supported
+	// StepUpScope, when set, is a scope the tool "admin" needs: a call with a token
+	// without it gets 403 insufficient_scope naming it (a step-up). Tokens carry the
+	// scopes asked for.
+	StepUpScope string
 }
 
 // Server is a running authorization and resource server.
@@ -51,6 +58,9 @@ type Server struct {
 	mu         sync.Mutex
 	codes      map[string]string // code → client
 	access     map[string]time.Time
+	scopes     map[string]string // access token → the scopes granted
+	codeScope  map[string]string // code → the scopes asked for
+	refScope   map[string]string // refresh token → scopes
 	refresh    map[string]bool
 	Refreshes  atomic.Int32 // refresh_token grants served
 	Codes      atomic.Int32 // authorization_code grants served
@@ -64,7 +74,8 @@ func Start(t testing.TB, k Knobs) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{Knobs: k, ln: ln, codes: map[string]string{}, access: map[string]time.Time{}, refresh: map[string]bool{}}
+	s := &Server{Knobs: k, ln: ln, codes: map[string]string{}, access: map[string]time.Time{}, refresh: map[string]bool{},
+		scopes: map[string]string{}, codeScope: map[string]string{}, refScope: map[string]string{}}
 	base := "http://" + ln.Addr().String()
 	s.URL, s.Issuer = base+"/mcp", base
 	mux := http.NewServeMux()
@@ -77,6 +88,11 @@ func Start(t testing.TB, k Knobs) *Server {
 	mcp.AddTool(ms, &mcp.Tool{Name: "whoami", Description: "says hello"}, func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello, logged-in user"}}}, nil, nil
 	})
+	if k.StepUpScope != "" {
+		mcp.AddTool(ms, &mcp.Tool{Name: "admin", Description: "needs " + k.StepUpScope}, func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "admin done with " + k.StepUpScope}}}, nil, nil
+		})
+	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, nil)
 	mux.Handle("/mcp", s.guard(h))
 	// The legacy HTTP+SSE transport of 2024-11-05, behind the same login.
@@ -112,6 +128,18 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="invalid_token", resource_metadata="%s/.well-known/oauth-protected-resource%s", scope="mcp:read"`, s.Issuer, r.URL.Path))
 			http.Error(w, `{"error":"invalid_token"}`, http.StatusUnauthorized)
 			return
+		}
+		if s.Knobs.StepUpScope != "" && r.Method == http.MethodPost {
+			body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			s.mu.Lock()
+			granted := strings.Fields(s.scopes[tok])
+			s.mu.Unlock()
+			if bytes.Contains(body, []byte(`"tools/call"`)) && bytes.Contains(body, []byte(`"admin"`)) && !slices.Contains(granted, s.Knobs.StepUpScope) {
+				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="mcp:read %s", resource_metadata="%s/.well-known/oauth-protected-resource%s"`, s.Knobs.StepUpScope, s.Issuer, r.URL.Path))
+				http.Error(w, `{"error":"insufficient_scope"}`, http.StatusForbidden)
+				return
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -167,6 +195,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	code := s.newSecret("code-")
 	s.mu.Lock()
 	s.codes[code] = q.Get("client_id")
+	s.codeScope[code] = q.Get("scope")
 	s.mu.Unlock()
 	state, iss := q.Get("state"), s.Issuer
 	if s.Knobs.WrongState {
@@ -187,10 +216,12 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	r.ParseForm()
+	var granted string
 	switch r.Form.Get("grant_type") {
 	case "authorization_code":
 		s.mu.Lock()
 		_, ok := s.codes[r.Form.Get("code")]
+		granted = s.codeScope[r.Form.Get("code")]
 		delete(s.codes, r.Form.Get("code"))
 		s.mu.Unlock()
 		s.mu.Lock()
@@ -204,6 +235,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	case "refresh_token":
 		s.mu.Lock()
 		ok := s.refresh[r.Form.Get("refresh_token")]
+		granted = s.refScope[r.Form.Get("refresh_token")]
 		s.mu.Unlock()
 		if !ok {
 			writeJSON(w, 400, map[string]string{"error": "invalid_grant"})
@@ -226,14 +258,19 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	at := s.newSecret("at-")
-	resp := map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": exp, "scope": "mcp:read offline_access"}
+	if granted == "" {
+		granted = "mcp:read offline_access"
+	}
+	resp := map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": exp, "scope": granted}
 	s.mu.Lock()
 	s.access[at] = time.Now().Add(time.Duration(exp) * time.Second)
+	s.scopes[at] = granted
 	s.mu.Unlock()
 	if !s.Knobs.NoRefresh {
 		rt := s.newSecret("rt-")
 		s.mu.Lock()
 		s.refresh[rt] = true
+		s.refScope[rt] = granted
 		s.mu.Unlock()
 		resp["refresh_token"] = rt
 	}

@@ -1,0 +1,224 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/surface"
+)
+
+// changesView is the Changes tab (no digit: ]/[, :changes, C from the tool list): what
+// each restart after an edit, or a list_changed, changed in a server's tools,
+// resources, templates and prompts, every change classified breaking or compatible
+// (package surface), with a readable diff of the object. Newest first. It stays off
+// the tab bar until there is a change.
+type changesView struct {
+	sets   []changeSet
+	lines  scroller
+	width  int // the width the lines were made for
+	dirty  bool
+	unseen int // change sets not looked at yet (the tab bar says so)
+}
+
+// changeSet is one comparison that found something.
+type changeSet struct {
+	server string
+	at     time.Time
+	cause  string // "after the restart" or "after list_changed"
+	report *surface.Report
+}
+
+// maxChangeSets bounds what the view keeps (oldest dropped).
+const maxChangeSets = 100
+
+// add keeps a report; entries the server's last set already showed (the same edit
+// seen through list_changed and then through the restart) are not repeated. It
+// reports whether anything was new.
+func (c *changesView) add(server, cause string, at time.Time, r *surface.Report) (*surface.Report, bool) {
+	if r == nil || r.Empty() {
+		return nil, false
+	}
+	var prev *surface.Report
+	for i := len(c.sets) - 1; i >= 0; i-- {
+		if c.sets[i].server == server {
+			prev = c.sets[i].report
+			break
+		}
+	}
+	fresh := &surface.Report{Old: r.Old, New: r.New, Compared: r.Compared}
+	for _, e := range r.Entries {
+		if prev != nil && sameEntry(prev, e) {
+			continue
+		}
+		fresh.Entries = append(fresh.Entries, e)
+		for _, ch := range e.Changes {
+			if ch.Breaking {
+				fresh.Breaking++
+			} else {
+				fresh.Compatible++
+			}
+		}
+	}
+	if fresh.Empty() {
+		return nil, false
+	}
+	c.sets = append(c.sets, changeSet{server: server, at: at, cause: cause, report: fresh})
+	if len(c.sets) > maxChangeSets {
+		c.sets = append(c.sets[:0:0], c.sets[len(c.sets)-maxChangeSets:]...)
+	}
+	c.dirty = true
+	c.unseen++
+	return fresh, true
+}
+
+func sameEntry(r *surface.Report, e surface.Entry) bool {
+	p := r.Find(e.Object, e.Name)
+	return p != nil && p.Status == e.Status && p.Diff == e.Diff && len(p.Changes) == len(e.Changes)
+}
+
+// render makes the view's lines for a width.
+func (c *changesView) render(m *model, width int) []string {
+	st := m.st
+	out := []string{st.muted.Render("↑/↓ pgup/pgdn scroll · newest first · ! breaking · ~ compatible")}
+	if len(c.sets) == 0 {
+		return append(out, "", st.muted.Render("No changes yet. With --watch, an edit restarts the server and what it changed shows here; so does a tools/list_changed."))
+	}
+	for i := len(c.sets) - 1; i >= 0; i-- {
+		s := c.sets[i]
+		head := s.at.Format("15:04:05") + "  " + s.cause
+		if m.several() {
+			head = s.at.Format("15:04:05") + "  " + safe(s.server) + " " + s.cause
+		}
+		out = append(out, "", st.title.Render(head)+"  "+summaryStyle(m, s.report).Render(safe(s.report.Summary())))
+		for j := range s.report.Entries {
+			e := &s.report.Entries[j]
+			name := e.Name
+			if e.Status == surface.Renamed {
+				name = e.OldName + " → " + e.Name
+			}
+			verdict := st.ok.Render("compatible")
+			if e.Breaking {
+				verdict = st.err.Render("BREAKING")
+			}
+			out = append(out, "", st.accent.Render(safe(e.Object+" "+name+" "+e.Status))+"  "+verdict)
+			for _, ch := range e.Changes {
+				mark, style := "~ ", st.muted
+				if ch.Breaking {
+					mark, style = "! ", st.err
+				}
+				for k, l := range wrapText(ch.Message, max(width-4, 10)) {
+					if k == 0 {
+						out = append(out, "  "+style.Render(mark)+l)
+					} else {
+						out = append(out, "    "+l)
+					}
+				}
+				if ch.Kind == "description-changed" || ch.Kind == "title-changed" {
+					out = append(out, "      "+st.err.Render("- ")+safe(oneLine(ch.Before, 400)), "      "+st.ok.Render("+ ")+safe(oneLine(ch.After, 400)))
+				}
+			}
+			if e.Diff != "" && e.Status != surface.Added && e.Status != surface.Removed {
+				out = append(out, diffLines(m, e.Diff, width)...)
+			}
+		}
+	}
+	return out
+}
+
+func summaryStyle(m *model, r *surface.Report) interface{ Render(...string) string } {
+	if r.HasBreaking() {
+		return m.st.err
+	}
+	return m.st.ok
+}
+
+// diffLines colours a unified diff (its header lines dropped), cut to the width.
+func diffLines(m *model, diff string, width int) []string {
+	var out []string
+	lines := strings.Split(strings.TrimRight(diff, "\n"), "\n")
+	const most = 400 // a huge schema's diff: the first lines, then a count
+	for i, l := range lines {
+		if strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "+++ ") {
+			continue
+		}
+		if len(out) >= most {
+			out = append(out, m.st.muted.Render(fmt.Sprintf("    … %d more diff lines", len(lines)-i)))
+			break
+		}
+		l = "    " + truncate(safe(l), max(width-4, 8))
+		switch {
+		case strings.HasPrefix(strings.TrimLeft(l, " "), "+"):
+			l = m.st.ok.Render(l)
+		case strings.HasPrefix(strings.TrimLeft(l, " "), "-"):
+			l = m.st.err.Render(l)
+		case strings.HasPrefix(strings.TrimLeft(l, " "), "@@"):
+			l = m.st.muted.Render(l)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// changesTab draws the view (its lines are made again only when a set arrives or the
+// width changes).
+func (m *model) changesTab(width, height int) string {
+	c := &m.changes
+	c.unseen = 0
+	m.list.clearMarks() // looked at
+	if c.dirty || c.width != width {
+		c.lines.setLines(c.render(m, width))
+		c.dirty, c.width = false, width
+	}
+	return c.lines.view(height)
+}
+
+func (m *model) onChangesKey(k tea.KeyPressMsg) tea.Cmd {
+	m.changes.lines.scroll(scrollDelta(k, m.keys, m.height))
+	return nil
+}
+
+// openChanges shows the Changes tab (C from the tool list, :changes).
+func (m *model) openChanges() tea.Cmd {
+	m.tab, m.focus = tabChanges, paneRight
+	return nil
+}
+
+// changesHelp is the Changes view's own keys (for focusedHelp).
+func (m *model) changesHelp() (string, [][]key.Binding) {
+	k := m.keys
+	return "Changes", [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}}
+}
+
+// onSurfaceReport takes a classified comparison of one server: into the Changes view,
+// and as marks in the tool list until the user has looked.
+func (m *model) onSurfaceReport(server, cause string, at time.Time, r *surface.Report) {
+	fresh, ok := m.changes.add(server, cause, at, r)
+	if !ok {
+		return
+	}
+	for _, e := range fresh.Entries {
+		if e.Object != surface.ObjTool {
+			continue
+		}
+		switch e.Status {
+		case surface.Added:
+			m.list.mark(server, e.Name, markAdded)
+		case surface.Removed:
+			m.list.mark(server, e.Name, markRemoved)
+		case surface.Renamed:
+			m.list.mark(server, e.OldName, markRemoved)
+			m.list.mark(server, e.Name, markChanged(e.Breaking))
+		default:
+			m.list.mark(server, e.Name, markChanged(e.Breaking))
+		}
+	}
+	what := fresh.Summary()
+	if m.several() {
+		what = server + ": " + what
+	}
+	m.notice = what + " (C shows the changes)"
+}

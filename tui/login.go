@@ -1,0 +1,251 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/oauth"
+	"github.com/mcpscope/mcpscope/workbench"
+)
+
+// loginDialog is an OAuth login running for one server (L on a server that needs
+// login, :login NAME, a step-up): the authorization URL (opened in the browser as the
+// CLI does), and a field for the redirected URL or the code where the browser cannot
+// reach this machine. The other servers go on meanwhile.
+type loginDialog struct {
+	server string
+	scopes []string // a step-up's scopes
+	url    string   // the authorization URL, raw (drawn through safe)
+	text   string   // the paste field
+	sent   int      // lines pasted so far
+	paste  chan string
+	cancel context.CancelFunc
+	err    string // the login failed: why (the dialog stays until esc)
+}
+
+// loginKeys is the dialog's key map.
+type loginKeys struct {
+	Send, Cancel, Erase key.Binding
+}
+
+func defaultLoginKeys() loginKeys {
+	return loginKeys{
+		Send:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send the pasted URL or code")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the login")),
+		Erase:  key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "erase")),
+	}
+}
+
+type (
+	loginURLMsg struct {
+		server, url string
+	}
+	loginDoneMsg struct {
+		d      *loginDialog
+		server string
+		entry  *oauth.Entry
+		err    error
+	}
+)
+
+// loginWait bounds one login (the person has this long to finish it).
+const loginWait = 10 * time.Minute
+
+// startLogin opens the login dialog for a server and runs the flow in a command.
+func (m *model) startLogin(name string, scopes []string) tea.Cmd {
+	if m.wb == nil {
+		m.notice = "no workbench yet"
+		return nil
+	}
+	if m.server(name) == nil {
+		m.notice = fmt.Sprintf("no server %q in the session; it has: %s", name, strings.Join(m.serverNames(), ", "))
+		return nil
+	}
+	if !m.wb.UsesOAuth(name) {
+		m.notice = name + " does not log in with OAuth here (not an HTTP server, or it has a --bearer token, an Authorization header, or --no-oauth)"
+		return nil
+	}
+	if m.login != nil && m.login.err == "" {
+		m.notice = "a login to " + m.login.server + " is running; finish it or press esc"
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), loginWait)
+	d := &loginDialog{server: name, scopes: scopes, paste: make(chan string, 8), cancel: cancel}
+	m.login = d
+	m.notice = ""
+	wb, send := m.wb, m.send
+	in := &oauth.Interaction{Paste: d.paste, Scopes: scopes, AuthURL: func(u string) {
+		if send != nil {
+			send(loginURLMsg{server: name, url: u})
+		}
+	}}
+	return func() tea.Msg {
+		defer cancel()
+		e, err := wb.Login(ctx, name, in)
+		if err == nil {
+			return loginDoneMsg{d: d, server: name, entry: e}
+		}
+		if ctx.Err() == context.Canceled {
+			err = context.Canceled
+		}
+		return loginDoneMsg{d: d, server: name, err: err}
+	}
+}
+
+func (m *model) onLoginURL(msg loginURLMsg) {
+	if d := m.login; d != nil && d.server == msg.server {
+		d.url = msg.url
+	}
+}
+
+func (m *model) onLoginDone(msg loginDoneMsg) {
+	d := m.login
+	mine := d != nil && d == msg.d // a cancelled login's end does not close a newer one
+	switch {
+	case msg.err == nil:
+		if mine {
+			m.login = nil
+		}
+		e := msg.entry
+		m.notice = fmt.Sprintf("logged in to %s (issuer %s, scopes %s); connecting with the token…", msg.server, safe(e.Issuer), safe(strings.Join(e.Scopes, " ")))
+	case errors.Is(msg.err, context.Canceled):
+		if mine {
+			m.login = nil
+			m.notice = "login to " + msg.server + " cancelled"
+		}
+	case mine:
+		d.err = msg.err.Error()
+	default:
+		m.notice = "login to " + msg.server + " failed: " + oneLine(msg.err.Error(), 300)
+	}
+}
+
+func (m *model) onLoginKey(k tea.KeyPressMsg) tea.Cmd {
+	d := m.login
+	switch {
+	case key.Matches(k, m.loginKeys.Cancel):
+		d.cancel()
+		m.login = nil
+		if d.err == "" {
+			m.notice = "login to " + d.server + " cancelled"
+		}
+	case d.err != "":
+		if key.Matches(k, m.loginKeys.Send) {
+			m.login = nil // enter closes a failed login's dialog too
+		}
+	case key.Matches(k, m.loginKeys.Send):
+		line := strings.TrimSpace(d.text)
+		if line == "" {
+			return nil
+		}
+		select {
+		case d.paste <- line:
+			d.sent++
+			d.text = ""
+		default:
+		}
+	case key.Matches(k, m.loginKeys.Erase):
+		if r := []rune(d.text); len(r) > 0 {
+			d.text = string(r[:len(r)-1])
+		}
+	default:
+		if k.Text != "" && len(d.text) < 16<<10 {
+			d.text += k.Text
+		}
+	}
+	return nil
+}
+
+func (m *model) onLoginPaste(p tea.PasteMsg) tea.Cmd {
+	if d := m.login; d != nil && d.err == "" && len(d.text) < 16<<10 {
+		d.text += strings.TrimSpace(strings.ReplaceAll(p.Content, "\n", ""))
+	}
+	return nil
+}
+
+// maskedField shows what was pasted without showing it: a redirected URL carries the
+// code, a secret.
+func maskedField(s string) string {
+	n := len([]rune(s))
+	if n == 0 {
+		return ""
+	}
+	return strings.Repeat("•", min(n, 24)) + fmt.Sprintf(" (%d chars)", n)
+}
+
+// loginView is the dialog, drawn instead of the tabs.
+func (m *model) loginView(width, height int) string {
+	d := m.login
+	st := m.st
+	lines := []string{st.title.Render("Log in to " + safe(d.server) + " (OAuth)")}
+	if len(d.scopes) > 0 {
+		lines = append(lines, "asking for more scope: "+safe(strings.Join(d.scopes, " ")))
+	}
+	lines = append(lines, "")
+	switch {
+	case d.err != "":
+		lines = append(lines, st.err.Render("The login failed"))
+		lines = append(lines, wrapText(d.err, width)...)
+		for _, l := range wrapText("esc or enter closes · the Auth view (]/[ or :auth) shows each step · L tries again", width) {
+			lines = append(lines, st.muted.Render(l))
+		}
+		return strings.Join(fitLines(lines, height), "\n")
+	case d.url == "":
+		lines = append(lines, m.spinner.View()+" finding the server's authorization server and registering…")
+	default:
+		lines = append(lines, wrapText("The browser ($BROWSER, else xdg-open) was asked to open this URL; open it yourself if it did not:", width)...)
+		for _, l := range wrapHard(safe(d.url), max(width-2, 10)) {
+			lines = append(lines, "  "+st.accent.Render(l))
+		}
+		lines = append(lines, "", m.spinner.View()+" waiting for the redirect to this machine…")
+	}
+	lines = append(lines, "")
+	lines = append(lines, wrapText("Where the browser cannot reach this machine, paste the URL it was redirected to (or the code):", width)...)
+	lines = append(lines, st.accent.Render("> ")+maskedField(d.text)+st.accent.Render("▏"))
+	if d.sent > 0 {
+		lines = append(lines, st.muted.Render(fmt.Sprintf("sent %d pasted line(s); checking…", d.sent)))
+	}
+	lines = append(lines, "", st.muted.Render("enter sends what is pasted · esc cancels · the other servers go on"))
+	return strings.Join(fitLines(lines, height), "\n")
+}
+
+func fitLines(lines []string, height int) []string {
+	if height > 0 && len(lines) > height {
+		return lines[:height]
+	}
+	return lines
+}
+
+// loginTarget is the server an L press is about: the selected row of the Servers
+// tab, else the server the screen shows; "" when it does not need a login.
+func (m *model) loginTarget() string {
+	s := m.srv
+	if m.tab == tabServers && m.srvList.cursor < len(m.servers) {
+		s = m.servers[m.srvList.cursor]
+	}
+	if s == nil || s.status.State != workbench.StateNeedsLogin {
+		return ""
+	}
+	return s.name
+}
+
+// onNeedsScope asks before a step-up: the server refused a request for want of
+// scope; y logs in again asking for it.
+func (m *model) onNeedsScope(server, scope string) {
+	if m.login != nil || m.ask != nil {
+		m.notice = server + " asks for more scope (" + safe(scope) + "); :login " + server + " asks for it"
+		return
+	}
+	scopes := strings.Fields(scope)
+	m.ask = &question{
+		text: fmt.Sprintf("%s refused the request for want of scope: it asks for %s. Log in again to ask for it (a browser login)? y/n", server, safe(scope)),
+		yes:  func() tea.Cmd { return m.startLogin(server, scopes) },
+		no:   "not asking for more scope; the request stays refused (:login " + server + " asks later)",
+	}
+}

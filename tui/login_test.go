@@ -1,0 +1,162 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testservers/oauthserver"
+	"github.com/mcpscope/mcpscope/oauth"
+	"github.com/mcpscope/mcpscope/workbench"
+)
+
+// oauthHarness opens the workbench on a server behind OAuth (first) and the bundled
+// host, with a token store of its own and the given browser command.
+func oauthHarness(t *testing.T, srv *oauthserver.Server, browser string, withHost bool) *harness {
+	store := &oauth.Store{Dir: t.TempDir()}
+	specs := []workbench.Spec{{Name: "sec", Target: client.Target{URL: srv.URL}}}
+	if withHost {
+		specs = append(specs, workbench.Spec{Name: "host", Target: hostTarget(t)})
+	}
+	return newHarnessWith(t, Options{
+		Servers: specs,
+		Theme:   "dark",
+		OAuth: func(client.Target) oauth.Options {
+			return oauth.Options{Store: store, RedirectPort: 0, Browser: browser}
+		},
+	}, 120, 40)
+}
+
+func noSecretOnScreen(t *testing.T, what, screen string, secrets []string) {
+	t.Helper()
+	for _, s := range secrets {
+		if s != "" && strings.Contains(screen, s) {
+			t.Errorf("%s shows the secret %q:\n%s", what, s, screen)
+		}
+	}
+}
+
+// The paste flow: where the browser cannot reach this machine, the redirected URL is
+// pasted into the dialog (masked there: it carries the code); the server then
+// connects with the token, its tools appear, and the Auth view lists the steps
+// without a secret. The other server stayed usable throughout.
+func TestLoginPasteFlow(t *testing.T) {
+	srv := oauthserver.Start(t, oauthserver.Knobs{NoRedirect: true})
+	got := filepath.Join(t.TempDir(), "redirect.txt")
+	h := oauthHarness(t, srv, "curl -sf -o "+got, true)
+	h.until("sec needs login", func(m *model) bool {
+		s := m.server("sec")
+		return s != nil && s.status.State == workbench.StateNeedsLogin && m.server("host").state == stateReady
+	})
+	h.press("7")
+	h.contains("needs login", "L logs in", "L logs in the selected server", "Auth")
+	h.press("L")
+	h.until("the authorization URL in the dialog", func(m *model) bool { return m.login != nil && m.login.url != "" })
+	h.contains("Log in to sec (OAuth)", srv.Issuer+"/authorize?", "paste the URL it was")
+	// Meanwhile the other server answers.
+	if !h.m.server("host").callable() || len(h.m.server("host").tools) == 0 {
+		t.Fatalf("the host is not usable during the login: %+v", h.m.server("host"))
+	}
+	var redirect []byte
+	end := time.Now().Add(45 * time.Second)
+	for len(redirect) == 0 {
+		if time.Now().After(end) {
+			t.Fatal("the browser command never fetched the authorization URL")
+		}
+		redirect, _ = os.ReadFile(got)
+		time.Sleep(20 * time.Millisecond)
+	}
+	h.update(tea.PasteMsg{Content: string(redirect) + "\n"})
+	screen := h.screen()
+	if !strings.Contains(screen, "•••") || strings.Contains(screen, "code=") {
+		t.Errorf("the pasted URL is not masked:\n%s", screen)
+	}
+	h.press("enter")
+	h.until("sec connected with its tools", func(m *model) bool {
+		s := m.server("sec")
+		return m.login == nil && s.state == stateReady && len(s.tools) > 0
+	})
+	h.contains("sec/whoami")
+	h.press(":")
+	h.typeText("auth")
+	h.press("enter")
+	screen = h.screen()
+	h.press("g") // the first steps
+	screen += h.screen()
+	for _, want := range []string{"metadata", "registration", "authorize", "redirect", "received via pasted URL", "token", "[redacted,"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the Auth view lacks %q:\n%s", want, screen)
+		}
+	}
+	noSecretOnScreen(t, "the Auth view", screen, srv.AllSecrets())
+}
+
+// One server that needs login says so on the Tool pane's failure view, with the key and
+// the shell command; esc cancels a login, and a bad pasted line fails it with the
+// reason in the dialog.
+func TestLoginFailureViewAndBadPaste(t *testing.T) {
+	srv := oauthserver.Start(t, oauthserver.Knobs{NoRedirect: true})
+	h := oauthHarness(t, srv, "mcpscope-no-such-browser", false)
+	h.until("sec needs login", func(m *model) bool {
+		s := m.server("sec")
+		return s != nil && s.status.State == workbench.StateNeedsLogin
+	})
+	h.contains("Needs login", "needs an OAuth login", "L logs in", "mcpscope auth login", srv.URL)
+	h.press("L")
+	h.until("the dialog", func(m *model) bool { return m.login != nil && m.login.url != "" })
+	h.press("esc")
+	h.until("the login cancelled", func(m *model) bool { return m.login == nil && strings.Contains(m.notice, "cancelled") })
+	h.press("L")
+	h.until("the dialog again", func(m *model) bool { return m.login != nil && m.login.url != "" })
+	h.typeText("http://127.0.0.1:1/callback?code=forged&state=forged")
+	h.press("enter")
+	h.until("the login failed", func(m *model) bool { return m.login != nil && m.login.err != "" })
+	h.contains("The login failed", "state does not match")
+	h.press("esc")
+	if h.m.login != nil {
+		t.Fatal("esc did not close the failed login")
+	}
+}
+
+// Step-up: a tool that needs more scope is refused (403 insufficient_scope); the
+// screen asks y/n before logging in for the scope; y runs the login (the browser
+// follows the redirect) and the call answers after it.
+func TestLoginStepUpAsks(t *testing.T) {
+	srv := oauthserver.Start(t, oauthserver.Knobs{StepUpScope: "admin:write"})
+	h := oauthHarness(t, srv, "curl -sfL -o /dev/null", false)
+	h.until("sec needs login", func(m *model) bool {
+		return m.server("sec").status.State == workbench.StateNeedsLogin
+	})
+	h.press("L")
+	h.until("sec connected", func(m *model) bool {
+		s := m.server("sec")
+		return m.login == nil && s.state == stateReady && len(s.tools) == 2
+	})
+	if !h.m.selectTool("sec", "admin") {
+		t.Fatal("no admin tool")
+	}
+	h.press("enter", "enter")
+	h.until("the step-up question", func(m *model) bool { return m.ask != nil })
+	h.contains("asks for mcp:read admin:write", "Log in again to ask for it")
+	if srv.Codes.Load() != 1 {
+		t.Fatalf("%d logins before the answer; the step-up must wait for it", srv.Codes.Load())
+	}
+	gen := h.m.server("sec").gen
+	h.press("y")
+	h.until("connected again with the scope", func(m *model) bool {
+		s := m.server("sec")
+		return m.login == nil && s.gen > gen && s.state == stateReady && len(s.tools) == 2 && srv.Codes.Load() == 2
+	})
+	if !h.m.selectTool("sec", "admin") {
+		t.Fatal("no admin tool after the step-up")
+	}
+	h.press("1", "enter") // the form of the selected tool; enter calls it
+	h.until("the admin result", func(m *model) bool {
+		return m.current != nil && !m.current.running && strings.Contains(h.screen(), "admin done with admin:write")
+	})
+}
