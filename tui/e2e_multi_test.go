@@ -262,3 +262,26 @@ func TestEndToEndRecordAddedServer(t *testing.T) {
 		t.Errorf("replay of the recording with an added server: %v\n%s", err, out)
 	}
 }
+
+// A configured server named on the command line under its own name (--server
+// extra=extra) is the configured one: a server added under that name overrides it
+// for the session, and removing that one brings the configured one back.
+func TestEndToEndOverrideConfiguredName(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	cfg := multiConfig(t, bin)
+	x := newTmux(t, 140, 40, fmt.Sprintf("sh -c '%s --config %s --server extra=extra --server h=host; echo mcpscope-exited:$?; sleep 30'", bin, cfg))
+	x.waitFor("extra/echo")
+	x.keys(":")
+	x.typeText("add extra -- " + bin + " host")
+	x.keys("Enter")
+	x.waitFor("add extra: done")
+	x.keys(":")
+	x.typeText("remove extra")
+	x.keys("Enter")
+	x.waitFor("remove extra: done")
+	x.keys("7")
+	x.waitFor("extra  ● connected")
+	x.keys("Tab", "q")
+	x.waitFor("mcpscope-exited:0")
+}
