@@ -286,3 +286,35 @@ func TestAddedServerNotInOneServerRecording(t *testing.T) {
 		t.Errorf("the one-server recording got %d tools/list requests, want the first server's 1", inits)
 	}
 }
+
+// With several servers the tool list groups the tools under a header per server:
+// the filter matches the server's name too (a fuzzy "b/ec" finds b/echo, not
+// a/echo), and enter on a header folds the server's tools away and back.
+func TestToolListGroupsAndFoldsServers(t *testing.T) {
+	t.Parallel()
+	h := newHarnessWith(t, Options{Theme: "dark", Servers: []workbench.Spec{
+		{Name: "alpha", Target: hostTarget(t)},
+		{Name: "beta", Target: hostTarget(t)},
+	}}, 120, 40)
+	h.until("both servers' tools", func(m *model) bool {
+		return len(m.servers) == 2 && len(m.servers[0].tools) > 0 && len(m.servers[1].tools) > 0
+	})
+	h.contains("▾ alpha", "▾ beta", "alpha/add")
+	h.press("/")
+	h.typeText("bt/ech")
+	h.contains("beta/echo")
+	if s := h.screen(); strings.Contains(s, "alpha/echo") {
+		t.Errorf("the filter bt/ech shows alpha's echo:\n%s", s)
+	}
+	h.press("esc")
+	h.contains("alpha/add")
+	h.press("home")
+	h.contains("▾ alpha")
+	h.press("enter")
+	h.contains("▸ alpha")
+	if s := h.screen(); strings.Contains(s, "alpha/add") {
+		t.Errorf("alpha is folded but its tools still show:\n%s", s)
+	}
+	h.press("enter")
+	h.contains("▾ alpha", "alpha/add")
+}
