@@ -166,9 +166,9 @@ func (m *model) connect() tea.Cmd {
 	parent := opts.Tap
 	opts.Tap = nil
 	send, pump, onWire := m.send, m.pump, m.opts.OnWire
-	// The caller's tap (the recording of one server, version 1) gets the events of
-	// the session's own server only: a server added later has ids of its own that
-	// would mix with them.
+	// The caller's tap gets every server's events; in a session started with one
+	// server it is that server's (the recording of one server, version 1, listens
+	// there): a server added later has ids of its own that would mix with them.
 	own := ""
 	if specs := m.specs(); len(specs) == 1 {
 		own = specs[0].Name
@@ -194,7 +194,7 @@ func (m *model) connect() tea.Cmd {
 		Elicit:         elicit,
 		OnAdd:          m.opts.OnAdd,
 		OnWire: func(name string, e wire.Event) {
-			if parent != nil && name == own {
+			if parent != nil && (own == "" || name == own) {
 				parent.Emit(e) // listeners the caller attached (a recorder)
 			}
 			if onWire != nil {
