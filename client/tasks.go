@@ -155,46 +155,18 @@ func (s *Session) taskMeta() map[string]any {
 func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessage, opts TaskOptions) (*CallResult, *Task, error) {
 	dialect := s.TaskDialect()
 	if dialect == "" {
-		return nil, nil, &UsageError{Msg: "the server declares no tasks support (capabilities.tasks, or the " + TasksExtension + " extension)"}
+		return nil, nil, errNoTasks
 	}
 	rctx, rt := s.startRequest(ctx, fmt.Sprintf("task for tool %q", name))
 	defer rt.stop()
-	params := map[string]any{"name": name}
-	if len(args) > 0 {
-		params["arguments"] = args
-	}
-	meta := map[string]any{}
-	if dialect == Tasks2025 {
-		task := map[string]any{}
-		if opts.TTL > 0 {
-			task["ttl"] = opts.TTL.Milliseconds()
-		}
-		params["task"] = task
-	} else {
-		meta = s.taskMeta()
-	}
-	if m := s.logMeta(); m != nil {
-		for k, v := range m {
-			meta[k] = v
-		}
-	}
-	if len(meta) > 0 {
-		params["_meta"] = meta
-	}
-	result, err := s.request(rctx, "tools/call", params)
+	direct, created, err := s.createTask(rctx, dialect, name, args, opts.TTL)
 	if err != nil {
 		return nil, nil, s.taskErr(ctx, rctx, err)
 	}
-	var top map[string]json.RawMessage
-	_ = json.Unmarshal(result, &top)
-	isTask := resultTypeOf(top) == "task" || (top["task"] != nil && top["content"] == nil)
-	if !isTask {
-		return decodeCallResult(result), nil, nil
+	if direct != nil {
+		return direct, nil, nil
 	}
-	task, err := decodeTask(result)
-	if err != nil {
-		return nil, nil, err
-	}
+	task := *created
 	if opts.OnCreated != nil {
 		opts.OnCreated(task)
 	}
@@ -283,6 +255,103 @@ func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessag
 	}
 	return decodeCallResult(res), &last, nil
 }
+
+var errNoTasks = &UsageError{Msg: "the server declares no tasks support (capabilities.tasks, or the " + TasksExtension + " extension)"}
+
+// createTask sends tools/call augmented as a task in the server's dialect. A server
+// that answers without creating a task gets its result returned as direct.
+func (s *Session) createTask(ctx context.Context, dialect, name string, args json.RawMessage, ttl time.Duration) (direct *CallResult, task *Task, err error) {
+	params := map[string]any{"name": name}
+	if len(args) > 0 {
+		params["arguments"] = args
+	}
+	meta := map[string]any{}
+	if dialect == Tasks2025 {
+		task := map[string]any{}
+		if ttl > 0 {
+			task["ttl"] = ttl.Milliseconds()
+		}
+		params["task"] = task
+	} else {
+		meta = s.taskMeta()
+	}
+	if m := s.logMeta(); m != nil {
+		for k, v := range m {
+			meta[k] = v
+		}
+	}
+	if len(meta) > 0 {
+		params["_meta"] = meta
+	}
+	result, err := s.request(ctx, "tools/call", params)
+	if err != nil {
+		return nil, nil, err
+	}
+	var top map[string]json.RawMessage
+	_ = json.Unmarshal(result, &top)
+	isTask := resultTypeOf(top) == "task" || (top["task"] != nil && top["content"] == nil)
+	if !isTask {
+		return decodeCallResult(result), nil, nil
+	}
+	t, err := decodeTask(result)
+	if err != nil {
+		return nil, nil, err
+	}
+	return nil, &t, nil
+}
+
+// StartTask calls a tool as a task and returns once the server has created it (or,
+// when it answered without a task, with the result as direct). Following the task
+// is the caller's: GetTask at its PollInterval, TaskResult, CancelTask.
+func (s *Session) StartTask(ctx context.Context, name string, args json.RawMessage, ttl time.Duration) (direct *CallResult, task *Task, err error) {
+	dialect := s.TaskDialect()
+	if dialect == "" {
+		return nil, nil, errNoTasks
+	}
+	rctx, rt := s.startRequest(ctx, fmt.Sprintf("task for tool %q", name))
+	defer rt.stop()
+	direct, task, err = s.createTask(rctx, dialect, name, args, ttl)
+	if err != nil {
+		return nil, nil, s.taskErr(ctx, rctx, err)
+	}
+	return direct, task, nil
+}
+
+// TaskResult is the outcome of a terminal task: the result in tasks/get on
+// 2026-07-28 (t as last fetched), tasks/result in 2025-11-25, which blocks while the
+// task runs (and is when the server sends its elicitation and sampling requests for
+// a task in input_required).
+func (s *Session) TaskResult(ctx context.Context, t Task) (*CallResult, error) {
+	if s.TaskDialect() == Tasks2026 {
+		switch {
+		case t.Error != nil:
+			return nil, t.Error
+		case t.Result != nil:
+			return decodeCallResult(t.Result), nil
+		case t.Status == "cancelled":
+			return nil, fmt.Errorf("task %s was cancelled", t.ID)
+		}
+		return nil, fmt.Errorf("task %s ended %s without a result", t.ID, t.Status)
+	}
+	if t.Status == "cancelled" {
+		return nil, fmt.Errorf("task %s was cancelled", t.ID)
+	}
+	res, err := s.request(ctx, "tasks/result", map[string]string{"taskId": t.ID})
+	if err != nil {
+		return nil, err
+	}
+	return decodeCallResult(res), nil
+}
+
+// AnswerTaskInput fulfils a 2026-07-28 task's inputRequests (status input_required)
+// with the session's handlers and sends them with tasks/update.
+func (s *Session) AnswerTaskInput(ctx context.Context, t Task) error {
+	return s.answerTaskInput(ctx, t)
+}
+
+// ParseTask decodes a task as a server sends it (a CreateTaskResult, a tasks/get
+// result, the params of notifications/tasks/status).
+func ParseTask(raw json.RawMessage) (Task, error) { return decodeTask(raw) }
 
 func (s *Session) taskErr(ctx, rctx context.Context, err error) error {
 	if ctx.Err() != nil {

@@ -62,6 +62,14 @@ type Options struct {
 	// Browse is a recording to show: its traffic (with its timing) and its calls in
 	// History, before the live session (usually the recording served as a mock).
 	Browse *record.Recording
+	// Sampling declares the sampling capability to every server: a request opens a
+	// dialog (a server's can be switched in the Servers tab). SamplingReply answers
+	// every request with this text, without a dialog (it implies Sampling).
+	Sampling      bool
+	SamplingReply string
+	// Roots, when not nil, declares the roots capability to every server and offers
+	// these (the Servers tab edits them per server).
+	Roots []client.Root
 	// OAuth, when set, gives the OAuth options of each HTTP server: a 401 without a
 	// usable stored token makes it "needs login", and L (or :login NAME) logs in.
 	OAuth func(client.Target) oauth.Options

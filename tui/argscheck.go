@@ -10,13 +10,14 @@ import (
 type argsCheckedMsg struct {
 	form   *form.Form
 	anyway bool
+	asTask bool
 	errs   []form.FieldError
 }
 
 // checkArgs validates the form's arguments in a command; sendCall continues when the
 // answer arrives. A schema too costly to check does not hold the call back: the
 // arguments go as they are, and the status bar says they were not validated.
-func (m *model) checkArgs(anyway bool) tea.Cmd {
+func (m *model) checkArgs(anyway, asTask bool) tea.Cmd {
 	f := m.form
 	if m.checking == f {
 		m.notice = "checking the arguments…"
@@ -24,7 +25,7 @@ func (m *model) checkArgs(anyway bool) tea.Cmd {
 	}
 	m.checking = f
 	return f.CheckCmd(func(errs []form.FieldError) tea.Msg {
-		return argsCheckedMsg{form: f, anyway: anyway, errs: errs}
+		return argsCheckedMsg{form: f, anyway: anyway, asTask: asTask, errs: errs}
 	})
 }
 
@@ -48,7 +49,7 @@ func (m *model) onArgsChecked(msg argsCheckedMsg) tea.Cmd {
 	msg.errs = errs
 	m.argsCheck = msg
 	m.notice = ""
-	cmd := m.sendCall(msg.anyway)
+	cmd := m.sendCallAs(msg.anyway, msg.asTask)
 	if unchecked {
 		if m.notice != "" {
 			m.notice = "arguments not validated (the schema is too costly to check); " + m.notice

@@ -214,7 +214,9 @@ func keyMsg(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModAlt}
 	case "ctrl+d", "ctrl+t", "ctrl+p", "ctrl+x", "ctrl+a", "ctrl+s":
 		return tea.KeyPressMsg{Code: rune(name[5]), Mod: tea.ModCtrl}
-	case "ctrl+c", "ctrl+r", "ctrl+j", "ctrl+e", "ctrl+u":
+	case "ctrl+end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd, Mod: tea.ModCtrl}
+	case "ctrl+c", "ctrl+r", "ctrl+j", "ctrl+e", "ctrl+u", "ctrl+g", "ctrl+o", "ctrl+l":
 		return tea.KeyPressMsg{Code: rune(name[5]), Mod: tea.ModCtrl}
 	}
 	r := []rune(name)

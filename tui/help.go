@@ -24,6 +24,10 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 			groups = append(groups, m.elicitForm.Keys().FullHelp()...)
 		}
 		return "Input requested by the server", groups
+	case m.sampling != nil:
+		return "Sampling request", [][]key.Binding{m.keys.samplingHelp(), m.sampling.reply.Keys().FullHelp()[0]}
+	case m.rootsDlg != nil:
+		return "Roots", [][]key.Binding{m.keys.rootsHelp(), scroll}
 	case m.login != nil:
 		l := m.loginKeys
 		return "OAuth login", [][]key.Binding{{l.Send, l.Cancel, l.Erase}}
@@ -56,6 +60,9 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 		groups := [][]key.Binding{
 			{k.Send, k.SendAnyway, k.RawJSON, k.Editor, k.Back},
 		}
+		if t, ok := m.list.selected(); ok && t.TaskSupport() == "optional" {
+			groups[0] = append([]key.Binding{k.Send, k.AsTask}, groups[0][1:]...)
+		}
 		if m.form.Raw() {
 			// The text area edits the JSON as text, with its own keys.
 			return "Arguments (raw JSON)", append(groups, m.form.RawKeys(), []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})
@@ -80,7 +87,9 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 			scroll,
 		}
 	case tabLogs:
-		return "Logs", [][]key.Binding{m.serverFilterHelp(), scroll}
+		return "Logs", [][]key.Binding{append(k.logsHelp(), m.serverFilterHelp()...), scroll}
+	case tabTasks:
+		return "Tasks", [][]key.Binding{k.tasksHelp(), scroll}
 	case tabStderr:
 		return "Stderr", [][]key.Binding{m.serverFilterHelp(), scroll}
 	case tabHistory:
@@ -98,7 +107,7 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 			relabel(k.Restart, "restart the selected server"),
 			relabel(k.Up, "select"), relabel(k.Down, "select"),
 			relabel(k.PageUp, "scroll the detail"), relabel(k.PageDown, "scroll the detail"),
-			k.CmdLine,
+			k.CmdLine, k.ToggleSampling, k.EditRoots,
 		}}
 	case tabAuth:
 		return "Auth", [][]key.Binding{{k.Login}, scroll}
@@ -160,7 +169,7 @@ func (m *model) helpSections() (names []string, sections [][]helpEntry) {
 	}
 	name, groups := m.focusedHelp()
 	add(name, groups)
-	add("Everywhere", m.keys.globalHelp(m.several()))
+	add("Everywhere", m.withoutIdleTabs(m.keys.globalHelp(m.several())))
 	if m.usesOAuth() {
 		add("OAuth", [][]key.Binding{{m.keys.Login}}) // only where a server logs in with OAuth
 	}

@@ -16,6 +16,17 @@ type keyMap struct {
 	Login                                  key.Binding
 	Subscribe                              key.Binding // the Resources tab
 	NextSuggestion, PrevSuggestion         key.Binding // a template field's completion values
+	TabTasks                               key.Binding
+	AsTask, CancelTask, PollTask           key.Binding
+	TaskResult                             key.Binding
+	SampleCanned, SampleReject, SampleSend key.Binding
+	RequestTop, RequestEnd                 key.Binding // scroll a sampling request to its ends
+	PickPrev, PickNext                     key.Binding // the log level picker
+	Confirm, Leave                         key.Binding // enter and esc in my dialogs' fields
+	ToggleSampling, EditRoots              key.Binding
+	AddRoot, RemoveRoot                    key.Binding
+	LogLevelShown, LogLevelShownDown       key.Binding
+	SetLogLevel                            key.Binding
 	CmdLine                                key.Binding
 	NextTab, PrevTab                       key.Binding
 	ShowRaw, CopyResult, CopyArgs, CopyCmd key.Binding
@@ -92,7 +103,30 @@ func defaultKeys() keyMap {
 		TrafficDir:     b("d", "direction filter", "d"),
 		ServerFilter:   b("S", "server filter (traffic, logs, stderr)", "S"),
 		ReadResource:   b("o", "read linked resource", "o"),
-		Login:          b("L", "log in (a server that needs login)", "L"),
+		TabTasks:       b("0", "tasks", "0"),
+		AsTask:         b("ctrl+g", "call as a task", "ctrl+g"),
+		CancelTask:     b("x", "cancel a task", "x"),
+		PollTask:       b("r", "poll a task again", "r"),
+		TaskResult:     b("enter", "a task's result in 2", "enter"),
+		SampleCanned:   b("ctrl+o", "sampling: a canned reply", "ctrl+o"),
+		SampleReject:   b("ctrl+x/esc", "sampling: reject", "ctrl+x", "esc"),
+		SampleSend:     b("enter", "sampling: send the reply", "enter"),
+		RequestTop:     b("ctrl+home", "top of the request", "ctrl+home"),
+		RequestEnd:     b("ctrl+end", "end of the request", "ctrl+end"),
+		PickPrev:       b("←", "previous level", "left", "up"),
+		PickNext:       b("→", "next level", "right", "down"),
+		Confirm:        b("enter", "confirm", "enter"),
+		Leave:          b("esc", "leave", "esc"),
+		// The Servers tab: what is declared to the selected server.
+		ToggleSampling: b("S", "servers: declare sampling", "S"),
+		EditRoots:      b("o", "servers: edit roots", "o"),
+		AddRoot:        b("a", "roots: add a directory", "a"),
+		RemoveRoot:     b("d", "roots: remove", "d"),
+		// The Logs tab.
+		LogLevelShown:     b("f", "raise min level", "f"),
+		LogLevelShownDown: b("F", "lower min level", "F"),
+		SetLogLevel:       b("l", "set server level", "l"),
+		Login:             b("L", "log in (a server that needs login)", "L"),
 		// The tool detail scrolls with shift, so that the form keeps the plain keys.
 		DetailUp:       b("shift+↑/↓", "scroll the tool detail", "shift+up"),
 		DetailDown:     b("shift+↑/↓", "scroll the tool detail", "shift+down"),
@@ -132,6 +166,7 @@ func (k keyMap) globalHelp(several bool) [][]key.Binding {
 		}
 		tabs = append(tabs, b)
 	}
+
 	return [][]key.Binding{
 		tabs,
 		{k.CmdLine, k.Restart, k.Record, k.Help, k.Quit}, // ForceQuit is in Quit's help
@@ -141,7 +176,7 @@ func (k keyMap) globalHelp(several bool) [][]key.Binding {
 // tabKeys is the key of each tab, by its place in the tab enum: tabKeys()[t]
 // opens tab t. A tab without a digit (Skills, Changes, Auth) has none here.
 func (k keyMap) tabKeys() []key.Binding {
-	return []key.Binding{k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory, k.TabServers, k.TabResources, k.TabPrompts}
+	return []key.Binding{k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory, k.TabServers, k.TabResources, k.TabPrompts, k.TabTasks}
 }
 
 // relabel is b with another description, for a view where the key means more

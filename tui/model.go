@@ -43,13 +43,14 @@ const (
 	tabServers
 	tabResources // 8
 	tabPrompts   // 9
+	tabTasks     // 0
 	tabSkills    // no digit: ]/[ and :skills
 	tabChanges   // no digit: ]/[, :changes, C from the tool list (changes.go)
 	tabAuth      // no digit: ]/[ and :auth
 	tabCount
 )
 
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Prompts", "Skills", "Changes", "Auth"}
+var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Prompts", "Tasks", "Skills", "Changes", "Auth"}
 
 type connState int
 
@@ -89,6 +90,7 @@ type (
 		elapsed time.Duration
 	}
 	elicitMsg struct {
+		id     int64  // for askGoneMsg
 		server string // the server that asks
 		req    client.ElicitRequest
 		reply  chan client.ElicitResponse
@@ -165,7 +167,15 @@ type model struct {
 
 	elicit     *elicitMsg
 	elicitForm *form.Form
-	elicitWait []elicitMsg // questions that came while one was open, in order
+
+	tasks tasksView // the Tasks tab (0)
+
+	asks     *clientSide     // what servers may ask, and what is declared to each
+	waiting  []tea.Msg       // requests (elicitMsg, samplingMsg) behind the open dialog
+	sampling *samplingDialog // the open sampling dialog
+	rootsDlg *rootsDialog    // the roots editor (Servers tab, o)
+
+	logFilter logFilter // the Logs tab's level and logger filters (logfilter.go)
 
 	login     *loginDialog // an OAuth login running (or failed) for a server
 	loginKeys loginKeys
@@ -210,6 +220,7 @@ func newModel(opts Options) *model {
 	}
 	m.st = newStyles(p)
 	m.srv = &server{display: opts.Name}
+	m.asks = newClientSide(opts)
 	if opts.Browse != nil {
 		m.loadRecording(opts.Browse)
 	}
@@ -238,7 +249,8 @@ func (m *model) interruptCalls(server string) {
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
 	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) || (m.focus == paneRight && m.tab == tabHistory && m.histTyping()) || m.login != nil ||
-		(m.focus == paneRight && m.tab == tabPrompts && m.prompts.typing())
+		(m.focus == paneRight && m.tab == tabPrompts && m.prompts.typing()) ||
+		m.sampling != nil || m.rootsDlg != nil || (m.tab == tabLogs && m.logFilter.typing)
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
@@ -299,7 +311,21 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case wireBatchMsg:
 		m.onWire(msg.events, msg.servers)
 		m.onLogs(msg.logs)
-		return m, nil
+		return m, m.onTaskFrames(msg.events, msg.servers)
+	case taskStartedMsg:
+		return m, m.onTaskStarted(msg)
+	case taskPollMsg:
+		return m, m.onTaskPoll(msg)
+	case taskGotMsg:
+		return m, m.onTaskGot(msg)
+	case taskResultMsg:
+		return m, m.onTaskResult(msg)
+	case taskFinalMsg:
+		return m, m.onTaskFinal(msg)
+	case taskCancelledMsg:
+		return m, m.onTaskCancelled(msg)
+	case taskAnsweredMsg:
+		return m, m.onTaskAnswered(msg)
 	case logMsg:
 		m.onLogs([]string{logLine(time.Now(), msg.m)})
 		return m, nil
@@ -339,12 +365,19 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resultVer++
 		return m, nil
 	case elicitMsg:
-		if m.elicit != nil {
-			// Another server (or call) asks while a question is open: it waits its turn.
-			m.elicitWait = append(m.elicitWait, msg)
-			return m, nil
-		}
-		return m, m.openElicit(msg)
+		return m, m.enqueueAsk(msg)
+	case samplingMsg:
+		return m, m.enqueueAsk(msg)
+	case askGoneMsg:
+		m.onAskGone(msg.id)
+		return m, nil
+	case rootAddedMsg:
+		return m, m.onRootAdded(msg)
+	case rootsSentMsg:
+		return m, m.onRootsSent(msg)
+	case levelSetMsg:
+		m.onLevelSet(msg)
+		return m, nil
 	case wbDoneMsg:
 		m.onWbDone(msg)
 		return m, nil
@@ -442,7 +475,7 @@ func (m *model) onWire(events []wire.Event, servers []string) {
 
 func (m *model) onLogs(lines []string) {
 	for _, l := range lines {
-		m.logs.add(l)
+		m.addLog("", "", l) // level and logger not known: shown whatever the filter
 	}
 }
 
@@ -484,6 +517,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 			}
 		} else {
 			o.result, o.err = msg.result, msg.err
+			m.urlRequired(o.server, msg.err)
 		}
 		check := o.checkCmd()
 		m.lastCall = msg.elapsed
@@ -538,6 +572,12 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.elicit != nil {
 		return m.onElicitKey(k)
+	}
+	if m.sampling != nil {
+		return m.onSamplingKey(k)
+	}
+	if m.rootsDlg != nil {
+		return m.onRootsKey(k)
 	}
 	if q := m.ask; q != nil {
 		m.ask = nil
@@ -658,6 +698,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onResultKey(k)
 	case tabServers:
 		return m.onServersKey(k)
+	case tabTasks:
+		return m.onTasksKey(k)
 	case tabResources:
 		return m.onResourcesKey(k)
 	case tabPrompts:
@@ -672,6 +714,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			m.onServerFilterKey()
 			return nil
 		}
+	}
+	if m.tab == tabLogs {
+		return m.onLogsKey(k)
 	}
 	return m.onScrollKey(k)
 }
@@ -788,6 +833,8 @@ func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.sendCall(true)
 	case key.Matches(k, m.keys.Send):
 		return m.sendCall(false)
+	case key.Matches(k, m.keys.AsTask):
+		return m.sendCallAs(false, true)
 	case key.Matches(k, m.keys.RawJSON):
 		if m.form != nil {
 			m.form.ToggleRaw()
@@ -806,6 +853,12 @@ func (m *model) forwardToField(msg tea.Msg) tea.Cmd {
 	if m.elicit != nil && m.elicitForm != nil {
 		return m.elicitForm.Update(msg)
 	}
+	if m.sampling != nil {
+		return m.sampling.reply.Update(msg)
+	}
+	if m.rootsDlg != nil && m.rootsDlg.adding != nil {
+		return m.rootsDlg.adding.Update(msg)
+	}
 	if m.form != nil && m.focus == paneRight && m.tab == tabTool {
 		return m.form.Update(msg)
 	}
@@ -821,9 +874,17 @@ func (m *model) forwardToField(msg tea.Msg) tea.Cmd {
 }
 
 // sendCall validates the form and starts the call (asking first for destructive tools).
-func (m *model) sendCall(anyway bool) tea.Cmd {
+func (m *model) sendCall(anyway bool) tea.Cmd { return m.sendCallAs(anyway, false) }
+
+// sendCallAs is sendCall; asTask calls a tool whose taskSupport is optional as a
+// task (one whose taskSupport is required always is).
+func (m *model) sendCallAs(anyway, asTask bool) tea.Cmd {
 	t, ok := m.list.selected()
 	if !ok || m.form == nil {
+		return nil
+	}
+	if asTask && t.TaskSupport() == "forbidden" {
+		m.notice = t.Name + " does not support tasks (execution.taskSupport); enter calls it"
 		return nil
 	}
 	srv := m.server(m.list.selectedServer())
@@ -841,7 +902,7 @@ func (m *model) sendCall(anyway bool) tea.Cmd {
 		// comes back here (argsCheckedMsg); a cheap one is done at once.
 		errs, ok := m.form.QuickCheck()
 		if !ok {
-			return m.checkArgs(anyway)
+			return m.checkArgs(anyway, asTask)
 		}
 		m.argsCheck = argsCheckedMsg{form: m.form, errs: errs}
 	}
@@ -851,7 +912,7 @@ func (m *model) sendCall(anyway bool) tea.Cmd {
 		m.notice = fmt.Sprintf("%d argument error(s) shown beside their fields; alt+enter sends anyway", len(errs))
 		return nil
 	}
-	return m.requestCall(srv.name, t, args)
+	return m.requestCallAs(srv.name, t, args, asTask)
 }
 
 // requestCall is the one way a call starts (the form, History's re-run): it asks
@@ -859,6 +920,10 @@ func (m *model) sendCall(anyway bool) tea.Cmd {
 // unannotated tool is "destructive" too, but asking before every call of every
 // unannotated tool would train users to answer yes without reading.
 func (m *model) requestCall(server string, t client.Tool, args json.RawMessage) tea.Cmd {
+	return m.requestCallAs(server, t, args, false)
+}
+
+func (m *model) requestCallAs(server string, t client.Tool, args json.RawMessage, asTask bool) tea.Cmd {
 	srv := m.server(server)
 	if !srv.callable() {
 		m.notice = m.notConnected(srv)
@@ -872,10 +937,18 @@ func (m *model) requestCall(server string, t client.Tool, args json.RawMessage) 
 		}
 		m.ask = &question{
 			text: fmt.Sprintf("%s is destructive. Call it with %s? y/n", name, oneLine(string(args), 80)),
-			yes:  func() tea.Cmd { return m.startCall(server, t, args) },
+			yes:  func() tea.Cmd { return m.launch(server, t, args, asTask) },
 			no:   "call not sent",
 		}
 		return nil
+	}
+	return m.launch(server, t, args, asTask)
+}
+
+// launch starts a call, as a task when asked or when the tool requires it.
+func (m *model) launch(server string, t client.Tool, args json.RawMessage, asTask bool) tea.Cmd {
+	if asTask || t.TaskSupport() == "required" {
+		return m.startTask(server, t, args)
 	}
 	return m.startCall(server, t, args)
 }
@@ -1101,6 +1174,8 @@ func (m *model) scrollPane(list bool, delta int) {
 		} else {
 			m.traffic.move(delta)
 		}
+	case m.tab == tabLogs && m.logFilter.active():
+		m.logFilter.view.scroll(delta)
 	case m.tab == tabLogs:
 		m.logs.scroll(delta)
 	case m.tab == tabStderr:
@@ -1184,17 +1259,16 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 	answer := func(r client.ElicitResponse) tea.Cmd {
 		e.reply <- r
 		m.elicit, m.elicitForm = nil, nil
-		if len(m.elicitWait) > 0 {
-			next := m.elicitWait[0]
-			m.elicitWait = m.elicitWait[1:]
-			return m.openElicit(next)
-		}
+		m.nextAsk()
 		return nil
 	}
 	switch {
 	case key.Matches(k, m.keys.Accept):
 		if m.elicitForm == nil {
-			return answer(client.ElicitResponse{Action: "accept"})
+			// URL mode: accepting is consenting to open it.
+			u := e.req.URL
+			answer(client.ElicitResponse{Action: "accept"})
+			return openBrowser(safe(u))
 		}
 		if errs := m.elicitForm.Validate(); len(errs) > 0 {
 			m.notice = "fix the highlighted fields, or ctrl+x to decline"
@@ -1325,6 +1399,9 @@ func (m *model) tabBar(width int) string {
 			if tab(i) == tabServers && !m.several() && m.tab != tabServers {
 				continue // one server: the bar looks as it always did (7 still opens it)
 			}
+			if tab(i) == tabTasks && len(m.tasks.items) == 0 && m.tab != tabTasks {
+				continue // no task yet (0 still opens it)
+			}
 			if tab(i) == tabResources && !m.hasResources() && m.tab != tabResources {
 				continue // nothing to show (8 still opens it)
 			}
@@ -1338,6 +1415,9 @@ func (m *model) tabBar(width int) string {
 				continue // nothing to show this session (the key still opens it)
 			}
 			label := fmt.Sprintf("%d %s", i+1, name)
+			if tab(i) == tabTasks {
+				label = "0 " + name
+			}
 			if i >= len(m.keys.tabKeys()) {
 				label = name // Skills, Changes, Auth have no digit
 			} else if i >= len(m.keys.tabKeys())-short && tab(i) != m.tab {
@@ -1380,6 +1460,12 @@ func (m *model) rightPane(width, height int) string {
 	if m.elicit != nil {
 		return m.elicitView(width, height)
 	}
+	if m.sampling != nil {
+		return m.samplingView(width, height)
+	}
+	if m.rootsDlg != nil {
+		return m.rootsView(width, height)
+	}
 	if m.login != nil {
 		return m.loginView(width, height)
 	}
@@ -1419,13 +1505,15 @@ func (m *model) rightTabs(width, height int) string {
 	case tabTraffic:
 		body = m.traffic.view(m.st, width, bodyH)
 	case tabLogs:
-		body = m.linesView(&m.logs, "No log messages (notifications/message) yet.", width, bodyH, false)
+		body = m.logsTabView(width, bodyH)
 	case tabStderr:
 		body = m.linesView(&m.stderr, "The server has written nothing to stderr.", width, bodyH, true)
 	case tabHistory:
 		body = m.historyView(width, bodyH)
 	case tabServers:
 		body = m.serversView(width, bodyH)
+	case tabTasks:
+		body = m.tasksTabView(width, bodyH)
 	case tabResources:
 		body = m.resourcesView(width, bodyH)
 	case tabPrompts:
@@ -1533,6 +1621,12 @@ func (m *model) toolView(width, height int) string {
 		formBlock = m.st.warn.Render("No form: " + safe(m.formError))
 	default:
 		hint := "enter calls · tab moves · ctrl+j raw JSON · ctrl+e $EDITOR"
+		switch t.TaskSupport() {
+		case "required":
+			hint = "enter starts a task · tab moves · ctrl+j raw JSON · ctrl+e $EDITOR"
+		case "optional":
+			hint = "enter calls · ctrl+g as a task · tab moves · ctrl+j raw JSON · ctrl+e $EDITOR"
+		}
 		if m.focus != paneRight {
 			hint = "tab or enter to fill in the arguments"
 		}
@@ -1639,21 +1733,6 @@ func progressBar(st styles, p *client.Progress, width int) string {
 	return s
 }
 
-// openElicit shows a server's question as a form built from its schema.
-func (m *model) openElicit(msg elicitMsg) tea.Cmd {
-	f, err := form.New(msg.req.Schema)
-	if err != nil {
-		msg.reply <- client.ElicitResponse{Action: "decline"}
-		m.notice = "the server asked for input with an unusable schema; declined"
-		if m.several() {
-			m.notice = msg.server + " asked for input with an unusable schema; declined"
-		}
-		return nil
-	}
-	f.SetStyles(m.st.form)
-	m.elicit, m.elicitForm = &msg, f
-	return nil
-}
 func (m *model) elicitView(width, height int) string {
 	e := m.elicit.req
 	title := "The server asks for input"
@@ -1663,7 +1742,9 @@ func (m *model) elicitView(width, height int) string {
 	lines := []string{m.st.title.Render(title)}
 	lines = append(lines, wrapText(e.Message, width)...)
 	if e.Mode == "url" {
-		lines = append(lines, "", "URL: "+safe(e.URL), m.st.muted.Render("enter accepts (you open the URL yourself) · ctrl+x declines · esc cancels"))
+		lines = append(lines, "", "URL (in full):")
+		lines = append(lines, wrapHard(safe(e.URL), width)...)
+		lines = append(lines, "", m.st.muted.Render("enter opens it with $BROWSER (your consent) · ctrl+x declines · esc cancels"))
 		return strings.Join(lines, "\n")
 	}
 	lines = append(lines, m.st.muted.Render("enter accepts · ctrl+x declines · esc cancels"), "")

@@ -136,7 +136,9 @@ func resultDoc(st styles, o *outcome, width int) *doc {
 		return out
 	case o.cancelled && !o.late:
 		add(head, st.warn.Render("Cancelled: notifications/cancelled was sent to the server."))
-		if o.err != nil && !errors.Is(o.err, context.Canceled) {
+		// The cancel itself comes back as an error, wrapped or (from some transport
+		// paths, under load) only as text: it is what the heading already says.
+		if o.err != nil && !errors.Is(o.err, context.Canceled) && !strings.Contains(o.err.Error(), context.Canceled.Error()) {
 			add(st.muted.Render(safe(o.err.Error())))
 		}
 		return out

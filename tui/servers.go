@@ -176,22 +176,12 @@ func (m *model) connect() tea.Cmd {
 	if opts.LogLevel == "" {
 		opts.LogLevel = "debug" // the Logs tab shows everything the server says
 	}
-	elicit := func(ctx context.Context, server string, req client.ElicitRequest) (client.ElicitResponse, error) {
-		reply := make(chan client.ElicitResponse, 1)
-		send(elicitMsg{server: server, req: req, reply: reply})
-		select {
-		case r := <-reply:
-			return r, nil
-		case <-ctx.Done():
-			return client.ElicitResponse{}, ctx.Err()
-		}
-	}
 	m.wb = workbench.New(workbench.Options{
 		Client:         opts,
+		ForServer:      m.forServer(send), // handlers naming the server (asks.go)
 		IdleDisconnect: m.opts.IdleDisconnect,
 		Configured:     m.opts.Configured,
 		OAuth:          m.opts.OAuth,
-		Elicit:         elicit,
 		OnAdd:          m.opts.OnAdd,
 		OnWire: func(name string, e wire.Event) {
 			if parent != nil && (own == "" || name == own) {
@@ -289,9 +279,9 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 		if e.Log != nil {
 			line := logLine(e.Time, *e.Log)
 			if m.several() {
-				m.logs.addFrom(padName(e.Server, m.nameWidth())+" │ "+line, e.Server)
+				m.addLogFrom(e.Log.Level, e.Log.Logger, padName(e.Server, m.nameWidth())+" │ "+line, e.Server)
 			} else {
-				m.onLogs([]string{line})
+				m.addLog(e.Log.Level, e.Log.Logger, line) // with its level and logger (logfilter.go)
 			}
 		}
 	case workbench.EventToolsChanged:
@@ -518,6 +508,7 @@ func (m *model) closeSession() {
 		c()
 	}
 	defer m.closeSpools()
+	m.asks.shutdown() // dialogs still open give up: closing waits for their handlers
 	if m.wb != nil {
 		_ = m.wb.Close()
 	}
@@ -597,6 +588,9 @@ func (s *server) addStderr(line string) {
 }
 
 func (m *model) onServersKey(k tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.onClientSideKey(k); ok { // sampling and roots (roots.go)
+		return cmd
+	}
 	switch {
 	case key.Matches(k, m.keys.Up):
 		m.srvList.moveBy(-1, len(m.servers))
@@ -808,6 +802,7 @@ func (m *model) serverDetail(s *server, width int) []string {
 		out = append(out, "", st.accent.Render("status"))
 		out = append(out, wrapText(s.status.Reason, width)...)
 	}
+	out = append(out, m.clientSideLines(s, width)...) // sampling, roots, log level (roots.go)
 	if i.Instructions != "" {
 		out = append(out, "", st.accent.Render("instructions"))
 		text := i.Instructions

@@ -192,7 +192,7 @@ func TestElicitationQueue(t *testing.T) {
 		t.Fatal("b has no ask tool")
 	}
 	h.run(h.m.requestCall("b", ask, json.RawMessage(`{"question":"second"}`)))
-	h.until("b's question waiting", func(m *model) bool { return len(m.elicitWait) == 1 })
+	h.until("b's question waiting", func(m *model) bool { return len(m.waiting) == 1 })
 	h.contains("Server a asks for input")
 	answer := func(name string) {
 		t.Helper()

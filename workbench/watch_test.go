@@ -233,7 +233,14 @@ func TestWatchCrashingServer(t *testing.T) {
 	}
 	const edits = 4
 	for i := 0; i < edits; i++ {
-		os.WriteFile(src, []byte(fmt.Sprintf("exit %d\n", i)), 0o644)
+		// One edit, one event: a rename over the file, as editors save. (A plain
+		// WriteFile is a truncate and a write; on a loaded machine the two can land
+		// more than a debounce apart, and that is two edits.)
+		tmp := src + ".tmp"
+		os.WriteFile(tmp, []byte(fmt.Sprintf("exit %d\n", i)), 0o644)
+		if err := os.Rename(tmp, src); err != nil {
+			t.Fatal(err)
+		}
 		ev.next("restart", func(e workbench.Event) bool {
 			return e.Kind == workbench.EventWatch && strings.HasSuffix(e.Text, "changed: restarting")
 		}, nil)

@@ -106,6 +106,10 @@ type Options struct {
 	OnAdd func(Spec)
 	// StderrLines is how many last stderr lines a status keeps (default 20).
 	StderrLines int
+	// ForServer, when set, adjusts a server's session options at each connection
+	// (its own handlers for what the server asks, naming it; the roots and log level
+	// it had before a restart).
+	ForServer func(name string, o *client.Options)
 	// OAuth, when set, gives the OAuth options of an HTTP server (the flags and its
 	// config entry's oauth block): each such server then logs in through a manager of
 	// its own (see Login), and Client.Auth is not used.
@@ -339,6 +343,9 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 	}
 	if s.spec.Target.URL == "" {
 		o.Header, o.Transport = nil, ""
+	}
+	if w.opts.ForServer != nil {
+		w.opts.ForServer(name, &o)
 	}
 	if w.opts.OAuth != nil {
 		o.Auth = nil

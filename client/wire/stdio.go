@@ -117,6 +117,9 @@ type pendingRequest struct {
 	data    []byte
 	capture *Capture
 	numeric bool
+	// sent: its frame was written whole to the process (under StdioConn.mu). Until
+	// then an empty pipe says nothing about whether the server read it.
+	sent bool
 }
 
 type StdioConn struct {
@@ -260,6 +263,11 @@ func (c *StdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	canceling := req != nil && req.Method == "notifications/cancelled"
 	if err := c.writeFrame(ctx, data, canceling); err != nil {
 		return err
+	}
+	if watch != nil {
+		c.mu.Lock()
+		watch.sent = true
+		c.mu.Unlock()
 	}
 	if watch != nil && c.opts.ProbeTimeout > 0 {
 		go c.probe(watch)
@@ -844,10 +852,14 @@ func (c *StdioConn) answerDiscover(pr *pendingRequest, key string) {
 // ended without writing anything (a Content-Length server may exit on a line that is
 // no header, as `mcpscope host --framing content-length` does): in auto framing it is
 // restarted once with Content-Length. It reports whether it restarted.
+//
+// Only a request whose frame was written whole counts: a server that crashed at start
+// can end while the first request is still on its way (registered as pending, not yet
+// written), and an empty pipe then does not mean it read anything.
 func (c *StdioConn) retryContentLengthAtEOF(p *process) bool {
 	c.mu.Lock()
 	ok := c.opts.Framing == FramingAuto && !c.framingKnown && !c.restarted && !c.closing &&
-		c.err == nil && c.noiseLines == 0 && len(c.pending) > 0 && c.proc == p
+		c.err == nil && c.noiseLines == 0 && c.anySentLocked() && c.proc == p
 	c.mu.Unlock()
 	if !ok {
 		return false
@@ -860,6 +872,16 @@ func (c *StdioConn) retryContentLengthAtEOF(p *process) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.restarted && c.proc != p
+}
+
+// anySentLocked reports whether a pending request was written whole; c.mu is held.
+func (c *StdioConn) anySentLocked() bool {
+	for _, pr := range c.pending {
+		if pr.sent {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *StdioConn) restartContentLength(why string) {

@@ -130,6 +130,8 @@ func workbenchFlags() *flag.FlagSet {
 	keep := keepFlag(spool.DefaultKeep)
 	var idle time.Duration
 	registerWorkbench(fs, &theme, &noConfirm, &keep, &idle)
+	var asks tuiAsks
+	asks.register(fs)
 	var wf watchFlag
 	var noHistory bool
 	registerDevLoop(fs, &wf, &noHistory)

@@ -31,6 +31,51 @@ func registerWorkbench(fs *flag.FlagSet, theme *string, noConfirm *bool, keep *k
 	fs.Var(keep, "keep", "memory for traffic, logs and stderr together (older lines go to a private spill file): 64MiB, 512KiB, 1GiB")
 }
 
+// tuiAsks are the workbench's answers to what servers ask: --sampling (a dialog per
+// request), --sampling-reply (no dialog), --root (declared roots, edited live in the
+// Servers tab).
+type tuiAsks struct {
+	sampling      bool
+	samplingReply string
+	roots         multiFlag
+}
+
+func (a *tuiAsks) register(fs *flag.FlagSet) {
+	fs.BoolVar(&a.sampling, "sampling", false, "declare the sampling capability; each request opens a dialog")
+	fs.StringVar(&a.samplingReply, "sampling-reply", "", "answer sampling requests with TEXT or @FILE, without a dialog (implies --sampling)")
+	fs.Var(&a.roots, "root", "declare the roots capability and offer DIR as a file:// root (repeatable)")
+}
+
+// apply checks the flags and sets them on the TUI's options.
+func (a *tuiAsks) apply(o *tui.Options) error {
+	o.Sampling = a.sampling
+	if a.samplingReply != "" {
+		data, err := valueOrFile(a.samplingReply, "--sampling-reply")
+		if err != nil {
+			return err
+		}
+		o.Sampling, o.SamplingReply = true, string(data)
+		if o.SamplingReply == "" {
+			return usageErr("--sampling-reply: the reply is empty")
+		}
+	}
+	if len(a.roots) > 0 {
+		o.Roots = []client.Root{}
+		for _, d := range a.roots {
+			st, err := os.Stat(d)
+			if err != nil || !st.IsDir() {
+				return usageErr("--root %q: not a directory", d)
+			}
+			r, err := client.RootFromDir(d)
+			if err != nil {
+				return usageErr("--root %q: %v", d, err)
+			}
+			o.Roots = append(o.Roots, r)
+		}
+	}
+	return nil
+}
+
 // registerDevLoop adds --watch, --watch-debounce and --no-history (the workbench's
 // and the command-line scanner's, which must know that --watch-debounce takes a value).
 func registerDevLoop(fs *flag.FlagSet, wf *watchFlag, noHistory *bool) *time.Duration {
@@ -48,12 +93,18 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	keep := keepFlag(spool.DefaultKeep)
 	var idle time.Duration
 	registerWorkbench(fs, &theme, &noConfirm, &keep, &idle)
+	var asks tuiAsks
+	asks.register(fs)
 	var wf watchFlag
 	var noHistory bool
 	debounce := registerDevLoop(fs, &wf, &noHistory)
 	args = rewriteWatchArgs(args)
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
 	if err != nil {
+		return err
+	}
+	var askOpts tui.Options
+	if err := asks.apply(&askOpts); err != nil {
 		return err
 	}
 	switch theme {
@@ -90,7 +141,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if len(servers) > 1 {
-		return runTUIMany(ctx, &c, servers, configured, theme, noConfirm, idle, hist, stderr)
+		return runTUIMany(ctx, &c, servers, configured, theme, noConfirm, idle, hist, askOpts, stderr)
 	}
 	if servers[0].err != nil {
 		return servers[0].err
@@ -134,6 +185,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		Servers: []workbench.Spec{servers[0].spec}, Configured: configured, IdleDisconnect: idle,
 		Target: target, Name: name, Client: opts, Theme: theme, NoConfirm: noConfirm,
 		Recording: recording, ToggleRecording: toggle, Keep: int64(keep), OAuth: auth, History: hist,
+		Sampling: askOpts.Sampling, SamplingReply: askOpts.SamplingReply, Roots: askOpts.Roots,
 	})
 }
 
@@ -216,7 +268,7 @@ func historyOptions(c *common, servers []namedServer, off bool) (*history.Option
 // runTUIMany opens the workbench on several servers at once. A server that cannot
 // be used (a missing placeholder) is said on stderr and left out; --record records
 // them all in one file.
-func runTUIMany(ctx context.Context, c *common, servers []namedServer, configured []workbench.Spec, theme string, noConfirm bool, idle time.Duration, hist *history.Options, stderr io.Writer) error {
+func runTUIMany(ctx context.Context, c *common, servers []namedServer, configured []workbench.Spec, theme string, noConfirm bool, idle time.Duration, hist *history.Options, asks tui.Options, stderr io.Writer) error {
 	var specs []workbench.Spec
 	var firstErr error
 	for _, s := range servers {
@@ -250,6 +302,7 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, configure
 		Servers: specs, Configured: configured, IdleDisconnect: idle,
 		Client: opts, Theme: theme, NoConfirm: noConfirm, Recording: rec.path(),
 		ToggleRecording: rec.toggle, OnWire: rec.listen, OnAdd: rec.added, OAuth: auth, History: hist,
+		Sampling: asks.Sampling, SamplingReply: asks.SamplingReply, Roots: asks.Roots,
 	})
 }
 

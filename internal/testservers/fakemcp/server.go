@@ -67,6 +67,7 @@ type server struct {
 	hugeSent    bool // huge-line: the big line goes out once only
 	endlessPage int  // endless: pages sent
 	media       media
+	asked       asksState // asks: the sampling requests sent
 }
 
 func newServer(scenario string, in io.Reader, out io.Writer) *server {
@@ -192,15 +193,18 @@ func (s *server) handle(msg []byte) {
 		return // the skills scenario (it also reads the client's answer to its question)
 	}
 	if req.Method == "" {
-		s.completionResponse(msg) // the one scenario that asks the client something
-		return                    // a response from the client; no other scenario asks anything
+		s.completionResponse(msg) // the completion scenario's answers
+		if s.scenario == "asks" {
+			s.asksResponse(msg) // the answer to a sampling request (asks.go)
+		}
+		return // a response from the client; no other scenario asks anything
 	}
 	if len(req.ID) == 0 {
 		s.handleNotification(req)
 		return
 	}
 	id := req.ID
-	if s.primitives(id, req) || s.completionContext(id, req) {
+	if s.primitives(id, req) || s.completionContext(id, req) || s.asks(id, req) {
 		return
 	}
 	switch req.Method {

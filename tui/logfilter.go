@@ -1,0 +1,311 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/client"
+)
+
+// The Logs tab's level and logger filters, and the key that sets a server's level
+// (logging/setLevel in the 2025 era, each request's _meta logLevel in 2026-07-28).
+//
+// The lines themselves stay in the Logs lineView (its spool may keep old ones on
+// disk); what the filters need, each line's level and logger, is kept here beside
+// them in memory, five bytes a line, so that changing a filter scans memory only.
+
+// levelUnknown marks a line whose level was not a known one (always shown).
+const levelUnknown = math.MaxUint8
+
+type logFilter struct {
+	levels  []uint8  // per line: index into client.LogLevels, or levelUnknown
+	loggers []uint32 // per line: index into names (0: none)
+	names   []string // logger names seen ("" first)
+	ids     map[string]uint32
+
+	min       int    // shown: level index ≥ min (0 shows all)
+	logger    string // shown: logger contains this, case-insensitively ("" all)
+	typing    bool   // the logger filter is being typed
+	rows      []int  // the lines shown while a filter is on
+	view      scroller
+	forServer string // the server filter the rows were found with
+	picking   bool   // the level picker for the server is open
+	pick      int    // its choice
+}
+
+// maxLoggers bounds the logger names kept; later new ones share one slot.
+const maxLoggers = 4096
+
+func (f *logFilter) active() bool { return f.min > 0 || f.logger != "" }
+
+func levelIndex(level string) uint8 {
+	for i, l := range client.LogLevels {
+		if strings.EqualFold(l, level) {
+			return uint8(i)
+		}
+	}
+	return levelUnknown
+}
+
+func (f *logFilter) loggerID(name string) uint32 {
+	if f.ids == nil {
+		f.ids = map[string]uint32{"": 0}
+		f.names = []string{""}
+	}
+	if id, ok := f.ids[name]; ok {
+		return id
+	}
+	if len(f.names) >= maxLoggers {
+		name = "(other loggers)"
+		if id, ok := f.ids[name]; ok {
+			return id
+		}
+	}
+	id := uint32(len(f.names))
+	f.names = append(f.names, name)
+	f.ids[name] = id
+	return id
+}
+
+// add records the next line's level and logger (in the order lines are added);
+// shown says whether the server filter lets it through.
+func (f *logFilter) add(level, logger string, shown bool) {
+	f.levels = append(f.levels, levelIndex(level))
+	f.loggers = append(f.loggers, f.loggerID(logger))
+	if shown && f.active() && f.match(len(f.levels)-1) {
+		f.rows = append(f.rows, len(f.levels)-1)
+	}
+}
+
+func (f *logFilter) match(i int) bool {
+	if lv := f.levels[i]; lv != levelUnknown && int(lv) < f.min {
+		return false
+	}
+	if f.logger != "" && !strings.Contains(strings.ToLower(f.names[f.loggers[i]]), strings.ToLower(f.logger)) {
+		return false
+	}
+	return true
+}
+
+// refilter finds the lines shown, with v's server filter too.
+func (f *logFilter) refilter(v *lineView) {
+	f.rows = f.rows[:0]
+	f.forServer = v.server
+	if !f.active() {
+		return
+	}
+	for i := range f.levels {
+		if f.match(i) && (v.server == "" || v.lineServer(i) == v.server) {
+			f.rows = append(f.rows, i)
+		}
+	}
+	f.view.follow = true
+}
+
+// addLog puts a log line in the Logs tab with its level and logger.
+func (m *model) addLog(level, logger, line string) { m.addLogFrom(level, logger, line, "") }
+
+// addLogFrom is addLog for a line of one of several servers.
+func (m *model) addLogFrom(level, logger, line, server string) {
+	m.logs.addFrom(line, server)
+	m.logFilter.add(level, logger, m.logs.server == "" || m.logs.server == server)
+}
+
+// lineServer is the server of held line i ("" for none).
+func (v *lineView) lineServer(i int) string {
+	if i < len(v.srv) && int(v.srv[i]) < len(v.names) {
+		return v.names[v.srv[i]]
+	}
+	return ""
+}
+
+// filteredLogs is the filtered lines as a source for the scroller.
+type filteredLogs struct {
+	m *model
+}
+
+func (s filteredLogs) Count(limit int) int { return min(len(s.m.logFilter.rows), limit) }
+
+func (s filteredLogs) Lines(from, to int) []string {
+	rows := s.m.logFilter.rows
+	to = min(to, len(rows))
+	var out []string
+	for i := from; i < to; i++ {
+		out = append(out, s.m.logs.raw(rows[i]))
+	}
+	return out
+}
+
+// logsServer is the server whose level l sets: the one the screen is about.
+func (m *model) logsServer() *server { return m.srv }
+
+func (m *model) onLogsKey(k tea.KeyPressMsg) tea.Cmd {
+	f := &m.logFilter
+	if f.typing {
+		switch {
+		case key.Matches(k, m.keys.SearchClear):
+			f.typing, f.logger = false, ""
+		case key.Matches(k, m.keys.SearchDone):
+			f.typing = false
+		case key.Matches(k, m.keys.Erase):
+			if r := []rune(f.logger); len(r) > 0 {
+				f.logger = string(r[:len(r)-1])
+			}
+		default:
+			f.logger += k.Text
+		}
+		f.refilter(&m.logs)
+		return nil
+	}
+	if f.picking {
+		switch {
+		case key.Matches(k, m.keys.Leave):
+			f.picking = false
+		case key.Matches(k, m.keys.PickPrev):
+			f.pick = max(f.pick-1, 0)
+		case key.Matches(k, m.keys.PickNext):
+			f.pick = min(f.pick+1, len(client.LogLevels)-1)
+		case key.Matches(k, m.keys.Confirm):
+			f.picking = false
+			return m.setServerLevel(m.logsServer(), client.LogLevels[f.pick])
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(k, m.keys.LogLevelShown):
+		f.min = (f.min + 1) % len(client.LogLevels)
+		f.refilter(&m.logs)
+		return nil
+	case key.Matches(k, m.keys.LogLevelShownDown):
+		f.min = (f.min + len(client.LogLevels) - 1) % len(client.LogLevels)
+		f.refilter(&m.logs)
+		return nil
+	case key.Matches(k, m.keys.Filter):
+		f.typing, f.logger = true, ""
+		f.refilter(&m.logs)
+		return nil
+	case key.Matches(k, m.keys.Leave):
+		f.min, f.logger = 0, ""
+		f.refilter(&m.logs)
+		return nil
+	case key.Matches(k, m.keys.SetLogLevel):
+		s := m.logsServer()
+		if s == nil || s.name == "" {
+			return nil
+		}
+		f.picking = true
+		f.pick = 0
+		if lvl := m.asks.levelFor(s.name); lvl != "" {
+			f.pick = int(levelIndex(lvl))
+		}
+		return nil
+	}
+	if f.active() {
+		if d := scrollDelta(k, m.keys, m.height); d != 0 {
+			f.view.scroll(d)
+		}
+		return nil
+	}
+	return m.onScrollKey(k)
+}
+
+type levelSetMsg struct {
+	server, level, era string
+	err                error
+}
+
+// setServerLevel asks the server for messages at level and above; the level is kept
+// for the server's next connections too.
+func (m *model) setServerLevel(s *server, level string) tea.Cmd {
+	if s == nil || m.wb == nil {
+		return nil
+	}
+	m.asks.setLevel(s.name, level)
+	wb, name := m.wb, s.name
+	m.notice = "setting the log level of " + name + " to " + level + "…"
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		sess, release, err := wb.Session(ctx, name)
+		if err != nil {
+			return levelSetMsg{server: name, level: level, err: err}
+		}
+		defer release()
+		return levelSetMsg{server: name, level: level, era: sess.Info().Era, err: sess.SetLogLevel(ctx, level)}
+	}
+}
+
+func (m *model) onLevelSet(msg levelSetMsg) {
+	switch {
+	case msg.err != nil:
+		m.notice = "log level of " + msg.server + ": " + msg.err.Error()
+	case msg.era == client.EraModern:
+		m.notice = fmt.Sprintf("%s: each request now asks for log messages at %s and above (_meta logLevel)", msg.server, msg.level)
+	default:
+		m.notice = fmt.Sprintf("%s: logging/setLevel %s sent", msg.server, msg.level)
+	}
+}
+
+// logsHelp is the Logs tab's own keys.
+func (k keyMap) logsHelp() []key.Binding {
+	return []key.Binding{k.LogLevelShown, k.LogLevelShownDown, k.SetLogLevel}
+}
+
+// logsTabView draws the Logs tab: a line on the filters, then the lines shown.
+func (m *model) logsTabView(width, height int) string {
+	f := &m.logFilter
+	st := m.st
+	var head string
+	switch {
+	case f.picking:
+		var opts []string
+		for i, l := range client.LogLevels {
+			if i == f.pick {
+				opts = append(opts, st.selected.Render(l))
+			} else {
+				opts = append(opts, l)
+			}
+		}
+		name := ""
+		if s := m.logsServer(); s != nil && m.several() {
+			name = " of " + s.name
+		}
+		head = st.accent.Render("set the log level"+name+": ") + strings.Join(opts, " ") + st.muted.Render("  ←/→ · enter sets · esc")
+	case f.typing:
+		head = st.accent.Render("logger: ") + safe(f.logger) + "▏" + st.muted.Render("  enter keeps · esc clears")
+	default:
+		parts := []string{"f level≥" + client.LogLevels[f.min]}
+		if f.logger != "" {
+			parts = append(parts, "/ logger ~ "+safe(f.logger))
+		} else {
+			parts = append(parts, "/ logger")
+		}
+		parts = append(parts, "l sets the level")
+		if f.active() {
+			parts = append(parts, fmt.Sprintf("%d of %d lines", len(f.rows), m.logs.len()), "esc clears")
+			if m.logs.server != "" {
+				parts = append(parts, "server "+safe(m.logs.server))
+			}
+		}
+		head = st.muted.Render(strings.Join(parts, " · "))
+	}
+	head = truncate(head, width)
+	bodyH := max(height-1, 1)
+	if !f.active() {
+		return head + "\n" + m.linesView(&m.logs, "No log messages (notifications/message) yet.", width, bodyH, false)
+	}
+	if f.forServer != m.logs.server {
+		f.refilter(&m.logs) // S changed the server filter
+	}
+	if len(f.rows) == 0 {
+		return head + "\n" + st.muted.Render("No line passes the filter (esc clears it).")
+	}
+	f.view.setSource(filteredLogs{m: m})
+	return head + "\n" + f.view.view(bodyH)
+}
