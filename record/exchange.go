@@ -8,6 +8,9 @@ import (
 
 // Exchange is one request the client sent and what the server sent for it.
 type Exchange struct {
+	// Server is the server the request went to in a recording of several ("" in a
+	// recording of one).
+	Server  string
 	Method  string
 	ID      string          // the recorded id, as compact JSON
 	Request json.RawMessage // the whole request message
@@ -80,19 +83,15 @@ func CanonicalID(id json.RawMessage) string {
 // it); one that arrives while nothing is pending belongs to no exchange.
 // Server-to-client requests and the client's answers to them are not exchanges.
 func (rec *Recording) Exchanges() []*Exchange {
-	var out []*Exchange
-	pending := map[string]*Exchange{}
-	var order []*Exchange // pending, in send order
-	superseded := rec.repairedMessages()
-	drop := func(x *Exchange) {
-		delete(pending, x.ID)
-		for i, p := range order {
-			if p == x {
-				order = append(order[:i], order[i+1:]...)
-				break
-			}
-		}
+	// In a recording of several servers each server has its own ids (every client
+	// starts at 1), so requests, answers and notifications pair within one server.
+	type track struct {
+		pending map[string]*Exchange
+		order   []*Exchange // pending, in send order
 	}
+	tracks := map[string]*track{}
+	var out []*Exchange
+	superseded := rec.repairedMessages()
 	for i := range rec.Events {
 		ev := &rec.Events[i]
 		var dir string
@@ -104,6 +103,20 @@ func (rec *Recording) Exchanges() []*Exchange {
 		default:
 			continue
 		}
+		t := tracks[ev.Server]
+		if t == nil {
+			t = &track{pending: map[string]*Exchange{}}
+			tracks[ev.Server] = t
+		}
+		drop := func(x *Exchange) {
+			delete(t.pending, x.ID)
+			for i, p := range t.order {
+				if p == x {
+					t.order = append(t.order[:i], t.order[i+1:]...)
+					break
+				}
+			}
+		}
 		for _, raw := range Split(ev.Msg) {
 			var m Message
 			if json.Unmarshal(raw, &m) != nil {
@@ -111,20 +124,20 @@ func (rec *Recording) Exchanges() []*Exchange {
 			}
 			switch {
 			case dir == Send && m.IsRequest():
-				x := &Exchange{Method: m.Method, ID: CanonicalID(m.ID), Request: raw, Params: m.Params, RequestEvent: i, ResponseEvent: -1}
-				if old, ok := pending[x.ID]; ok {
+				x := &Exchange{Server: ev.Server, Method: m.Method, ID: CanonicalID(m.ID), Request: raw, Params: m.Params, RequestEvent: i, ResponseEvent: -1}
+				if old, ok := t.pending[x.ID]; ok {
 					drop(old) // an id reused while pending: the old one will not be answered
 				}
-				pending[x.ID] = x
-				order = append(order, x)
+				t.pending[x.ID] = x
+				t.order = append(t.order, x)
 				out = append(out, x)
 			case dir == Recv && m.IsResponse():
-				if x, ok := pending[CanonicalID(m.ID)]; ok {
+				if x, ok := t.pending[CanonicalID(m.ID)]; ok {
 					x.Response, x.ResponseEvent = raw, i
 					drop(x)
 				}
 			case dir == Recv && m.IsNotification():
-				if x := notificationOwner(m.Params, pending, order); x != nil {
+				if x := notificationOwner(m.Params, t.pending, t.order); x != nil {
 					x.Notifications = append(x.Notifications, raw)
 					x.NotificationEvents = append(x.NotificationEvents, i)
 				}
@@ -133,7 +146,7 @@ func (rec *Recording) Exchanges() []*Exchange {
 					RequestID json.RawMessage `json:"requestId"`
 				}
 				if json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
-					if x, ok := pending[CanonicalID(p.RequestID)]; ok && x.Method != "subscriptions/listen" {
+					if x, ok := t.pending[CanonicalID(p.RequestID)]; ok && x.Method != "subscriptions/listen" {
 						drop(x) // a late answer is not this exchange's
 					}
 				}

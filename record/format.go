@@ -60,6 +60,10 @@ const (
 	KindClosed    = "closed"
 	KindHTTP      = "http"
 	KindEnd       = "end"
+	// KindServer adds a server to a recording of several after its header was
+	// written (a server added to the live session): its server and target members
+	// name it. A reader puts it in Header.Servers; it is not an event.
+	KindServer = "server"
 )
 
 // Directions.
@@ -133,6 +137,8 @@ type Event struct {
 	// session: the handshake and lists as the session knew them then (at t 0), so
 	// that the recording can be opened, served and replayed on its own.
 	Snapshot bool `json:"snapshot,omitempty"`
+	// Target is the added server's target, on a KindServer event.
+	Target *Target `json:"target,omitempty"`
 
 	// closed
 	Exit   *int   `json:"exit,omitempty"`

@@ -93,6 +93,10 @@ func Read(r io.Reader) (*Recording, error) {
 			rec.Complete = true
 			continue
 		}
+		if ev.Kind == KindServer {
+			rec.addServer(ev, n)
+			continue
+		}
 		rec.Events = append(rec.Events, ev)
 	}
 	if !sawHeader {
@@ -241,4 +245,19 @@ func (rec *Recording) Save(path string) error {
 		return err
 	}
 	return nil
+}
+
+// addServer takes in a KindServer line: a server added to the session after the
+// header was written joins Header.Servers (once, at its place in the file).
+func (rec *Recording) addServer(ev Event, line int) {
+	if len(rec.Header.Servers) == 0 || ev.Server == "" || ev.Target == nil {
+		rec.Warnings = append(rec.Warnings, fmt.Sprintf("line %d adds a server without a name or target, or to a recording of one server; ignored", line))
+		return
+	}
+	for _, s := range rec.Header.Servers {
+		if s.Name == ev.Server {
+			return // a server added again (removed and added back) keeps its first target
+		}
+	}
+	rec.Header.Servers = append(rec.Header.Servers, Server{Name: ev.Server, Target: *ev.Target})
 }

@@ -30,6 +30,8 @@ type Writer struct {
 	buf    []byte
 	err    error
 	closed bool
+	// several: the header names servers (version 2), so AddServer may add more.
+	several bool
 }
 
 // Create creates the file at path, mode 0600, and writes the header. A symbolic link
@@ -134,7 +136,7 @@ func NewWriter(w io.Writer, h Header, red *Redactor) (*Writer, error) {
 	for _, s := range h.Servers {
 		red.AddArgv(s.Target.Argv)
 	}
-	wr := &Writer{w: w, red: red, start: time.Now()}
+	wr := &Writer{w: w, red: red, start: time.Now(), several: len(h.Servers) > 0}
 	h.Format, h.Version = Format, Version
 	if len(h.Servers) > 0 {
 		h.Version = VersionServers
@@ -162,6 +164,26 @@ func NewWriter(w io.Writer, h Header, red *Redactor) (*Writer, error) {
 		return nil, fmt.Errorf("writing the recording: %w", err)
 	}
 	return wr, nil
+}
+
+// AddServer records a server that joined the session after the header was written
+// (a recording of several servers only): a KindServer line with its name and target,
+// redacted as the header's are (secrets are its own, such as its env values, masked
+// from then on); its events follow through ListenServer(s.Name).
+func (w *Writer) AddServer(s Server, secrets ...string) error {
+	if !w.several {
+		return errors.New("a recording of one server cannot take another")
+	}
+	w.mu.Lock() // the redactor is used under mu by every write
+	w.red.AddArgv(s.Target.Argv)
+	for _, v := range secrets {
+		w.red.AddSecret(v)
+	}
+	t := s.Target
+	t.Argv = w.red.Argv(t.Argv)
+	t.URL = w.red.URL(t.URL)
+	w.mu.Unlock()
+	return w.Write(Event{T: time.Since(w.start).Seconds(), Server: s.Name, Kind: KindServer, Target: &t})
 }
 
 // Path is the file's path ("" for a writer made with NewWriter).
@@ -343,6 +365,11 @@ func appendEventHead(b []byte, ev *Event, red *Redactor, validJSON bool) ([]byte
 	}
 	if ev.Snapshot {
 		b = append(b, `,"snapshot":true`...)
+	}
+	if ev.Target != nil {
+		if t, err := json.Marshal(ev.Target); err == nil {
+			b = append(append(b, `,"target":`...), t...)
+		}
 	}
 	str("dir", ev.Dir)
 	str("framing", ev.Framing)

@@ -37,6 +37,9 @@ type Options struct {
 	// OnWire, when set, gets every wire event of every server with its name (a
 	// recorder of several servers).
 	OnWire func(server string, e wire.Event)
+	// OnAdd, when set, is told of every server that joins the session, before its
+	// first wire event (a recorder of several adds it to its file).
+	OnAdd  func(workbench.Spec)
 	Target client.Target
 	// Name is how the target is shown (the command line, a URL, a config name).
 	Name   string

@@ -221,3 +221,67 @@ func TestEndToEndRecordSeveralServers(t *testing.T) {
 	o.keys("q")
 	o.waitFor("mcpscope-exited:0")
 }
+
+// A server added with :add while a recording runs is recorded too: a server line
+// names it (the header was written before), its events carry its name, and the file
+// replays green, the added server included.
+func TestEndToEndRecordAddedServer(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	file := filepath.Join(t.TempDir(), "added.jsonl")
+	x := newTmux(t, 140, 40, fmt.Sprintf("sh -c '%s --record %s --server a=host --server b=host; echo mcpscope-exited:$?; sleep 30'", bin, file))
+	x.waitFor("a/echo")
+	x.waitFor("b/echo")
+	x.waitFor("● REC")
+	x.keys(":")
+	x.typeText("add late -- " + bin + " host")
+	x.keys("Enter")
+	x.waitFor("add late: done")
+	x.callIn("late/echo", "rec-from-late", "rec-from-late")
+	x.keys("q")
+	x.waitFor("mcpscope-exited:0")
+
+	rec, err := record.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rec.ServerNames(), ",") != "a,b,late" {
+		t.Fatalf("the recording names the servers %v, want a, b and late", rec.ServerNames())
+	}
+	answered := false
+	for _, ex := range rec.Exchanges() {
+		if ex.Server == "late" && ex.Method == "tools/call" && strings.Contains(string(ex.Response), "rec-from-late") {
+			answered = true
+		}
+	}
+	if !answered {
+		t.Errorf("the call on the added server is not in the recording with its answer")
+	}
+	out, err := exec.Command(bin, "replay", file).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "late: replay: all") {
+		t.Errorf("replay of the recording with an added server: %v\n%s", err, out)
+	}
+}
+
+// A configured server named on the command line under its own name (--server
+// extra=extra) is the configured one: a server added under that name overrides it
+// for the session, and removing that one brings the configured one back.
+func TestEndToEndOverrideConfiguredName(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	cfg := multiConfig(t, bin)
+	x := newTmux(t, 140, 40, fmt.Sprintf("sh -c '%s --config %s --server extra=extra --server h=host; echo mcpscope-exited:$?; sleep 30'", bin, cfg))
+	x.waitFor("extra/echo")
+	x.keys(":")
+	x.typeText("add extra -- " + bin + " host")
+	x.keys("Enter")
+	x.waitFor("add extra: done")
+	x.keys(":")
+	x.typeText("remove extra")
+	x.keys("Enter")
+	x.waitFor("remove extra: done")
+	x.keys("7")
+	x.waitFor("extra  ● connected")
+	x.keys("Tab", "q")
+	x.waitFor("mcpscope-exited:0")
+}

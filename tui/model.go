@@ -416,7 +416,8 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.Button == tea.MouseWheelUp {
 			delta = -3
 		}
-		m.scroll(delta)
+		// The wheel scrolls the pane under the pointer, whichever has the keys.
+		m.scrollPane(msg.X < m.listWidth(), delta)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
@@ -1152,9 +1153,15 @@ func (m *model) onScrollKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (m *model) scroll(delta int) {
+func (m *model) scroll(delta int) { m.scrollPane(m.focus == paneList, delta) }
+
+// listWidth is the width of the left pane (the tools), borders included.
+func (m *model) listWidth() int { return min(max(max(m.width, 40)/3, 24), 44) }
+
+// scrollPane scrolls the tool list, or else the open tab.
+func (m *model) scrollPane(list bool, delta int) {
 	switch {
-	case m.focus == paneList:
+	case list:
 		m.list.move(delta)
 		m.syncForm()
 	case m.tab == tabTool:
@@ -1177,6 +1184,8 @@ func (m *model) scroll(delta int) {
 		m.histScroll(delta)
 	case m.tab == tabResources:
 		m.res.scroll(delta)
+	case m.tab == tabServers:
+		m.srvDetail.scroll(delta)
 	case m.tab == tabAuth:
 		m.auth.lines.scroll(delta)
 	}
@@ -1350,7 +1359,7 @@ func (m *model) render() string {
 		box := m.st.focusedPane.Width(w).Height(bodyH).Render(clampLines(strings.Join(lines, "\n"), room, w-2))
 		return box + "\n" + status
 	}
-	listW := min(max(w/3, 24), 44)
+	listW := m.listWidth()
 	rightW := w - listW
 	innerH := bodyH - 2
 	left := m.list.view(m.st, listW-2, innerH, m.focus == paneList)

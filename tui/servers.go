@@ -166,6 +166,13 @@ func (m *model) connect() tea.Cmd {
 	parent := opts.Tap
 	opts.Tap = nil
 	send, pump, onWire := m.send, m.pump, m.opts.OnWire
+	// The caller's tap gets every server's events; in a session started with one
+	// server it is that server's (the recording of one server, version 1, listens
+	// there): a server added later has ids of its own that would mix with them.
+	own := ""
+	if specs := m.specs(); len(specs) == 1 {
+		own = specs[0].Name
+	}
 	if opts.LogLevel == "" {
 		opts.LogLevel = "debug" // the Logs tab shows everything the server says
 	}
@@ -175,8 +182,9 @@ func (m *model) connect() tea.Cmd {
 		IdleDisconnect: m.opts.IdleDisconnect,
 		Configured:     m.opts.Configured,
 		OAuth:          m.opts.OAuth,
+		OnAdd:          m.opts.OnAdd,
 		OnWire: func(name string, e wire.Event) {
-			if parent != nil {
+			if parent != nil && (own == "" || name == own) {
 				parent.Emit(e) // listeners the caller attached (a recorder)
 			}
 			if onWire != nil {
@@ -242,6 +250,9 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 		if m.server(e.Server) == nil {
 			m.servers = append(m.servers, &server{name: e.Server, state: stateConnecting})
 			m.refreshTools()
+			if m.opts.Recording != "" && m.opts.OnAdd == nil {
+				m.notice = safe(e.Server) + " is not recorded: " + m.opts.Recording + " records one server (to record several, start with --server NAME=TARGET for each)"
+			}
 			return m.onServerAdded(e.Server)
 		}
 		return nil

@@ -4,9 +4,13 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -216,4 +220,101 @@ func TestElicitationQueue(t *testing.T) {
 			t.Errorf("%s's call answered %q, want %s in it", o.server, got, want)
 		}
 	}
+}
+
+// The mouse wheel over the right pane scrolls the Servers tab's detail, as pgup/pgdn
+// do, whichever pane has the keys; over the tool list it moves the list.
+func TestServersViewMouseWheel(t *testing.T) {
+	t.Parallel()
+	h := newHarnessWith(t, Options{Theme: "dark", Servers: []workbench.Spec{
+		{Name: "a", Target: hostTarget(t)},
+		{Name: "b", Target: hostTarget(t)},
+	}}, 120, 30)
+	h.until("both servers connected", func(m *model) bool {
+		return len(m.servers) == 2 && len(m.servers[0].tools) > 0 && len(m.servers[1].tools) > 0
+	})
+	h.press("7")
+	h.contains("serverInfo  mcpscope-host")
+	for range 5 {
+		h.update(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 80, Y: 10})
+	}
+	if s := h.screen(); strings.Contains(s, "serverInfo  mcpscope-host") {
+		t.Fatalf("the wheel did not scroll the detail:\n%s", s)
+	}
+	for range 5 {
+		h.update(tea.MouseWheelMsg{Button: tea.MouseWheelUp, X: 80, Y: 10})
+	}
+	h.contains("serverInfo  mcpscope-host")
+	before := h.m.list.cursor
+	h.update(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 5, Y: 10})
+	if h.m.list.cursor == before {
+		t.Errorf("the wheel over the tool list did not move it")
+	}
+}
+
+// A session of one server records through the caller's tap (version 1, one server):
+// a server added with :add stays out of it (its ids would mix with the first
+// server's), and the status line says it is not recorded.
+func TestAddedServerNotInOneServerRecording(t *testing.T) {
+	t.Parallel()
+	tap := &wire.Tap{}
+	var mu sync.Mutex
+	var recorded []string
+	tap.Listen(func(e wire.Event) {
+		mu.Lock()
+		recorded = append(recorded, string(e.Data))
+		mu.Unlock()
+	})
+	target := hostTarget(t)
+	h := newHarnessWith(t, Options{Theme: "dark", Target: target, Name: "bundled host", Recording: "one.jsonl",
+		Client: client.Options{Tap: tap}}, 140, 40)
+	h.until("the host's tools", func(m *model) bool { return len(m.servers) == 1 && len(m.servers[0].tools) > 0 })
+	h.press(":")
+	h.typeText("add late -- " + strings.Join(target.Argv, " "))
+	h.press("enter")
+	h.until("late's tools", func(m *model) bool { return len(m.servers) == 2 && len(m.servers[1].tools) > 0 })
+	h.contains("late is not recorded")
+	mu.Lock()
+	defer mu.Unlock()
+	inits := 0
+	for _, d := range recorded {
+		if strings.Contains(d, `"method":"tools/list"`) {
+			inits++
+		}
+	}
+	if inits != 1 {
+		t.Errorf("the one-server recording got %d tools/list requests, want the first server's 1", inits)
+	}
+}
+
+// With several servers the tool list groups the tools under a header per server:
+// the filter matches the server's name too (a fuzzy "b/ec" finds b/echo, not
+// a/echo), and enter on a header folds the server's tools away and back.
+func TestToolListGroupsAndFoldsServers(t *testing.T) {
+	t.Parallel()
+	h := newHarnessWith(t, Options{Theme: "dark", Servers: []workbench.Spec{
+		{Name: "alpha", Target: hostTarget(t)},
+		{Name: "beta", Target: hostTarget(t)},
+	}}, 120, 40)
+	h.until("both servers' tools", func(m *model) bool {
+		return len(m.servers) == 2 && len(m.servers[0].tools) > 0 && len(m.servers[1].tools) > 0
+	})
+	h.contains("▾ alpha", "▾ beta", "alpha/add")
+	h.press("/")
+	h.typeText("bt/ech")
+	h.contains("beta/echo")
+	if s := h.screen(); strings.Contains(s, "alpha/echo") {
+		t.Errorf("the filter bt/ech shows alpha's echo:\n%s", s)
+	}
+	h.press("esc")
+	h.contains("alpha/add")
+	h.press("home")
+	h.contains("▾ alpha")
+	h.press("enter")
+	h.contains("▸ alpha")
+	if s := h.screen(); strings.Contains(s, "alpha/add") {
+		t.Errorf("alpha is folded but its tools still show:\n%s", s)
+	}
+	h.press("enter")
+	h.contains("▾ alpha", "alpha/add")
 }

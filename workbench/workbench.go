@@ -100,6 +100,10 @@ type Options struct {
 	// OnWire, when set, is called with every wire event of every server, in wire order
 	// and synchronously (it must be quick): for recorders and traces.
 	OnWire func(server string, e wire.Event)
+	// OnAdd, when set, is called with every server that joins the session (Add,
+	// AddConfigured, the configured one brought back by Remove) before its first wire
+	// event, synchronously (it must be quick): for recorders.
+	OnAdd func(Spec)
 	// StderrLines is how many last stderr lines a status keeps (default 20).
 	StderrLines int
 	// ForServer, when set, adjusts a server's session options at each connection
@@ -248,6 +252,9 @@ func (w *Workbench) Add(spec Spec) error {
 	s := &server{spec: spec, replaced: replaced, stderr: newLines(w.opts.StderrLines)}
 	w.newAuthLocked(s)
 	w.servers[spec.Name] = s
+	if w.opts.OnAdd != nil {
+		w.opts.OnAdd(spec)
+	}
 	w.emitLocked(Event{Server: spec.Name, Kind: EventAdded, Text: describe(spec)})
 	w.startLocked(s, oldSess, "")
 	w.startWatchLocked(s)
@@ -663,6 +670,9 @@ func (w *Workbench) Remove(name string) error {
 		back := &server{spec: *s.replaced, stderr: newLines(w.opts.StderrLines)}
 		w.newAuthLocked(back)
 		w.servers[name] = back
+		if w.opts.OnAdd != nil {
+			w.opts.OnAdd(back.spec)
+		}
 		w.emitLocked(Event{Server: name, Kind: EventAdded, Text: describe(back.spec) + " (the configured server is back)"})
 		w.startLocked(back, nil, "")
 	}

@@ -276,7 +276,12 @@ func (c *common) serverTarget(ctx context.Context, src *config.Sources, name, ta
 				return namedServer{}, err
 			}
 			n := fromConfig(config.Server{Name: name, Target: t, Timeout: e.Timeout, Entry: e})
-			n.spec.Source = workbench.SourceSession // named in this session, under its own name
+			if name != words[0] {
+				// Named in this session under a name of its own: a session server.
+				// Under its configured name (--server gh=gh) it is the configured one,
+				// which a server added under that name overrides for the session.
+				n.spec.Source = workbench.SourceSession
+			}
 			return n, nil
 		}
 		if _, err := exec.LookPath(words[0]); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // sessionRecording records every server of a session into one file (format version
@@ -22,6 +23,7 @@ type sessionRecording struct {
 	quiet   bool // the workbench says where it records on its own screen
 
 	mu        sync.Mutex
+	done      bool // stop ran: the session is ending and no toggle starts a file
 	w         *record.Writer
 	listeners map[string]wire.Listener
 	snaps     map[string]*record.Snapshot // per server, for a recording started later
@@ -138,9 +140,33 @@ func (r *sessionRecording) beginLocked() error {
 	return nil
 }
 
+// added takes in a server that joined the session in the workbench (:add): a
+// running recording names it in a server line (its header was written before) and
+// records its events; a later start has it in its header.
+func (r *sessionRecording) added(spec workbench.Spec) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range r.servers {
+		if s.err == nil && s.spec.Name == spec.Name {
+			return // already named (a configured server brought back, or overridden under its name)
+		}
+	}
+	r.servers = append(r.servers, namedServer{spec: spec})
+	if r.snaps != nil {
+		r.snaps[spec.Name] = &record.Snapshot{}
+	}
+	if r.w == nil {
+		return
+	}
+	t, secrets := r.c.recordTarget(spec.Target, nil)
+	if err := r.w.AddServer(record.Server{Name: spec.Name, Target: t}, secrets...); err != nil {
+		fmt.Fprintf(os.Stderr, "mcpscope: %s is not recorded: %v\n", spec.Name, err)
+		return
+	}
+	r.listeners[spec.Name] = r.w.ListenServer(spec.Name)
+}
+
 // listen records one wire event of a server (and keeps what a later start needs).
-// Servers added in the workbench after the recording started are not in its header
-// and are not recorded.
 func (r *sessionRecording) listen(server string, e wire.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -167,6 +193,9 @@ func (r *sessionRecording) path() string {
 func (r *sessionRecording) toggle() (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.done {
+		return "", errors.New("the session is ending; nothing more is recorded")
+	}
 	if r.w != nil {
 		r.closeLocked()
 		r.c.record = "" // the next start picks a new dated name
@@ -186,6 +215,7 @@ func (r *sessionRecording) toggle() (string, error) {
 func (r *sessionRecording) stop() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.done = true
 	r.closeLocked()
 }
 

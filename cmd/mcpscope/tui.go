@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -164,46 +166,75 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// Recording can start with --record and be switched on and off with a key; each
 	// start writes a new file (a dated name in the working directory unless --record
 	// named one for the first).
-	var stopRecording func()
-	recording := ""
 	// A recording started later with R begins with the handshake and lists the
 	// session has by then (marked as a snapshot), so it can be opened and served.
 	snap := &record.Snapshot{}
 	tap.Listen(snap.Listen)
-	start := func() (string, error) {
-		stop, path, err := startRecordingFrom(&c, target, tap, snap)
-		if err != nil {
-			return "", err
-		}
-		stopRecording, recording = stop, path
-		return path, nil
-	}
+	rec := &oneRecording{c: &c, start: func() (func(), string, error) {
+		return startRecordingFrom(&c, target, tap, snap)
+	}}
+	recording := ""
 	if c.recordSet {
-		if _, err := start(); err != nil {
+		if recording, err = rec.toggle(); err != nil {
 			return err
 		}
 	}
-	defer func() {
-		if stopRecording != nil {
-			stopRecording()
-		}
-	}()
-	toggle := func() (string, error) {
-		if stopRecording != nil {
-			stopRecording()
-			stopRecording, recording = nil, ""
-			c.record = "" // the next start picks a new dated name
-			return "", nil
-		}
-		c.recordSet = true
-		return start()
-	}
+	defer rec.stop()
+	toggle := rec.toggle
 	return tui.Run(ctx, tui.Options{
 		Servers: []workbench.Spec{servers[0].spec}, Configured: configured, IdleDisconnect: idle,
 		Target: target, Name: name, Client: opts, Theme: theme, NoConfirm: noConfirm,
 		Recording: recording, ToggleRecording: toggle, Keep: int64(keep), OAuth: auth, History: hist,
 		Sampling: askOpts.Sampling, SamplingReply: askOpts.SamplingReply, Roots: askOpts.Roots,
 	})
+}
+
+// oneRecording is the recording of a session of one server, started with --record
+// or R and stopped with R or by quitting. R runs in a command that may still be
+// running when the program quits, so toggle and stop take turns, and a toggle that
+// comes after stop starts nothing (its file would never be finished).
+type oneRecording struct {
+	c     *common
+	start func() (stop func(), path string, err error)
+
+	mu      sync.Mutex
+	stopRec func()
+	done    bool
+}
+
+// toggle starts a recording (returning its file) or stops the running one
+// (returning "").
+func (r *oneRecording) toggle() (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done {
+		return "", errors.New("the session is ending; nothing more is recorded")
+	}
+	if r.stopRec != nil {
+		r.stopRec()
+		r.stopRec = nil
+		r.c.record = "" // the next start picks a new dated name
+		return "", nil
+	}
+	r.c.recordSet = true
+	stop, path, err := r.start()
+	if err != nil {
+		return "", err
+	}
+	r.stopRec = stop
+	return path, nil
+}
+
+// stop finishes the running recording, once the session has closed; no toggle
+// starts another after it.
+func (r *oneRecording) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done = true
+	if r.stopRec != nil {
+		r.stopRec()
+		r.stopRec = nil
+	}
 }
 
 // historyOptions are the lasting history's: the default state directory, and every
@@ -270,7 +301,7 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, configure
 	return tui.Run(ctx, tui.Options{
 		Servers: specs, Configured: configured, IdleDisconnect: idle,
 		Client: opts, Theme: theme, NoConfirm: noConfirm, Recording: rec.path(),
-		ToggleRecording: rec.toggle, OnWire: rec.listen, OAuth: auth, History: hist,
+		ToggleRecording: rec.toggle, OnWire: rec.listen, OnAdd: rec.added, OAuth: auth, History: hist,
 		Sampling: asks.Sampling, SamplingReply: asks.SamplingReply, Roots: asks.Roots,
 	})
 }

@@ -4,8 +4,15 @@
 // the system allows it, and removed by Close otherwise) and read back a block at a
 // time when a view pages to them.
 //
+// Append never touches the file: the records it moves out of the window queue for
+// a writer goroutine of the buffer's own (readable from memory until they are
+// written), so the UI goroutine that appends never waits for the disk. Only when the
+// disk falls a whole window behind does Append wait for it (memory stays bounded).
+// Reading back is bounded too: a block of records at a time, the last blocks read
+// kept decoded (a page cache), so a frame reads at most the blocks of its rows.
+//
 // A Buffer is not safe for concurrent use: the TUI owns its buffers on the UI
-// goroutine.
+// goroutine (the writer goroutine is the buffer's own business).
 package spool
 
 import (
@@ -15,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"unsafe"
 )
 
@@ -58,14 +66,26 @@ type Buffer[T any] struct {
 	elem     int64 // the in-memory size of one record value
 	first    int   // index of the oldest record held in memory
 
-	file    *os.File
-	path    string // still to remove at Close ("" once unlinked)
-	w       *bufio.Writer
-	end     int64   // bytes written to the file
-	blocks  []int64 // offset of records 0, blockLen, 2*blockLen, … in the file
-	spilled int     // records in the file: indices 0 .. spilled-1
-	err     error   // the spill file failed; older records are dropped from then on
-	dropped int     // records lost because the spill file failed
+	spilled int // records moved out of memory: indices 0 .. spilled-1
+
+	// The spill side, shared with the writer goroutine under mu.
+	mu         sync.Mutex
+	cond       *sync.Cond // the queue grew, the writer made progress, or Close
+	queue      []T        // moved out, not yet written: records written .. spilled-1
+	queueBytes int64
+	written    int // records in the file (or lost): indices 0 .. written-1
+	file       *os.File
+	path       string  // still to remove at Close ("" once unlinked)
+	end        int64   // bytes written to the file
+	blocks     []int64 // offset of records 0, blockLen, 2*blockLen, … in the file
+	err        error   // the spill file failed; older records are dropped from then on
+	dropped    int     // records lost because the spill file failed
+	closed     bool
+	running    bool          // the writer goroutine has started
+	stopped    chan struct{} // closed when the writer goroutine ends
+	gate       chan struct{} // tests: the writer takes a value before each batch
+
+	w *bufio.Writer // the writer goroutine's
 
 	cache []cached[T] // the blocks read last, most recent first
 	reads int         // blocks read from the file (for tests and benchmarks)
@@ -78,7 +98,9 @@ func New[T any](keep int64, codec Codec[T]) *Buffer[T] {
 		keep = DefaultKeep
 	}
 	var zero T
-	return &Buffer[T]{codec: codec, keep: keep, elem: int64(unsafe.Sizeof(zero))}
+	b := &Buffer[T]{codec: codec, keep: keep, elem: int64(unsafe.Sizeof(zero)), stopped: make(chan struct{})}
+	b.cond = sync.NewCond(&b.mu)
+	return b
 }
 
 // Len is the number of records appended so far.
@@ -97,7 +119,21 @@ func (b *Buffer[T]) InMemory() int { return b.first }
 func (b *Buffer[T]) BlockReads() int { return b.reads }
 
 // Err reports a failure of the spill file (then the oldest records were dropped).
-func (b *Buffer[T]) Err() error { return b.err }
+func (b *Buffer[T]) Err() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.err
+}
+
+// Written waits until every record moved out of memory so far is in the spill file
+// (or lost), for tests and benchmarks; the screen never needs to.
+func (b *Buffer[T]) Written() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for len(b.queue) > 0 && !b.closed {
+		b.cond.Wait()
+	}
+}
 
 // Append adds a record, moving the oldest ones to the spill file while memory is
 // over budget.
@@ -126,32 +162,96 @@ func (b *Buffer[T]) Append(v T) {
 	}
 }
 
+// spill queues a record for the writer goroutine. It waits only when a whole window
+// of records is already waiting for the disk.
 func (b *Buffer[T]) spill(v T) {
-	if b.err == nil && b.file == nil {
-		b.err = b.open()
+	size := b.elem + int64(b.codec.Size(v))
+	b.spilled++
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.queueBytes > b.keep && b.err == nil && !b.closed {
+		b.cond.Wait()
 	}
-	if b.err != nil {
+	if b.err != nil || b.closed {
 		b.dropped++
-		b.spilled++ // the index stays; Get reports the record as lost
+		b.written++ // the index stays; Get reports the record as lost
 		return
 	}
-	data, err := b.codec.Encode(v)
-	if err != nil {
-		data = nil
+	b.queue = append(b.queue, v)
+	b.queueBytes += size
+	if !b.running {
+		b.running = true
+		go b.writer()
 	}
-	if b.spilled%blockLen == 0 {
-		b.blocks = append(b.blocks, b.end)
-	}
+	b.cond.Broadcast()
+}
+
+// writer writes the queued records to the spill file, a batch at a time; the file
+// work happens outside mu, so that reads of what is already written go on.
+func (b *Buffer[T]) writer() {
+	defer close(b.stopped)
+	end := int64(0)
 	var hdr [binary.MaxVarintLen64]byte
-	n := binary.PutUvarint(hdr[:], uint64(len(data)))
-	if _, err := b.w.Write(hdr[:n]); err != nil {
-		b.err = err
+	b.mu.Lock()
+	for {
+		for len(b.queue) == 0 && !b.closed {
+			b.cond.Wait()
+		}
+		if b.closed {
+			b.mu.Unlock()
+			return
+		}
+		batch, first, gate := b.queue, b.written, b.gate
+		b.mu.Unlock()
+		if gate != nil {
+			<-gate
+		}
+		var err error
+		if b.file == nil {
+			err = b.open()
+		}
+		var offs []int64
+		var bytes int64
+		for k, v := range batch {
+			if err != nil {
+				break
+			}
+			data, eerr := b.codec.Encode(v)
+			if eerr != nil {
+				data = nil
+			}
+			if (first+k)%blockLen == 0 {
+				offs = append(offs, end)
+			}
+			n := binary.PutUvarint(hdr[:], uint64(len(data)))
+			if _, err = b.w.Write(hdr[:n]); err == nil {
+				_, err = b.w.Write(data)
+			}
+			end += int64(n + len(data))
+			bytes += b.elem + int64(b.codec.Size(v))
+		}
+		if err == nil {
+			err = b.w.Flush() // readers read the file, not the buffer
+		}
+		b.mu.Lock()
+		if err != nil && b.err == nil {
+			b.err = fmt.Errorf("spool: %w", err)
+		}
+		if b.err != nil {
+			b.dropped += len(batch)
+		} else {
+			b.blocks = append(b.blocks, offs...)
+			b.end = end
+		}
+		b.written += len(batch)
+		rest := b.queue[len(batch):]
+		b.queue = append(make([]T, 0, len(rest)), rest...) // the written ones can go
+		b.queueBytes = max(b.queueBytes-bytes, 0)
+		if b.err != nil {
+			b.queueBytes = 0
+		}
+		b.cond.Broadcast()
 	}
-	if _, err := b.w.Write(data); err != nil {
-		b.err = err
-	}
-	b.end += int64(n + len(data))
-	b.spilled++
 }
 
 func (b *Buffer[T]) open() error {
@@ -160,12 +260,15 @@ func (b *Buffer[T]) open() error {
 		return fmt.Errorf("spool: %w", err)
 	}
 	_ = f.Chmod(0o600)
-	b.file, b.path = f, f.Name()
+	path := f.Name()
 	// Unlinked while open, the file cannot outlive the process, whatever ends it.
 	if os.Remove(f.Name()) == nil {
-		b.path = ""
+		path = ""
 	}
 	b.w = bufio.NewWriterSize(f, 64<<10)
+	b.mu.Lock()
+	b.file, b.path = f, path
+	b.mu.Unlock()
 	return nil
 }
 
@@ -182,11 +285,24 @@ func (b *Buffer[T]) Get(i int) (T, error) {
 		k := b.head + i - b.first
 		return b.chunks[k/chunkLen][k%chunkLen], nil
 	}
+	b.mu.Lock()
+	if i >= b.written {
+		// Still waiting for the writer: in memory.
+		v := b.queue[i-b.written]
+		b.mu.Unlock()
+		return v, nil
+	}
 	blk := i / blockLen
-	if blk >= len(b.blocks) {
+	if blk >= len(b.blocks) || b.file == nil {
+		b.mu.Unlock()
 		return zero, ErrLost
 	}
-	recs, err := b.block(blk)
+	loc := blockLoc{start: b.blocks[blk], end: b.end, count: min(blockLen, b.written-blk*blockLen), file: b.file}
+	if blk+1 < len(b.blocks) {
+		loc.end = b.blocks[blk+1]
+	}
+	b.mu.Unlock()
+	recs, err := b.block(blk, loc)
 	if err != nil {
 		return zero, err
 	}
@@ -195,6 +311,13 @@ func (b *Buffer[T]) Get(i int) (T, error) {
 		return zero, ErrLost
 	}
 	return recs[j], nil
+}
+
+// blockLoc is where a block's records are in the file, and how many are written.
+type blockLoc struct {
+	start, end int64
+	count      int
+	file       *os.File
 }
 
 // At is Get for views: a record that cannot be read back is the zero value.
@@ -212,17 +335,23 @@ type cached[T any] struct {
 	recs []T
 }
 
-func (b *Buffer[T]) block(blk int) ([]T, error) {
+func (b *Buffer[T]) block(blk int, loc blockLoc) ([]T, error) {
 	for i, c := range b.cache {
-		if c.blk == blk {
+		if c.blk == blk && len(c.recs) >= loc.count {
 			copy(b.cache[1:i+1], b.cache[:i])
 			b.cache[0] = c
 			return c.recs, nil
 		}
 	}
-	recs, err := b.readBlock(blk)
+	recs, err := b.readBlock(loc)
 	if err != nil {
 		return nil, err
+	}
+	for i, c := range b.cache {
+		if c.blk == blk { // a block read while it was still being written
+			b.cache = append(b.cache[:i], b.cache[i+1:]...)
+			break
+		}
 	}
 	if len(b.cache) < cacheBlocks {
 		b.cache = append(b.cache, cached[T]{})
@@ -232,18 +361,10 @@ func (b *Buffer[T]) block(blk int) ([]T, error) {
 	return recs, nil
 }
 
-func (b *Buffer[T]) readBlock(blk int) ([]T, error) {
-	if err := b.w.Flush(); err != nil {
-		return nil, err
-	}
-	start := b.blocks[blk]
-	end := b.end
-	if blk+1 < len(b.blocks) {
-		end = b.blocks[blk+1]
-	}
+func (b *Buffer[T]) readBlock(loc blockLoc) ([]T, error) {
+	start, end, count := loc.start, loc.end, loc.count
 	b.reads++
-	r := bufio.NewReader(io.NewSectionReader(b.file, start, end-start))
-	count := min(blockLen, b.spilled-blk*blockLen)
+	r := bufio.NewReader(io.NewSectionReader(loc.file, start, end-start))
 	out := make([]T, 0, count)
 	for range count {
 		n, err := binary.ReadUvarint(r)
@@ -263,13 +384,25 @@ func (b *Buffer[T]) readBlock(blk int) ([]T, error) {
 	return out, nil
 }
 
-// Close removes the spill file. Records in memory stay readable; spilled ones and
-// any appended later that would spill are lost.
+// Close stops the writer and removes the spill file. Records in memory stay
+// readable; spilled ones and any appended later that would spill are lost.
 func (b *Buffer[T]) Close() error {
 	b.cache = nil
+	b.mu.Lock()
 	if b.err == nil {
 		b.err = errClosed
 	}
+	b.closed = true
+	running := b.running
+	b.cond.Broadcast()
+	b.mu.Unlock()
+	if running {
+		<-b.stopped // it ends after the batch it is writing
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.written += len(b.queue)
+	b.queue, b.queueBytes = nil, 0
 	if b.file == nil {
 		return nil
 	}
