@@ -1393,8 +1393,9 @@ func clampLines(s string, height, width int) string {
 }
 
 func (m *model) tabBar(width int) string {
-	render := func(compact bool, short int) string {
+	render := func(compact bool, short int, bare bool) string {
 		var parts []string
+		sep := false
 		for i, name := range tabNames {
 			if tab(i) == tabServers && !m.several() && m.tab != tabServers {
 				continue // one server: the bar looks as it always did (7 still opens it)
@@ -1421,7 +1422,18 @@ func (m *model) tabBar(width int) string {
 			if i >= len(m.keys.tabKeys()) {
 				label = name // Skills, Changes, Auth have no digit
 			} else if i >= len(m.keys.tabKeys())-short && tab(i) != m.tab {
-				label = fmt.Sprint(i + 1) // too many tabs for the pane: the last ones by their digit
+				// Too many tabs for the pane: the last ones by the start of their name
+				// ("9 Pro…"), and in a narrower pane by their digit alone.
+				label = fmt.Sprintf("%d %s…", (i+1)%10, string([]rune(name)[:3]))
+				if bare {
+					label = fmt.Sprint((i + 1) % 10)
+				}
+			}
+			if bare && short > 0 && i >= len(m.keys.tabKeys()) && !sep {
+				// After bare digits, the views without one stand apart: "8 9 · Skills",
+				// never "8 9 Skills", which reads as a tab 9 named Skills.
+				parts = append(parts, m.st.muted.Render("·"))
+				sep = true
 			}
 			if tab(i) == tabChanges {
 				if n := m.changes.unseen; n > 0 {
@@ -1446,12 +1458,15 @@ func (m *model) tabBar(width int) string {
 		return strings.Join(parts, "")
 	}
 	// Narrow panes (80 columns) drop the padding so that every tab stays readable.
-	bar := render(false, 0)
+	bar := render(false, 0, false)
 	if ansi.StringWidth(bar) > width {
-		bar = render(true, 0)
+		bar = render(true, 0, false)
 	}
 	for short := 1; ansi.StringWidth(bar) > width && short <= len(m.keys.tabKeys()); short++ {
-		bar = render(true, short) // name the tabs from the left, the rest by their digit
+		bar = render(true, short, false) // name the tabs from the left, the rest shortened
+	}
+	for short := 1; ansi.StringWidth(bar) > width && short <= len(m.keys.tabKeys()); short++ {
+		bar = render(true, short, true) // the rest by their digit alone
 	}
 	return truncate(bar, width)
 }
