@@ -1777,7 +1777,7 @@ func (m *model) statusBar(width int) string {
 		parts = append(parts, st.warn.Render("idle")+st.muted.Render(" (the next call reconnects)"))
 	}
 	if m.lastCall > 0 {
-		parts = append(parts, "last call "+m.lastCall.Round(time.Millisecond).String())
+		parts = append(parts, "last call "+lastCallText(m.lastCall))
 	}
 	if m.opts.Recording != "" {
 		parts = append(parts, st.err.Render("● REC ")+st.muted.Render(filepath.Base(m.opts.Recording)))
@@ -1815,6 +1815,28 @@ func (m *model) statusBar(width int) string {
 		out = strings.Join(more, "\n") + "\n" + out
 	}
 	return out
+}
+
+// lastCallText is a call's duration in a constant width (6 columns), so that the
+// status bar does not shift, and the key hints after it do not come and go, as one
+// call takes 9 ms and the next 12 ms.
+func lastCallText(d time.Duration) string {
+	var s string
+	switch {
+	case d < time.Second:
+		s = fmt.Sprintf("%dms", d.Milliseconds())
+	case d < 10*time.Second:
+		s = fmt.Sprintf("%.2fs", d.Seconds())
+	case d < 100*time.Second:
+		s = fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Hour:
+		s = fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	case d < 100*time.Hour:
+		s = fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	default:
+		s = ">99h"
+	}
+	return fmt.Sprintf("%-6s", s)
 }
 
 // displayName is how the server is named on screen: its serverInfo when it sent
