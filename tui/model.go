@@ -282,6 +282,9 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.resultVer++
 		return m, nil
+	case trafficScanMsg:
+		m.traffic.onScan(msg)
+		return m, nil
 	case tea.BackgroundColorMsg:
 		if m.theme == "auto" && !msg.IsDark() {
 			m.st = newStyles(themes.Light)
@@ -1205,21 +1208,17 @@ func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
 		default:
 			m.traffic.query += k.Text
 		}
-		m.traffic.refilter()
-		return nil
+		return m.traffic.refilter()
 	}
 	switch {
 	case key.Matches(k, m.keys.Filter):
 		m.traffic.typing, m.traffic.query, m.traffic.open = true, "", false
-		m.traffic.refilter()
-		return nil
+		return m.traffic.refilter()
 	case key.Matches(k, m.keys.TrafficDir):
 		m.traffic.dirIndex = (m.traffic.dirIndex + 1) % len(dirFilters)
-		m.traffic.refilter()
-		return nil
+		return m.traffic.refilter()
 	case key.Matches(k, m.keys.ServerFilter):
-		m.onServerFilterKey()
-		return nil
+		return m.onServerFilterKey()
 	case key.Matches(k, m.keys.OpenFrame):
 		m.traffic.toggleOpen()
 		return nil

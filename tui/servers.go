@@ -135,21 +135,22 @@ func (m *model) linesView(v *lineView, empty string, width, height int, wrap boo
 }
 
 // onServerFilterKey is S on Traffic, Logs and Stderr: the next server filter.
-func (m *model) onServerFilterKey() {
+func (m *model) onServerFilterKey() tea.Cmd {
 	if !m.several() {
 		m.notice = "one server: there is no server to filter by"
-		return
+		return nil
 	}
 	switch m.tab {
 	case tabTraffic:
 		m.traffic.server = nextServer(m.traffic.server, m.serverNames())
 		m.traffic.open = false
-		m.traffic.refilter()
+		return m.traffic.refilter() // a query scans the spilled events again
 	case tabLogs:
 		m.logs.setServer(nextServer(m.logs.server, m.serverNames()))
 	case tabStderr:
 		m.stderr.setServer(nextServer(m.stderr.server, m.serverNames()))
 	}
+	return nil
 }
 
 // several reports whether the session holds more than one server (tools are then

@@ -2,10 +2,14 @@ package tui
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -111,6 +115,35 @@ type trafficView struct {
 	// formatted once, not on every frame drawn.
 	detailFor, detailWidth int
 	start                  time.Time
+
+	// A query over events older than the memory window is matched by scanTraffic in
+	// a command (the spill file is never read in Update): scanning says it runs,
+	// scanned how many older events it covers, gen which filter it is for (bumped by
+	// every refilter; the scan stops early and its answer is dropped once it differs).
+	gen      atomic.Int64
+	scanning bool
+	scanned  int
+	scanErr  string // the last scan could not read the spill file
+}
+
+// trafficScanMsg is a scan's answer: the older events that pass filter gen.
+type trafficScanMsg struct {
+	gen int64
+	vis []int32
+	err error
+}
+
+// trafficFilter is what matches needs, copied so that a scan can use it off the UI
+// goroutine.
+type trafficFilter struct {
+	dir    int
+	server string
+	names  []string
+	query  string // lower case
+}
+
+func (v *trafficView) filter() trafficFilter {
+	return trafficFilter{dir: v.dirIndex, server: v.server, names: append([]string(nil), v.names...), query: strings.ToLower(v.query)}
 }
 
 const (
@@ -209,19 +242,29 @@ func (v *trafficView) srvAt(i int) uint16 {
 }
 
 func (v *trafficView) matches(c uint8, srv uint16, summary, lowerQuery string) bool {
-	if v.server != "" && (int(srv) >= len(v.names) || v.names[srv] != v.server) {
+	return trafficFilter{dir: v.dirIndex, server: v.server, names: v.names, query: lowerQuery}.matches(c, srv, summary)
+}
+
+// passes is matches without the query: the direction and the server, no summary.
+func (f trafficFilter) passes(c uint8, srv uint16) bool {
+	f.query = ""
+	return f.matches(c, srv, "")
+}
+
+func (f trafficFilter) matches(c uint8, srv uint16, summary string) bool {
+	if f.server != "" && (int(srv) >= len(f.names) || f.names[srv] != f.server) {
 		return false
 	}
-	if lowerQuery != "" {
+	if f.query != "" {
 		text := summary
-		if srv != 0 && int(srv) < len(v.names) {
-			text = v.names[srv] + " │ " + summary
+		if srv != 0 && int(srv) < len(f.names) {
+			text = f.names[srv] + " │ " + summary
 		}
-		if !strings.Contains(strings.ToLower(text), lowerQuery) {
+		if !strings.Contains(strings.ToLower(text), f.query) {
 			return false
 		}
 	}
-	switch v.dirIndex {
+	switch f.dir {
 	case 1:
 		return c == dirSent
 	case 2:
@@ -233,20 +276,30 @@ func (v *trafficView) matches(c uint8, srv uint16, summary, lowerQuery string) b
 }
 
 // refilter rebuilds the filtered rows after the filter changed, and shows the newest.
-func (v *trafficView) refilter() {
+// The direction and the server need no read, nor do the summaries held in memory; a
+// query over the events older than the memory window returns the command that scans
+// them (the spill file) off the UI goroutine, merged by onScan.
+func (v *trafficView) refilter() tea.Cmd {
 	b := v.buffer()
+	gen := v.gen.Add(1) // a scan still running stops
+	v.scanning, v.scanned, v.scanErr = false, 0, ""
 	v.filtered = v.dirIndex != 0 || v.query != "" || v.server != ""
 	v.vis = v.vis[:0]
+	var cmd tea.Cmd
 	if v.filtered {
-		q := strings.ToLower(v.query)
-		for i := 0; i < b.Len(); i++ {
-			// The direction and the server need no read; a query reads the
-			// summaries (from the spill file for old events).
+		f := v.filter()
+		from := 0
+		if f.query != "" && b.InMemory() > 0 {
+			from = b.InMemory()
+			v.scanning, v.scanned = true, from
+			cmd = scanTraffic(&v.gen, gen, b.Spilled(), f, v.class[:from:from], v.srv[:min(from, len(v.srv)):min(from, len(v.srv))])
+		}
+		for i := from; i < b.Len(); i++ {
 			srv := v.srvAt(i)
-			if !v.matches(v.class[i], srv, "", "") {
+			if !f.passes(v.class[i], srv) {
 				continue
 			}
-			if q == "" || v.matches(v.class[i], srv, b.At(i).summary, q) {
+			if f.query == "" || f.matches(v.class[i], srv, b.At(i).summary) {
 				v.vis = append(v.vis, int32(i))
 			}
 		}
@@ -254,6 +307,60 @@ func (v *trafficView) refilter() {
 	v.cursor = max(v.rows()-1, 0)
 	v.follow = true
 	v.offset = 0 // clamped to the list when drawn: the newest rows fill the screen
+	return cmd
+}
+
+// scanTraffic matches the spilled events against f on its own goroutine, reading
+// them through a snapshot of the spool; it stops as soon as the filter changes.
+func scanTraffic(cur *atomic.Int64, gen int64, sp *spool.Spilled[trafficEntry], f trafficFilter, class []uint8, srvs []uint16) tea.Cmd {
+	return func() tea.Msg {
+		var vis []int32
+		for i := range sp.Len() {
+			if i%256 == 0 && cur.Load() != gen {
+				return nil // stale: a newer refilter runs its own scan
+			}
+			var srv uint16
+			if i < len(srvs) {
+				srv = srvs[i]
+			}
+			if !f.passes(class[i], srv) {
+				continue
+			}
+			en, err := sp.Get(i)
+			if errors.Is(err, spool.ErrLost) {
+				continue
+			}
+			if err != nil {
+				return trafficScanMsg{gen: gen, vis: vis, err: err}
+			}
+			if f.matches(class[i], srv, en.summary) {
+				vis = append(vis, int32(i))
+			}
+		}
+		return trafficScanMsg{gen: gen, vis: vis}
+	}
+}
+
+// onScan merges a scan's matches before the in-memory ones (they are older), unless
+// the filter changed since the scan began.
+func (v *trafficView) onScan(msg trafficScanMsg) {
+	if msg.gen != v.gen.Load() || !v.scanning {
+		return
+	}
+	v.scanning = false
+	if msg.err != nil {
+		v.scanErr = msg.err.Error()
+	}
+	if len(msg.vis) == 0 {
+		return
+	}
+	v.vis = append(msg.vis[:len(msg.vis):len(msg.vis)], v.vis...)
+	if v.follow {
+		v.cursor = max(v.rows()-1, 0)
+		return
+	}
+	v.cursor += len(msg.vis) // the row selected stays selected
+	v.offset += len(msg.vis)
 }
 
 // rows is the number of rows that pass the filter.
@@ -329,6 +436,14 @@ func (v *trafficView) view(st styles, width, height int) string {
 		header = st.accent.Render("/") + safe(v.query) + st.accent.Render("▏") + st.muted.Render("  enter keeps, esc clears")
 	case v.query != "":
 		header += st.muted.Render(" · matching ") + safe(v.query)
+	}
+	switch {
+	case v.scanning && v.typing:
+		header += st.muted.Render(fmt.Sprintf(" · searching %d older frames…", v.scanned))
+	case v.scanning: // first, where the width does not cut it off
+		header = st.muted.Render(fmt.Sprintf("%d events · searching %d older frames… · matching ", v.size(), v.scanned)) + safe(v.query)
+	case v.scanErr != "" && v.query != "":
+		header = st.warn.Render("older frames unreadable: "+safe(v.scanErr)) + " · " + header
 	}
 	if v.open && v.openIdx < v.size() {
 		en := v.buffer().At(v.openIdx)

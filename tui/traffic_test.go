@@ -201,3 +201,49 @@ func TestPumpStaysBoundedWhileTheScreenIsBusy(t *testing.T) {
 		t.Errorf("no notice of the dropped log lines: %q", logs[len(logs)-1])
 	}
 }
+
+// Issue 10 item 6: a / query over frames older than the memory window is matched in
+// a command, not in Update: the keys never read the spill file, the header says the
+// older frames are being searched, and the spilled match shows once the scan is back.
+func TestTrafficQueryScansSpilledFramesOffUpdate(t *testing.T) {
+	h := newHarnessWith(t, Options{Target: hostTarget(t), Name: "bundled host", Theme: "dark", Keep: 16 << 10}, 100, 30)
+	h.until("the tool list", func(m *model) bool { return len(m.list.tools) > 0 })
+	h.until("the traffic so far", h.caughtUp)
+	base := h.m.traffic.size()
+	const n = 3000
+	for i := range n {
+		h.m.pump.listen(h.m.srv.name, wire.Event{Kind: wire.KindStderr, Data: []byte(fmt.Sprintf("stderr line %06d of the flood", i)), Size: 30})
+	}
+	h.until("the flood", func(m *model) bool { return m.traffic.size() >= base+n })
+	buf := h.m.traffic.entries
+	if buf.InMemory() <= base {
+		t.Fatalf("the handshake did not spill (%d of %d events spilled)", buf.InMemory(), buf.Len())
+	}
+	buf.Written() // the handshake is in the file, not only queued for it
+	h.press("3")
+	h.contains("stderr line 002999")
+	reads := buf.BlockReads()
+	h.press("/")
+	h.typeText("discover")
+	h.press("enter")
+	if got := buf.BlockReads() - reads; got != 0 {
+		t.Errorf("typing the query read %d blocks of the spill file in Update", got)
+	}
+	if !h.m.traffic.scanning {
+		t.Fatalf("no scan of the older frames is running after the query (%d rows, q %q, spilled %d, focus %v):\n%s", h.m.traffic.rows(), h.m.traffic.query, buf.InMemory(), h.m.focus, h.screen())
+	}
+	h.contains("searching")
+	// A scan for a filter that has changed since is dropped.
+	h.update(trafficScanMsg{gen: h.m.traffic.gen.Load() - 1, vis: []int32{0, 1, 2}})
+	if h.m.traffic.rows() != 0 || !h.m.traffic.scanning {
+		t.Fatalf("a stale scan was merged: %d rows", h.m.traffic.rows())
+	}
+	h.until("the scan of the older frames", func(m *model) bool { return !m.traffic.scanning })
+	h.contains("server/discover #1")
+	if strings.Contains(h.screen(), "searching") || strings.Contains(h.screen(), "stderr line") {
+		t.Errorf("after the scan the screen still searches or shows unmatched rows:\n%s", h.screen())
+	}
+	if h.m.traffic.rows() != 1 {
+		t.Errorf("the query matches %d rows; want the one spilled server/discover (scan error %q; oldest %q)", h.m.traffic.rows(), h.m.traffic.scanErr, buf.At(0).summary)
+	}
+}

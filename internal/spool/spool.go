@@ -12,7 +12,9 @@
 // kept decoded (a page cache), so a frame reads at most the blocks of its rows.
 //
 // A Buffer is not safe for concurrent use: the TUI owns its buffers on the UI
-// goroutine (the writer goroutine is the buffer's own business).
+// goroutine (the writer goroutine is the buffer's own business). To read the
+// spilled records from another goroutine (a search over the whole history, off the
+// UI goroutine), the owner takes a Spilled snapshot and hands it over.
 package spool
 
 import (
@@ -362,8 +364,14 @@ func (b *Buffer[T]) block(blk int, loc blockLoc) ([]T, error) {
 }
 
 func (b *Buffer[T]) readBlock(loc blockLoc) ([]T, error) {
-	start, end, count := loc.start, loc.end, loc.count
 	b.reads++
+	return decodeBlock(b.codec, loc)
+}
+
+// decodeBlock reads a block's records with ReadAt (safe for concurrent use), so it
+// touches nothing of the buffer.
+func decodeBlock[T any](codec Codec[T], loc blockLoc) ([]T, error) {
+	start, end, count := loc.start, loc.end, loc.count
 	r := bufio.NewReader(io.NewSectionReader(loc.file, start, end-start))
 	out := make([]T, 0, count)
 	for range count {
@@ -375,13 +383,85 @@ func (b *Buffer[T]) readBlock(loc blockLoc) ([]T, error) {
 		if _, err := io.ReadFull(r, data); err != nil {
 			return nil, fmt.Errorf("spool: reading the spill file: %w", err)
 		}
-		v, err := b.codec.Decode(data)
+		v, err := codec.Decode(data)
 		if err != nil {
 			return nil, fmt.Errorf("spool: decoding a spilled record: %w", err)
 		}
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// Spilled is a snapshot of the records a buffer had moved out of memory when it was
+// taken (indices 0 .. Len()-1), readable from any one goroutine while the owner goes
+// on appending: it holds its own copy of where the blocks are (and of the records
+// still waiting for the writer), reads the file with ReadAt and keeps its own cache
+// of the last block read. It never touches the buffer again, so its reads do not
+// count in the buffer's BlockReads. Once the buffer is closed, its reads fail.
+// A Spilled itself is for one goroutine at a time.
+type Spilled[T any] struct {
+	codec   Codec[T]
+	n       int
+	written int     // records 0 .. written-1 are in the file (or lost)
+	queue   []T     // records written .. n-1, not yet written at the snapshot
+	blocks  []int64 // block offsets, as far as written
+	end     int64
+	file    *os.File
+	blk     int // the block in recs (-1: none)
+	recs    []T
+	reads   int
+}
+
+// Spilled snapshots the spilled records [0, InMemory()) for reading from another
+// goroutine. Call it on the buffer's own goroutine.
+func (b *Buffer[T]) Spilled() *Spilled[T] {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := &Spilled[T]{codec: b.codec, n: b.first, written: b.written, end: b.end, file: b.file, blk: -1}
+	// Both slices only ever grow past their length or are replaced, never written
+	// in place: their first elements stay as they are, so the headers are enough.
+	s.queue = b.queue[:len(b.queue):len(b.queue)]
+	s.blocks = b.blocks[:len(b.blocks):len(b.blocks)]
+	return s
+}
+
+// Len is the number of records in the snapshot.
+func (s *Spilled[T]) Len() int { return s.n }
+
+// BlockReads counts the blocks this snapshot read from the spill file.
+func (s *Spilled[T]) BlockReads() int { return s.reads }
+
+// Get returns spilled record i (0 is the oldest): ErrLost for a record the spill
+// file could not keep, an error once the buffer is closed.
+func (s *Spilled[T]) Get(i int) (T, error) {
+	var zero T
+	if i < 0 || i >= s.n {
+		return zero, fmt.Errorf("spool: index %d out of the spilled range [0,%d)", i, s.n)
+	}
+	if i >= s.written {
+		return s.queue[i-s.written], nil
+	}
+	blk := i / blockLen
+	if blk != s.blk {
+		if blk >= len(s.blocks) || s.file == nil {
+			return zero, ErrLost
+		}
+		loc := blockLoc{start: s.blocks[blk], end: s.end, count: min(blockLen, s.written-blk*blockLen), file: s.file}
+		if blk+1 < len(s.blocks) {
+			loc.end = s.blocks[blk+1]
+		}
+		s.reads++
+		recs, err := decodeBlock(s.codec, loc)
+		if err != nil {
+			return zero, err
+		}
+		s.blk, s.recs = blk, recs
+	}
+	j := i - blk*blockLen
+	if j >= len(s.recs) {
+		return zero, ErrLost
+	}
+	return s.recs[j], nil
 }
 
 // Close stops the writer and removes the spill file. Records in memory stay

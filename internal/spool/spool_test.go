@@ -172,3 +172,54 @@ func BenchmarkAppendSpilling(b *testing.B) {
 		buf.Append(line)
 	}
 }
+
+// A search off the UI goroutine reads a snapshot of the spilled records while the
+// owner goes on appending (and spilling): run with -race.
+func TestSpilledReadsWhileAppendsContinue(t *testing.T) {
+	b := New(4<<10, Strings)
+	defer b.Close()
+	line := func(i int) string { return fmt.Sprintf("line %06d %s", i, "some text of a log line") }
+	next := 0
+	for ; b.InMemory() < 1000; next++ {
+		b.Append(line(next))
+	}
+	s := b.Spilled()
+	if s.Len() != b.InMemory() {
+		t.Fatalf("snapshot of %d records, %d spilled", s.Len(), b.InMemory())
+	}
+	done := make(chan error, 1)
+	go func() {
+		for i := range s.Len() {
+			got, err := s.Get(i)
+			if err != nil || got != line(i) {
+				done <- fmt.Errorf("Get(%d) = %q, %v; want %q", i, got, err, line(i))
+				return
+			}
+		}
+		if _, err := s.Get(s.Len()); err == nil {
+			done <- fmt.Errorf("Get past the snapshot did not fail")
+			return
+		}
+		done <- nil
+	}()
+	// The owner appends meanwhile: the writer goroutine writes, blocks are added.
+	for end := next + 20000; next < end; next++ {
+		b.Append(line(next))
+		if next%500 == 0 {
+			b.At(next % b.InMemory()) // and reads back on its own goroutine
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if s.BlockReads() == 0 {
+		t.Error("the snapshot read nothing from the spill file")
+	}
+	// Once the buffer is closed, a snapshot fails to read instead of crashing.
+	b.Written()
+	s2 := b.Spilled()
+	b.Close()
+	if _, err := s2.Get(0); err == nil {
+		t.Error("a read after Close did not fail")
+	}
+}
