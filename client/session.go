@@ -88,6 +88,9 @@ type Options struct {
 	// TimeoutCap bounds each request however much progress it reports (default 10 ×
 	// Timeout).
 	TimeoutCap time.Duration
+	// TimeoutFrom says where Timeout was set, for the message when it fires
+	// ("" is the --timeout flag; the workbench names a config entry's own timeout).
+	TimeoutFrom string
 	// Transport for an HTTP target: "" (detect), "streamable" or "sse".
 	Transport string
 	// Header is sent with every HTTP request, over the target's own headers.

@@ -19,16 +19,25 @@ type TimeoutError struct {
 	Timeout  time.Duration // the per-request timeout
 	Cap      bool          // the hard cap ended it, not silence
 	Progress int           // progress notifications it reported
+	From     string        // where Timeout was set ("" is the --timeout flag)
+}
+
+// from is where the timeout was set, as the message names it.
+func (e *TimeoutError) from() string {
+	if e.From != "" {
+		return e.From
+	}
+	return "--timeout"
 }
 
 func (e *TimeoutError) Error() string {
 	if e.Cap {
-		return fmt.Sprintf("%s did not finish within %v, the hard cap (--timeout-cap), although it kept reporting progress (%d notifications, each of which restarts the %v --timeout); it was cancelled", e.What, e.After, e.Progress, e.Timeout)
+		return fmt.Sprintf("%s did not finish within %v, the hard cap (--timeout-cap), although it kept reporting progress (%d notifications, each of which restarts the %v timeout, %s); it was cancelled", e.What, e.After, e.Progress, e.Timeout, e.from())
 	}
 	if e.Progress > 0 {
-		return fmt.Sprintf("%s did not finish: no answer and no progress for %v (--timeout) after %d progress notifications; it was cancelled", e.What, e.Timeout, e.Progress)
+		return fmt.Sprintf("%s did not finish: no answer and no progress for %v (%s) after %d progress notifications; it was cancelled", e.What, e.Timeout, e.from(), e.Progress)
 	}
-	return fmt.Sprintf("%s did not finish within %v (--timeout); it was cancelled", e.What, e.Timeout)
+	return fmt.Sprintf("%s did not finish within %v (%s); it was cancelled", e.What, e.Timeout, e.from())
 }
 
 // requestTimer bounds one request: Timeout of silence, which each progress
@@ -36,6 +45,7 @@ func (e *TimeoutError) Error() string {
 type requestTimer struct {
 	mu       sync.Mutex
 	what     string
+	from     string
 	idle     time.Duration
 	start    time.Time
 	progress int
@@ -49,7 +59,7 @@ type requestTimer struct {
 // request is done. With no timeout configured the context only inherits ctx.
 func (s *Session) startRequest(ctx context.Context, what string) (context.Context, *requestTimer) {
 	rctx, cancel := context.WithCancelCause(ctx)
-	rt := &requestTimer{what: what, idle: s.opts.Timeout, start: time.Now(), cancel: cancel}
+	rt := &requestTimer{what: what, idle: s.opts.Timeout, from: s.opts.TimeoutFrom, start: time.Now(), cancel: cancel}
 	if rt.idle <= 0 {
 		return rctx, rt
 	}
@@ -65,7 +75,7 @@ func (s *Session) startRequest(ctx context.Context, what string) (context.Contex
 
 func (rt *requestTimer) fire(isCap bool) {
 	rt.mu.Lock()
-	e := &TimeoutError{What: rt.what, After: time.Since(rt.start).Round(time.Millisecond), Timeout: rt.idle, Cap: isCap, Progress: rt.progress}
+	e := &TimeoutError{What: rt.what, After: time.Since(rt.start).Round(time.Millisecond), Timeout: rt.idle, Cap: isCap, Progress: rt.progress, From: rt.from}
 	if isCap {
 		// The cap itself, not the time measured: a loaded machine fires the timer late,
 		// and the message should name the bound the user set.

@@ -340,6 +340,7 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 	o.Tap = tap
 	if s.spec.Timeout > 0 {
 		o.Timeout, o.TimeoutCap = s.spec.Timeout, 0
+		o.TimeoutFrom = "the timeout of " + name + "'s config entry"
 	}
 	if s.spec.Target.URL == "" {
 		o.Header, o.Transport = nil, ""

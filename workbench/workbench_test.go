@@ -365,6 +365,10 @@ func TestPerServerTimeout(t *testing.T) {
 	if !errors.As(err, &te) || te.Timeout != 50*time.Millisecond {
 		t.Fatalf("short: %v", err)
 	}
+	// The message names the bound the user set: the config entry's, not --timeout.
+	if msg := err.Error(); !strings.Contains(msg, "the timeout of short's config entry") || strings.Contains(msg, "--timeout") {
+		t.Errorf("the timeout is not named as the entry's own: %v", err)
+	}
 	r, err := w.Call(ctx, workbench.ToolID{Server: "long", Tool: "slow"}, args, client.CallOptions{})
 	if err != nil || r.IsError {
 		t.Fatalf("long: %+v %v", r, err)

@@ -21,6 +21,7 @@ func (c *common) withTimeout(spec workbench.Spec) *common {
 	cc := *c
 	if spec.Timeout > 0 {
 		cc.remote.timeout, cc.remote.timeoutCap = spec.Timeout, 0
+		cc.remote.timeoutFrom = "the timeout of " + spec.Name + "'s config entry"
 	}
 	return &cc
 }

@@ -23,8 +23,10 @@ type remoteFlags struct {
 	transport  string
 	timeout    time.Duration
 	timeoutCap time.Duration
-	config     string
-	inputs     multiFlag // --input ID=VALUE for ${input:ID}
+	// timeoutFrom: where timeout came from when not from --timeout (a config entry).
+	timeoutFrom string
+	config      string
+	inputs      multiFlag // --input ID=VALUE for ${input:ID}
 }
 
 // registerRemote adds the flags of remote.go. It owns --timeout: a per-request bound
@@ -61,6 +63,7 @@ func (c *common) applyRemote(o *client.Options) error {
 	o.AllowCrossOrigin = r.crossOK
 	o.Timeout = r.timeout
 	o.TimeoutCap = r.timeoutCap
+	o.TimeoutFrom = r.timeoutFrom
 	return nil
 }
 

@@ -149,6 +149,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	target := servers[0].spec.Target
 	if servers[0].spec.Timeout > 0 {
 		c.remote.timeout, c.remote.timeoutCap = servers[0].spec.Timeout, 0
+		c.remote.timeoutFrom = "the timeout of " + servers[0].spec.Name + "'s config entry"
 	}
 	name := strings.Join(target.Argv, " ")
 	if len(argv) == 0 {
