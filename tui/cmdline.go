@@ -217,6 +217,12 @@ func (m *model) onWbDone(msg wbDoneMsg) {
 	switch {
 	case msg.err == nil:
 		m.notice = msg.what + ": done"
+		// The added server's event may have come first: its warning must not be lost.
+		if name, ok := strings.CutPrefix(msg.what, "add "); ok {
+			if why := m.notRecorded(name); why != "" {
+				m.notice += "; " + why
+			}
+		}
 	case errors.Is(msg.err, workbench.ErrNoServer):
 		m.notice = msg.err.Error()
 	default:

@@ -244,6 +244,15 @@ func (m *model) restartServer(s *server) tea.Cmd {
 	}
 }
 
+// notRecorded says why a server added during the session is not in the recording
+// ("" when it is, or nothing is recorded).
+func (m *model) notRecorded(name string) string {
+	if m.opts.Recording == "" || m.opts.OnAdd != nil {
+		return ""
+	}
+	return safe(name) + " is not recorded: " + m.opts.Recording + " records one server (to record several, start with --server NAME=TARGET for each)"
+}
+
 // onWorkbench follows the workbench's events.
 func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 	switch e.Kind {
@@ -251,8 +260,8 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 		if m.server(e.Server) == nil {
 			m.servers = append(m.servers, &server{name: e.Server, state: stateConnecting})
 			m.refreshTools()
-			if m.opts.Recording != "" && m.opts.OnAdd == nil {
-				m.notice = safe(e.Server) + " is not recorded: " + m.opts.Recording + " records one server (to record several, start with --server NAME=TARGET for each)"
+			if why := m.notRecorded(e.Server); why != "" {
+				m.notice = why
 			}
 			return m.onServerAdded(e.Server)
 		}
