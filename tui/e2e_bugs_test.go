@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
@@ -14,17 +13,7 @@ import (
 // waitGone waits until the screen no longer shows what.
 func (x *tmux) waitGone(what string) string {
 	x.t.Helper()
-	deadline := time.Now().Add(testutil.Patience)
-	for {
-		s := x.screen()
-		if !strings.Contains(s, what) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			x.t.Fatalf("the screen still shows %q:\n%s", what, s)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return x.waitUntil(fmt.Sprintf("%q to leave the screen", what), func(s string) bool { return !strings.Contains(s, what) })
 }
 
 // Issue 9, items 1, 2 and 3 on npm fastmcp: History re-runs its own tool under a
@@ -155,19 +144,17 @@ func TestEndToEndHTTPServerDeath(t *testing.T) {
 // waitAny waits until the screen shows one of whats and returns which.
 func (x *tmux) waitAny(whats ...string) string {
 	x.t.Helper()
-	deadline := time.Now().Add(testutil.Patience)
-	for {
-		s := x.screen()
+	found := ""
+	x.waitUntil(fmt.Sprintf("any of %q on the screen", whats), func(s string) bool {
 		for _, w := range whats {
 			if strings.Contains(s, w) {
-				return w
+				found = w
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			x.t.Fatalf("the screen never showed any of %q:\n%s", whats, s)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return false
+	})
+	return found
 }
 
 // Items 7 and 14 on server-everything: esc in the tool list clears the filter and

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
@@ -67,13 +66,7 @@ func TestEndToEndHistoryKeepsNoSecrets(t *testing.T) {
 			x.keys("6")
 			// The call has answered once its History row says ok.
 			done := regexp.MustCompile(`ok\s+echo\s+\{"text"`)
-			deadline := time.Now().Add(testutil.Patience)
-			for !done.MatchString(x.screen()) {
-				if time.Now().After(deadline) {
-					t.Fatalf("the call never answered:\n%s", x.screen())
-				}
-				time.Sleep(50 * time.Millisecond)
-			}
+			x.waitUntil("the call's ok row in History", done.MatchString)
 			x.keys("q")
 			x.waitFor("mcpscope-exited:0")
 			var files []string

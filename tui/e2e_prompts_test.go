@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
@@ -64,20 +63,4 @@ func TestEndToEndPromptServerEverything(t *testing.T) {
 		x.waitFor("  Alice")
 		x.keys("Down", "Enter")
 	}, "Please promote Alice to the head of the Engineering team.")
-}
-
-// waitUntil polls the screen until ok holds, for up to testutil.Patience.
-func (x *tmux) waitUntil(what string, ok func(string) bool) {
-	x.t.Helper()
-	deadline := time.Now().Add(testutil.Patience)
-	for {
-		s := x.screen()
-		if ok(s) {
-			return
-		}
-		if time.Now().After(deadline) {
-			x.t.Fatalf("the screen never showed %s:\n%s", what, s)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }

@@ -53,17 +53,17 @@ func (x *tmux) typeText(s string) { x.run("send-keys", "-t", "e2e", "-l", s) }
 // waitFor polls the screen until it shows what, for up to testutil.Patience.
 func (x *tmux) waitFor(what string) string {
 	x.t.Helper()
-	deadline := time.Now().Add(testutil.Patience)
-	for {
+	return x.waitUntil(fmt.Sprintf("%q on the screen", what), func(s string) bool { return strings.Contains(s, what) })
+}
+
+// waitUntil waits until the screen satisfies ok and returns that screen; every
+// other wait on the screen is built on it.
+func (x *tmux) waitUntil(what string, ok func(screen string) bool) string {
+	x.t.Helper()
+	return testutil.Eventually(x.t, what, func() (bool, string) {
 		s := x.screen()
-		if strings.Contains(s, what) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			x.t.Fatalf("the screen never showed %q:\n%s", what, s)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return ok(s), s
+	})
 }
 
 // panePID is the PID of the program the pane runs (the shell wrapper's child chain is

@@ -1,16 +1,15 @@
 package tui
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testservers/oauthserver"
+	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/oauth"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -62,15 +61,7 @@ func TestLoginPasteFlow(t *testing.T) {
 	if !h.m.server("host").callable() || len(h.m.server("host").tools) == 0 {
 		t.Fatalf("the host is not usable during the login: %+v", h.m.server("host"))
 	}
-	var redirect []byte
-	end := time.Now().Add(45 * time.Second)
-	for len(redirect) == 0 {
-		if time.Now().After(end) {
-			t.Fatal("the browser command never fetched the authorization URL")
-		}
-		redirect, _ = os.ReadFile(got)
-		time.Sleep(20 * time.Millisecond)
-	}
+	redirect := testutil.WaitFile(t, got, "") // the browser command fetched the authorization URL
 	h.update(tea.PasteMsg{Content: string(redirect) + "\n"})
 	screen := h.screen()
 	if !strings.Contains(screen, "•••") || strings.Contains(screen, "code=") {

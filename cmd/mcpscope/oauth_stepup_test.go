@@ -52,17 +52,10 @@ func TestOAuthStepUpAsksOnATerminal(t *testing.T) {
 	tmux("new-session", "-d", "-s", "s", "-x", "200", "-y", "50", cmd)
 	waitFor := func(what string, n int) string {
 		t.Helper()
-		deadline := time.Now().Add(testutil.Patience)
-		for {
+		return testutil.Eventually(t, fmt.Sprintf("%q %d times in the terminal", what, n), func() (bool, string) {
 			s := tmux("capture-pane", "-p", "-J", "-t", "s", "-S", "-100")
-			if strings.Count(s, what) >= n {
-				return s
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the terminal never showed %q %d times:\n%s", what, n, s)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			return strings.Count(s, what) >= n, s
+		})
 	}
 	waitFor("asks for more scope (mcp:read admin:write) than the token has (mcp:read offline_access). Log in again to ask for it? [y/N]", 1)
 	tmux("send-keys", "-t", "s", "n", "Enter")

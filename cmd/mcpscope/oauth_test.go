@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testservers/oauthserver"
 	"github.com/mcpscope/mcpscope/internal/testutil"
@@ -97,17 +96,7 @@ func TestOAuthPaste(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() { done <- runCommand(t, cmd) }()
-	deadline := time.Now().Add(30 * time.Second)
-	var redirect []byte
-	for time.Now().Before(deadline) {
-		if redirect, _ = os.ReadFile(got); len(redirect) > 0 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if len(redirect) == 0 {
-		t.Fatal("the browser command never fetched the authorization URL")
-	}
+	redirect := testutil.WaitFile(t, got, "") // the browser command fetched the authorization URL
 	io.WriteString(stdin, string(redirect)+"\n")
 	stdin.Close()
 	r := <-done

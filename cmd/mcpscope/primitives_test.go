@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
@@ -114,20 +113,7 @@ func TestPrimitiveCommandsEverything(t *testing.T) {
 	argv := append([]string{"call", "trigger-url-elicitation", "url=https://example.com/consent?x=1", "message=Consent please", "--elicit", "accept", "--"}, testutil.Everything(t)...)
 	r := mcpscope(t, []string{"BROWSER=" + browser}, argv...)
 	expect(t, r, 0, nil, []string{"https://example.com/consent?x=1"})
-	testutilWaitFile(t, opened, "https://example.com/consent?x=1")
-}
-
-// testutilWaitFile waits (with the tests' patience) for path to hold want.
-func testutilWaitFile(t *testing.T, path, want string) {
-	t.Helper()
-	deadline := time.Now().Add(testutil.Patience)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(path); err == nil && strings.Contains(string(b), want) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond) // polling for the condition, not a settle delay
-	}
-	t.Fatalf("%s never held %q", path, want)
+	testutil.WaitFile(t, opened, "https://example.com/consent?x=1")
 }
 
 // Over Streamable HTTP, server-everything in the 2025 era and the TypeScript SDK v2

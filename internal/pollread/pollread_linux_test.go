@@ -8,8 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/mcpscope/mcpscope/internal/testutil"
 	"golang.org/x/sys/unix"
 )
 
@@ -53,9 +53,9 @@ func readOnce(in *os.File, got chan<- string) {
 // how it waits: "IO wait" (parked in the runtime's poller) or "syscall" (in read(2)).
 func readerState(t *testing.T) string {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
 	buf := make([]byte, 1<<20)
-	for {
+	found := ""
+	testutil.Eventually(t, "the reading goroutine waiting for input", func() (bool, string) {
 		n := runtime.Stack(buf, true)
 		for _, g := range strings.Split(string(buf[:n]), "\n\n") {
 			if !strings.Contains(g, "pollread.readOnce(") {
@@ -64,15 +64,14 @@ func readerState(t *testing.T) string {
 			head, _, _ := strings.Cut(g, "\n")
 			for _, state := range []string{"[IO wait", "[syscall"} {
 				if strings.Contains(head, state) {
-					return strings.TrimPrefix(state, "[")
+					found = strings.TrimPrefix(state, "[")
+					return true, ""
 				}
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the reading goroutine never waited for input:\n%s", buf[:n])
-		}
-		time.Sleep(time.Millisecond)
-	}
+		return false, string(buf[:n])
+	})
+	return found
 }
 
 // TestPendingReadWaitsInThePoller: a read of stdin that waits for data parks its

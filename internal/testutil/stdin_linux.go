@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -43,8 +42,7 @@ func threadsReadingStdin(pid int) (tids []string, settled bool) {
 // about 60 s pass (see package pollread; issue 14 item 9).
 func AssertWaitsForStdinInPoller(t testing.TB, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(Patience)
-	for {
+	Eventually(t, fmt.Sprintf("every thread of process %d asleep, waiting for input", pid), func() (bool, string) {
 		tids, settled := threadsReadingStdin(pid)
 		if _, err := os.Stat(fmt.Sprintf("/proc/%d/task", pid)); err != nil {
 			t.Fatalf("process %d is gone while it should wait for input: %v", pid, err)
@@ -52,12 +50,6 @@ func AssertWaitsForStdinInPoller(t testing.TB, pid int) {
 		if len(tids) > 0 {
 			t.Fatalf("thread %v of process %d waits for its next message in read(2) on stdin: a garbage collection that starts as it enters the call stops the process until the client writes again", tids, pid)
 		}
-		if settled {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the threads of process %d never all slept, waiting for input, within %v", pid, Patience)
-		}
-		time.Sleep(time.Millisecond)
-	}
+		return settled, "some thread was still running"
+	})
 }

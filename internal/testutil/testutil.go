@@ -50,6 +50,40 @@ func Within(t testing.TB, what string, fn func()) {
 	}
 }
 
+// Eventually waits until check holds, trying again after a short pause (1 ms at
+// first, doubling to at most 50 ms), and fails the test after Patience, saying
+// what it waited for and the last detail check gave (a screen, a file's content).
+// It is the one way tests wait for a condition: never a fixed sleep.
+func Eventually(t testing.TB, what string, check func() (ok bool, detail string)) string {
+	t.Helper()
+	deadline := time.Now().Add(Patience)
+	pause := time.Millisecond
+	for {
+		ok, detail := check()
+		if ok {
+			return detail
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s; it never came. Last seen:\n%s", Patience, what, detail)
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 50*time.Millisecond)
+	}
+}
+
+// WaitFile waits until the file at path holds want (any content when want is "",
+// e.g. what a $BROWSER script wrote) and returns what it holds.
+func WaitFile(t testing.TB, path, want string) []byte {
+	t.Helper()
+	var b []byte
+	Eventually(t, fmt.Sprintf("%s to hold %q", path, want), func() (bool, string) {
+		var err error
+		b, err = os.ReadFile(path)
+		return err == nil && len(b) > 0 && bytes.Contains(b, []byte(want)), string(b)
+	})
+	return b
+}
+
 // Root is the repository root.
 func Root() string {
 	_, file, _, _ := runtime.Caller(0)
