@@ -1,14 +1,17 @@
 package surface
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/inspect"
+	"github.com/mcpscope/mcpscope/internal/jsonscan"
 	"github.com/mcpscope/mcpscope/record"
 )
 
@@ -16,71 +19,203 @@ import (
 var ErrNoSurface = errors.New("no tool surface")
 
 // FromInspect reads a saved `mcpscope --inspect --format json` document.
+//
+// The document is validated once and then walked, not decoded: a CI job diffs files
+// of thousands of tools, and decoding each tool into maps and back cost most of the
+// diff's time.
 func FromInspect(data []byte, label string) (*Surface, error) {
-	var doc struct {
-		FormatVersion *int               `json:"formatVersion"`
-		Server        inspect.ServerJSON `json:"server"`
-		Tools         json.RawMessage    `json:"tools"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
+	if err := jsonscan.Valid(data); err != nil {
+		if jsonscan.IsDepth(err) {
+			return nil, fmt.Errorf("%s nests deeper than %d levels, as no server's answer may (the Go SDK refuses it too)", label, jsonscan.MaxDepth)
+		}
+		var v any
+		if jerr := json.Unmarshal(data, &v); jerr != nil {
+			err = jerr // encoding/json's words, which people know
+		}
 		return nil, fmt.Errorf("%s is not an --inspect JSON document: %v", label, err)
 	}
-	if doc.FormatVersion == nil || doc.Tools == nil {
+	var version, server, tools []byte
+	jsonscan.MembersTrusted(data, func(key, v []byte) bool {
+		switch {
+		case jsonscan.KeyIs(key, "formatVersion"):
+			version = v
+		case jsonscan.KeyIs(key, "server"):
+			server = v
+		case jsonscan.KeyIs(key, "tools"):
+			tools = v
+		}
+		return true
+	})
+	var formatVersion int
+	if version == nil || tools == nil || json.Unmarshal(version, &formatVersion) != nil {
 		return nil, fmt.Errorf("%s: %w (not an --inspect --format json document: it has no formatVersion and tools)", label, ErrNoSurface)
 	}
-	if *doc.FormatVersion > inspect.FormatVersion {
-		return nil, fmt.Errorf("%s is an --inspect document of format version %d; this mcpscope reads up to %d: upgrade mcpscope", label, *doc.FormatVersion, inspect.FormatVersion)
+	if formatVersion > inspect.FormatVersion {
+		return nil, fmt.Errorf("%s is an --inspect document of format version %d; this mcpscope reads up to %d: upgrade mcpscope", label, formatVersion, inspect.FormatVersion)
 	}
-	var tools []json.RawMessage
-	if err := json.Unmarshal(doc.Tools, &tools); err != nil {
-		return nil, fmt.Errorf("%s: tools is not an array: %v", label, err)
+	if string(tools) == "null" { // a server without tools
+		tools = []byte("[]")
 	}
-	s := &Surface{Label: label, Server: serverText(doc.Server.Name, doc.Server.Version), HasTools: true, Lossy: true}
+	if tools[0] != '[' {
+		return nil, fmt.Errorf("%s: tools is not an array but %s", label, abbreviated(tools))
+	}
+	var srv inspect.ServerJSON
+	if server != nil {
+		_ = json.Unmarshal(server, &srv)
+	}
+	s := &Surface{Label: label, Server: serverText(srv.Name, srv.Version), HasTools: true, Lossy: true}
 	// The report's tools are close to the wire's: rebuild wire objects (hints as the
 	// server set them) so that both kinds of source compare alike.
-	wire := make([]json.RawMessage, 0, len(tools))
-	for _, raw := range tools {
-		var tj struct {
-			Name         string                      `json:"name"`
-			Title        string                      `json:"title"`
-			Description  string                      `json:"description"`
-			Annotations  map[string]inspect.HintJSON `json:"annotations"`
-			InputSchema  json.RawMessage             `json:"inputSchema"`
-			OutputSchema json.RawMessage             `json:"outputSchema"`
+	wire := bytes.NewBuffer(make([]byte, 0, len(tools)))
+	wire.WriteByte('[')
+	n := 0
+	jsonscan.ElementsTrusted(tools, func(raw []byte) bool {
+		if raw[0] != '{' {
+			s.Problems = append(s.Problems, fmt.Sprintf("a tool is not an object: %s", abbreviated(raw)))
+			return true
 		}
-		if err := json.Unmarshal(raw, &tj); err != nil {
-			s.Problems = append(s.Problems, fmt.Sprintf("a tool is not an object: %v", err))
-			continue
+		if n > 0 {
+			wire.WriteByte(',')
 		}
-		m := map[string]any{"name": tj.Name}
-		if tj.Title != "" {
-			m["title"] = tj.Title
-		}
-		if tj.Description != "" {
-			m["description"] = tj.Description
-		}
-		if tj.InputSchema != nil {
-			m["inputSchema"] = tj.InputSchema
-		}
-		if tj.OutputSchema != nil {
-			m["outputSchema"] = tj.OutputSchema
-		}
-		ann := map[string]any{}
-		for _, h := range client.HintNames {
-			if v, ok := tj.Annotations[h.Key]; ok && v.Set {
-				ann[h.Wire] = v.Value
-			}
-		}
-		if len(ann) > 0 {
-			m["annotations"] = ann
-		}
-		b, _ := json.Marshal(m)
-		wire = append(wire, b)
-	}
-	arr, _ := json.Marshal(wire)
-	ts, problems := client.DecodeTools(arr)
+		n++
+		inspectToolWire(wire, raw)
+		return true
+	})
+	wire.WriteByte(']')
+	ts, problems := client.DecodeTools(wire.Bytes())
 	s.Tools, s.Problems = ts, append(s.Problems, problems...)
 	return s, nil
+}
+
+// inspectToolWire writes the wire object of one --inspect tool: its members in sorted
+// order (as encoding/json writes a map), each schema compacted, and the annotations
+// only where the server set them.
+func inspectToolWire(w *bytes.Buffer, raw []byte) {
+	var name, title, description string
+	var annotations, input, output []byte
+	jsonscan.MembersTrusted(raw, func(key, v []byte) bool {
+		str := func(dst *string) {
+			if s, ok := jsonscan.String(v); ok {
+				*dst = s
+			}
+		}
+		switch {
+		case jsonscan.KeyIs(key, "name"):
+			str(&name)
+		case jsonscan.KeyIs(key, "title"):
+			str(&title)
+		case jsonscan.KeyIs(key, "description"):
+			str(&description)
+		case jsonscan.KeyIs(key, "annotations"):
+			annotations = v
+		case jsonscan.KeyIs(key, "inputSchema"):
+			input = v
+		case jsonscan.KeyIs(key, "outputSchema"):
+			output = v
+		}
+		return true
+	})
+	first := true
+	member := func(key string) {
+		if !first {
+			w.WriteByte(',')
+		}
+		first = false
+		w.WriteString(`"` + key + `":`)
+	}
+	quoted := func(s string) {
+		b, _ := json.Marshal(s)
+		w.Write(b)
+	}
+	raws := func(v []byte) { compactTrusted(w, v) }
+	w.WriteByte('{')
+	hints := map[string]inspect.HintJSON{}
+	set := false
+	jsonscan.MembersTrusted(annotations, func(key, v []byte) bool {
+		var h inspect.HintJSON
+		jsonscan.MembersTrusted(v, func(k, b []byte) bool {
+			switch {
+			case jsonscan.KeyIs(k, "value"):
+				h.Value = string(b) == "true"
+			case jsonscan.KeyIs(k, "set"):
+				h.Set = string(b) == "true"
+			}
+			return true
+		})
+		k, _ := jsonscan.String(append(append([]byte{'"'}, key...), '"'))
+		hints[k] = h
+		set = set || h.Set
+		return true
+	})
+	if set {
+		member("annotations")
+		w.WriteByte('{')
+		comma := false
+		for _, h := range sortedHints {
+			if v, ok := hints[h.Key]; ok && v.Set {
+				if comma {
+					w.WriteByte(',')
+				}
+				comma = true
+				fmt.Fprintf(w, "%q:%t", h.Wire, v.Value)
+			}
+		}
+		w.WriteByte('}')
+	}
+	if description != "" {
+		member("description")
+		quoted(description)
+	}
+	if input != nil && string(input) != "null" {
+		member("inputSchema")
+		raws(input)
+	}
+	member("name")
+	quoted(name)
+	if output != nil && string(output) != "null" {
+		member("outputSchema")
+		raws(output)
+	}
+	if title != "" {
+		member("title")
+		quoted(title)
+	}
+	w.WriteByte('}')
+}
+
+// compactTrusted writes JSON that Valid has accepted without its whitespace.
+func compactTrusted(w *bytes.Buffer, v []byte) {
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; c {
+		case ' ', '\t', '\n', '\r':
+		case '"':
+			j := i + 1
+			for j < len(v) && v[j] != '"' {
+				if v[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			w.Write(v[i:min(j+1, len(v))])
+			i = j
+		default:
+			w.WriteByte(c)
+		}
+	}
+}
+
+// sortedHints is client.HintNames in the order of their wire names.
+var sortedHints = func() []struct{ Key, Wire, Label string } {
+	hs := append([]struct{ Key, Wire, Label string }(nil), client.HintNames...)
+	slices.SortFunc(hs, func(a, b struct{ Key, Wire, Label string }) int { return strings.Compare(a.Wire, b.Wire) })
+	return hs
+}()
+
+func abbreviated(raw []byte) string {
+	if len(raw) > 60 {
+		return string(raw[:60]) + "…"
+	}
+	return string(raw)
 }
 
 // FromRecording reads the surface from the last complete listings in a recording of

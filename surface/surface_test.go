@@ -462,9 +462,109 @@ func TestFormats(t *testing.T) {
 }
 
 func TestFromInspectRejects(t *testing.T) {
-	for _, in := range []string{`{}`, `[]`, `{"formatVersion":1}`, `not json`, `{"formatVersion":99,"tools":[]}`} {
+	tooDeep := `{"formatVersion":1,"tools":[{"name":"x","inputSchema":` + strings.Repeat(`[`, 1200) + strings.Repeat(`]`, 1200) + `}]}`
+	for _, in := range []string{`{}`, `[]`, `{"formatVersion":1}`, `not json`, `{"formatVersion":99,"tools":[]}`, `{"formatVersion":1,"tools":{}}`, tooDeep} {
 		if _, err := FromInspect([]byte(in), "x.json"); err == nil {
 			t.Errorf("%s: accepted", in)
 		}
 	}
+}
+
+// TestFromInspectWalkAgreesWithDecoding: reading an --inspect file by walking it gives
+// the tools that decoding it with encoding/json and rebuilding each wire object does,
+// on the real servers' files and on odd ones (escapes, HTML characters, a tool that
+// is not an object, hints set and unset, a schema nested past jsonscan's depth limit).
+func TestFromInspectWalkAgreesWithDecoding(t *testing.T) {
+	deep := strings.Repeat(`{"type":"object","properties":{"x":`, 450) + `{}` + strings.Repeat(`}}`, 450)
+	odd := `{"formatVersion":1,"server":{"name":"odd","version":"1"},"tools":[
+	  {"name":"a\u00e9\"b","title":"<T&>","description":"line\nnext \\ <b>","annotations":{"readOnly":{"value":true,"set":true},"destructive":{"value":true,"set":false},"openWorld":{"value":false,"set":true}},
+	   "inputSchema":{ "type" : "object", "properties" : { "q" : { "type":"string", "description":"a \" quote" } } },
+	   "outputSchema":{"type":"object"}},
+	  7,
+	  {"name":"deep","inputSchema":` + deep + `},
+	  {"name":"bare","annotations":{}}
+	]}`
+	cases := map[string][]byte{"odd": []byte(odd)}
+	for _, f := range []string{"everything.json", "ts-v2.json", "fastmcp.json"} {
+		data, err := os.ReadFile("testdata/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases[f] = data
+	}
+	for name, data := range cases {
+		got, err := FromInspect(data, name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want := decodedInspect(t, data)
+		if len(want) == 0 || len(got.Tools) != len(want) {
+			t.Fatalf("%s: %d tools, want %d", name, len(got.Tools), len(want))
+		}
+		for i := range want {
+			g, w := got.Tools[i], want[i]
+			if g.Name != w.Name || g.Title != w.Title || g.Description != w.Description || g.Annotations.Hints() != w.Annotations.Hints() || g.Annotations.Present != w.Annotations.Present ||
+				!sameJSON(g.InputSchema, w.InputSchema) || !sameJSON(g.OutputSchema, w.OutputSchema) {
+				t.Errorf("%s: tool %d:\n got %+v\nwant %+v", name, i, g, w)
+			}
+		}
+		if name == "odd" && (len(got.Problems) != 1 || !strings.Contains(got.Problems[0], "not an object")) {
+			t.Errorf("odd: problems %q, want one about the tool that is not an object", got.Problems)
+		}
+	}
+	if s, err := FromInspect([]byte(`{"formatVersion":1,"tools":null}`), "none.json"); err != nil || len(s.Tools) != 0 || !s.HasTools {
+		t.Errorf("a server without tools: %v %+v", err, s)
+	}
+}
+
+// decodedInspect reads an --inspect document the plain way: decoded, each tool's wire
+// object rebuilt with encoding/json.
+func decodedInspect(t *testing.T, data []byte) []client.Tool {
+	var doc struct {
+		Tools []json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var wire []json.RawMessage
+	for _, raw := range doc.Tools {
+		var tj struct {
+			Name, Title, Description  string
+			Annotations               map[string]struct{ Value, Set bool }
+			InputSchema, OutputSchema json.RawMessage
+		}
+		if json.Unmarshal(raw, &tj) != nil {
+			continue
+		}
+		m := map[string]any{"name": tj.Name}
+		if tj.Title != "" {
+			m["title"] = tj.Title
+		}
+		if tj.Description != "" {
+			m["description"] = tj.Description
+		}
+		if tj.InputSchema != nil {
+			m["inputSchema"] = tj.InputSchema
+		}
+		if tj.OutputSchema != nil {
+			m["outputSchema"] = tj.OutputSchema
+		}
+		ann := map[string]any{}
+		for _, h := range client.HintNames {
+			if v, ok := tj.Annotations[h.Key]; ok && v.Set {
+				ann[h.Wire] = v.Value
+			}
+		}
+		if len(ann) > 0 {
+			m["annotations"] = ann
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wire = append(wire, b)
+	}
+	arr, _ := json.Marshal(wire)
+	ts, _ := client.DecodeTools(arr)
+	return ts
 }

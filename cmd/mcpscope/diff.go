@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
@@ -64,15 +65,29 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	default:
 		return usageErr("%s", diffUsage)
 	}
+	// A saved file loads beside the other side (a CI diff of a file against a server
+	// costs the server's start, not the sum); two live servers connect one after the
+	// other, so that their stderr and any login question do not mix.
 	var surfaces [2]*surface.Surface
-	for i, spec := range specs {
-		var s *surface.Surface
-		if spec == "" {
-			s, err = liveSurface(ctx, &c, commandServer(argv), strings.Join(argv, " "), stderr)
+	var errs [2]error
+	load := func(i int) {
+		if specs[i] == "" {
+			surfaces[i], errs[i] = liveSurface(ctx, &c, commandServer(argv), strings.Join(argv, " "), stderr)
 		} else {
-			s, err = loadSurface(ctx, &c, spec, stderr)
+			surfaces[i], errs[i] = loadSurface(ctx, &c, specs[i], stderr)
 		}
-		if err != nil {
+	}
+	var wg sync.WaitGroup
+	for i, spec := range specs {
+		if _, _, ok := savedFile(spec); ok {
+			wg.Go(func() { load(i) })
+		} else {
+			load(i)
+		}
+	}
+	wg.Wait()
+	for i, s := range surfaces {
+		if err := errs[i]; err != nil {
 			if errors.Is(err, surface.ErrNoSurface) {
 				return usageErr("%v", err)
 			}
@@ -81,7 +96,6 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		for _, p := range s.Problems {
 			fmt.Fprintf(stderr, "mcpscope: note: %s: %s\n", s.Label, p)
 		}
-		surfaces[i] = s
 	}
 	r := surface.Compare(surfaces[0], surfaces[1])
 	if len(r.Compared) == 0 {
@@ -109,16 +123,8 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // loadSurface reads one side named on the command line: a file (saved --inspect JSON
 // or a recording), or a live server (a URL, a config name, host).
 func loadSurface(ctx context.Context, c *common, spec string, stderr io.Writer) (*surface.Surface, error) {
-	file, server := spec, ""
-	if _, err := os.Stat(file); err != nil {
-		if i := strings.LastIndex(spec, "#"); i > 0 {
-			if _, err2 := os.Stat(spec[:i]); err2 == nil {
-				file, server = spec[:i], spec[i+1:]
-			}
-		}
-	}
-	if st, err := os.Stat(file); err == nil {
-		if st.IsDir() {
+	if file, server, ok := savedFile(spec); ok {
+		if st, err := os.Stat(file); err == nil && st.IsDir() {
 			return nil, usageErr("%s is a directory: give a saved --inspect JSON file or a recording", file)
 		}
 		return fileSurface(file, server, spec)
@@ -135,6 +141,23 @@ func loadSurface(ctx context.Context, c *common, spec string, stderr io.Writer) 
 		return nil, err
 	}
 	return liveSurface(ctx, c, srv, spec, stderr)
+}
+
+// savedFile tells whether spec names a file (or a directory, refused later): FILE or
+// FILE#SERVER.
+func savedFile(spec string) (file, server string, ok bool) {
+	if spec == "" {
+		return "", "", false
+	}
+	if _, err := os.Stat(spec); err == nil {
+		return spec, "", true
+	}
+	if i := strings.LastIndex(spec, "#"); i > 0 {
+		if _, err := os.Stat(spec[:i]); err == nil {
+			return spec[:i], spec[i+1:], true
+		}
+	}
+	return "", "", false
 }
 
 // fileSurface reads a saved --inspect JSON document or a recording.
