@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,8 +19,13 @@ const benchSchema = `{"type":"object","properties":{"name":{"type":"string"}}}`
 
 // BenchmarkWatchEditToTools: from writing the tool file to the surface-changed event
 // (restart, handshake, tools/list and the rest of the surface, compared), with a
-// 50 ms debounce. The debounce is part of what a user waits; compare with
-// BenchmarkServerStart, the same server's own start to its first tool list.
+// 50 ms debounce. ns/op is the whole wait, debounce included. The issue's budget
+// ("the server's own start time plus 50 ms") is checked on what follows the debounce,
+// which is the user's setting; each run reports, from the same run:
+//
+//	start-ms:          the same server started, connected and its tools listed (median)
+//	after-debounce-ms: from the debounce firing (the watch's "restarting") to the event
+//	over-start-ms:     after-debounce-ms minus start-ms: what mcpscope adds (budget 50)
 //
 // Sub-benchmarks: overlapped (the new process starts while the old one exits, the
 // default) and sequential (the old one reaped first, as before), in the same run.
@@ -47,21 +54,30 @@ func benchEditToTools(b *testing.B, linger bool) {
 	defer w.Close()
 	ch, cancel := w.Subscribe()
 	defer cancel()
-	argv := []string{testutil.Mcpscope(b), "host", "--tools", tools}
+	// The server reads its tool file when it starts and never again, as most servers
+	// read their code (the bundled host would reload an edited file itself).
+	served := filepath.Join(dir, "served.json")
+	script := `cp "$1" "$2" && exec "$0" host --tools "$2"`
 	if linger {
-		argv = []string{"/bin/sh", "-c", fmt.Sprintf("%q host --tools %q; sleep 0.1", testutil.Mcpscope(b), tools)}
+		script = `cp "$1" "$2" && "$0" host --tools "$2"; sleep 0.1`
 	}
+	argv := []string{"/bin/sh", "-c", script, testutil.Mcpscope(b), tools, served}
+	start := medianStart(b, argv, 15)
 	spec := workbench.Spec{Name: "dev", Target: client.Target{Argv: argv},
 		Watch: []string{tools}, WatchDebounce: 50 * time.Millisecond}
 	if err := w.Add(spec); err != nil {
 		b.Fatal(err)
 	}
+	var restarted time.Time
 	waitKind := func(k workbench.EventKind, text string) {
 		timeout := time.After(deadline)
 		for {
 			select {
 			case e := <-ch:
-				if e.Kind == k && (text == "" || len(e.Text) >= len(text) && e.Text[:len(text)] == text) {
+				if e.Kind == workbench.EventWatch && strings.HasSuffix(e.Text, "changed: restarting") {
+					restarted = e.Time
+				}
+				if e.Kind == k && (text == "" || strings.HasPrefix(e.Text, text)) {
 					return
 				}
 			case <-timeout:
@@ -73,11 +89,42 @@ func benchEditToTools(b *testing.B, linger bool) {
 	if _, err := w.Wait(context.Background(), "dev"); err != nil {
 		b.Fatal(err)
 	}
+	var after time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		restarted = time.Time{}
 		os.WriteFile(tools, []byte(toolsFile(fmt.Sprintf("v%d", i+1), benchSchema)), 0o644)
 		waitKind(workbench.EventSurfaceChanged, "")
+		if restarted.IsZero() {
+			b.Fatal("the surface changed before the watch said it restarted")
+		}
+		after += time.Since(restarted)
 	}
+	b.StopTimer()
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(ms(start), "start-ms")
+	b.ReportMetric(ms(after/time.Duration(b.N)), "after-debounce-ms")
+	b.ReportMetric(ms(after/time.Duration(b.N)-start), "over-start-ms")
+}
+
+// medianStart is the median of n starts of argv: started, connected, tools listed.
+func medianStart(b *testing.B, argv []string, n int) time.Duration {
+	ctx := context.Background()
+	var ds []time.Duration
+	for range n {
+		t0 := time.Now()
+		s, err := client.Connect(ctx, client.Target{Argv: argv}, base())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Tools(ctx); err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(t0))
+		s.Close()
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 // BenchmarkServerStart: the bundled host with the same tool file, started and
