@@ -128,6 +128,8 @@ func (m *model) exitError() error {
 // delivered together at most every 16 ms, and the server's reader never waits for
 // the UI.
 type pump struct {
+	send    func(tea.Msg)
+	sending sync.Mutex
 	mu      sync.Mutex
 	pending []wire.Event
 	servers []string // the server of each pending event
@@ -149,7 +151,7 @@ type wireBatchMsg struct {
 }
 
 func newPump(send func(tea.Msg)) *pump {
-	p := &pump{wake: make(chan struct{}, 1), done: make(chan struct{}), max: maxPending}
+	p := &pump{wake: make(chan struct{}, 1), done: make(chan struct{}), max: maxPending, send: send}
 	go func() {
 		for {
 			select {
@@ -158,25 +160,37 @@ func newPump(send func(tea.Msg)) *pump {
 			case <-p.wake:
 			}
 			time.Sleep(16 * time.Millisecond)
-			p.mu.Lock()
-			batch, servers, logs := p.pending, p.servers, p.logs
-			p.pending, p.servers, p.logs, p.bytes = nil, nil, nil, 0
-			if p.lostEvents > 0 {
-				batch = append(batch, wire.Event{Time: time.Now(), Kind: wire.KindSynthetic,
-					Text: fmt.Sprintf("%d wire events were dropped while the screen was busy (a recording keeps them all)", p.lostEvents)})
-				servers = append(servers, "")
-			}
-			if p.lostLog > 0 {
-				logs = append(logs, fmt.Sprintf("… %d log lines were dropped while the screen was busy", p.lostLog))
-			}
-			p.lostEvents, p.lostLog = 0, 0
-			p.mu.Unlock()
-			if len(batch) > 0 || len(logs) > 0 {
-				send(wireBatchMsg{events: batch, servers: servers, logs: logs})
-			}
+			p.flush()
 		}
 	}()
 	return p
+}
+
+// flush delivers what is pending now. Before a server's status reaches the screen
+// the subscription flushes, so that the screen sees the wire events (a failed
+// start's stderr) before the status that follows them: the Tool view shows the stderr
+// of the current attempt from where its "connecting" came.
+func (p *pump) flush() {
+	// sending is held across taking the batch and sending it: two flushes deliver
+	// their batches in the order they took them.
+	p.sending.Lock()
+	defer p.sending.Unlock()
+	p.mu.Lock()
+	batch, servers, logs := p.pending, p.servers, p.logs
+	p.pending, p.servers, p.logs, p.bytes = nil, nil, nil, 0
+	if p.lostEvents > 0 {
+		batch = append(batch, wire.Event{Time: time.Now(), Kind: wire.KindSynthetic,
+			Text: fmt.Sprintf("%d wire events were dropped while the screen was busy (a recording keeps them all)", p.lostEvents)})
+		servers = append(servers, "")
+	}
+	if p.lostLog > 0 {
+		logs = append(logs, fmt.Sprintf("… %d log lines were dropped while the screen was busy", p.lostLog))
+	}
+	p.lostEvents, p.lostLog = 0, 0
+	p.mu.Unlock()
+	if len(batch) > 0 || len(logs) > 0 {
+		p.send(wireBatchMsg{events: batch, servers: servers, logs: logs})
+	}
 }
 
 // maxPending bounds what waits for the screen.

@@ -27,8 +27,9 @@ func (m *model) onWatch(s *server, e workbench.Event) tea.Cmd {
 		text = s.name + ": " + text
 	}
 	m.notice = text
-	if strings.HasSuffix(e.Text, "changed: restarting") {
-		m.interruptedByRestart(s, strings.TrimSuffix(e.Text, " changed: restarting"))
+	if changed, ok := strings.CutSuffix(e.Text, " changed: restarting"); ok {
+		s.restartedFor = safe(changed)
+		m.interruptedByRestart(s, changed)
 	}
 	return nil
 }

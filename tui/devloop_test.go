@@ -184,6 +184,9 @@ func TestWatchBrokenEditRecovers(t *testing.T) {
 	h.typeText("Bo")
 	editLikeAnEditor(t, d.tools, `{"tools": [ {"name": `)
 	h.until("the failed start", func(m *model) bool { return m.srv.state == stateFailed })
+	if !strings.Contains(h.m.notice, "tools.json changed and the server failed to start") {
+		t.Errorf("the notice after the failed restart: %q", h.m.notice)
+	}
 	h.press("esc", "1")
 	h.until("the failure's stderr", func(m *model) bool {
 		s := h.screen()
@@ -195,6 +198,40 @@ func TestWatchBrokenEditRecovers(t *testing.T) {
 		t.Errorf("after recovery the form of %q holds %s", h.m.formTool, v)
 	}
 	h.contains("v3")
+}
+
+// TestWatchFailedStartShowsItsOwnStderr: a start that fails while the old process is
+// still exiting is tried again once it is gone; the Tool view then shows the stderr
+// of the last try, not of both (the first try's lines reach the screen through the
+// batching pump, after the status of the second try unless the pump is flushed
+// first).
+func TestWatchFailedStartShowsItsOwnStderr(t *testing.T) {
+	dir := t.TempDir()
+	tools := filepath.Join(dir, "tools.json")
+	if err := os.WriteFile(tools, []byte(devToolsFile("v1", schemaV1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A good start serves and lingers a moment after the host exits; a broken one
+	// fails a moment after it starts, with one stderr line naming its pid.
+	script := `if grep -q BROKEN "$1"; then sleep 0.2; echo "start $$: the tool file is broken" >&2; exit 1; fi; "$0" host --tools "$1"; sleep 0.1`
+	opts := Options{Name: "dev", Theme: "dark", Servers: []workbench.Spec{{Name: "dev",
+		Target: client.Target{Argv: []string{"/bin/sh", "-c", script, testutil.Mcpscope(t), tools}},
+		Watch:  []string{tools}, WatchDebounce: 50 * time.Millisecond}}}
+	h := newHarnessWith(t, opts, 120, 40)
+	h.until("the tools", func(m *model) bool { return greetDesc(m) == "v1" && m.srv.state == stateReady })
+	if err := os.WriteFile(tools, []byte("BROKEN"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.until("the failed start", func(m *model) bool { return m.srv.state == stateFailed })
+	h.press("1")
+	h.until("the failure's stderr", func(m *model) bool { return strings.Contains(h.screen(), "the tool file is broken") })
+	// Both tries' lines may still be arriving: wait until the screen holds every wire
+	// event, then read it.
+	h.until("every wire event", h.caughtUp)
+	screen := h.screen()
+	if n := strings.Count(screen, "the tool file is broken"); n != 1 || !strings.Contains(screen, "stderr (1 lines)") {
+		t.Errorf("the failed start shows %d stderr lines of starts, want the last start's one:\n%s", n, screen)
+	}
 }
 
 // TestWatchInterruptsACallInFlight: a call running when an edit restarts the server

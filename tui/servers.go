@@ -38,6 +38,9 @@ type server struct {
 	stderr    []string  // its last stderr lines (safe)
 	// reconnecting: a request is reconnecting the idle server (the notice says so).
 	reconnecting bool
+	// restartedFor names the watched files whose change is restarting the server,
+	// until the restart connects or fails (the notice then says which).
+	restartedFor string
 	// counts are its resources and prompts (resources/list, prompts/list), fetched
 	// in a command once it is connected: what the Servers row shows.
 	counts serverCounts
@@ -203,6 +206,9 @@ func (m *model) connect() tea.Cmd {
 			if e.Kind == workbench.EventWire {
 				continue
 			}
+			if e.Kind == workbench.EventStatus && pump != nil {
+				pump.flush() // the wire events before this status come first
+			}
 			send(wbMsg{e: e})
 		}
 	}()
@@ -343,6 +349,7 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 		s.stderrFrom = m.stderr.total()
 	case workbench.StateConnected:
 		s.state, s.info, s.err, s.exit = stateReady, st.Info, nil, nil
+		s.restartedFor = ""
 		s.everReady = true
 		if s.reconnecting {
 			s.reconnecting = false
@@ -356,6 +363,14 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 		s.state, s.err, s.exit = stateFailed, st.Err, st.Exit
 		if s.err == nil {
 			s.err = errors.New(st.Reason)
+		}
+		if changed := s.restartedFor; changed != "" {
+			s.restartedFor = ""
+			m.notice = changed + " changed and the server failed to start (1 Tool shows why, with its stderr); the next change restarts it again"
+			if m.several() {
+				m.notice = s.name + ": " + m.notice
+			}
+			break
 		}
 		if m.several() && st.State == workbench.StateNeedsLogin {
 			m.notice = s.name + " needs login: L on 7 Servers (or :login " + s.name + ") logs in; the other servers go on"
