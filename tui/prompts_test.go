@@ -1,12 +1,19 @@
 package tui
 
 import (
+	"context"
+	"fmt"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/host"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -331,5 +338,51 @@ func TestPromptSaveServerEverything(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(h.m.opts.SaveDir, "mcpscope-prompt-*", "*"))
 	if len(files) != 3 {
 		t.Fatalf("saved files: %v", files)
+	}
+}
+
+// The same question on 2026-07-28, where a server asks by answering prompts/get with
+// input_required and the client retries with inputResponses: an SDK server over
+// stateless HTTP in this process. The user sees the same dialog, and the retry
+// carries the answer.
+func TestPromptElicitation2026(t *testing.T) {
+	t.Parallel()
+	s := mcp.NewServer(&mcp.Implementation{Name: "asks-in-prompts", Version: "1"}, nil)
+	s.AddPrompt(&mcp.Prompt{Name: "ask_first", Description: "asks who is asking"}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		if len(req.Params.InputResponses) == 0 {
+			return &mcp.GetPromptResult{
+				InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{Mode: "form", Message: "Who is asking for this prompt?",
+					RequestedSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"name": {Type: "string"}}, Required: []string{"name"}}}},
+				RequestState: "asked",
+			}, nil
+		}
+		er, ok := req.Params.InputResponses["who"].(*mcp.ElicitResult)
+		if !ok || req.Params.RequestState != "asked" || er.Action != "accept" {
+			return nil, fmt.Errorf("the retry carried %+v with state %q", req.Params.InputResponses, req.Params.RequestState)
+		}
+		name, _ := er.Content["name"].(string)
+		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "The user's name is " + name + "."}}}}, nil
+	})
+	srv := httptest.NewServer(host.NewHTTPHandler(s, host.HTTPOptions{}))
+	// Closed after the harness (cleanups run last first): it waits for the client's
+	// open subscriptions/listen stream to end.
+	t.Cleanup(srv.Close)
+	h := newHarness(t, client.Target{URL: srv.URL + "/mcp"}, 120, 40)
+	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+	if v := h.m.srv.info.ProtocolVersion; v != "2026-07-28" {
+		t.Fatalf("the session speaks %s, want 2026-07-28", v)
+	}
+	h.press("9")
+	h.until("the prompt", screenHas(h, "ask_first"))
+	h.press("enter")
+	h.until("the form", screenHas(h, "(no arguments)"))
+	h.press("enter")
+	h.until("the question", screenHas(h, "The server asks for input", "Who is asking for this prompt?"))
+	h.typeText("Ada")
+	h.press("enter")
+	h.until("the messages", screenHas(h, "── [1] user", "The user's name is Ada."))
+	h.until("the traffic so far", h.caughtUp)
+	if n := sentWith(h.m, "prompts/get", `"inputResponses"`, `"requestState":"asked"`); n != 1 {
+		t.Errorf("%d prompts/get retries carried the answer and the state, want 1", n)
 	}
 }
