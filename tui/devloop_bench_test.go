@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/serverstart"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -42,7 +42,7 @@ func benchEditToToolList(b *testing.B, debounce time.Duration) {
 	// the race with a long debounce).
 	served := filepath.Join(dir, "served.json")
 	argv := []string{"/bin/sh", "-c", `cp "$1" "$2" && exec "$0" host --tools "$2"`, testutil.Mcpscope(b), tools, served}
-	start := medianStart(b, argv, 15)
+	start := serverstart.Median(b, argv, 15, client.Options{})
 	opts := Options{Name: "dev", Theme: "dark", Servers: []workbench.Spec{{Name: "dev",
 		Target: client.Target{Argv: argv}, Watch: []string{tools}, WatchDebounce: debounce}}}
 	h := newHarnessWith(b, opts, 120, 40)
@@ -77,26 +77,6 @@ func benchEditToToolList(b *testing.B, debounce time.Duration) {
 	b.ReportMetric(ms(start), "start-ms")
 	b.ReportMetric(ms(after/time.Duration(b.N)), "after-debounce-ms")
 	b.ReportMetric(ms(after/time.Duration(b.N)-start), "over-start-ms")
-}
-
-// medianStart is the median of n starts of argv: started, connected, tools listed.
-func medianStart(b *testing.B, argv []string, n int) time.Duration {
-	ctx := context.Background()
-	var ds []time.Duration
-	for range n {
-		t0 := time.Now()
-		s, err := client.Connect(ctx, client.Target{Argv: argv}, client.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := s.Tools(ctx); err != nil {
-			b.Fatal(err)
-		}
-		ds = append(ds, time.Since(t0))
-		s.Close()
-	}
-	slices.Sort(ds)
-	return ds[len(ds)/2]
 }
 
 // BenchmarkWatchServerStart: the same server started, connected, and its tools

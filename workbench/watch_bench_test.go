@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/serverstart"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -62,7 +62,7 @@ func benchEditToTools(b *testing.B, linger bool) {
 		script = `cp "$1" "$2" && "$0" host --tools "$2"; sleep 0.1`
 	}
 	argv := []string{"/bin/sh", "-c", script, testutil.Mcpscope(b), tools, served}
-	start := medianStart(b, argv, 15)
+	start := serverstart.Median(b, argv, 15, base())
 	spec := workbench.Spec{Name: "dev", Target: client.Target{Argv: argv},
 		Watch: []string{tools}, WatchDebounce: 50 * time.Millisecond}
 	if err := w.Add(spec); err != nil {
@@ -105,26 +105,6 @@ func benchEditToTools(b *testing.B, linger bool) {
 	b.ReportMetric(ms(start), "start-ms")
 	b.ReportMetric(ms(after/time.Duration(b.N)), "after-debounce-ms")
 	b.ReportMetric(ms(after/time.Duration(b.N)-start), "over-start-ms")
-}
-
-// medianStart is the median of n starts of argv: started, connected, tools listed.
-func medianStart(b *testing.B, argv []string, n int) time.Duration {
-	ctx := context.Background()
-	var ds []time.Duration
-	for range n {
-		t0 := time.Now()
-		s, err := client.Connect(ctx, client.Target{Argv: argv}, base())
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := s.Tools(ctx); err != nil {
-			b.Fatal(err)
-		}
-		ds = append(ds, time.Since(t0))
-		s.Close()
-	}
-	slices.Sort(ds)
-	return ds[len(ds)/2]
 }
 
 // BenchmarkServerStart: the bundled host with the same tool file, started and
