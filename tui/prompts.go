@@ -197,17 +197,12 @@ func (m *model) fetchPrompts(s *server) tea.Cmd {
 	l.loading = true
 	v.rebuild(m)
 	wb, name, gen := m.wb, s.name, s.gen
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, name)
-		if err != nil {
-			return promptsMsg{server: name, gen: gen, err: err}
-		}
-		defer release()
+	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		list, err := sess.Prompts(ctx)
 		return promptsMsg{server: name, gen: gen, list: list, err: err}
-	}
+	}, func(err error) tea.Msg {
+		return promptsMsg{server: name, gen: gen, err: err}
+	})
 }
 
 // onPromptsChanged refetches a server's prompts (notifications/prompts/list_changed)
@@ -479,13 +474,12 @@ func (m *model) getPrompt(o *openPrompt) tea.Cmd {
 	return func() tea.Msg {
 		defer cancel()
 		start := time.Now()
-		sess, release, err := wb.Session(ctx, server)
-		if err != nil {
+		return useSession(ctx, wb, server, func(ctx context.Context, sess *client.Session) tea.Msg {
+			r, err := sess.GetPrompt(ctx, name, args)
+			return promptGotMsg{id: id, res: r, err: err, elapsed: time.Since(start)}
+		}, func(err error) tea.Msg {
 			return promptGotMsg{id: id, err: err, elapsed: time.Since(start)}
-		}
-		defer release()
-		r, err := sess.GetPrompt(ctx, name, args)
-		return promptGotMsg{id: id, res: r, err: err, elapsed: time.Since(start)}
+		})
 	}
 }
 

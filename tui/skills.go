@@ -162,17 +162,12 @@ func (m *model) fetchSkills(s *server) tea.Cmd {
 	}
 	v.rebuild(m)
 	wb, name, gen := m.wb, s.name, s.gen
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, name)
-		if err != nil {
-			return skillsMsg{server: name, gen: gen, err: err}
-		}
-		defer release()
+	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		list, err := sess.Skills(ctx)
 		return skillsMsg{server: name, gen: gen, list: list, err: err}
-	}
+	}, func(err error) tea.Msg {
+		return skillsMsg{server: name, gen: gen, err: err}
+	})
 }
 
 func (m *model) onSkills(msg skillsMsg) tea.Cmd {
@@ -298,17 +293,12 @@ func (m *model) openSkillRow(r skillRow) tea.Cmd {
 		f := k.Files[r.file]
 		sh := &skillShown{server: server, file: f, loading: true}
 		v.shown = sh
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			sess, release, err := wb.Session(ctx, server)
-			if err != nil {
-				return skillReadMsg{shown: sh, err: err}
-			}
-			defer release()
+		return sessionCmd(wb, server, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 			c, err := sess.ReadSkillFile(ctx, f)
 			return skillReadMsg{shown: sh, c: c, err: err}
-		}
+		}, func(err error) tea.Msg {
+			return skillReadMsg{shown: sh, err: err}
+		})
 	}
 	o := v.opened[openKey(server, k.URI)]
 	if o != nil && !o.loading && o.err == nil {
@@ -322,17 +312,12 @@ func (m *model) openSkillRow(r skillRow) tea.Cmd {
 	v.opened[openKey(server, k.URI)] = o
 	sh := &skillShown{server: server, file: mdEntry(k), loading: true}
 	v.shown = sh
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, server)
-		if err != nil {
-			return skillReadMsg{shown: sh, open: o, err: err}
-		}
-		defer release()
+	return sessionCmd(wb, server, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		c, err := sess.OpenSkill(ctx, k)
 		return skillReadMsg{shown: sh, open: o, c: c, err: err}
-	}
+	}, func(err error) tea.Msg {
+		return skillReadMsg{shown: sh, open: o, err: err}
+	})
 }
 
 // mdEntry is the listing's entry for the skill's SKILL.md (its URI alone when the
