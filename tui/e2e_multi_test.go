@@ -276,12 +276,19 @@ func TestEndToEndOverrideConfiguredName(t *testing.T) {
 	x.typeText("add extra -- " + bin + " host")
 	x.keys("Enter")
 	x.waitFor("add extra: done")
+	x.keys("7")
+	x.waitFor("overrides the configured extra")
 	x.keys(":")
 	x.typeText("remove extra")
 	x.keys("Enter")
 	x.waitFor("remove extra: done")
-	x.keys("7")
 	x.waitFor("extra  ● connected")
+	// The configured server is back in its place (first), not moved to the end, and
+	// no longer marked.
+	screen := x.waitGone("overrides the configured")
+	if e, h := strings.Index(screen, "extra  ● connected"), strings.Index(screen, "h      ● connected"); e < 0 || h < 0 || e > h {
+		t.Errorf("after :remove the configured extra is not back before h:\n%s", screen)
+	}
 	x.keys("Tab", "q")
 	x.waitFor("mcpscope-exited:0")
 }

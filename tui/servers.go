@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,6 +39,9 @@ type server struct {
 	stderr    []string  // its last stderr lines (safe)
 	// reconnecting: a request is reconnecting the idle server (the notice says so).
 	reconnecting bool
+	// overrides: given in this session under the name of a configured server, which
+	// :remove brings back.
+	overrides bool
 	// restartedFor names the watched files whose change is restarting the server,
 	// until the restart connects or fails (the notice then says which).
 	restartedFor string
@@ -263,15 +267,26 @@ func (m *model) notRecorded(name string) string {
 func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 	switch e.Kind {
 	case workbench.EventAdded:
-		if m.server(e.Server) == nil {
-			m.servers = append(m.servers, &server{name: e.Server, state: stateConnecting})
-			m.refreshTools()
-			if why := m.notRecorded(e.Server); why != "" {
-				m.notice = why
-			}
-			return m.onServerAdded(e.Server)
+		if s := m.server(e.Server); s != nil {
+			// The session's own servers are on the screen before they are added; a
+			// name added again overrides a configured server.
+			s.overrides = m.overrides(e.Server)
+			return nil
 		}
-		return nil
+		// In the workbench's order: a configured server that :remove brings back (its
+		// override removed) keeps its place.
+		at := len(m.servers)
+		if m.wb != nil {
+			if i := slices.Index(m.wb.Names(), e.Server); i >= 0 && i < at {
+				at = i
+			}
+		}
+		m.servers = slices.Insert(m.servers, at, &server{name: e.Server, state: stateConnecting})
+		m.refreshTools()
+		if why := m.notRecorded(e.Server); why != "" {
+			m.notice = why
+		}
+		return m.onServerAdded(e.Server)
 	case workbench.EventRemoved:
 		for i, s := range m.servers {
 			if s.name == e.Server {
@@ -552,6 +567,20 @@ func (m *model) notConnected(s *server) string {
 	return "not connected; ctrl+r restarts the server"
 }
 
+// overrides reports whether the workbench's server of that name hides a configured
+// one.
+func (m *model) overrides(name string) bool {
+	if m.wb == nil {
+		return false
+	}
+	for _, s := range m.wb.List() {
+		if s.Spec.Name == name {
+			return s.Overrides
+		}
+	}
+	return false
+}
+
 // targetOf is the target of a server, for the copied command line.
 func (m *model) targetOf(name string) client.Target {
 	for _, sp := range m.specs() {
@@ -670,7 +699,11 @@ func (m *model) serversView(width, height int) string {
 		if !s.last.IsZero() {
 			last = s.last.Format("15:04:05")
 		}
-		row := fmt.Sprintf("%-*s  %s  %s  %s  tools %d  resources %s  prompts %s  last %s", nameW, truncate(s.name, 21), m.badge(s),
+		badge := m.badge(s)
+		if s.overrides { // first: a long row is cut at the right
+			badge += "  " + m.st.warn.Render("overrides the configured "+safe(s.name))
+		}
+		row := fmt.Sprintf("%-*s  %s  %s  %s  tools %d  resources %s  prompts %s  last %s", nameW, truncate(s.name, 21), badge,
 			safe(strings.TrimSpace(s.info.Era+" "+s.info.ProtocolVersion)), safe(tr), len(s.tools),
 			s.counts.show(s.counts.resources), s.counts.show(s.counts.prompts), last)
 		if s.status.State == workbench.StateNeedsLogin {
