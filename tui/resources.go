@@ -53,8 +53,7 @@ type resKey struct{ server, uri string }
 
 // serverResources is what one server listed, for its connection generation.
 type serverResources struct {
-	gen       int
-	loading   bool
+	lazyList
 	err       error
 	resources []client.Resource
 	templates []client.ResourceTemplate
@@ -182,19 +181,12 @@ func (m *model) enterResources() tea.Cmd {
 	if v.lists == nil {
 		v.lists = map[string]*serverResources{}
 	}
-	var cmds []tea.Cmd
-	for _, s := range m.servers {
-		if s.state != stateReady || !declares(s.info, "resources") {
-			continue
-		}
-		if l := v.lists[s.name]; l != nil && l.gen == s.gen {
-			continue
-		}
-		cmds = append(cmds, m.fetchResources(s))
-	}
 	v.dirty = true
-	return tea.Batch(cmds...)
+	return fetchMissing(m.servers, v.lists, offersResources, m.fetchResources)
 }
+
+// offersResources reports whether a connected server declared resources.
+func offersResources(s *server) bool { return declares(s.info, "resources") }
 
 // fetchResources lists one server's resources and templates (every page of both).
 func (m *model) fetchResources(s *server) tea.Cmd {
@@ -205,12 +197,7 @@ func (m *model) fetchResources(s *server) tea.Cmd {
 	if v.lists == nil {
 		v.lists = map[string]*serverResources{}
 	}
-	l := v.lists[s.name]
-	if l == nil || l.gen != s.gen {
-		l = &serverResources{gen: s.gen}
-		v.lists[s.name] = l
-	}
-	l.loading = true
+	listFor(v.lists, s)
 	v.dirty = true
 	wb, name, gen := m.wb, s.name, s.gen
 	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
@@ -228,9 +215,8 @@ func (m *model) onResourcesMsg(msg tea.Msg) tea.Cmd {
 	v := &m.res
 	switch msg := msg.(type) {
 	case resListMsg:
-		s := m.server(msg.server)
-		l := v.lists[msg.server]
-		if s == nil || l == nil || msg.gen != s.gen || l.gen != msg.gen {
+		l, ok := answerFor(m, v.lists, msg.server, msg.gen)
+		if !ok {
 			return nil // a restart made it stale
 		}
 		l.loading, l.err, l.problems = false, msg.rerr, nil
@@ -455,13 +441,7 @@ func (m *model) onResourcesKey(k tea.KeyPressMsg) tea.Cmd {
 		v.rebuild(m)
 		return nil
 	case key.Matches(k, m.keys.Refetch):
-		var cmds []tea.Cmd
-		for _, s := range m.servers {
-			if s.state == stateReady && declares(s.info, "resources") {
-				cmds = append(cmds, m.fetchResources(s))
-			}
-		}
-		return tea.Batch(cmds...)
+		return fetchAll(m.servers, offersResources, m.fetchResources)
 	case key.Matches(k, m.keys.Open):
 		r, ok := v.selected()
 		if !ok {

@@ -36,8 +36,7 @@ type skillsView struct {
 }
 
 type skillList struct {
-	gen      int
-	loading  bool
+	lazyList
 	items    []client.Skill
 	problems []string
 	err      error
@@ -133,17 +132,7 @@ func (m *model) ensureSkills() tea.Cmd {
 		v.lists, v.opened = map[string]*skillList{}, map[string]*skillOpen{}
 		v.keys = defaultSkillKeys()
 	}
-	var cmds []tea.Cmd
-	for _, s := range m.servers {
-		if s.state != stateReady || !declaresSkills(s) {
-			continue
-		}
-		if l := v.lists[s.name]; l != nil && l.gen == s.gen {
-			continue
-		}
-		cmds = append(cmds, m.fetchSkills(s))
-	}
-	return tea.Batch(cmds...)
+	return fetchMissing(m.servers, v.lists, declaresSkills, m.fetchSkills)
 }
 
 func (m *model) fetchSkills(s *server) tea.Cmd {
@@ -151,7 +140,8 @@ func (m *model) fetchSkills(s *server) tea.Cmd {
 		return nil
 	}
 	v := &m.skills
-	v.lists[s.name] = &skillList{gen: s.gen, loading: true}
+	// Each fetch starts afresh, on the same connection too (the user's refetch).
+	v.lists[s.name] = &skillList{lazyList: lazyList{gen: s.gen, loading: true}}
 	for k := range v.opened {
 		if strings.HasPrefix(k, s.name+"\x00") {
 			delete(v.opened, k) // a new connection: what was read is read again
@@ -172,9 +162,8 @@ func (m *model) fetchSkills(s *server) tea.Cmd {
 
 func (m *model) onSkills(msg skillsMsg) tea.Cmd {
 	v := &m.skills
-	s := m.server(msg.server)
-	l := v.lists[msg.server]
-	if s == nil || l == nil || msg.gen != s.gen || l.gen != msg.gen {
+	l, ok := answerFor(m, v.lists, msg.server, msg.gen)
+	if !ok {
 		return nil
 	}
 	l.loading, l.err = false, msg.err
@@ -248,14 +237,8 @@ func (m *model) onSkillsKey(k tea.KeyPressMsg) tea.Cmd {
 		v.shown = nil
 		return nil
 	case key.Matches(k, v.keys.Refresh):
-		var cmds []tea.Cmd
-		for _, s := range m.servers {
-			if s.state == stateReady && declaresSkills(s) {
-				cmds = append(cmds, m.fetchSkills(s))
-			}
-		}
 		m.notice = "refetching skills…"
-		return tea.Batch(cmds...)
+		return fetchAll(m.servers, declaresSkills, m.fetchSkills)
 	case key.Matches(k, v.keys.Scroll):
 		d := max(m.height/2, 1)
 		if key.Matches(k, v.keys.ScrollUp) {
