@@ -2,6 +2,9 @@ package client_test
 
 import (
 	"context"
+	"fmt"
+	"net"
+	"os/exec"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -31,5 +34,40 @@ func BenchmarkRead50MBOurClient(b *testing.B) {
 		if err != nil || len(r.Contents) != 1 || len(r.Contents[0].Text) != 50<<20 {
 			b.Fatalf("read: %v", err)
 		}
+	}
+}
+
+// The same read over Streamable HTTP, from the host in a process of its own on
+// 127.0.0.1 (so that -benchmem counts the client alone), in both eras: a JSON body.
+func BenchmarkRead50MBHTTP(b *testing.B) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(testutil.Mcpscope(b), "host", "--http", addr)
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	url := "http://" + addr + "/mcp"
+	for _, protocol := range []string{"2026-07-28", "2025-11-25"} {
+		b.Run(protocol, func(b *testing.B) {
+			ctx := context.Background()
+			var s *client.Session
+			testutil.Eventually(b, "the host listening on "+addr, func() (bool, string) {
+				s, err = client.Connect(ctx, client.Target{URL: url}, client.Options{Protocol: protocol})
+				return err == nil, fmt.Sprint(err)
+			})
+			defer s.Close()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				r, err := s.Read(ctx, read50MB)
+				if err != nil || len(r.Contents) != 1 || len(r.Contents[0].Text) != 50<<20 {
+					b.Fatalf("read: %v", err)
+				}
+			}
+		})
 	}
 }

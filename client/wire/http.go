@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/jsonscan"
 	"github.com/mcpscope/mcpscope/internal/redact"
 )
 
@@ -578,7 +579,10 @@ func (t *HTTPTap) roundTrip(req *http.Request) (*http.Response, error) {
 			Err: fmt.Sprintf("Content-Type %q is neither application/json nor text/event-stream", ct)}, x.capture)
 	}
 	if len(data) > 0 {
-		t.received(x, data, FramingHTTP, nil, mt)
+		if stand := t.received(x, data, FramingHTTP, nil, mt); stand != nil {
+			resp.Body = io.NopCloser(bytes.NewReader(stand))
+			resp.ContentLength = int64(len(stand))
+		}
 	}
 	return resp, nil
 }
@@ -693,8 +697,12 @@ func normalizeID(id json.RawMessage) json.RawMessage {
 	return b
 }
 
-// received handles a message-sized piece of a response: a whole body or an event's data.
-func (t *HTTPTap) received(x *exchange, data []byte, framing Framing, sse *SSEInfo, contentType string) {
+// received handles a message-sized piece of a response: a whole body or an event's
+// data. For a complete tools/call or resources/read result that a client captures,
+// it returns the message the SDK should decode instead (as on stdio: the client
+// decodes the real result from the capture, once, and a 50 MB text is not decoded
+// twice); otherwise nil.
+func (t *HTTPTap) received(x *exchange, data []byte, framing Framing, sse *SSEInfo, contentType string) (stand []byte) {
 	info := x.info()
 	info.SSE = sse
 	var env envelopeHTTP
@@ -728,10 +736,47 @@ func (t *HTTPTap) received(x *exchange, data []byte, framing Framing, sse *SSEIn
 	t.mu.Unlock()
 	if ok && p.capture != nil {
 		p.capture.addOwned(p.method, data)
+		stand = standIn(p.method, env.ID, trimmed)
 	}
 	if isRaw {
 		w <- data
 	}
+	return stand
+}
+
+// standIn is the placeholder response for a plain tools/call or resources/read
+// result (see plainResult), or nil. Not for tools/list: over HTTP the SDK's own copy
+// of the tools may be what its requests need.
+func standIn(method string, id json.RawMessage, msg []byte) []byte {
+	var placeholder json.RawMessage
+	switch method {
+	case "tools/call":
+		placeholder = placeholderResult
+	case "resources/read":
+		placeholder = placeholderRead
+	default:
+		return nil
+	}
+	var result []byte
+	jsonscan.MembersTrusted(msg, func(key, value []byte) bool {
+		if jsonscan.KeyIs(key, "result") {
+			result = value
+			return false
+		}
+		return true
+	})
+	if !plainResult(result) {
+		return nil
+	}
+	out, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  json.RawMessage `json:"result"`
+	}{"2.0", id, placeholder})
+	if err != nil {
+		return nil
+	}
+	return out
 }
 
 // sseBody passes an SSE stream through to the SDK one complete event at a time,
