@@ -182,16 +182,15 @@ func (f *argForm) onDue(msg completeDueMsg, wb *workbench.Workbench) tea.Cmd {
 	name, value, args := fl.Name, fl.Value(), f.context()
 	return func() tea.Msg {
 		defer cancel()
-		s, release, err := wb.Session(ctx, server)
-		if err != nil {
+		return useSession(ctx, wb, server, func(ctx context.Context, s *client.Session) tea.Msg {
+			c, err := s.Complete(ctx, ref, name, value, args)
+			if ctx.Err() != nil {
+				err = ctx.Err() // timed out, or cancelled by a newer question
+			}
+			return completeDoneMsg{form: f, seq: seq, field: field, c: c, err: err}
+		}, func(err error) tea.Msg {
 			return completeDoneMsg{form: f, seq: seq, field: field, err: err}
-		}
-		defer release()
-		c, err := s.Complete(ctx, ref, name, value, args)
-		if ctx.Err() != nil {
-			err = ctx.Err() // timed out, or cancelled by a newer question
-		}
-		return completeDoneMsg{form: f, seq: seq, field: field, c: c, err: err}
+		})
 	}
 }
 

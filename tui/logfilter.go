@@ -229,16 +229,11 @@ func (m *model) setServerLevel(s *server, level string) tea.Cmd {
 	m.asks.setLevel(s.name, level)
 	wb, name := m.wb, s.name
 	m.notice = "setting the log level of " + name + " to " + level + "…"
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, name)
-		if err != nil {
-			return levelSetMsg{server: name, level: level, err: err}
-		}
-		defer release()
+	return sessionCmd(wb, name, 30*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		return levelSetMsg{server: name, level: level, era: sess.Info().Era, err: sess.SetLogLevel(ctx, level)}
-	}
+	}, func(err error) tea.Msg {
+		return levelSetMsg{server: name, level: level, err: err}
+	})
 }
 
 func (m *model) onLevelSet(msg levelSetMsg) {

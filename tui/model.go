@@ -1102,21 +1102,16 @@ func (m *model) readLinks() tea.Cmd {
 	}
 	wb, server, id := m.wb, o.server, o.id
 	m.notice = "reading linked resources…"
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		s, release, err := wb.Session(ctx, server)
-		if err != nil {
-			return noticeMsg{text: "reading linked resources: " + err.Error()}
-		}
-		defer release()
+	return sessionCmd(wb, server, 30*time.Second, func(ctx context.Context, s *client.Session) tea.Msg {
 		var items []linkedResource
 		for _, u := range uris {
 			c, err := s.ReadResource(ctx, u)
 			items = append(items, linkedResource{uri: u, contents: c, err: err})
 		}
 		return linkedMsg{id: id, items: items}
-	}
+	}, func(err error) tea.Msg {
+		return noticeMsg{text: "reading linked resources: " + err.Error()}
+	})
 }
 
 // scrollDelta is how far a scroll key moves (0 for other keys).

@@ -35,8 +35,7 @@ type promptsView struct {
 
 // promptList is one server's prompts/list, as fetched for one connection.
 type promptList struct {
-	gen      int
-	loading  bool
+	lazyList
 	items    []client.Prompt
 	problems []string
 	err      error
@@ -171,17 +170,7 @@ func (m *model) ensurePrompts() tea.Cmd {
 		v.lists = map[string]*promptList{}
 		v.keys = defaultPromptKeys()
 	}
-	var cmds []tea.Cmd
-	for _, s := range m.servers {
-		if s.state != stateReady || !offersPrompts(s) {
-			continue
-		}
-		if l := v.lists[s.name]; l != nil && l.gen == s.gen {
-			continue
-		}
-		cmds = append(cmds, m.fetchPrompts(s))
-	}
-	return tea.Batch(cmds...)
+	return fetchMissing(m.servers, v.lists, offersPrompts, m.fetchPrompts)
 }
 
 func (m *model) fetchPrompts(s *server) tea.Cmd {
@@ -189,25 +178,15 @@ func (m *model) fetchPrompts(s *server) tea.Cmd {
 		return nil
 	}
 	v := &m.prompts
-	l := v.lists[s.name]
-	if l == nil || l.gen != s.gen {
-		l = &promptList{gen: s.gen}
-		v.lists[s.name] = l
-	}
-	l.loading = true
+	listFor(v.lists, s)
 	v.rebuild(m)
 	wb, name, gen := m.wb, s.name, s.gen
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, name)
-		if err != nil {
-			return promptsMsg{server: name, gen: gen, err: err}
-		}
-		defer release()
+	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		list, err := sess.Prompts(ctx)
 		return promptsMsg{server: name, gen: gen, list: list, err: err}
-	}
+	}, func(err error) tea.Msg {
+		return promptsMsg{server: name, gen: gen, err: err}
+	})
 }
 
 // onPromptsChanged refetches a server's prompts (notifications/prompts/list_changed)
@@ -225,9 +204,8 @@ func (m *model) onPromptsChanged(s *server) tea.Cmd {
 
 func (m *model) onPrompts(msg promptsMsg) tea.Cmd {
 	v := &m.prompts
-	s := m.server(msg.server)
-	l := v.lists[msg.server]
-	if s == nil || l == nil || msg.gen != s.gen || l.gen != msg.gen {
+	l, ok := answerFor(m, v.lists, msg.server, msg.gen)
+	if !ok {
 		return nil // a restart made it stale
 	}
 	l.loading = false
@@ -354,14 +332,8 @@ func (m *model) onPromptsKey(k tea.KeyPressMsg) tea.Cmd {
 		v.rebuild(m)
 		return nil
 	case key.Matches(k, v.keys.Refresh):
-		var cmds []tea.Cmd
-		for _, s := range m.servers {
-			if s.state == stateReady && offersPrompts(s) {
-				cmds = append(cmds, m.fetchPrompts(s))
-			}
-		}
 		m.notice = "refetching prompts…"
-		return tea.Batch(cmds...)
+		return fetchAll(m.servers, offersPrompts, m.fetchPrompts)
 	case key.Matches(k, v.keys.Open):
 		e, ok := v.selected()
 		if !ok {
@@ -479,13 +451,12 @@ func (m *model) getPrompt(o *openPrompt) tea.Cmd {
 	return func() tea.Msg {
 		defer cancel()
 		start := time.Now()
-		sess, release, err := wb.Session(ctx, server)
-		if err != nil {
+		return useSession(ctx, wb, server, func(ctx context.Context, sess *client.Session) tea.Msg {
+			r, err := sess.GetPrompt(ctx, name, args)
+			return promptGotMsg{id: id, res: r, err: err, elapsed: time.Since(start)}
+		}, func(err error) tea.Msg {
 			return promptGotMsg{id: id, err: err, elapsed: time.Since(start)}
-		}
-		defer release()
-		r, err := sess.GetPrompt(ctx, name, args)
-		return promptGotMsg{id: id, res: r, err: err, elapsed: time.Since(start)}
+		})
 	}
 }
 

@@ -53,8 +53,7 @@ type resKey struct{ server, uri string }
 
 // serverResources is what one server listed, for its connection generation.
 type serverResources struct {
-	gen       int
-	loading   bool
+	lazyList
 	err       error
 	resources []client.Resource
 	templates []client.ResourceTemplate
@@ -182,19 +181,12 @@ func (m *model) enterResources() tea.Cmd {
 	if v.lists == nil {
 		v.lists = map[string]*serverResources{}
 	}
-	var cmds []tea.Cmd
-	for _, s := range m.servers {
-		if s.state != stateReady || !declares(s.info, "resources") {
-			continue
-		}
-		if l := v.lists[s.name]; l != nil && l.gen == s.gen {
-			continue
-		}
-		cmds = append(cmds, m.fetchResources(s))
-	}
 	v.dirty = true
-	return tea.Batch(cmds...)
+	return fetchMissing(m.servers, v.lists, offersResources, m.fetchResources)
 }
+
+// offersResources reports whether a connected server declared resources.
+func offersResources(s *server) bool { return declares(s.info, "resources") }
 
 // fetchResources lists one server's resources and templates (every page of both).
 func (m *model) fetchResources(s *server) tea.Cmd {
@@ -205,27 +197,17 @@ func (m *model) fetchResources(s *server) tea.Cmd {
 	if v.lists == nil {
 		v.lists = map[string]*serverResources{}
 	}
-	l := v.lists[s.name]
-	if l == nil || l.gen != s.gen {
-		l = &serverResources{gen: s.gen}
-		v.lists[s.name] = l
-	}
-	l.loading = true
+	listFor(v.lists, s)
 	v.dirty = true
 	wb, name, gen := m.wb, s.name, s.gen
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, name)
-		if err != nil {
-			return resListMsg{server: name, gen: gen, rerr: err}
-		}
-		defer release()
+	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		msg := resListMsg{server: name, gen: gen}
 		msg.resources, msg.rerr = sess.Resources(ctx)
 		msg.templates, msg.terr = sess.ResourceTemplates(ctx)
 		return msg
-	}
+	}, func(err error) tea.Msg {
+		return resListMsg{server: name, gen: gen, rerr: err}
+	})
 }
 
 // onResourcesMsg handles the tab's messages.
@@ -233,9 +215,8 @@ func (m *model) onResourcesMsg(msg tea.Msg) tea.Cmd {
 	v := &m.res
 	switch msg := msg.(type) {
 	case resListMsg:
-		s := m.server(msg.server)
-		l := v.lists[msg.server]
-		if s == nil || l == nil || msg.gen != s.gen || l.gen != msg.gen {
+		l, ok := answerFor(m, v.lists, msg.server, msg.gen)
+		if !ok {
 			return nil // a restart made it stale
 		}
 		l.loading, l.err, l.problems = false, msg.rerr, nil
@@ -460,13 +441,7 @@ func (m *model) onResourcesKey(k tea.KeyPressMsg) tea.Cmd {
 		v.rebuild(m)
 		return nil
 	case key.Matches(k, m.keys.Refetch):
-		var cmds []tea.Cmd
-		for _, s := range m.servers {
-			if s.state == stateReady && declares(s.info, "resources") {
-				cmds = append(cmds, m.fetchResources(s))
-			}
-		}
-		return tea.Batch(cmds...)
+		return fetchAll(m.servers, offersResources, m.fetchResources)
 	case key.Matches(k, m.keys.Open):
 		r, ok := v.selected()
 		if !ok {
@@ -571,33 +546,39 @@ func (m *model) startRead(server, uri, title string, again bool) tea.Cmd {
 	return func() tea.Msg {
 		defer cancel()
 		start := time.Now()
-		sess, release, err := wb.Session(ctx, server)
-		if err != nil {
-			return resReadMsg{id: id, err: err}
-		}
-		defer release()
-		res, err := sess.Read(ctx, uri)
-		msg := resReadMsg{id: id, result: res, err: err, elapsed: time.Since(start)}
-		if inline && res != nil {
-			// Pictures are decoded here, off the Update path.
-			for i, c := range res.Contents {
-				if !c.HasBlob || !strings.HasPrefix(c.MIMEType, "image/") || i >= 16 {
-					continue
-				}
-				data, err := decodeBlob(c.Blob)
-				if err != nil {
-					continue
-				}
-				if pic, err := newInlineImage(data, imageBase+i+1, cols); err == nil {
-					if msg.pictures == nil {
-						msg.pictures = map[int]*inlineImage{}
-					}
-					msg.pictures[i] = pic
-				}
+		return useSession(ctx, wb, server, func(ctx context.Context, sess *client.Session) tea.Msg {
+			res, err := sess.Read(ctx, uri)
+			msg := resReadMsg{id: id, result: res, err: err, elapsed: time.Since(start)}
+			if inline && res != nil {
+				msg.pictures = readPictures(res, imageBase, cols) // here, off the Update path
 			}
-		}
-		return msg
+			return msg
+		}, func(err error) tea.Msg {
+			return resReadMsg{id: id, err: err}
+		})
 	}
+}
+
+// readPictures decodes the pictures among a read's first 16 contents for inline
+// display (ids from imageBase+1), by content index; nil when there are none.
+func readPictures(res *client.ReadResult, imageBase, cols int) map[int]*inlineImage {
+	var pictures map[int]*inlineImage
+	for i, c := range res.Contents {
+		if !c.HasBlob || !strings.HasPrefix(c.MIMEType, "image/") || i >= 16 {
+			continue
+		}
+		data, err := decodeBlob(c.Blob)
+		if err != nil {
+			continue
+		}
+		if pic, err := newInlineImage(data, imageBase+i+1, cols); err == nil {
+			if pictures == nil {
+				pictures = map[int]*inlineImage{}
+			}
+			pictures[i] = pic
+		}
+	}
+	return pictures
 }
 
 // toggleSubscription subscribes to a resource, or ends the subscription.
@@ -616,21 +597,17 @@ func (m *model) toggleSubscription(server, uri string) tea.Cmd {
 	} else {
 		m.notice = "unsubscribing from " + safe(uri) + "…"
 	}
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, server)
-		if err != nil {
-			return resSubMsg{server: server, uri: uri, on: on, err: err}
-		}
-		defer release()
+	return sessionCmd(wb, server, 30*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
+		var err error
 		if on {
 			err = sess.Subscribe(ctx, uri)
 		} else {
 			err = sess.Unsubscribe(ctx, uri)
 		}
 		return resSubMsg{server: server, uri: uri, on: on, err: err}
-	}
+	}, func(err error) tea.Msg {
+		return resSubMsg{server: server, uri: uri, on: on, err: err}
+	})
 }
 
 // saveResource writes each content of the read to a file of its own (in a command;
@@ -822,20 +799,15 @@ func (m *model) askCompletion(tf *tplForm) tea.Cmd {
 	}
 	wb, server, seq := m.wb, tf.server, tf.seq
 	ref := client.CompletionRef{Type: "ref/resource", URI: tf.t.URITemplate}
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), complTimeout)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, server)
-		if err != nil {
-			return complMsg{seq: seq, err: err}
-		}
-		defer release()
+	return sessionCmd(wb, server, complTimeout, func(ctx context.Context, sess *client.Session) tea.Msg {
 		c, err := sess.Complete(ctx, ref, name, value, ctxArgs)
 		if err != nil && ctx.Err() == context.DeadlineExceeded {
 			err = fmt.Errorf("the server did not answer within %s; type on, or press enter to read without it", complTimeout)
 		}
 		return complMsg{seq: seq, c: c, err: err}
-	}
+	}, func(err error) tea.Msg {
+		return complMsg{seq: seq, err: err}
+	})
 }
 
 // onTemplateKey handles keys in a template's form.

@@ -170,16 +170,11 @@ func (m *model) applyRoots(server string, roots []client.Root) tea.Cmd {
 		return m.restartServer(s)
 	}
 	wb := m.wb
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, server)
-		if err != nil {
-			return rootsSentMsg{server: server, err: err}
-		}
-		defer release()
+	return sessionCmd(wb, server, 30*time.Second, func(_ context.Context, sess *client.Session) tea.Msg {
 		return rootsSentMsg{server: server, n: len(roots), era: sess.Info().Era, err: sess.SetRoots(roots)}
-	}
+	}, func(err error) tea.Msg {
+		return rootsSentMsg{server: server, err: err}
+	})
 }
 
 func (m *model) onRootsSent(msg rootsSentMsg) tea.Cmd {

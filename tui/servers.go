@@ -410,22 +410,18 @@ func (m *model) fetchTools(s *server, fresh bool) tea.Cmd {
 		return nil
 	}
 	wb, name, gen := m.wb, s.name, s.gen
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, name)
-		if err != nil {
-			return toolsMsg{server: name, gen: gen, err: err}
-		}
-		defer release()
+	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		var list *client.ToolList
+		var err error
 		if fresh {
 			list, err = sess.RefreshTools(ctx)
 		} else {
 			list, err = sess.Tools(ctx)
 		}
 		return toolsMsg{server: name, gen: gen, list: list, err: err}
-	}
+	}, func(err error) tea.Msg {
+		return toolsMsg{server: name, gen: gen, err: err}
+	})
 }
 
 // fetchCounts counts a connected server's resources and prompts (each only when it
@@ -436,16 +432,9 @@ func (m *model) fetchCounts(s *server) tea.Cmd {
 	}
 	s.counts.fetching = true
 	wb, name, gen := m.wb, s.name, s.gen
-	return func() tea.Msg {
-		c := serverCounts{gen: gen, fetched: true, resources: -1, prompts: -1}
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, name)
-		if err != nil {
-			c.err = err.Error()
-			return countsMsg{server: name, counts: c}
-		}
-		defer release()
+	none := serverCounts{gen: gen, fetched: true, resources: -1, prompts: -1} // what is not counted
+	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
+		c := none
 		var errs []string
 		if sess.HasCapability("resources") {
 			if l, err := sess.Resources(ctx); err != nil {
@@ -463,7 +452,11 @@ func (m *model) fetchCounts(s *server) tea.Cmd {
 		}
 		c.err = strings.Join(errs, "; ")
 		return countsMsg{server: name, counts: c}
-	}
+	}, func(err error) tea.Msg {
+		c := none
+		c.err = err.Error()
+		return countsMsg{server: name, counts: c}
+	})
 }
 
 // fetchAllCounts counts what every connected server lacks (the Servers tab opened).

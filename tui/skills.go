@@ -36,8 +36,7 @@ type skillsView struct {
 }
 
 type skillList struct {
-	gen      int
-	loading  bool
+	lazyList
 	items    []client.Skill
 	problems []string
 	err      error
@@ -133,17 +132,7 @@ func (m *model) ensureSkills() tea.Cmd {
 		v.lists, v.opened = map[string]*skillList{}, map[string]*skillOpen{}
 		v.keys = defaultSkillKeys()
 	}
-	var cmds []tea.Cmd
-	for _, s := range m.servers {
-		if s.state != stateReady || !declaresSkills(s) {
-			continue
-		}
-		if l := v.lists[s.name]; l != nil && l.gen == s.gen {
-			continue
-		}
-		cmds = append(cmds, m.fetchSkills(s))
-	}
-	return tea.Batch(cmds...)
+	return fetchMissing(m.servers, v.lists, declaresSkills, m.fetchSkills)
 }
 
 func (m *model) fetchSkills(s *server) tea.Cmd {
@@ -151,7 +140,8 @@ func (m *model) fetchSkills(s *server) tea.Cmd {
 		return nil
 	}
 	v := &m.skills
-	v.lists[s.name] = &skillList{gen: s.gen, loading: true}
+	// Each fetch starts afresh, on the same connection too (the user's refetch).
+	v.lists[s.name] = &skillList{lazyList: lazyList{gen: s.gen, loading: true}}
 	for k := range v.opened {
 		if strings.HasPrefix(k, s.name+"\x00") {
 			delete(v.opened, k) // a new connection: what was read is read again
@@ -162,24 +152,18 @@ func (m *model) fetchSkills(s *server) tea.Cmd {
 	}
 	v.rebuild(m)
 	wb, name, gen := m.wb, s.name, s.gen
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, name)
-		if err != nil {
-			return skillsMsg{server: name, gen: gen, err: err}
-		}
-		defer release()
+	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		list, err := sess.Skills(ctx)
 		return skillsMsg{server: name, gen: gen, list: list, err: err}
-	}
+	}, func(err error) tea.Msg {
+		return skillsMsg{server: name, gen: gen, err: err}
+	})
 }
 
 func (m *model) onSkills(msg skillsMsg) tea.Cmd {
 	v := &m.skills
-	s := m.server(msg.server)
-	l := v.lists[msg.server]
-	if s == nil || l == nil || msg.gen != s.gen || l.gen != msg.gen {
+	l, ok := answerFor(m, v.lists, msg.server, msg.gen)
+	if !ok {
 		return nil
 	}
 	l.loading, l.err = false, msg.err
@@ -253,14 +237,8 @@ func (m *model) onSkillsKey(k tea.KeyPressMsg) tea.Cmd {
 		v.shown = nil
 		return nil
 	case key.Matches(k, v.keys.Refresh):
-		var cmds []tea.Cmd
-		for _, s := range m.servers {
-			if s.state == stateReady && declaresSkills(s) {
-				cmds = append(cmds, m.fetchSkills(s))
-			}
-		}
 		m.notice = "refetching skills…"
-		return tea.Batch(cmds...)
+		return fetchAll(m.servers, declaresSkills, m.fetchSkills)
 	case key.Matches(k, v.keys.Scroll):
 		d := max(m.height/2, 1)
 		if key.Matches(k, v.keys.ScrollUp) {
@@ -298,17 +276,12 @@ func (m *model) openSkillRow(r skillRow) tea.Cmd {
 		f := k.Files[r.file]
 		sh := &skillShown{server: server, file: f, loading: true}
 		v.shown = sh
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			sess, release, err := wb.Session(ctx, server)
-			if err != nil {
-				return skillReadMsg{shown: sh, err: err}
-			}
-			defer release()
+		return sessionCmd(wb, server, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 			c, err := sess.ReadSkillFile(ctx, f)
 			return skillReadMsg{shown: sh, c: c, err: err}
-		}
+		}, func(err error) tea.Msg {
+			return skillReadMsg{shown: sh, err: err}
+		})
 	}
 	o := v.opened[openKey(server, k.URI)]
 	if o != nil && !o.loading && o.err == nil {
@@ -322,17 +295,12 @@ func (m *model) openSkillRow(r skillRow) tea.Cmd {
 	v.opened[openKey(server, k.URI)] = o
 	sh := &skillShown{server: server, file: mdEntry(k), loading: true}
 	v.shown = sh
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, server)
-		if err != nil {
-			return skillReadMsg{shown: sh, open: o, err: err}
-		}
-		defer release()
+	return sessionCmd(wb, server, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		c, err := sess.OpenSkill(ctx, k)
 		return skillReadMsg{shown: sh, open: o, c: c, err: err}
-	}
+	}, func(err error) tea.Msg {
+		return skillReadMsg{shown: sh, open: o, err: err}
+	})
 }
 
 // mdEntry is the listing's entry for the skill's SKILL.md (its URI alone when the

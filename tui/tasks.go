@@ -189,16 +189,15 @@ func (m *model) startTask(server string, t client.Tool, args json.RawMessage) te
 	m.tab, m.focus = tabTasks, paneRight
 	wb, id := m.wb, it.id
 	return func() tea.Msg {
-		start := time.Now()
+		start := time.Now() // the elapsed time counts the wait for the session
 		ctx, cancel := context.WithTimeout(context.Background(), 2*taskRequestTimeout)
 		defer cancel()
-		sess, release, err := wb.Session(ctx, server)
-		if err != nil {
+		return useSession(ctx, wb, server, func(ctx context.Context, sess *client.Session) tea.Msg {
+			direct, task, err := sess.StartTask(ctx, t.Name, args, 0)
+			return taskStartedMsg{id: id, dialect: sess.TaskDialect(), direct: direct, task: task, err: err, elapsed: time.Since(start)}
+		}, func(err error) tea.Msg {
 			return taskStartedMsg{id: id, err: err}
-		}
-		defer release()
-		direct, task, err := sess.StartTask(ctx, t.Name, args, 0)
-		return taskStartedMsg{id: id, dialect: sess.TaskDialect(), direct: direct, task: task, err: err, elapsed: time.Since(start)}
+		})
 	}
 }
 
@@ -289,17 +288,12 @@ func (m *model) onTaskPoll(msg taskPollMsg) tea.Cmd {
 		return nil
 	}
 	wb, server, taskID, id := m.wb, it.server, it.task.ID, it.id
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), taskRequestTimeout)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, server)
-		if err != nil {
-			return taskGotMsg{id: id, err: err}
-		}
-		defer release()
+	return sessionCmd(wb, server, taskRequestTimeout, func(ctx context.Context, sess *client.Session) tea.Msg {
 		t, err := sess.GetTask(ctx, taskID)
 		return taskGotMsg{id: id, task: t, err: err}
-	}
+	}, func(err error) tea.Msg {
+		return taskGotMsg{id: id, err: err}
+	})
 }
 
 func (m *model) onTaskGot(msg taskGotMsg) tea.Cmd {
@@ -366,13 +360,12 @@ func (m *model) fetchTaskResult(it *taskItem) tea.Cmd {
 			ctx, c = context.WithTimeout(ctx, taskRequestTimeout)
 			defer c()
 		}
-		sess, release, err := wb.Session(ctx, server)
-		if err != nil {
+		return useSession(ctx, wb, server, func(ctx context.Context, sess *client.Session) tea.Msg {
+			r, err := sess.TaskResult(ctx, task)
+			return taskResultMsg{id: id, result: r, err: err}
+		}, func(err error) tea.Msg {
 			return taskResultMsg{id: id, err: err}
-		}
-		defer release()
-		r, err := sess.TaskResult(ctx, task)
-		return taskResultMsg{id: id, result: r, err: err}
+		})
 	}
 }
 
@@ -412,17 +405,12 @@ func (m *model) onTaskResult(msg taskResultMsg) tea.Cmd {
 func (m *model) finalPoll(it *taskItem) tea.Cmd {
 	it.fetching = true // no second tasks/result
 	wb, server, taskID, id := m.wb, it.server, it.task.ID, it.id
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), taskRequestTimeout)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, server)
-		if err != nil {
-			return taskFinalMsg{id: id, err: err}
-		}
-		defer release()
+	return sessionCmd(wb, server, taskRequestTimeout, func(ctx context.Context, sess *client.Session) tea.Msg {
 		t, err := sess.GetTask(ctx, taskID)
 		return taskFinalMsg{id: id, task: t, err: err}
-	}
+	}, func(err error) tea.Msg {
+		return taskFinalMsg{id: id, err: err}
+	})
 }
 
 type taskFinalMsg taskGotMsg
@@ -445,16 +433,12 @@ func (m *model) onTaskFinal(msg taskFinalMsg) tea.Cmd {
 func (m *model) answerTaskInput(it *taskItem) tea.Cmd {
 	it.answering = true
 	wb, server, task, id := m.wb, it.server, it.task, it.id
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute) // a person answers
-		defer cancel()
-		sess, release, err := wb.Session(ctx, server)
-		if err != nil {
-			return taskAnsweredMsg{id: id, err: err}
-		}
-		defer release()
+	// A person answers the dialogs, so the deadline is long.
+	return sessionCmd(wb, server, 30*time.Minute, func(ctx context.Context, sess *client.Session) tea.Msg {
 		return taskAnsweredMsg{id: id, err: sess.AnswerTaskInput(ctx, task)}
-	}
+	}, func(err error) tea.Msg {
+		return taskAnsweredMsg{id: id, err: err}
+	})
 }
 
 func (m *model) onTaskAnswered(msg taskAnsweredMsg) tea.Cmd {
@@ -503,17 +487,12 @@ func (m *model) sendTaskCancel(it *taskItem) tea.Cmd {
 	it.cancelling = true
 	m.notice = "tasks/cancel sent for " + shortID(it.task.ID)
 	wb, server, taskID, id := m.wb, it.server, it.task.ID, it.id
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), taskRequestTimeout)
-		defer cancel()
-		sess, release, err := wb.Session(ctx, server)
-		if err != nil {
-			return taskCancelledMsg{id: id, err: err}
-		}
-		defer release()
+	return sessionCmd(wb, server, taskRequestTimeout, func(ctx context.Context, sess *client.Session) tea.Msg {
 		t, err := sess.CancelTask(ctx, taskID)
 		return taskCancelledMsg{id: id, task: t, err: err}
-	}
+	}, func(err error) tea.Msg {
+		return taskCancelledMsg{id: id, err: err}
+	})
 }
 
 func (m *model) onTaskCancelled(msg taskCancelledMsg) tea.Cmd {
