@@ -198,7 +198,7 @@ func (r *sessionRecording) toggle() (string, error) {
 	}
 	if r.w != nil {
 		r.closeLocked()
-		r.c.record = "" // the next start picks a new dated name
+		r.c.record = nextRecordPlace(r.c.record)
 		return "", nil
 	}
 	r.c.recordSet = true

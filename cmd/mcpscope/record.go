@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -84,6 +85,20 @@ func startRecordingAt(c *common, target client.Target, tap *wire.Tap) (stop func
 
 // startRecordingFrom starts a recording that begins with what snap knows of the
 // session (its handshake and lists), for a recording started mid-session.
+// nextRecordPlace is where the next R records once a recording has ended: a new
+// dated name in the same directory, or beside the file --record named (the ended
+// recording holds that name). Not the current directory, unless that is where the
+// user pointed.
+func nextRecordPlace(path string) string {
+	if path == "" {
+		return ""
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return path
+	}
+	return filepath.Dir(path)
+}
+
 func startRecordingFrom(c *common, target client.Target, tap *wire.Tap, snap *record.Snapshot) (stop func(), path string, err error) {
 	red, envNames, err := c.redactor()
 	if err != nil {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -57,7 +59,48 @@ func TestRecordingToggleAfterQuit(t *testing.T) {
 		rec2.stop()
 		wg.Wait()
 		complete(t, dir2)
+		// A start after a stop records in the same directory again, never in the
+		// current one (the test's own source directory).
+		if strays, _ := filepath.Glob("mcpscope-*.jsonl"); len(strays) > 0 {
+			for _, f := range strays {
+				os.Remove(f)
+			}
+			t.Errorf("toggles recorded into the current directory: %s", strays)
+		}
 	})
+	// R, R, R: the second recording goes where the first went (a new dated name in
+	// the directory given, or beside the file given), not into the current directory.
+	for _, named := range []bool{false, true} {
+		t.Run(fmt.Sprintf("again after a stop, file named %v", named), func(t *testing.T) {
+			dir := t.TempDir()
+			c := &common{record: dir, recordSet: true}
+			if named {
+				c.record = filepath.Join(dir, "first.jsonl")
+			}
+			tap := &wire.Tap{}
+			rec := &oneRecording{c: c, start: func() (func(), string, error) {
+				return startRecordingFrom(c, target, tap, &record.Snapshot{})
+			}}
+			first, err := rec.toggle()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := rec.toggle(); err != nil {
+				t.Fatal(err)
+			}
+			second, err := rec.toggle()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.stop()
+			if filepath.Dir(first) != dir || filepath.Dir(second) != dir || first == second {
+				t.Errorf("the recordings went to %s and %s, want two files in %s", first, second, dir)
+			}
+			if n := complete(t, dir); n != 2 {
+				t.Errorf("%d recordings in %s, want 2", n, dir)
+			}
+		})
+	}
 	t.Run("several servers", func(t *testing.T) {
 		dir := t.TempDir()
 		c := &common{record: dir}

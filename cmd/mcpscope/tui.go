@@ -214,7 +214,7 @@ func (r *oneRecording) toggle() (string, error) {
 	if r.stopRec != nil {
 		r.stopRec()
 		r.stopRec = nil
-		r.c.record = "" // the next start picks a new dated name
+		r.c.record = nextRecordPlace(r.c.record)
 		return "", nil
 	}
 	r.c.recordSet = true
