@@ -36,7 +36,11 @@ func (x *tmux) callIn(tool, text, want string) {
 	x.waitFor("Arguments")
 	x.typeText(text)
 	x.keys("Enter")
-	x.waitFor(want)
+	// The answer, in the Result view: want alone may be the typed text still shown in
+	// the form.
+	x.waitUntil(fmt.Sprintf("the result of %s with %q", tool, want), func(s string) bool {
+		return strings.Contains(s, "── [1]") && strings.Contains(s, want) && !strings.Contains(s, "Arguments")
+	})
 	x.keys("Tab") // back to the list
 }
 
@@ -155,7 +159,7 @@ func TestEndToEndIdleDisconnect(t *testing.T) {
 	x.waitFor("Arguments")
 	x.typeText("woke")
 	x.keys("Enter")
-	x.waitFor("woke")
+	x.waitUntil("the answer", func(s string) bool { return strings.Contains(s, "── [1]") && strings.Contains(s, "woke") })
 	x.waitFor("a was idle and is connected again for this request")
 	x.keys("Tab", "q")
 	x.waitFor("mcpscope-exited:0")
