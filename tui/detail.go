@@ -33,11 +33,15 @@ func detailLines(st styles, t client.Tool, width int) []string {
 		if hints[i].Value {
 			v = "yes"
 		}
-		note := st.muted.Render("  spec default, not set by the server")
+		note := "  spec default, not set by the server"
 		if hints[i].Set {
-			note = st.muted.Render("  set by the server")
+			note = "  set by the server"
 		}
-		add(fmt.Sprintf("  %-12s %-4s", h.Label, v) + note)
+		if t.Annotations.ReadOnly.Value && (h.Key == "destructive" || h.Key == "idempotent") {
+			// The spec gives these a meaning only for a tool that modifies its world.
+			note = "  only meaningful when not read-only"
+		}
+		add(fmt.Sprintf("  %-12s %-4s", h.Label, v) + st.muted.Render(note))
 	}
 	add("")
 	add(st.accent.Render("Input schema"))
