@@ -30,8 +30,50 @@ func newTmux(t testing.TB, width, height int, command string) *tmux {
 	// Each test's lasting history starts empty (a state directory of its own).
 	command = "XDG_STATE_HOME=" + shellQuote(t.TempDir()) + " " + command
 	x.run("new-session", "-d", "-s", "e2e", "-c", t.TempDir(), "-x", strconv.Itoa(width), "-y", strconv.Itoa(height), command)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
+	t.Cleanup(func() {
+		if t.Failed() {
+			// What every process under the pane was doing: a screen that never came
+			// says little by itself (a child stopped, mcpscope in some syscall).
+			t.Log(x.processes())
+		}
+		_ = exec.Command("tmux", "-L", x.socket, "kill-server").Run()
+	})
 	return x
+}
+
+// processes describes the processes under the pane: state, kernel wait channel, and
+// the system call each thread is in.
+func (x *tmux) processes() string {
+	out, err := exec.Command("tmux", "-L", x.socket, "display-message", "-p", "-t", "e2e", "#{pane_pid}").Output()
+	if err != nil {
+		return "no pane: " + err.Error()
+	}
+	pane, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	var b strings.Builder
+	fmt.Fprintf(&b, "processes under the pane (%d):\n", pane)
+	for _, pid := range append([]int{pane}, descendants(pane)...) {
+		dir := fmt.Sprintf("/proc/%d", pid)
+		stat, _ := os.ReadFile(dir + "/stat")
+		wchan, _ := os.ReadFile(dir + "/wchan")
+		cmdline, _ := os.ReadFile(dir + "/cmdline")
+		state := ""
+		if i := strings.LastIndexByte(string(stat), ')'); i > 0 {
+			if f := strings.Fields(string(stat)[i+1:]); len(f) > 0 {
+				state = f[0]
+			}
+		}
+		fmt.Fprintf(&b, "  %d %s wchan=%s %s\n", pid, state, wchan, strings.ReplaceAll(strings.TrimSpace(string(cmdline)), "\x00", " "))
+		tasks, _ := os.ReadDir(dir + "/task")
+		var calls []string
+		for _, tk := range tasks {
+			sc, _ := os.ReadFile(dir + "/task/" + tk.Name() + "/syscall")
+			if f := strings.Fields(string(sc)); len(f) > 0 {
+				calls = append(calls, f[0])
+			}
+		}
+		fmt.Fprintf(&b, "    threads' syscalls: %s\n", strings.Join(calls, " "))
+	}
+	return b.String()
 }
 
 func (x *tmux) run(args ...string) string {
