@@ -93,6 +93,11 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	if opts.Output != nil {
 		popts = append(popts, tea.WithOutput(opts.Output))
+	} else {
+		// The terminal, with its writes counted (terminalexec.go).
+		out := &outputCounter{File: os.Stdout}
+		popts = append(popts, tea.WithOutput(out))
+		m.outWrites = out.writes.Load
 	}
 	p := tea.NewProgram(m, popts...)
 	m.send = p.Send

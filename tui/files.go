@@ -178,9 +178,15 @@ func (m *model) onEditorFile(msg editorFileMsg) tea.Cmd {
 		return nil
 	}
 	parts := strings.Fields(editorCommand())
+	if _, err := exec.LookPath(parts[0]); err != nil {
+		// Said here, with the screen kept: see terminalexec.go.
+		os.Remove(msg.path)
+		m.notice = "editor: " + err.Error() + " (set $VISUAL or $EDITOR to an editor that runs in a terminal)"
+		return nil
+	}
 	c := exec.Command(parts[0], append(parts[1:], msg.path)...)
 	f, path := msg.form, msg.path
-	return tea.ExecProcess(c, func(err error) tea.Msg { return editorDone{form: f, path: path, err: err} })
+	return tea.Exec(&terminalRun{cmd: c}, func(err error) tea.Msg { return editorDone{form: f, path: path, err: err} })
 }
 
 // onEditorDone reads the edit back and removes the file, in a command.
@@ -199,21 +205,20 @@ func (m *model) onEditorDone(msg editorDone) tea.Cmd {
 	}
 }
 
-// onEditorRead loads the edited JSON into the form.
-func (m *model) onEditorRead(msg editorReadMsg) {
+// onEditorRead loads the edited JSON into the form. Its notice changes the screen,
+// which the terminal must then show (checkRendered, terminalexec.go).
+func (m *model) onEditorRead(msg editorReadMsg) tea.Cmd {
+	m.notice = "arguments loaded from the editor"
 	if msg.err != nil {
 		m.notice = "editor: " + msg.err.Error()
-		return
-	}
-	if f := msg.form; f != nil {
+	} else if f := msg.form; f != nil {
 		if err := f.SetValue(msg.data); err != nil {
 			// Keep the edit: it goes to the raw JSON editor, with why it did not fit.
 			f.SetRawText(string(msg.data), err.Error())
 			m.notice = "the edited arguments are kept as raw JSON: " + err.Error() + " (ctrl+j returns to the fields once they fit)"
-			return
 		}
 	}
-	m.notice = "arguments loaded from the editor"
+	return m.checkRendered(0)
 }
 
 // picturesMsg brings a result's decoded pictures, by content index.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -234,4 +235,71 @@ func TestEndToEndEditorRoundTrip(t *testing.T) {
 	}
 	x.keys("Tab", "q")
 	x.waitFor("mcpscope-exited:0")
+}
+
+// An editor that cannot be found is said on the screen, which stays (giving up the
+// terminal for a program that never starts is where Bubble Tea's restart race bites
+// most: terminalexec.go). An editor that returns at once, again and again, gets the
+// screen back every time.
+func TestEndToEndEditorMissingOrInstant(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	dir := t.TempDir()
+	x := newTmux(t, 120, 40, fmt.Sprintf("sh -c 'VISUAL= EDITOR=%s %s; echo mcpscope-exited:$?; sleep 60'", filepath.Join(dir, "no-such-editor"), bin))
+	x.waitFor("connected")
+	x.keys("/")
+	x.typeText("echo")
+	x.keys("Enter", "Enter")
+	x.waitFor("Arguments")
+	x.keys("C-e")
+	x.waitFor("set $VISUAL or $EDITOR")
+	x.waitFor("no-such-editor")
+	x.keys("C-c")
+	x.waitFor("mcpscope-exited:0")
+
+	// Each run writes the next number into the arguments, and whether its output is
+	// the terminal (an editor needs it to be), and exits at once.
+	counter := filepath.Join(dir, "n")
+	editor := filepath.Join(dir, "instant.sh")
+	script := fmt.Sprintf("#!/bin/sh\nn=$(cat %q 2>/dev/null || echo 0); n=$((n+1)); echo $n > %q\nt=notty; [ -t 1 ] && [ -t 0 ] && t=tty\nprintf '{\"text\": \"edit %%s %%s\"}' $n $t > \"$1\"\n", counter, counter)
+	testutil.WriteExecutable(t, editor, script)
+	y := newTmux(t, 120, 40, fmt.Sprintf("sh -c 'VISUAL= EDITOR=%s %s; echo mcpscope-exited:$?; sleep 60'", editor, bin))
+	y.waitFor("connected")
+	y.keys("/")
+	y.typeText("echo")
+	y.keys("Enter", "Enter")
+	y.waitFor("Arguments")
+	for i := 1; i <= 8; i++ {
+		y.keys("C-e")
+		y.waitFor(fmt.Sprintf("edit %d tty", i))
+	}
+	y.keys("C-c")
+	y.waitFor("mcpscope-exited:0")
+}
+
+// After a program had the terminal, a screen that changed while nothing reached the
+// terminal gets its renderer restarted (an empty run), a few times at most; a screen
+// that was drawn is left alone. (Bubble Tea's restart race is too rare to bring about
+// on purpose; this is the decision, on the model.)
+func TestRendererRestartedWhenNothingIsDrawn(t *testing.T) {
+	h := ready(t, 120, 40)
+	var writes atomic.Int64
+	h.m.outWrites = writes.Load
+	if h.m.checkRendered(0) == nil {
+		t.Fatal("no check after a run")
+	}
+	if cmd := h.m.onRenderCheck(renderCheckMsg{writes: 0}); cmd == nil {
+		t.Error("nothing was written since the run, and the renderer was not restarted")
+	}
+	writes.Add(3)
+	if cmd := h.m.onRenderCheck(renderCheckMsg{writes: 0}); cmd != nil {
+		t.Error("the screen was drawn, and the renderer was restarted anyway")
+	}
+	if cmd := h.m.onRenderCheck(renderCheckMsg{writes: 3, kicks: maxRenderKicks}); cmd != nil {
+		t.Error("restarted past the limit")
+	}
+	h.m.outWrites = nil // no terminal (tests): no checks
+	if h.m.checkRendered(0) != nil {
+		t.Error("a check without a terminal")
+	}
 }

@@ -110,10 +110,15 @@ type model struct {
 	theme string // chosen palette name; "auto" follows the background
 
 	width, height int
-	focus         pane
-	tab           tab
-	showHelp      bool
-	helpOffset    int // first line of the help shown
+
+	// outWrites counts the writes to the terminal (nil without one: tests); after a
+	// program had the terminal it tells whether the screen is drawn (terminalexec.go).
+	outWrites func() int64
+
+	focus      pane
+	tab        tab
+	showHelp   bool
+	helpOffset int // first line of the help shown
 
 	// srv is the server the screen is about: the selected tool's (the first one's
 	// before a tool is selected). servers are all of them, in the workbench's order.
@@ -410,8 +415,11 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case resListMsg, resReadMsg, resSubMsg, complDueMsg, complMsg:
 		return m, m.onResourcesMsg(msg)
 	case editorReadMsg:
-		m.onEditorRead(msg)
-		return m, nil
+		return m, m.onEditorRead(msg)
+	case renderCheckMsg:
+		return m, m.onRenderCheck(msg)
+	case renderKickedMsg:
+		return m, m.onRenderKicked(msg)
 	case picturesMsg:
 		return m, m.onPictures(msg)
 	case tea.MouseWheelMsg:
