@@ -144,12 +144,10 @@ func TestCompletionStaleAnswerDropped(t *testing.T) {
 	}
 }
 
-// The server asks for input while prompts/get runs: the dialog comes as for a tool
-// call, and the prompt's messages follow the answer. list_changed refreshes the list.
-func TestPromptElicitationAndListChanged(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "skills")}, 120, 40)
-	h.until("connected", func(m *model) bool { return len(m.list.tools) > 0 })
+// answerAskFirst gets the prompt ask_first, answers its question with "Ada" and waits
+// for the messages that name her.
+func answerAskFirst(h *harness) {
+	h.t.Helper()
 	h.press("9")
 	h.until("the prompt", screenHas(h, "ask_first"))
 	h.press("enter")
@@ -159,6 +157,15 @@ func TestPromptElicitationAndListChanged(t *testing.T) {
 	h.typeText("Ada")
 	h.press("enter")
 	h.until("the messages", screenHas(h, "── [1] user", "The user's name is Ada."))
+}
+
+// The server asks for input while prompts/get runs: the dialog comes as for a tool
+// call, and the prompt's messages follow the answer. list_changed refreshes the list.
+func TestPromptElicitationAndListChanged(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "skills")}, 120, 40)
+	h.until("connected", func(m *model) bool { return len(m.list.tools) > 0 })
+	answerAskFirst(h)
 
 	// A tool adds a prompt and sends notifications/prompts/list_changed.
 	h.press("esc")
@@ -372,15 +379,7 @@ func TestPromptElicitation2026(t *testing.T) {
 	if v := h.m.srv.info.ProtocolVersion; v != "2026-07-28" {
 		t.Fatalf("the session speaks %s, want 2026-07-28", v)
 	}
-	h.press("9")
-	h.until("the prompt", screenHas(h, "ask_first"))
-	h.press("enter")
-	h.until("the form", screenHas(h, "(no arguments)"))
-	h.press("enter")
-	h.until("the question", screenHas(h, "The server asks for input", "Who is asking for this prompt?"))
-	h.typeText("Ada")
-	h.press("enter")
-	h.until("the messages", screenHas(h, "── [1] user", "The user's name is Ada."))
+	answerAskFirst(h)
 	h.until("the traffic so far", h.caughtUp)
 	if n := sentWith(h.m, "prompts/get", `"inputResponses"`, `"requestState":"asked"`); n != 1 {
 		t.Errorf("%d prompts/get retries carried the answer and the state, want 1", n)
