@@ -27,18 +27,13 @@ func TestEndToEndFastMCPHistoryAndRecording(t *testing.T) {
 	x.waitFor("connected")
 	x.waitFor("delete_note")
 
-	x.keys("/")
-	x.typeText("lookup_weather")
-	x.keys("Enter", "Enter")
-	x.waitFor("Arguments")
+	x.openTool("lookup_weather")
 	x.typeText("Paris")
 	x.keys("Enter")
 	x.waitFor("weather in Paris: sunny")
 
-	x.keys("Tab", "/")
-	x.typeText("delete_note")
-	x.keys("Enter", "Enter")
-	x.waitFor("Arguments")
+	x.keys("Tab")
+	x.openTool("delete_note")
 	x.typeText("42")
 	x.keys("Enter")
 	x.waitFor(`delete_note is destructive. Call it with {"id":42}? y/n`)
@@ -183,10 +178,8 @@ func TestEndToEndEverythingEscAndFreeForm(t *testing.T) {
 	x.waitFor(`{"verbose":true}`)
 
 	// Item 7.
-	x.keys("Tab", "/")
-	x.typeText("trigger-long")
-	x.keys("Enter", "Enter")
-	x.waitFor("Arguments")
+	x.keys("Tab")
+	x.openTool("trigger-long")
 	x.keys("Enter")
 	x.waitFor("x cancels")
 	x.keys("Tab") // the list, still filtered

@@ -17,10 +17,7 @@ func (x *tmux) pickTool(name string) {
 	// esc alone: an esc followed at once by a key reads as alt+key.
 	x.keys("Escape")
 	x.waitFor("? help") // the list has them again
-	x.keys("/")
-	x.typeText(name)
-	x.keys("Enter", "Enter")
-	x.waitFor("Arguments")
+	x.openTool(name)
 }
 
 // In a real terminal, with --sampling: a task run to completion and another

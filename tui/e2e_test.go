@@ -92,6 +92,20 @@ func (x *tmux) keys(keys ...string) { x.run(append([]string{"send-keys", "-t", "
 // typeText sends literal text.
 func (x *tmux) typeText(s string) { x.run("send-keys", "-t", "e2e", "-l", s) }
 
+// openTool filters the list to tool, waits until the filter has found it (a server
+// just added may still be listing its tools), opens it, and waits until its form has
+// the keys ("Arguments" alone is shown from the list too).
+func (x *tmux) openTool(tool string) {
+	x.t.Helper()
+	x.keys("/")
+	x.typeText(tool)
+	x.waitUntil("the filter to find "+tool, func(s string) bool {
+		return strings.Contains(s, "/"+tool) && strings.Count(s, tool) >= 2 && !strings.Contains(s, "no tool matches")
+	})
+	x.keys("Enter", "Enter")
+	x.waitFor("Arguments  enter ") // "enter calls", "enter starts a task": the form has the keys
+}
+
 // waitFor polls the screen until it shows what, for up to testutil.Patience.
 func (x *tmux) waitFor(what string) string {
 	x.t.Helper()
@@ -164,21 +178,15 @@ func e2eSession(t *testing.T, args string, tool, field, text, want string) {
 	x.waitFor("● REC mcpscope-")
 
 	// Filter to the tool, open its form, fill the field, call it, read the result.
-	x.keys("/")
-	x.typeText(tool)
-	x.keys("Enter", "Enter")
-	x.waitFor("Arguments")
+	x.openTool(tool)
 	x.typeText(text)
 	x.keys("Enter")
 	x.waitFor(want)
 
 	// A slow call, cancelled with esc.
 	if strings.Contains(args, "host") || args == "" {
-		x.keys("Tab", "/")
-		x.typeText("slow")
-		x.keys("Enter")
-		x.keys("Enter")
-		x.waitFor("Arguments")
+		x.keys("Tab")
+		x.openTool("slow")
 		x.typeText("200")
 		x.keys("Enter")
 		x.waitFor("x cancels")

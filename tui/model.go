@@ -520,6 +520,12 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		o.elapsed = msg.elapsed
 		if s := m.server(o.server); s != nil {
 			s.last = time.Now()
+			if s.wokeForCall && m.notice == "" {
+				// Said with the result too: the notice of the reconnect itself may have
+				// come before the call cleared the notices of earlier calls.
+				m.notice = s.name + " was idle and is connected again for this request"
+			}
+			s.wokeForCall = false
 		}
 		if o.cancelled {
 			if msg.result != nil {
@@ -791,6 +797,15 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil // a server header: fold or open its tools
 		}
 		m.syncForm()
+		if _, ok := m.list.selected(); !ok {
+			// The keys stay with the list: a tool that appears later (a server still
+			// connecting) must not get a form under keys typed for nothing.
+			m.notice = "no tool to open: none matches the filter (esc clears it)"
+			if len(m.list.tools) == 0 {
+				m.notice = "no tool to open: no server has listed tools yet"
+			}
+			return nil
+		}
 		m.focus, m.tab = paneRight, tabTool
 		return nil
 	}

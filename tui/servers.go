@@ -37,8 +37,9 @@ type server struct {
 	everReady bool
 	last      time.Time // last activity (a request, a status change)
 	stderr    []string  // its last stderr lines (safe)
-	// reconnecting: a request is reconnecting the idle server (the notice says so).
-	reconnecting bool
+	// reconnecting: a request is reconnecting the idle server (the notice says so);
+	// wokeForCall: until the next call's result, which says so again.
+	reconnecting, wokeForCall bool
 	// overrides: given in this session under the name of a configured server, which
 	// :remove brings back.
 	overrides bool
@@ -331,7 +332,7 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 		return m.onSurfaceChanged(s, e)
 	case workbench.EventReconnect:
 		m.notice = safe(e.Text)
-		s.reconnecting = true
+		s.reconnecting, s.wokeForCall = true, true
 	case workbench.EventStatus:
 		if e.Status != nil {
 			return tea.Batch(m.onStatus(s, *e.Status), m.resourcesOnStatus())

@@ -62,3 +62,21 @@ func TestIncrementalFilterEqualsFreshSearch(t *testing.T) {
 		}
 	}
 }
+
+// enter on a filter that matches nothing keeps the keys with the list and says why:
+// a tool that appears later (a server still connecting) must not get a form, and the
+// keys typed meanwhile, under the user's fingers.
+func TestOpenWithNothingSelectedStaysInTheList(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.press("/")
+	h.typeText("no-such-tool")
+	h.press("enter", "enter")
+	if h.m.focus != paneList {
+		t.Fatalf("focus moved to %v with no tool selected", h.m.focus)
+	}
+	h.contains("no tool to open: none matches the filter")
+	h.typeText("x") // a key for the list, not for a form
+	if h.m.form != nil {
+		t.Errorf("a form was opened for %q", h.m.formTool)
+	}
+}
