@@ -117,6 +117,23 @@ func cpuTimes() (self, children time.Duration) {
 // each connected with its tools listed, then idle (target: under 2 MB a server).
 //
 //	go test -run '^$' -bench IdleRSSPerServer -benchtime 1x ./tui
+//
+// vmRSSKB is a process's resident set in kB, from its /proc status file (0 when
+// unreadable).
+func vmRSSKB(status string) float64 {
+	b, err := os.ReadFile(status)
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
+			return kb
+		}
+	}
+	return 0
+}
+
 func BenchmarkIdleRSSPerServer(b *testing.B) {
 	bin := testutil.Mcpscope(b)
 	const extra = 10
@@ -131,19 +148,20 @@ func BenchmarkIdleRSSPerServer(b *testing.B) {
 		x.waitUntil("every server connected and counted", func(s string) bool {
 			return strings.Count(s, "● connected") >= n && !strings.Contains(s, "resources …")
 		})
-		// What is measured is the idle state: a second of it, not a wait for an event
-		// (this is a benchmark, not run by the suite).
-		time.Sleep(time.Second)
-		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", x.panePID()))
-		if err != nil {
-			b.Fatal(err)
-		}
+		// What is measured is the idle state: the RSS once it has stopped moving (the
+		// same in eight polls in a row), not after a fixed pause.
+		status := fmt.Sprintf("/proc/%d/status", x.panePID())
 		var kb float64
-		for _, line := range strings.Split(string(status), "\n") {
-			if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-				kb, _ = strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
+		same := 0
+		testutil.Eventually(b, "the RSS to settle", func() (bool, string) {
+			now := vmRSSKB(status)
+			if now == kb {
+				same++
+			} else {
+				kb, same = now, 0
 			}
-		}
+			return same >= 8 && kb > 0, fmt.Sprintf("%.0f kB", kb)
+		})
 		x.keys("q")
 		_ = exec.Command("tmux", "-L", x.socket, "kill-server").Run()
 		return kb / 1024
