@@ -70,19 +70,15 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// other, so that their stderr and any login question do not mix.
 	var surfaces [2]*surface.Surface
 	var errs [2]error
-	load := func(i int) {
-		if specs[i] == "" {
-			surfaces[i], errs[i] = liveSurface(ctx, &c, commandServer(argv), strings.Join(argv, " "), stderr)
-		} else {
-			surfaces[i], errs[i] = loadSurface(ctx, &c, specs[i], stderr)
-		}
-	}
 	var wg sync.WaitGroup
 	for i, spec := range specs {
-		if _, _, ok := savedFile(spec); ok {
-			wg.Go(func() { load(i) })
-		} else {
-			load(i)
+		switch f, ok := savedFile(spec); {
+		case ok:
+			wg.Go(func() { surfaces[i], errs[i] = f.surface(spec) })
+		case spec == "":
+			surfaces[i], errs[i] = liveSurface(ctx, &c, commandServer(argv), strings.Join(argv, " "), stderr)
+		default:
+			surfaces[i], errs[i] = loadSurface(ctx, &c, spec, stderr)
 		}
 	}
 	wg.Wait()
@@ -120,15 +116,9 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-// loadSurface reads one side named on the command line: a file (saved --inspect JSON
-// or a recording), or a live server (a URL, a config name, host).
+// loadSurface reads one side named on the command line that is not a saved file
+// (savedFile): a live server (a URL, a config name, host).
 func loadSurface(ctx context.Context, c *common, spec string, stderr io.Writer) (*surface.Surface, error) {
-	if file, server, ok := savedFile(spec); ok {
-		if st, err := os.Stat(file); err == nil && st.IsDir() {
-			return nil, usageErr("%s is a directory: give a saved --inspect JSON file or a recording", file)
-		}
-		return fileSurface(file, server, spec)
-	}
 	if strings.ContainsAny(spec, "/\\") && !client.IsURL(spec) || strings.HasSuffix(spec, ".json") || strings.HasSuffix(spec, ".jsonl") {
 		return nil, usageErr("%s: no such file", spec)
 	}
@@ -143,21 +133,34 @@ func loadSurface(ctx context.Context, c *common, spec string, stderr io.Writer) 
 	return liveSurface(ctx, c, srv, spec, stderr)
 }
 
-// savedFile tells whether spec names a file (or a directory, refused later): FILE or
-// FILE#SERVER.
-func savedFile(spec string) (file, server string, ok bool) {
+// saved is a side of a diff that names a path: FILE, or FILE#SERVER for a recording
+// of several.
+type saved struct {
+	file, server string
+	dir          bool // refused: a directory is not a surface
+}
+
+// savedFile tells whether spec names a path (looked up once per side).
+func savedFile(spec string) (saved, bool) {
 	if spec == "" {
-		return "", "", false
+		return saved{}, false
 	}
-	if _, err := os.Stat(spec); err == nil {
-		return spec, "", true
+	if st, err := os.Stat(spec); err == nil {
+		return saved{file: spec, dir: st.IsDir()}, true
 	}
 	if i := strings.LastIndex(spec, "#"); i > 0 {
-		if _, err := os.Stat(spec[:i]); err == nil {
-			return spec[:i], spec[i+1:], true
+		if st, err := os.Stat(spec[:i]); err == nil {
+			return saved{file: spec[:i], server: spec[i+1:], dir: st.IsDir()}, true
 		}
 	}
-	return "", "", false
+	return saved{}, false
+}
+
+func (f saved) surface(label string) (*surface.Surface, error) {
+	if f.dir {
+		return nil, usageErr("%s is a directory: give a saved --inspect JSON file or a recording", f.file)
+	}
+	return fileSurface(f.file, f.server, label)
 }
 
 // fileSurface reads a saved --inspect JSON document or a recording.
