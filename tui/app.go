@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -244,6 +245,15 @@ func logLine(t time.Time, l client.LogMessage) string {
 }
 
 func (p *pump) stop() { p.once.Do(func() { close(p.done) }) }
+
+// editorArgv is the user's editor for ctrl+e as a command and its arguments (vi when
+// $VISUAL and $EDITOR say nothing but blanks).
+func editorArgv() []string {
+	if f := strings.Fields(editorCommand()); len(f) > 0 {
+		return f
+	}
+	return []string{"vi"}
+}
 
 // editorCommand is the user's editor for ctrl+e.
 func editorCommand() string {

@@ -153,6 +153,12 @@ func (m *model) openEditor() tea.Cmd {
 		args = json.RawMessage(`{}`)
 	}
 	return func() tea.Msg {
+		// An editor that cannot be found is said with the screen kept: giving up the
+		// terminal for a program that never starts is where Bubble Tea's restart race
+		// bites most (terminalexec.go).
+		if _, err := exec.LookPath(editorArgv()[0]); err != nil {
+			return editorFileMsg{form: f, err: fmt.Errorf("%w (set $VISUAL or $EDITOR to an editor that runs in a terminal)", err)}
+		}
 		pretty, _ := json.MarshalIndent(json.RawMessage(args), "", "  ")
 		tmp, err := os.CreateTemp("", "mcpscope-args-*.json")
 		if err != nil {
@@ -177,13 +183,7 @@ func (m *model) onEditorFile(msg editorFileMsg) tea.Cmd {
 		m.notice = "editor: " + msg.err.Error()
 		return nil
 	}
-	parts := strings.Fields(editorCommand())
-	if _, err := exec.LookPath(parts[0]); err != nil {
-		// Said here, with the screen kept: see terminalexec.go.
-		os.Remove(msg.path)
-		m.notice = "editor: " + err.Error() + " (set $VISUAL or $EDITOR to an editor that runs in a terminal)"
-		return nil
-	}
+	parts := editorArgv()
 	c := exec.Command(parts[0], append(parts[1:], msg.path)...)
 	f, path := msg.form, msg.path
 	return tea.Exec(&terminalRun{cmd: c}, func(err error) tea.Msg { return editorDone{form: f, path: path, err: err} })
