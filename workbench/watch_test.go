@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/surface"
 	"github.com/mcpscope/mcpscope/workbench"
@@ -296,10 +297,15 @@ func TestWatchOverlapRetriesALockedStart(t *testing.T) {
 	dir := t.TempDir()
 	tools := filepath.Join(dir, "tools.json")
 	lock := filepath.Join(dir, "lock")
+	release := filepath.Join(dir, "release")
 	os.WriteFile(tools, []byte(toolsFile("v1", benchSchema)), 0o644)
-	// The old process keeps the lock for a while after its stdin closes.
-	inner := fmt.Sprintf(`%q host --tools %q; sleep 0.3`, testutil.Mcpscope(t), tools)
-	script := fmt.Sprintf(`exec flock -n %q /bin/sh -c %q`, lock, inner)
+	// The old process keeps the lock after its stdin closes, until the test has seen
+	// the new start meet the lock ("lock busy" on its stderr) and releases it: the
+	// overlap is made by the test, not by how fast a loaded machine starts a shell
+	// (a fixed "sleep 0.3" lost that race under load, and nothing met the lock).
+	inner := fmt.Sprintf(`%q host --tools %q; while [ ! -e %q ]; do sleep 0.01; done`, testutil.Mcpscope(t), tools, release)
+	script := fmt.Sprintf(`flock -n %q /bin/sh -c %q || { echo "lock busy" >&2; exit 1; }`, lock, inner)
+	defer os.WriteFile(release, nil, 0o644) // whatever happens, nothing waits forever
 	w := workbench.New(workbench.Options{Client: base()})
 	defer w.Close()
 	ch, cancel := w.Subscribe()
@@ -318,6 +324,9 @@ func TestWatchOverlapRetriesALockedStart(t *testing.T) {
 	os.WriteFile(tools, []byte(toolsFile("v2", benchSchema)), 0o644)
 	retried := false
 	e := ev.next("surface changed", kind(workbench.EventSurfaceChanged), func(e workbench.Event) {
+		if e.Kind == workbench.EventWire && e.Wire.Kind == wire.KindStderr && strings.Contains(string(e.Wire.Data), "lock busy") {
+			os.WriteFile(release, nil, 0o644)
+		}
 		if e.Kind == workbench.EventStatus && strings.Contains(e.Status.Reason, "still exiting") {
 			retried = true
 		}
