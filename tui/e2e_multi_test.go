@@ -112,7 +112,7 @@ func TestEndToEndThreeServers(t *testing.T) {
 	x.waitFor(":add extra")
 	x.keys("Enter")
 	x.waitFor("add extra: done")
-	x.keys("Escape") // clear the filter: every server's header shows
+	x.keys("Escape")      // clear the filter: every server's header shows
 	x.waitFor("Tools 65") // extra's 23 tools with the others' 42 (ev's kept while it is down)
 	x.keys("/")
 	x.typeText("extra/ec")
