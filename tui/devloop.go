@@ -3,6 +3,8 @@ package tui
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -122,43 +124,149 @@ func (m *model) onToolsChanged(msg toolsChangedMsg) tea.Cmd {
 	return cmd
 }
 
-// carryForm fills a tool's new form (its schema changed with an edit) with what the
-// user typed in the old one, when the new schema takes it: all of it, or the fields
-// that are still there.
+// carryForm fills a tool's new form (its schema changed: an edit, a list_changed, a
+// reconnect to a server that changed) with what the user typed in the old one, each
+// value the new schema still takes; what it no longer takes is dropped and named,
+// with the fields that became required, in the form's note (formNote) and the
+// notice, so that a stale value is never sent without the user seeing it.
 func (m *model) carryForm(server, tool string, schema json.RawMessage, f *form.Form) {
 	k := server + "/" + tool
 	if m.lastForms == nil {
 		m.lastForms = map[string]*form.Form{}
+		m.lastSchemas = map[string]string{}
 	}
-	prev := m.lastForms[k]
-	m.lastForms[k] = f
+	prev, prevSchema := m.lastForms[k], m.lastSchemas[k]
+	m.lastForms[k], m.lastSchemas[k] = f, string(schema)
 	if prev == nil || prev == f {
 		return
 	}
-	v, err := prev.Value()
-	if err != nil || len(v) == 0 || string(v) == "{}" {
-		return
-	}
-	if f.SetValue(v) == nil {
-		return
-	}
-	// Keep only the members the new schema still names.
-	var props struct {
+	var notes []string
+	type shape struct {
 		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
 	}
+	var now, before shape
+	_ = json.Unmarshal(schema, &now)
+	_ = json.Unmarshal([]byte(prevSchema), &before)
+	// What was typed, as best it can be read (a field that does not parse gives its
+	// text), member by member in name order.
+	v, _ := prev.Value()
 	var obj map[string]json.RawMessage
-	if json.Unmarshal(schema, &props) != nil || json.Unmarshal(v, &obj) != nil {
+	if len(now.Properties) == 0 && len(v) > 0 && string(v) != "{}" && f.SetValue(v) == nil {
+		// A schema that names no members (free-form arguments) takes what it takes.
+	} else if json.Unmarshal(v, &obj) == nil && len(obj) > 0 {
+		names := make([]string, 0, len(obj))
+		for name := range obj {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		kept := map[string]json.RawMessage{}
+		for _, name := range names {
+			val := obj[name]
+			if _, ok := now.Properties[name]; !ok {
+				notes = append(notes, fmt.Sprintf("%s is gone (%s dropped)", name, oneLine(string(val), 40)))
+				continue
+			}
+			kept[name] = val
+			b, _ := json.Marshal(kept)
+			// The form's text fields take any text (and show it invalid), so the
+			// JSON type is checked here too: a stale value is dropped, not kept.
+			if !fitsType(val, now.Properties[name]) || f.SetValue(b) != nil {
+				delete(kept, name)
+				notes = append(notes, fmt.Sprintf("%s is now %s (%s dropped)", name, typeWord(now.Properties[name]), oneLine(string(val), 40)))
+			}
+		}
+		if len(kept) > 0 {
+			b, _ := json.Marshal(kept)
+			_ = f.SetValue(b)
+		}
+	}
+	for _, name := range now.Required {
+		if !slices.Contains(before.Required, name) {
+			notes = append(notes, name+" is now required")
+		}
+	}
+	if len(notes) == 0 {
 		return
 	}
-	kept := map[string]json.RawMessage{}
-	for name, val := range obj {
-		if _, ok := props.Properties[name]; ok {
-			kept[name] = val
+	m.formNote, m.formNoteF = safe("schema changed: "+strings.Join(notes, "; ")), f
+	m.notice = m.formNote
+}
+
+// typeWord is a property schema's type as a word ("integer", "string|null").
+func typeWord(prop json.RawMessage) string {
+	var p struct {
+		Type any `json:"type"`
+	}
+	_ = json.Unmarshal(prop, &p)
+	switch t := p.Type.(type) {
+	case string:
+		return t
+	case []any:
+		var words []string
+		for _, w := range t {
+			if s, ok := w.(string); ok {
+				words = append(words, s)
+			}
+		}
+		if len(words) > 0 {
+			return strings.Join(words, "|")
 		}
 	}
-	if b, err := json.Marshal(kept); err == nil && len(kept) > 0 {
-		if f.SetValue(b) == nil {
-			m.notice = "the tool's schema changed; the arguments it still takes are kept"
+	return "of another type"
+}
+
+// fitsType reports whether a JSON value is of a type the property schema allows (any,
+// when it names none).
+func fitsType(val, prop json.RawMessage) bool {
+	var p struct {
+		Type any `json:"type"`
+	}
+	if json.Unmarshal(prop, &p) != nil || p.Type == nil {
+		return true
+	}
+	var types []string
+	switch t := p.Type.(type) {
+	case string:
+		types = []string{t}
+	case []any:
+		for _, w := range t {
+			if s, ok := w.(string); ok {
+				types = append(types, s)
+			}
 		}
 	}
+	var v any
+	if json.Unmarshal(val, &v) != nil {
+		return false
+	}
+	for _, t := range types {
+		switch x := v.(type) {
+		case string:
+			if t == "string" {
+				return true
+			}
+		case float64:
+			if t == "number" || (t == "integer" && x == float64(int64(x))) {
+				return true
+			}
+		case bool:
+			if t == "boolean" {
+				return true
+			}
+		case nil:
+			if t == "null" {
+				return true
+			}
+		case []any:
+			if t == "array" {
+				return true
+			}
+		case map[string]any:
+			if t == "object" {
+				return true
+			}
+		}
+	}
+	return false
 }

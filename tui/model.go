@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -133,10 +134,19 @@ type model struct {
 	srvDetail scroller
 	list      toolList
 
-	form      *form.Form
-	formTool  string
-	formSrv   string // the server of formTool
-	formError string
+	// form is the open tool's form and (formSrv, formTool, formSchema) its owner: the
+	// tool, on its server, with the input schema it was built from. A form never
+	// changes owner; a call from it goes to its owner and is refused when the owner's
+	// server is down, the tool is gone or its schema changed (sendCallAs).
+	form       *form.Form
+	formTool   string
+	formSrv    string // the server of formTool
+	formSchema string
+	formError  string
+	// formNote says what a schema change did to what was typed (carryForm), shown
+	// above the form it is about.
+	formNote  string
+	formNoteF *form.Form
 	// forms keeps each tool's form (by name and schema), so that moving to another
 	// tool and back keeps what was typed.
 	forms     map[string]*form.Form
@@ -159,13 +169,14 @@ type model struct {
 	showRaw   bool // the Result tab shows the raw result
 	toolRaw   bool // the Tool tab shows the raw tool object
 
-	traffic   trafficView
-	res       resourcesView // the Resources tab
-	logs      lineView      // notifications/message, one line each
-	stderr    lineView      // the server's stderr lines
-	hist      histState
-	changes   changesView
-	lastForms map[string]*form.Form // each tool's last form, to carry values to a new schema
+	traffic     trafficView
+	res         resourcesView // the Resources tab
+	logs        lineView      // notifications/message, one line each
+	stderr      lineView      // the server's stderr lines
+	hist        histState
+	changes     changesView
+	lastForms   map[string]*form.Form // each tool's last form, to carry values to a new schema
+	lastSchemas map[string]string     // the schema of each of lastForms
 
 	prompts promptsView // the Prompts tab (prompts.go)
 	skills  skillsView  // the Skills tab (skills.go)
@@ -543,26 +554,34 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 	return nil
 }
 
-// syncForm builds the form for the selected tool when the selection changed.
+// syncForm builds the form for the selected tool when the selection changed, or its
+// schema did (a list_changed, a restart with an edit): the form of the old schema is
+// never kept under the new one.
 func (m *model) syncForm() {
+	if m.list.hasGhost && !m.list.onGhost() {
+		m.refreshTools() // the user moved off a gone tool: it leaves the list
+	}
 	t, ok := m.list.selected()
 	if !ok {
-		m.form, m.formTool, m.formSrv = nil, "", ""
+		m.form, m.formTool, m.formSrv, m.formSchema = nil, "", "", ""
 		return
 	}
 	srv := m.list.selectedServer()
 	if s := m.server(srv); s != nil {
 		m.srv = s // the screen is about the selected tool's server
 	}
-	if t.Name == m.formTool && srv == m.formSrv && m.form != nil {
-		return
+	if m.list.onGhost() && t.Name == m.formTool && srv == m.formSrv {
+		return // the tool is gone: its form stays as it was, and sends nothing
 	}
-	m.formTool, m.formSrv = t.Name, srv
-	m.formError = ""
 	schema := t.InputSchema
 	if len(schema) == 0 {
 		schema = json.RawMessage(`{"type":"object"}`)
 	}
+	if t.Name == m.formTool && srv == m.formSrv && string(schema) == m.formSchema && (m.form != nil || m.formError != "") {
+		return
+	}
+	m.formTool, m.formSrv, m.formSchema = t.Name, srv, string(schema)
+	m.formError = ""
 	m.detail.offset = 0
 	// A tool visited before gets its form back as it was left, unless its schema
 	// changed since.
@@ -581,6 +600,32 @@ func (m *model) syncForm() {
 		m.forms[cacheKey] = f
 		m.carryForm(srv, t.Name, schema, f) // an edit changed the schema: keep what still fits
 	}
+}
+
+// formOwnerTool is the form owner's tool as its server lists it now, or why a call
+// from the form cannot go.
+func (m *model) formOwnerTool() (client.Tool, *server, string) {
+	s := m.server(m.formSrv)
+	if !s.callable() {
+		return client.Tool{}, s, m.notConnected(s)
+	}
+	name := m.formTool
+	if m.several() {
+		name = m.formSrv + "/" + m.formTool
+	}
+	i := slices.IndexFunc(s.tools, func(t client.Tool) bool { return t.Name == m.formTool })
+	if i < 0 {
+		return client.Tool{}, s, safe(name) + " is no longer in " + safe(s.name) + "'s tool list; nothing was sent"
+	}
+	t := s.tools[i]
+	schema := t.InputSchema
+	if len(schema) == 0 {
+		schema = json.RawMessage(`{"type":"object"}`)
+	}
+	if string(schema) != m.formSchema {
+		return client.Tool{}, s, safe(name) + "'s input schema changed; its form is rebuilt, nothing was sent"
+	}
+	return t, s, ""
 }
 
 func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
@@ -759,9 +804,13 @@ func (m *model) restart() tea.Cmd {
 	if m.srv.state != stateReady {
 		return do()
 	}
-	text := "Restart the server? y/n"
+	what := "the server"
+	if m.several() {
+		what = m.srv.name // the question names the server it acts on
+	}
+	text := "Restart " + what + "? y/n"
 	if n := m.running(); n > 0 {
-		text = fmt.Sprintf("Restart the server? %d running call(s) are cancelled. y/n", n)
+		text = fmt.Sprintf("Restart %s? %d running call(s) are cancelled. y/n", what, n)
 	}
 	m.ask = &question{text: text, yes: do, no: "not restarted"}
 	return nil
@@ -806,6 +855,7 @@ func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
 			}
 			return nil
 		}
+		m.list.moved = true // the user chose this tool: a list arriving later keeps it
 		m.focus, m.tab = paneRight, tabTool
 		return nil
 	}
@@ -905,17 +955,21 @@ func (m *model) sendCall(anyway bool) tea.Cmd { return m.sendCallAs(anyway, fals
 // sendCallAs is sendCall; asTask calls a tool whose taskSupport is optional as a
 // task (one whose taskSupport is required always is).
 func (m *model) sendCallAs(anyway, asTask bool) tea.Cmd {
-	t, ok := m.list.selected()
-	if !ok || m.form == nil {
+	if m.form == nil || m.formTool == "" {
+		return nil
+	}
+	// The call goes to the form's owner, as its server lists it now: not to whatever
+	// row the cursor is on, and never with a schema the form was not built from.
+	t, srv, why := m.formOwnerTool()
+	if why != "" {
+		m.notice = why
+		if strings.Contains(why, "schema changed") {
+			m.syncForm()
+		}
 		return nil
 	}
 	if asTask && t.TaskSupport() == "forbidden" {
-		m.notice = t.Name + " does not support tasks (execution.taskSupport); enter calls it"
-		return nil
-	}
-	srv := m.server(m.list.selectedServer())
-	if !srv.callable() {
-		m.notice = m.notConnected(srv)
+		m.notice = safe(t.Name) + " does not support tasks (execution.taskSupport); enter calls it"
 		return nil
 	}
 	args, err := m.form.Value()
@@ -963,8 +1017,15 @@ func (m *model) requestCallAs(server string, t client.Tool, args json.RawMessage
 		}
 		m.ask = &question{
 			text: fmt.Sprintf("%s is destructive. Call it with %s? y/n", name, oneLine(string(args), 80)),
-			yes:  func() tea.Cmd { return m.launch(server, t, args, asTask) },
-			no:   "call not sent",
+			yes: func() tea.Cmd {
+				// The server may have gone down while the question was open.
+				if s := m.server(server); !s.callable() {
+					m.notice = m.notConnected(s)
+					return nil
+				}
+				return m.launch(server, t, args, asTask)
+			},
+			no: "call not sent",
 		}
 		return nil
 	}
@@ -1264,7 +1325,7 @@ func (m *model) selectTool(server, name string) bool {
 // toolByName finds a tool in the server's list, filtered out or not.
 func (m *model) toolByName(server, name string) (client.Tool, bool) {
 	for i, t := range m.list.tools {
-		if t.Name == name && m.list.servers[i] == server {
+		if t.Name == name && m.list.servers[i] == server && !m.list.isGhost(i) {
 			return t, true
 		}
 	}
@@ -1520,10 +1581,17 @@ func (m *model) rightTabs(width, height int) string {
 	case tabTool:
 		// Before a connection the Tool tab says why there is none; every other tab
 		// (Traffic and Stderr above all) stays reachable to find out more.
-		switch m.srv.state {
-		case stateConnecting:
+		_, selected := m.list.selected()
+		switch {
+		case m.srv.state == stateConnecting && selected && len(m.srv.tools) > 0:
+			// A restart: the selected tool and its form stay on screen (what was typed
+			// is kept), under the word that it cannot be called yet.
+			body = m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.toolView(width, bodyH-1)
+		case m.srv.state == stateConnecting:
 			body = m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol · 3 traffic · 5 stderr")
-		case stateFailed:
+		case m.srv.state == stateFailed && selected && len(m.srv.tools) > 0:
+			body = m.failureView(width, bodyH/2, "Could not connect") + "\n\n" + m.toolView(width, bodyH-bodyH/2-2)
+		case m.srv.state == stateFailed:
 			title := "Could not connect"
 			if m.srv.status.State == workbench.StateNeedsLogin {
 				title = "Needs login"
@@ -1662,7 +1730,16 @@ func (m *model) toolView(width, height int) string {
 		if m.focus != paneRight {
 			hint = "tab or enter to fill in the arguments"
 		}
-		formBlock = m.st.accent.Render("Arguments") + m.st.muted.Render("  "+hint) + "\n" + m.form.View(width, formH-1)
+		head := m.st.accent.Render("Arguments") + m.st.muted.Render("  "+hint)
+		if _, _, why := m.formOwnerTool(); why != "" && !strings.Contains(why, "schema changed") {
+			why = strings.ReplaceAll(why, "nothing was sent", "enter sends nothing")
+			head = m.st.accent.Render("Arguments") + "  " + m.st.err.Render(ansi.Truncate(why, max(width-11, 1), "…"))
+		}
+		if m.formNote != "" && m.formNoteF == m.form {
+			head = m.st.warn.Render(ansi.Truncate(m.formNote, width, "…")) + "\n" + head
+			formH--
+		}
+		formBlock = head + "\n" + m.form.View(width, max(formH-1, 1))
 	}
 	return top + "\n" + formBlock
 }

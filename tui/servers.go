@@ -516,17 +516,22 @@ func (m *model) onTools(msg toolsMsg) tea.Cmd {
 	return nil
 }
 
-// refreshTools puts every server's tools in the list, in the servers' order.
+// refreshTools puts every server's tools in the list, in the servers' order. A server
+// that cannot take a call now (exited, failed, restarting) keeps its last tools in
+// the list, marked down: dropping them moved the selection, and the open form, onto
+// another server's tool, where enter then sent what was typed for this one.
 func (m *model) refreshTools() {
 	var entries []listTool
+	down := map[string]string{}
 	for _, s := range m.servers {
-		if !s.callable() && s.state != stateLost {
-			continue // only connected (or idle) servers' tools can be called
+		if !s.callable() {
+			down[s.name] = s.stateWord()
 		}
 		for _, t := range s.tools {
 			entries = append(entries, listTool{server: s.name, tool: t})
 		}
 	}
+	m.list.down = down
 	m.list.setEntries(entries, m.several())
 }
 
@@ -563,9 +568,9 @@ func (m *model) notConnected(s *server) string {
 		return "no server for this tool"
 	}
 	if m.several() {
-		return s.name + " is not connected (" + s.stateWord() + "); ctrl+r restarts it"
+		return s.name + " is " + s.stateWord() + "; nothing was sent (ctrl+r restarts it)"
 	}
-	return "not connected; ctrl+r restarts the server"
+	return "not connected (" + s.stateWord() + "); nothing was sent (ctrl+r restarts the server)"
 }
 
 // overrides reports whether the workbench's server of that name hides a configured

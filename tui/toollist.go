@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,6 +41,16 @@ type toolList struct {
 	// (marks.go).
 	marks   map[string]toolMark
 	removed []string
+	// down is the state word of each server whose tools are listed but cannot be
+	// called now (exited, failed, restarting): its tools stay in the list, dimmed, so
+	// that the selection (and the open form) stays on them instead of falling onto
+	// another server's tool.
+	down map[string]string
+	// ghost is the index in tools of the selected tool that its server no longer
+	// lists (when hasGhost). It stays, drawn as gone, until the user moves away: the
+	// selection says the tool is gone rather than silently landing on another one.
+	ghost    int
+	hasGhost bool
 }
 
 // row is one visible tool with the byte offsets of its shown name that matched the
@@ -55,6 +66,7 @@ type row struct {
 type listTool struct {
 	server string
 	tool   client.Tool
+	gone   bool // the selected tool its server no longer lists (toolList.ghost)
 }
 
 // subset is the part of the haystack a search looks at.
@@ -77,15 +89,34 @@ func (l *toolList) setTools(tools []client.Tool) {
 }
 
 // setEntries replaces the tools (of every server); several shows them as server/tool
-// under server headers.
+// under server headers. The selection is an identity (server, tool name), not a row:
+// it stays on the same tool wherever that tool's row is now; when the tool is no
+// longer listed it stays as a ghost row (gone) until the user moves.
 func (l *toolList) setEntries(entries []listTool, several bool) {
 	keepServer, keep := l.selectedKey()
+	var keepTool client.Tool
+	if t, ok := l.selected(); ok {
+		keepTool = t
+	}
 	if keep == "" && len(l.tools) == 0 {
 		keepServer, keep = l.lastServer, l.lastName
 	} else {
 		l.lastServer, l.lastName = keepServer, keep
 	}
+	if keep != "" && keepTool.Name != "" && l.moved && !slices.ContainsFunc(entries, func(e listTool) bool {
+		return e.server == keepServer && e.tool.Name == keep
+	}) {
+		// The user's tool is gone: keep it, as gone, beside its server's tools.
+		at := len(entries)
+		for i, e := range entries {
+			if e.server == keepServer {
+				at = i + 1
+			}
+		}
+		entries = slices.Insert(slices.Clone(entries), at, listTool{server: keepServer, tool: keepTool, gone: true})
+	}
 	l.several = several
+	l.ghost, l.hasGhost = 0, false
 	l.tools = make([]client.Tool, len(entries))
 	l.servers = make([]string, len(entries))
 	l.haystack = make([]string, len(entries))
@@ -95,21 +126,16 @@ func (l *toolList) setEntries(entries []listTool, several bool) {
 	for i, e := range entries {
 		t := e.tool
 		l.tools[i], l.servers[i] = t, e.server
+		if e.gone {
+			l.ghost, l.hasGhost = i, true
+		}
 		shown := l.shownName(i)
 		l.lower[i] = strings.ToLower(shown)
 		l.haystack[i] = shown + " " + t.Title + " " + t.Annotations.Title
 		l.descs = append(l.descs[:i], strings.ToLower(t.Description))
 	}
 	l.refilter()
-	found := false
-	if keep != "" {
-		for i, r := range l.rows {
-			if r.tool >= 0 && l.tools[r.tool].Name == keep && l.servers[r.tool] == keepServer {
-				l.cursor, found = i, true
-				break
-			}
-		}
-	}
+	found := l.cursorTo(keepServer, keep)
 	if !found && len(l.tools) == 0 {
 		l.lastServer, l.lastName = keepServer, keep
 	}
@@ -122,6 +148,30 @@ func (l *toolList) setEntries(entries []listTool, several bool) {
 		}
 	}
 }
+
+// cursorTo puts the cursor on the row of the tool (server, name); false when no row
+// shows it.
+func (l *toolList) cursorTo(server, name string) bool {
+	if name == "" {
+		return false
+	}
+	for i, r := range l.rows {
+		if r.tool >= 0 && l.tools[r.tool].Name == name && l.servers[r.tool] == server {
+			l.cursor = i
+			return true
+		}
+	}
+	return false
+}
+
+// onGhost reports whether the selection is the tool its server no longer lists.
+func (l *toolList) onGhost() bool {
+	r, ok := l.cursorRow()
+	return ok && l.isGhost(r.tool)
+}
+
+// isGhost reports whether tool index i is the gone tool.
+func (l *toolList) isGhost(i int) bool { return l.hasGhost && i == l.ghost }
 
 // shownName is a tool's name as the list shows it: server/tool when there are
 // several servers.
@@ -166,13 +216,19 @@ func firstLineOf(s string) string {
 	return s
 }
 
+// setFilter filters the list. A new filter puts the cursor on its best match;
+// clearing it keeps the selected tool selected (on its row in the whole list).
 func (l *toolList) setFilter(f string) {
+	server, name := l.selectedKey()
 	l.filter = f
 	if f != "" {
 		l.moved = true
 	}
 	l.refilter()
 	l.cursor, l.offset = 0, 0
+	if f == "" {
+		l.cursorTo(server, name)
+	}
 }
 
 func (l *toolList) refilter() {
@@ -256,6 +312,9 @@ func (l *toolList) refilter() {
 			}
 			l.rows = append(l.rows, row{tool: m.Index, matched: idx})
 		}
+		if l.hasGhost && !slices.Contains(l.prev, l.ghost) {
+			l.rows = append(l.rows, row{tool: l.ghost}) // the selection, even when gone
+		}
 	}
 	if l.cursor >= len(l.rows) {
 		l.cursor = max(0, len(l.rows)-1)
@@ -333,6 +392,9 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 				mark = "▸ "
 			}
 			line := st.accent.Render(mark+safe(r.header)) + st.muted.Render(" "+strconv.Itoa(r.count))
+			if word, ok := l.down[r.header]; ok {
+				line = st.muted.Render(mark+safe(r.header)+" ") + st.err.Render(word) + st.muted.Render(" "+strconv.Itoa(r.count))
+			}
 			if selected {
 				line = st.selected.Render("› ") + line
 			}
@@ -345,7 +407,18 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 		if !termsafe.IsLine(shown) {
 			shown, matched = safe(shown), nil // the offsets are into the name as sent
 		}
+		_, down := l.down[l.servers[r.tool]]
+		gone := l.isGhost(r.tool)
+		if gone {
+			badges = st.err.Render("gone")
+			nameWidth = width - 2 - ansi.StringWidth(badges) - 1
+		}
 		name := highlight(st, truncate(shown, nameWidth), matched)
+		if down || gone {
+			// Listed but not callable now: dimmed (its server's header, or the Tool
+			// view, says why).
+			name = st.muted.Render(truncate(shown, nameWidth))
+		}
 		pad := width - 2 - ansi.StringWidth(truncate(shown, nameWidth)) - ansi.StringWidth(badges)
 		line := name + strings.Repeat(" ", max(pad, 1)) + badges
 		if selected {
