@@ -625,7 +625,7 @@ func (m *model) saveResource(r *resRead) tea.Cmd {
 	return func() tea.Msg {
 		dir, err := os.MkdirTemp(base, "mcpscope-resource-")
 		if err != nil {
-			return noticeMsg{text: "save: " + err.Error()}
+			return noticeMsg{text: "save failed: " + err.Error()}
 		}
 		var saved []string
 		var problems []string
