@@ -179,7 +179,7 @@ func (m *model) fetchPrompts(s *server) tea.Cmd {
 	v := &m.prompts
 	listFor(v.lists, s)
 	v.rebuild(m)
-	wb, name, gen := m.wb, s.name, s.gen
+	wb, name, gen := m.wb, s.name, s.reqGen()
 	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		list, err := sess.Prompts(ctx)
 		return promptsMsg{server: name, gen: gen, list: list, err: err}
