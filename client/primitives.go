@@ -647,6 +647,9 @@ func (s *Session) Read(ctx context.Context, uri string) (*ReadResult, error) {
 		return nil, derr
 	}
 	if err != nil && r.ResultType == "input_required" {
+		if errors.Is(err, ErrSamplingRejected) && rctx.Err() == nil {
+			return nil, errSamplingRejectedRoundTrip
+		}
 		return nil, fmt.Errorf("the server still asks for input after the answers: %v", err)
 	}
 	return r, nil
@@ -748,6 +751,9 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 		return nil, derr
 	}
 	if err != nil && r.ResultType == "input_required" {
+		if errors.Is(err, ErrSamplingRejected) && rctx.Err() == nil {
+			return nil, errSamplingRejectedRoundTrip
+		}
 		return nil, fmt.Errorf("the server still asks for input after the answers: %v", err)
 	}
 	return r, nil

@@ -917,12 +917,23 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 		if !fast {
 			r = decodeCallResultTolerant(result)
 		}
+		if err != nil && r.ResultType == "input_required" && errors.Is(err, ErrSamplingRejected) && rctx.Err() == nil {
+			return nil, errSamplingRejectedRoundTrip
+		}
 		if err != nil {
 			r.SDKError = err.Error()
 		}
 		return r, nil
 	}
 }
+
+// errSamplingRejectedRoundTrip ends a 2026-07-28 request (tools/call, prompts/get,
+// resources/read) whose sampling request the user rejected. The round trip stops
+// there: 2026-07-28 has no way to send a rejection, so the server is sent no retry,
+// and the interim input_required answer is not the request's result (it has no
+// content: shown, it read as "(no content)"). Other ends of a round trip keep the
+// interim answer, so that a caller can say which input was asked for.
+var errSamplingRejectedRoundTrip = fmt.Errorf("%w: the server asked for a model reply (input_required) and the request was not retried, so the server got no reply (2026-07-28 has no way to send a rejection)", ErrSamplingRejected)
 
 // Raw sends a hand-written request and returns the raw response message. On a
 // 2026-07-28 session the required _meta members are added when params lack them.

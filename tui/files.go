@@ -34,16 +34,61 @@ func (m *model) saveResult() tea.Cmd {
 	// What is saved is taken now: a later answer (or linked read) does not change it.
 	result, linked := o.result, o.linked
 	m.notice = "saving the result…"
-	return func() tea.Msg { return noticeMsg{text: saveFiles(base, result, linked)} }
+	return func() tea.Msg { return noticeMsg{text: saveFiles(base, result, linked, writeFile)} }
 }
 
-// saveFiles writes a result into a new directory under base and says what it did.
-func saveFiles(base string, result *client.CallResult, linked []linkedResource) string {
+// writeFile writes one file of a save (savefile.Write: inside dir, never over a file).
+func writeFile(dir, name string, data []byte) (string, error) {
+	return savefile.Write(dir, name, data, 0o644)
+}
+
+// savedFiles is what a save wrote and what it could not: every failure is said, so
+// a save that wrote nothing never reads as a success.
+type savedFiles struct {
+	dir    string
+	blocks int      // blocks written
+	failed []string // "NAME: why", blocks and result.json alike
+	raw    bool     // result.json written
+}
+
+// put writes one block through write, counting it or its failure.
+func (sv *savedFiles) put(write func(dir, name string, data []byte) (string, error), name string, data []byte) {
+	if _, err := write(sv.dir, name, data); err != nil {
+		sv.failed = append(sv.failed, name+": "+err.Error())
+		return
+	}
+	sv.blocks++
+}
+
+// putRaw writes result.json.
+func (sv *savedFiles) putRaw(write func(dir, name string, data []byte) (string, error), data []byte) {
+	if _, err := write(sv.dir, "result.json", data); err != nil {
+		sv.failed = append(sv.failed, "result.json: "+err.Error())
+		return
+	}
+	sv.raw = true
+}
+
+// String says what was saved where, then what was not and why.
+func (sv *savedFiles) String() string {
+	what := fmt.Sprintf("%d block(s)", sv.blocks)
+	if sv.raw {
+		what += " and result.json"
+	}
+	if len(sv.failed) == 0 {
+		return "saved " + what + " to " + sv.dir
+	}
+	return fmt.Sprintf("save failed for %d file(s) in %s: %s (saved %s)", len(sv.failed), sv.dir, strings.Join(sv.failed, "; "), what)
+}
+
+// saveFiles writes a result into a new directory under base (each file through
+// write) and says what it did.
+func saveFiles(base string, result *client.CallResult, linked []linkedResource, write func(dir, name string, data []byte) (string, error)) string {
 	dir, err := os.MkdirTemp(base, "mcpscope-result-")
 	if err != nil {
-		return "save: " + err.Error()
+		return "save failed: " + err.Error()
 	}
-	var saved []string
+	sv := &savedFiles{dir: dir}
 	for i, c := range result.Content {
 		var data []byte
 		ext := ".txt"
@@ -62,12 +107,10 @@ func saveFiles(base string, result *client.CallResult, linked []linkedResource) 
 			data, ext = c.Raw, ".json"
 		}
 		// The type is the server's: savefile keeps it one name inside dir.
-		if p, err := savefile.Write(dir, fmt.Sprintf("%d-%s%s", i+1, c.Type, ext), data, 0o644); err == nil {
-			saved = append(saved, p)
-		}
+		sv.put(write, fmt.Sprintf("%d-%s%s", i+1, c.Type, ext), data)
 	}
-	_, _ = savefile.Write(dir, "result.json", result.Raw, 0o644)
-	return fmt.Sprintf("saved %d block(s) and result.json to %s", len(saved), dir)
+	sv.putRaw(write, result.Raw)
+	return safe(sv.String())
 }
 
 // linkData is what s saves for a resource_link: the resource itself when it has

@@ -13,7 +13,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/savefile"
 )
 
 // promptsView is the Prompts tab (9): the prompts of every connected server that
@@ -180,7 +179,7 @@ func (m *model) fetchPrompts(s *server) tea.Cmd {
 	v := &m.prompts
 	listFor(v.lists, s)
 	v.rebuild(m)
-	wb, name, gen := m.wb, s.name, s.gen
+	wb, name, gen := m.wb, s.name, s.reqGen()
 	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		list, err := sess.Prompts(ctx)
 		return promptsMsg{server: name, gen: gen, list: list, err: err}
@@ -568,20 +567,17 @@ func (m *model) savePrompt(o *openPrompt) tea.Cmd {
 	return func() tea.Msg {
 		dir, err := os.MkdirTemp(base, "mcpscope-prompt-")
 		if err != nil {
-			return promptSavedMsg{text: "save: " + err.Error()}
+			return promptSavedMsg{text: "save failed: " + err.Error()}
 		}
-		n := 0
+		sv := &savedFiles{dir: dir}
 		for i, msg := range res.Messages {
 			for j, c := range msg.Content {
 				data, ext := blockData(c)
-				name := fmt.Sprintf("%d.%d-%s-%s%s", i+1, j+1, msg.Role, c.Type, ext)
-				if _, err := savefile.Write(dir, name, data, 0o644); err == nil {
-					n++
-				}
+				sv.put(writeFile, fmt.Sprintf("%d.%d-%s-%s%s", i+1, j+1, msg.Role, c.Type, ext), data)
 			}
 		}
-		_, _ = savefile.Write(dir, "result.json", res.Raw, 0o644)
-		return promptSavedMsg{text: fmt.Sprintf("saved %d block(s) and result.json to %s", n, dir)}
+		sv.putRaw(writeFile, res.Raw)
+		return promptSavedMsg{text: safe(sv.String())}
 	}
 }
 

@@ -158,7 +158,7 @@ func (v *resourcesView) typing() bool {
 // hasResources reports whether some server offers resources (the tab is on the bar).
 func (m *model) hasResources() bool {
 	for _, s := range m.servers {
-		if s.state == stateReady && declares(s.info, "resources") {
+		if s.callable() && declares(s.info, "resources") {
 			return true
 		}
 	}
@@ -199,7 +199,7 @@ func (m *model) fetchResources(s *server) tea.Cmd {
 	}
 	listFor(v.lists, s)
 	v.dirty = true
-	wb, name, gen := m.wb, s.name, s.gen
+	wb, name, gen := m.wb, s.name, s.reqGen()
 	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		msg := resListMsg{server: name, gen: gen}
 		msg.resources, msg.rerr = sess.Resources(ctx)
@@ -625,7 +625,7 @@ func (m *model) saveResource(r *resRead) tea.Cmd {
 	return func() tea.Msg {
 		dir, err := os.MkdirTemp(base, "mcpscope-resource-")
 		if err != nil {
-			return noticeMsg{text: "save: " + err.Error()}
+			return noticeMsg{text: "save failed: " + err.Error()}
 		}
 		var saved []string
 		var problems []string

@@ -172,11 +172,17 @@ func resultDoc(st styles, o *outcome, width int) *doc {
 	if r.IsError {
 		add(st.toolErr.Render("Tool error (isError: true): the tool ran and reported a failure"))
 	}
+	// Wrapped, not cut: the reason is what the user needs to read.
+	warn := func(text string) {
+		for _, l := range wrapText(text, width) {
+			add(st.warn.Render(l))
+		}
+	}
 	for _, p := range r.Problems {
-		add(st.warn.Render("⚠ " + safe(p)))
+		warn("⚠ " + p)
 	}
 	if r.SDKError != "" {
-		add(st.warn.Render("⚠ the SDK could not decode this result (" + safe(r.SDKError) + "); shown from the raw frame"))
+		warn("⚠ the SDK could not decode this result (" + r.SDKError + "); shown from the raw frame")
 	}
 	for i, c := range r.Content {
 		add("", st.accent.Render(fmt.Sprintf("── [%d] %s ", i+1, safe(orType(c.Type))))+annotationNote(st, c))

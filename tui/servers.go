@@ -373,7 +373,9 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 		} else if !m.several() {
 			m.notice = "" // with several servers a notice may be about another one
 		}
-		s.counts = serverCounts{}
+		if s.counts.gen != s.gen || !(s.counts.fetching || s.counts.fetched) {
+			s.counts = serverCounts{} // unless they are (being) counted on this connection: a count's reconnect
+		}
 		return m.fetchTools(s, false) // then its counts (onTools)
 	case workbench.StateFailed, workbench.StateNeedsLogin:
 		s.state, s.err, s.exit = stateFailed, st.Err, st.Exit
@@ -428,11 +430,13 @@ func (m *model) fetchTools(s *server, fresh bool) tea.Cmd {
 // fetchCounts counts a connected server's resources and prompts (each only when it
 // declares the capability), in a command.
 func (m *model) fetchCounts(s *server) tea.Cmd {
-	if s == nil || m.wb == nil || s.state != stateReady || s.counts.fetching || (s.counts.fetched && s.counts.gen == s.gen) {
+	if s == nil || m.wb == nil || !s.callable() || s.counts.fetching || (s.counts.fetched && s.counts.gen == s.gen) {
 		return nil
 	}
-	s.counts.fetching = true
-	wb, name, gen := m.wb, s.name, s.gen
+	// An idle server is reconnected by the count, as by a call; its answer is for
+	// that connection (reqGen).
+	s.counts.fetching, s.counts.gen = true, s.reqGen()
+	wb, name, gen := m.wb, s.name, s.reqGen()
 	none := serverCounts{gen: gen, fetched: true, resources: -1, prompts: -1} // what is not counted
 	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		c := none
@@ -475,8 +479,8 @@ func (m *model) onCounts(msg countsMsg) {
 		return
 	}
 	s.counts.fetching = false
-	if msg.counts.gen != s.gen {
-		return // a restart made them stale
+	if msg.counts.gen != s.gen && msg.counts.gen != s.reqGen() {
+		return // a restart made them stale (reqGen: a reconnect's, before its status)
 	}
 	s.counts = msg.counts
 }
@@ -560,6 +564,17 @@ func (m *model) closeSession() {
 // reconnected by the request).
 func (s *server) callable() bool {
 	return s != nil && (s.state == stateReady || s.state == stateIdle)
+}
+
+// reqGen is the connection (gen) whose answer a request sent now brings: the
+// current one, or for an idle server the reconnect that the request (or any other
+// sent before it) makes, which the next connecting status numbers gen+1. An answer
+// tagged with it is then taken once that connection is up, not dropped as stale.
+func (s *server) reqGen() int {
+	if s.state == stateIdle {
+		return s.gen + 1
+	}
+	return s.gen
 }
 
 // notConnected says why a server cannot take a request.

@@ -116,7 +116,7 @@ func declaresSkills(s *server) bool {
 // hasSkills reports whether the Skills tab has something to show this session.
 func (m *model) hasSkills() bool {
 	for _, s := range m.servers {
-		if s.state == stateReady && declaresSkills(s) {
+		if s.callable() && declaresSkills(s) {
 			return true
 		}
 	}
@@ -141,7 +141,7 @@ func (m *model) fetchSkills(s *server) tea.Cmd {
 	}
 	v := &m.skills
 	// Each fetch starts afresh, on the same connection too (the user's refetch).
-	v.lists[s.name] = &skillList{lazyList: lazyList{gen: s.gen, loading: true}}
+	v.lists[s.name] = &skillList{lazyList: lazyList{gen: s.reqGen(), loading: true}}
 	for k := range v.opened {
 		if strings.HasPrefix(k, s.name+"\x00") {
 			delete(v.opened, k) // a new connection: what was read is read again
@@ -151,7 +151,7 @@ func (m *model) fetchSkills(s *server) tea.Cmd {
 		v.shown = nil
 	}
 	v.rebuild(m)
-	wb, name, gen := m.wb, s.name, s.gen
+	wb, name, gen := m.wb, s.name, s.reqGen()
 	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		list, err := sess.Skills(ctx)
 		return skillsMsg{server: name, gen: gen, list: list, err: err}

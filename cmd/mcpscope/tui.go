@@ -76,6 +76,30 @@ func (a *tuiAsks) apply(o *tui.Options) error {
 	return nil
 }
 
+// screenFlags are what every command that opens the workbench (a target, several
+// servers, a recording) says about the screen and the session; options is the one
+// place that turns them into tui.Options, so that no command can leave one out (a
+// session of several servers once ran without --keep).
+type screenFlags struct {
+	theme      string
+	noConfirm  bool
+	keep       keepFlag
+	idle       time.Duration
+	asks       tui.Options // Sampling, SamplingReply, Roots (tuiAsks.apply)
+	history    *history.Options
+	configured []workbench.Spec
+}
+
+// options are the TUI options of the flags; the caller adds the servers and what
+// belongs to its kind of session (target, recording, browse).
+func (f *screenFlags) options() tui.Options {
+	return tui.Options{
+		Theme: f.theme, NoConfirm: f.noConfirm, Keep: int64(f.keep), IdleDisconnect: f.idle,
+		Sampling: f.asks.Sampling, SamplingReply: f.asks.SamplingReply, Roots: f.asks.Roots,
+		History: f.history, Configured: f.configured,
+	}
+}
+
 // registerDevLoop adds --watch, --watch-debounce and --no-history (the workbench's
 // and the command-line scanner's, which must know that --watch-debounce takes a value).
 func registerDevLoop(fs *flag.FlagSet, wf *watchFlag, noHistory *bool) *time.Duration {
@@ -88,11 +112,8 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := flag.NewFlagSet("mcpscope", flag.ContinueOnError)
 	var c common
 	c.register(fs, "table")
-	var theme string
-	var noConfirm bool
-	keep := keepFlag(spool.DefaultKeep)
-	var idle time.Duration
-	registerWorkbench(fs, &theme, &noConfirm, &keep, &idle)
+	wbf := screenFlags{keep: keepFlag(spool.DefaultKeep)}
+	registerWorkbench(fs, &wbf.theme, &wbf.noConfirm, &wbf.keep, &wbf.idle)
 	var asks tuiAsks
 	asks.register(fs)
 	var wf watchFlag
@@ -103,14 +124,13 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	var askOpts tui.Options
-	if err := asks.apply(&askOpts); err != nil {
+	if err := asks.apply(&wbf.asks); err != nil {
 		return err
 	}
-	switch theme {
+	switch wbf.theme {
 	case "auto", "dark", "light", "high-contrast":
 	default:
-		return usageErr("--theme %q: use auto, dark, light or high-contrast", theme)
+		return usageErr("--theme %q: use auto, dark, light or high-contrast", wbf.theme)
 	}
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return usageErr("the workbench needs a terminal; in scripts use mcpscope --inspect or mcpscope call")
@@ -122,7 +142,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	configured := c.configuredSpecs(ctx)
+	wbf.configured = c.configuredSpecs(ctx)
 	if wf.active() {
 		if len(servers) > 1 {
 			return usageErr("--watch watches one server; %d are named (watch one, or use --inspect --watch for each)", len(servers))
@@ -136,12 +156,11 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			}
 		}
 	}
-	hist, err := historyOptions(&c, servers, noHistory)
-	if err != nil {
+	if wbf.history, err = historyOptions(&c, servers, noHistory); err != nil {
 		return err
 	}
 	if len(servers) > 1 {
-		return runTUIMany(ctx, &c, servers, configured, theme, noConfirm, idle, hist, askOpts, stderr)
+		return runTUIMany(ctx, &c, servers, &wbf, stderr)
 	}
 	if servers[0].err != nil {
 		return servers[0].err
@@ -182,12 +201,10 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer rec.stop()
 	toggle := rec.toggle
-	return tui.Run(ctx, tui.Options{
-		Servers: []workbench.Spec{servers[0].spec}, Configured: configured, IdleDisconnect: idle,
-		Target: target, Name: name, Client: opts, Theme: theme, NoConfirm: noConfirm,
-		Recording: recording, ToggleRecording: toggle, Keep: int64(keep), OAuth: auth, History: hist,
-		Sampling: askOpts.Sampling, SamplingReply: askOpts.SamplingReply, Roots: askOpts.Roots,
-	})
+	o := wbf.options()
+	o.Servers, o.Target, o.Name, o.Client, o.OAuth = []workbench.Spec{servers[0].spec}, target, name, opts, auth
+	o.Recording, o.ToggleRecording = recording, toggle
+	return tui.Run(ctx, o)
 }
 
 // oneRecording is the recording of a session of one server, started with --record
@@ -269,7 +286,7 @@ func historyOptions(c *common, servers []namedServer, off bool) (*history.Option
 // runTUIMany opens the workbench on several servers at once. A server that cannot
 // be used (a missing placeholder) is said on stderr and left out; --record records
 // them all in one file.
-func runTUIMany(ctx context.Context, c *common, servers []namedServer, configured []workbench.Spec, theme string, noConfirm bool, idle time.Duration, hist *history.Options, asks tui.Options, stderr io.Writer) error {
+func runTUIMany(ctx context.Context, c *common, servers []namedServer, wbf *screenFlags, stderr io.Writer) error {
 	var specs []workbench.Spec
 	var firstErr error
 	for _, s := range servers {
@@ -299,12 +316,10 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, configure
 		return err
 	}
 	defer rec.stop()
-	return tui.Run(ctx, tui.Options{
-		Servers: specs, Configured: configured, IdleDisconnect: idle,
-		Client: opts, Theme: theme, NoConfirm: noConfirm, Recording: rec.path(),
-		ToggleRecording: rec.toggle, OnWire: rec.listen, OnAdd: rec.added, OAuth: auth, History: hist,
-		Sampling: asks.Sampling, SamplingReply: asks.SamplingReply, Roots: asks.Roots,
-	})
+	o := wbf.options()
+	o.Servers, o.Client, o.OAuth = specs, opts, auth
+	o.Recording, o.ToggleRecording, o.OnWire, o.OnAdd = rec.path(), rec.toggle, rec.listen, rec.added
+	return tui.Run(ctx, o)
 }
 
 // configuredSpecs are the servers of the config files found, which ":add NAME" in the
@@ -333,10 +348,9 @@ func (c *common) configuredSpecs(ctx context.Context) []workbench.Spec {
 // be browsed and its recorded calls made again.
 func runOpen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("open", flag.ContinueOnError)
-	var theme string
-	fs.StringVar(&theme, "theme", "auto", "auto, dark, light or high-contrast")
-	keep := keepFlag(spool.DefaultKeep)
-	fs.Var(&keep, "keep", "memory for traffic, logs and stderr together: 64MiB, 512KiB, 1GiB")
+	wbf := screenFlags{keep: keepFlag(spool.DefaultKeep)}
+	fs.StringVar(&wbf.theme, "theme", "auto", "auto, dark, light or high-contrast")
+	fs.Var(&wbf.keep, "keep", "memory for traffic, logs and stderr together: 64MiB, 512KiB, 1GiB")
 	pos, _, err := parse(fs, args, func([]string, string) bool { return false })
 	if err != nil {
 		return err
@@ -361,15 +375,11 @@ func runOpen(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	for _, n := range rec.ServerNames() {
 		specs = append(specs, workbench.Spec{Name: n, Target: client.Target{Argv: []string{self, "serve", pos[0], "--server", n}}})
 	}
-	return tui.Run(ctx, tui.Options{
-		Servers: specs,
-		Target:  client.Target{Argv: []string{self, "serve", pos[0]}},
-		Name:    "recording " + pos[0],
-		Theme:   theme,
-		Browse:  rec,
-		Client:  client.Options{Tap: &wire.Tap{}},
-		Keep:    int64(keep),
-	})
+	o := wbf.options()
+	o.Servers, o.Browse = specs, rec
+	o.Target, o.Name = client.Target{Argv: []string{self, "serve", pos[0]}}, "recording "+pos[0]
+	o.Client = client.Options{Tap: &wire.Tap{}}
+	return tui.Run(ctx, o)
 }
 
 // keepFlag is --keep: a byte size such as 64MiB.
