@@ -335,3 +335,35 @@ func TestWatchOverlapRetriesALockedStart(t *testing.T) {
 		t.Errorf("not connected: %+v", st)
 	}
 }
+
+// Issue 19's window, in the workbench: the watch was set up in a goroutine after the
+// server's first start, so an edit made while the server started (it may have read
+// the file as it was) was never seen, and the server ran the old code. The hook
+// makes the edit right after the start began.
+func TestWatchSeesAnEditDuringTheFirstStart(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "server.py")
+	if err := os.WriteFile(src, []byte("v1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := newBench(t, workbench.Options{})
+	workbench.SetAfterStart(w, func(string) {
+		tmp := src + ".tmp"
+		if err := os.WriteFile(tmp, []byte("v2\n"), 0o644); err != nil {
+			t.Error(err)
+		}
+		if err := os.Rename(tmp, src); err != nil {
+			t.Error(err)
+		}
+	})
+	ch, cancel := w.Subscribe()
+	defer cancel()
+	ev := &events{t: t, ch: ch}
+	spec := host(t, "dev")
+	spec.Watch, spec.WatchDebounce = []string{src}, 50*time.Millisecond
+	if err := w.Add(spec); err != nil {
+		t.Fatal(err)
+	}
+	ev.next("a restart for the edit", func(e workbench.Event) bool {
+		return e.Kind == workbench.EventWatch && strings.HasSuffix(e.Text, "changed: restarting")
+	}, nil)
+}
