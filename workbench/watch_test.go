@@ -297,10 +297,18 @@ func TestWatchOverlapRetriesALockedStart(t *testing.T) {
 	tools := filepath.Join(dir, "tools.json")
 	lock := filepath.Join(dir, "lock")
 	os.WriteFile(tools, []byte(toolsFile("v1", benchSchema)), 0o644)
-	// The old process keeps the lock for a while after its stdin closes.
-	inner := fmt.Sprintf(`%q host --tools %q; sleep 0.3`, testutil.Mcpscope(t), tools)
-	script := fmt.Sprintf(`exec flock -n %q /bin/sh -c %q`, lock, inner)
-	w := workbench.New(workbench.Options{Client: base()})
+	// The old process keeps the lock after its stdin closes until a new start has met
+	// it (that start leaves the file tried): the retry is then certain. It kept the
+	// lock for a fixed 0.3 s, and a loaded machine could start the new process after
+	// that, with no lock to meet and no retry to see.
+	tried := filepath.Join(dir, "tried")
+	inner := fmt.Sprintf(`%q host --tools %q; while [ ! -e %q ]; do sleep 0.05; done`, testutil.Mcpscope(t), tools, tried)
+	script := fmt.Sprintf(`flock -n %q /bin/sh -c %q || { touch %q; exit 1; }`, lock, inner, tried)
+	// The grace before the old process is killed outlasts any start, so it is still
+	// there to hold the lock when the new one starts.
+	opts := base()
+	opts.Grace = time.Minute
+	w := workbench.New(workbench.Options{Client: opts})
 	defer w.Close()
 	ch, cancel := w.Subscribe()
 	defer cancel()
