@@ -13,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yosida95/uritemplate/v3"
 
-	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/jsonscan"
 )
 
@@ -618,7 +617,7 @@ func decodeReadResultScanned(result json.RawMessage, validated, shared bool) (*R
 func (s *Session) Read(ctx context.Context, uri string) (*ReadResult, error) {
 	rctx, rt := s.startRequest(ctx, fmt.Sprintf("resources/read %q", uri))
 	defer rt.stop()
-	cctx, capture := wire.WithCapture(rctx)
+	cctx, capture := rt.capture(rctx)
 	params := &mcp.ReadResourceParams{URI: uri}
 	if m := s.logMeta(); m != nil {
 		params.Meta = m
@@ -729,7 +728,7 @@ func decodePromptResult(result json.RawMessage) (*PromptResult, error) {
 func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*PromptResult, error) {
 	rctx, rt := s.startRequest(ctx, fmt.Sprintf("prompts/get %q", name))
 	defer rt.stop()
-	cctx, capture := wire.WithCapture(rctx)
+	cctx, capture := rt.capture(rctx)
 	params := &mcp.GetPromptParams{Name: name, Arguments: args}
 	if m := s.logMeta(); m != nil {
 		params.Meta = m

@@ -197,6 +197,10 @@ type Icon struct {
 
 // Session is a connected MCP server.
 type Session struct {
+	// afterCallTool, in tests, runs in Call between the SDK's return and the reading
+	// of the captured answer: a test makes a late answer arrive there.
+	afterCallTool func()
+
 	cs     *mcp.ClientSession // guarded by mu: an expired HTTP session is replaced
 	tr     *wire.Stdio        // stdio targets
 	h      *httpConn          // HTTP targets
@@ -827,7 +831,7 @@ func (s *Session) toolsPage(ctx context.Context, cursor string) (json.RawMessage
 	defer rt.stop()
 	for attempt := 0; ; attempt++ {
 		cs := s.session()
-		cctx, capture := wire.WithCapture(rctx)
+		cctx, capture := rt.capture(rctx)
 		_, err := cs.ListTools(cctx, &mcp.ListToolsParams{Cursor: cursor})
 		raw, ok := capture.Last("tools/list")
 		switch {
@@ -891,8 +895,11 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	}
 	for attempt := 0; ; attempt++ {
 		cs := s.session()
-		cctx, capture := wire.WithCapture(rctx)
+		cctx, capture := rt.capture(rctx)
 		_, err := cs.CallTool(cctx, params)
+		if s.afterCallTool != nil {
+			s.afterCallTool()
+		}
 		raw, ok := capture.Last("tools/call")
 		if !ok {
 			if err == nil {

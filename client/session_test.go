@@ -623,3 +623,24 @@ func TestTimeoutBoundsAWriteTheServerDoesNotRead(t *testing.T) {
 		t.Fatal("the call waited past its timeout for the write")
 	}
 }
+
+// Issue 19 (TestPerServerTimeout under load): the bundled host answers a call it was
+// told to cancel ("context canceled", a tool error). When that answer reached the
+// client before the SDK noticed the timeout, the call returned it with no error: a
+// call bounded at 50 ms to a 1.5 s tool "succeeded" after 0.10 s. The hook holds the
+// call there until the host's late answer is on the wire.
+func TestTimeoutIsNotTakenForALateAnswer(t *testing.T) {
+	t.Parallel()
+	s, rec := hostSession(t, client.Options{Timeout: 50 * time.Millisecond}, "2025-11-25")
+	client.SetAfterCallTool(s, func() {
+		testutil.Eventually(t, "the host's answer to the cancelled call", func() (bool, string) {
+			_, ok := rec.find(wire.KindMessage, "context canceled")
+			return ok, ""
+		})
+	})
+	r, err := s.Call(ctx(t), "slow", json.RawMessage(`{"steps":1,"delayMs":1500}`), client.CallOptions{})
+	var te *client.TimeoutError
+	if !errors.As(err, &te) || te.Timeout != 50*time.Millisecond {
+		t.Fatalf("a call past its timeout returned %+v, %v; want a TimeoutError", r, err)
+	}
+}

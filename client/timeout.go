@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/mcpscope/mcpscope/client/wire"
 )
 
 // DefaultTimeout is the default per-request timeout (Options.Timeout).
@@ -53,6 +55,8 @@ type requestTimer struct {
 	capT     *time.Timer
 	capD     time.Duration
 	cancel   context.CancelCauseFunc
+	fired    bool            // the timeout ended the request
+	captures []*wire.Capture // sealed when it fires
 }
 
 // startRequest returns the context for one request and its timer; stop it when the
@@ -81,8 +85,33 @@ func (rt *requestTimer) fire(isCap bool) {
 		// and the message should name the bound the user set.
 		e.After = rt.capD
 	}
+	rt.fired = true
+	captures := rt.captures
 	rt.mu.Unlock()
+	// Sealed before the cancel: the request is given up now, and what the server says
+	// after (a server may still answer a cancelled request; the SDK's servers answer
+	// "context canceled") is not its result. Without this, a reply that reached the
+	// capture before the SDK noticed the cancel (a loaded machine) made the call an
+	// answer instead of a timeout.
+	for _, c := range captures {
+		c.Seal()
+	}
 	rt.cancel(e)
+}
+
+// capture is wire.WithCapture for a request this timer bounds: its capture takes no
+// response once the timeout fired. Every request that reads its result from a capture
+// gets the capture here.
+func (rt *requestTimer) capture(rctx context.Context) (context.Context, *wire.Capture) {
+	cctx, c := wire.WithCapture(rctx)
+	rt.mu.Lock()
+	fired := rt.fired
+	rt.captures = append(rt.captures, c)
+	rt.mu.Unlock()
+	if fired {
+		c.Seal()
+	}
+	return cctx, c
 }
 
 // progressed restarts the silence clock.

@@ -55,6 +55,10 @@ type Options struct {
 	// reloaded (a burst of writes is one reload); zero means DefaultWatchInterval, a
 	// negative value turns watching off.
 	WatchInterval time.Duration
+
+	// afterFirstRead, in tests, runs after New has read the tool file for the first
+	// time: an edit made there must still be seen.
+	afterFirstRead func()
 }
 
 // Host is a running bundled host: an *mcp.Server with its demo state and, when a tool
@@ -128,17 +132,28 @@ func New(opts Options) (*Host, error) {
 		h.addTasks()
 	}
 	if opts.ToolFile != "" {
-		data, err := os.ReadFile(opts.ToolFile)
-		if err != nil {
-			return nil, fmt.Errorf("reading tool file: %w", err)
+		// The watch is in place before the first read: an edit made between the read
+		// and the watch would otherwise never be seen (the file would be served as it
+		// was until the next edit). A change the watch reports for content the read
+		// already got is dropped by reload, which compares.
+		var w *watch.Watcher
+		var werr error
+		if opts.WatchInterval >= 0 {
+			w, werr = watch.New([]string{opts.ToolFile}, h.watchInterval())
 		}
-		f, err := h.load(data)
+		f, data, err := h.firstRead()
 		if err != nil {
+			if w != nil {
+				w.Close()
+			}
 			return nil, err
 		}
 		h.install(f, data)
+		if opts.afterFirstRead != nil {
+			opts.afterFirstRead()
+		}
 		if opts.WatchInterval >= 0 {
-			go h.watch()
+			go h.watch(w, werr)
 			return h, nil
 		}
 	}
@@ -165,13 +180,30 @@ func (h *Host) ToolFileError() error {
 	return h.lastErr
 }
 
-func (h *Host) watch() {
-	defer close(h.done)
-	interval := h.opts.WatchInterval
-	if interval == 0 {
-		interval = DefaultWatchInterval
+// firstRead reads and checks the tool file when the host starts.
+func (h *Host) firstRead() (*toolfile.File, []byte, error) {
+	data, err := os.ReadFile(h.opts.ToolFile)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading tool file: %w", err)
 	}
-	w, err := watch.New([]string{h.opts.ToolFile}, interval)
+	f, err := h.load(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, data, nil
+}
+
+func (h *Host) watchInterval() time.Duration {
+	if h.opts.WatchInterval == 0 {
+		return DefaultWatchInterval
+	}
+	return h.opts.WatchInterval
+}
+
+// watch reloads the tool file when w reports a change; err is watch.New's, when the
+// file could not be watched (then the file is polled).
+func (h *Host) watch(w *watch.Watcher, err error) {
+	defer close(h.done)
 	if err != nil {
 		h.log.Warn("cannot watch the tool file; polling it instead", "file", h.opts.ToolFile, "every", fallbackPoll, "err", err)
 		h.poll()

@@ -147,6 +147,20 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
+// Issue 19: the host read the tool file and only then started watching it, in a
+// goroutine; an edit made in between (the test's first edit, under load) was never
+// seen. The hook makes that edit right after the first read.
+func TestHostToolFileEditDuringStart(t *testing.T) {
+	skipWithoutSh(t)
+	path := filepath.Join(t.TempDir(), "tools.json")
+	writeFile(t, path, `{"tools":[{"name":"a","run":["/bin/echo","a"]}]}`)
+	h := newHost(t, Options{ToolFile: path, WatchInterval: 5 * time.Millisecond, afterFirstRead: func() {
+		writeFile(t, path, `{"tools":[{"name":"b","run":["/bin/echo","b"]}]}`)
+	}})
+	cs := connect(t, h, "2025-11-25", nil)
+	waitFor(t, func() bool { return slices.Equal(toolNames(t, cs), []string{"b"}) })
+}
+
 func TestHostToolFileHotReload(t *testing.T) {
 	skipWithoutSh(t)
 	forEachEra(t, func(t *testing.T, version string) {

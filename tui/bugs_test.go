@@ -171,6 +171,29 @@ func TestQuitDuringACallAsks(t *testing.T) {
 	}
 }
 
+// Issue 19 (seen under load in TestE2ETasksAndSampling): q pressed while a call ran
+// asked "1 call(s) still running" and went on asking it after the call had answered,
+// so the screen claimed a running call beside its finished result. The question
+// follows the calls while it is open.
+func TestQuitQuestionFollowsTheRunningCalls(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.selectTool("slow")
+	h.press("enter")
+	h.m.form.SetValue([]byte(`{"steps":20,"delayMs":50}`))
+	h.press("enter")
+	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
+	h.press("q")
+	h.contains("1 call(s) still running. Quit anyway")
+	h.until("the call's answer", func(m *model) bool { return !m.current.running })
+	if s := h.screen(); strings.Contains(s, "still running") || !strings.Contains(s, "No call is running any more. Quit? y/n") {
+		t.Fatalf("the quit question does not follow the finished call; screen:\n%s", s)
+	}
+	_, cmd := h.m.Update(keyMsg("y"))
+	if cmd == nil {
+		t.Fatal("y did not quit")
+	}
+}
+
 // Item 10: after a failed start, Traffic and Stderr can be reached, and the failure
 // shows the first stderr lines as well as the last.
 func TestFailedStartKeepsTheDiagnostics(t *testing.T) {

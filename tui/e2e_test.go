@@ -247,17 +247,22 @@ func BenchmarkIdleRSSEverything(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		x := newTmux(b, 120, 40, fmt.Sprintf("exec %s -- %s", bin, strings.Join(argv, " ")))
 		x.waitFor("connected")
-		time.Sleep(500 * time.Millisecond) // idle
-		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", x.panePID()))
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, line := range strings.Split(string(status), "\n") {
-			if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-				kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
-				worst = max(worst, float64(kb)/1024)
+		// Idle: the RSS is read once it has stopped moving (the same in eight polls in
+		// a row), not after a fixed sleep that a loaded machine may not have finished
+		// starting up in.
+		status := fmt.Sprintf("/proc/%d/status", x.panePID())
+		var kb float64
+		same := 0
+		testutil.Eventually(b, "the RSS to settle", func() (bool, string) {
+			now := vmRSSKB(status)
+			if now == kb {
+				same++
+			} else {
+				kb, same = now, 0
 			}
-		}
+			return same >= 8 && kb > 0, fmt.Sprintf("%.0f kB", kb)
+		})
+		worst = max(worst, kb/1024)
 		x.keys("q")
 		_ = exec.Command("tmux", "-L", x.socket, "kill-server").Run()
 	}

@@ -73,8 +73,20 @@ const (
 // declines and shows no.
 type question struct {
 	text string
+	// live, when set, gives the text at each frame instead: a question that states a
+	// count which can change while it is open (calls answering) must not go on
+	// stating the old one.
+	live func() string
 	yes  func() tea.Cmd
 	no   string
+}
+
+// shown is the question's text as it reads now.
+func (q *question) shown() string {
+	if q.live != nil {
+		return q.live()
+	}
+	return q.text
 }
 
 // Messages from the backend.
@@ -678,11 +690,16 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if !m.typing() {
 		switch {
 		case key.Matches(k, m.keys.Quit):
-			if n := m.running(); n > 0 {
+			if m.running() > 0 {
 				m.ask = &question{
-					text: fmt.Sprintf("%d call(s) still running. Quit anyway (they are cancelled)? y/n", n),
-					yes:  func() tea.Cmd { return tea.Quit },
-					no:   "not quitting",
+					live: func() string {
+						if n := m.running(); n > 0 {
+							return fmt.Sprintf("%d call(s) still running. Quit anyway (they are cancelled)? y/n", n)
+						}
+						return "No call is running any more. Quit? y/n"
+					},
+					yes: func() tea.Cmd { return tea.Quit },
+					no:  "not quitting",
 				}
 				return nil
 			}
@@ -1564,7 +1581,7 @@ func (m *model) rightPane(width, height int) string {
 	}
 	if q := m.ask; q != nil {
 		// The question stands over whatever tab is shown, the same for every path.
-		lines := wrapText(q.text, width)
+		lines := wrapText(q.shown(), width)
 		for i := range lines {
 			lines[i] = m.st.err.Render(lines[i])
 		}

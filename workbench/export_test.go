@@ -7,3 +7,6 @@ func SetOverlapRestarts(on bool) bool {
 	overlapRestarts = on
 	return old
 }
+
+// SetAfterStart sets a hook that Add runs once a server's first start has begun.
+func SetAfterStart(w *Workbench, f func(name string)) { w.afterStart = f }

@@ -25,32 +25,36 @@ const maxBackoff = 5 * time.Second
 // exits (see Workbench.restart). Tests and benchmarks compare with false.
 var overlapRestarts = true
 
-// startWatchLocked starts the watch of s.spec.Watch; w.mu is held.
+// startWatchLocked starts the watch of s.spec.Watch; w.mu is held. Add calls it
+// before the server's first start, and the watch is in place when it returns: an
+// edit made while the server starts (it may have read the file as it was) is then a
+// change like any other. Set up in the goroutine, the watch could come after such an
+// edit and never see it.
 func (w *Workbench) startWatchLocked(s *server) {
 	if len(s.spec.Watch) == 0 {
 		return
 	}
-	ctx, cancel := context.WithCancel(w.ctx)
-	s.stopWatch = cancel
 	name := s.spec.Name
 	paths := append([]string(nil), s.spec.Watch...)
-	debounce := s.spec.WatchDebounce
 	http := s.spec.Target.URL != ""
+	wt, err := watch.New(paths, s.spec.WatchDebounce)
+	if err != nil {
+		w.emitLocked(Event{Server: name, Kind: EventWatch, Text: "not watching: " + err.Error()})
+		return
+	}
+	what := "restarts it"
+	if http {
+		what = "re-lists it (an HTTP server restarts itself)"
+	}
+	w.emitLocked(Event{Server: name, Kind: EventWatch, Text: fmt.Sprintf("watching %s: a change %s", strings.Join(paths, ", "), what)})
+	ctx, cancel := context.WithCancel(w.ctx)
+	s.stopWatch = cancel
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
 		defer cancel()
-		wt, err := watch.New(paths, debounce)
-		if err != nil {
-			w.emit(Event{Server: name, Kind: EventWatch, Text: "not watching: " + err.Error()})
-			return
-		}
 		defer wt.Close()
-		what := "restarts it"
-		if http {
-			what = "re-lists it (an HTTP server restarts itself)"
-		}
-		w.emit(Event{Server: name, Kind: EventWatch, Text: fmt.Sprintf("watching %s: a change %s", strings.Join(paths, ", "), what)})
+		var err error
 		var last *surface.Surface
 		if st, err := w.Wait(ctx, name); err == nil && st.State == StateConnected {
 			last, _ = w.surfaceOf(ctx, name)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/surface"
 	"github.com/mcpscope/mcpscope/workbench"
@@ -297,16 +296,19 @@ func TestWatchOverlapRetriesALockedStart(t *testing.T) {
 	dir := t.TempDir()
 	tools := filepath.Join(dir, "tools.json")
 	lock := filepath.Join(dir, "lock")
-	release := filepath.Join(dir, "release")
 	os.WriteFile(tools, []byte(toolsFile("v1", benchSchema)), 0o644)
-	// The old process keeps the lock after its stdin closes, until the test has seen
-	// the new start meet the lock ("lock busy" on its stderr) and releases it: the
-	// overlap is made by the test, not by how fast a loaded machine starts a shell
-	// (a fixed "sleep 0.3" lost that race under load, and nothing met the lock).
-	inner := fmt.Sprintf(`%q host --tools %q; while [ ! -e %q ]; do sleep 0.01; done`, testutil.Mcpscope(t), tools, release)
-	script := fmt.Sprintf(`flock -n %q /bin/sh -c %q || { echo "lock busy" >&2; exit 1; }`, lock, inner)
-	defer os.WriteFile(release, nil, 0o644) // whatever happens, nothing waits forever
-	w := workbench.New(workbench.Options{Client: base()})
+	// The old process keeps the lock after its stdin closes until a new start has met
+	// it (that start leaves the file tried): the retry is then certain. It kept the
+	// lock for a fixed 0.3 s, and a loaded machine could start the new process after
+	// that, with no lock to meet and no retry to see.
+	tried := filepath.Join(dir, "tried")
+	inner := fmt.Sprintf(`%q host --tools %q; while [ ! -e %q ]; do sleep 0.05; done`, testutil.Mcpscope(t), tools, tried)
+	script := fmt.Sprintf(`flock -n %q /bin/sh -c %q || { touch %q; exit 1; }`, lock, inner, tried)
+	// The grace before the old process is killed outlasts any start, so it is still
+	// there to hold the lock when the new one starts.
+	opts := base()
+	opts.Grace = time.Minute
+	w := workbench.New(workbench.Options{Client: opts})
 	defer w.Close()
 	ch, cancel := w.Subscribe()
 	defer cancel()
@@ -324,9 +326,6 @@ func TestWatchOverlapRetriesALockedStart(t *testing.T) {
 	os.WriteFile(tools, []byte(toolsFile("v2", benchSchema)), 0o644)
 	retried := false
 	e := ev.next("surface changed", kind(workbench.EventSurfaceChanged), func(e workbench.Event) {
-		if e.Kind == workbench.EventWire && e.Wire.Kind == wire.KindStderr && strings.Contains(string(e.Wire.Data), "lock busy") {
-			os.WriteFile(release, nil, 0o644)
-		}
 		if e.Kind == workbench.EventStatus && strings.Contains(e.Status.Reason, "still exiting") {
 			retried = true
 		}
@@ -343,4 +342,36 @@ func TestWatchOverlapRetriesALockedStart(t *testing.T) {
 	if st, _ := w.Status("locked"); st.State != workbench.StateConnected {
 		t.Errorf("not connected: %+v", st)
 	}
+}
+
+// Issue 19's window, in the workbench: the watch was set up in a goroutine after the
+// server's first start, so an edit made while the server started (it may have read
+// the file as it was) was never seen, and the server ran the old code. The hook
+// makes the edit right after the start began.
+func TestWatchSeesAnEditDuringTheFirstStart(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "server.py")
+	if err := os.WriteFile(src, []byte("v1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := newBench(t, workbench.Options{})
+	workbench.SetAfterStart(w, func(string) {
+		tmp := src + ".tmp"
+		if err := os.WriteFile(tmp, []byte("v2\n"), 0o644); err != nil {
+			t.Error(err)
+		}
+		if err := os.Rename(tmp, src); err != nil {
+			t.Error(err)
+		}
+	})
+	ch, cancel := w.Subscribe()
+	defer cancel()
+	ev := &events{t: t, ch: ch}
+	spec := host(t, "dev")
+	spec.Watch, spec.WatchDebounce = []string{src}, 50*time.Millisecond
+	if err := w.Add(spec); err != nil {
+		t.Fatal(err)
+	}
+	ev.next("a restart for the edit", func(e workbench.Event) bool {
+		return e.Kind == workbench.EventWatch && strings.HasSuffix(e.Text, "changed: restarting")
+	}, nil)
 }

@@ -124,6 +124,10 @@ var ErrNoServer = errors.New("no such server")
 
 // Workbench is the servers of one session.
 type Workbench struct {
+	// afterStart, in tests, runs in Add once the server's first start has begun: an
+	// edit made there (the server may have read the old file) must still be seen.
+	afterStart func(name string)
+
 	opts   Options
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -256,8 +260,11 @@ func (w *Workbench) Add(spec Spec) error {
 		w.opts.OnAdd(spec)
 	}
 	w.emitLocked(Event{Server: spec.Name, Kind: EventAdded, Text: describe(spec)})
+	w.startWatchLocked(s) // before the start: see startWatchLocked
 	w.startLocked(s, oldSess, "")
-	w.startWatchLocked(s)
+	if w.afterStart != nil {
+		w.afterStart(spec.Name)
+	}
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 // still show a result the SDK failed to decode.
 type Capture struct {
 	mu        sync.Mutex
+	sealed    bool // Seal was called: later responses are not the request's answer
 	responses []CapturedResponse
 	problems  []HTTPProblem // what went wrong with the HTTP exchanges of these requests
 }
@@ -51,7 +52,19 @@ func (c *Capture) Last(method string) (json.RawMessage, bool) {
 // copied: a captured 100 MiB result is held once).
 func (c *Capture) addOwned(method string, data []byte) {
 	c.mu.Lock()
-	c.responses = append(c.responses, CapturedResponse{Method: method, Data: data})
+	if !c.sealed {
+		c.responses = append(c.responses, CapturedResponse{Method: method, Data: data})
+	}
+	c.mu.Unlock()
+}
+
+// Seal stops the capture: a response that arrives afterwards is not recorded (it
+// still reaches the tap, so Traffic shows it). The client seals when it gives up on a
+// request (its timeout), so that an answer to the cancelled request is not taken for
+// the request's result.
+func (c *Capture) Seal() {
+	c.mu.Lock()
+	c.sealed = true
 	c.mu.Unlock()
 }
 
