@@ -635,7 +635,7 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(k, m.keys.Quit):
 			if n := m.running(); n > 0 {
 				m.ask = &question{
-					text: fmt.Sprintf("%d call(s) still running. Quit anyway (they are cancelled)? y/n", n),
+					text: fmt.Sprintf("%d call(s) still running (%s). Quit anyway (they are cancelled)? y/n", n, m.runningNames()),
 					yes:  func() tea.Cmd { return tea.Quit },
 					no:   "not quitting",
 				}
@@ -749,22 +749,92 @@ func (m *model) running() int {
 	return n
 }
 
-// restart reconnects; a live server (which may be hung, or busy with calls) is
-// restarted only after a y.
+// restart reconnects the server ctrl+r is about (restartTarget); a live server
+// (which may be hung, or busy with calls) is restarted only after a y to a question
+// that names it.
 func (m *model) restart() tea.Cmd {
-	do := func() tea.Cmd {
-		m.notice = "restarting the server…"
-		return m.restartServer(m.srv)
+	s := m.restartTarget()
+	if s == nil {
+		return nil
 	}
-	if m.srv.state != stateReady {
+	do := func() tea.Cmd {
+		m.notice = "restarting " + m.serverLabel(s) + "…"
+		return m.restartServer(s)
+	}
+	if s.state != stateReady {
 		return do()
 	}
-	text := "Restart the server? y/n"
-	if n := m.running(); n > 0 {
-		text = fmt.Sprintf("Restart the server? %d running call(s) are cancelled. y/n", n)
+	text := fmt.Sprintf("Restart %s? y/n", m.serverLabel(s))
+	if n := m.runningOn(s.name); n > 0 {
+		text = fmt.Sprintf("Restart %s? %d running call(s) are cancelled. y/n", m.serverLabel(s), n)
 	}
 	m.ask = &question{text: text, yes: do, no: "not restarted"}
 	return nil
+}
+
+// restartTarget is the server the screen points at for ctrl+r: the highlighted row
+// in the Servers view, the shown call's server in Result (its hint says ctrl+r
+// restarts a server that hangs), else the selected tool's server (m.srv).
+func (m *model) restartTarget() *server {
+	if m.focus == paneRight {
+		switch m.tab {
+		case tabServers:
+			if c := m.srvList.cursor; c >= 0 && c < len(m.servers) {
+				return m.servers[c]
+			}
+		case tabResult:
+			if o := m.current; o != nil {
+				if s := m.server(o.server); s != nil {
+					return s
+				}
+			}
+		}
+	}
+	return m.srv
+}
+
+// serverLabel names a server in a question or a notice: its session name with
+// several servers; with one, as the status bar names it (serverInfo, else the target).
+func (m *model) serverLabel(s *server) string {
+	if m.several() || s != m.srv {
+		return safe(s.name)
+	}
+	return safe(m.displayName())
+}
+
+// toolLabel names a tool in a question: server/tool with several servers, as the
+// tool list shows it.
+func (m *model) toolLabel(server, tool string) string {
+	if m.several() {
+		return safe(server + "/" + tool)
+	}
+	return safe(tool)
+}
+
+// runningNames lists the running calls by tool (at most three, then how many more),
+// for the question before quitting.
+func (m *model) runningNames() string {
+	var names []string
+	for _, o := range m.calls {
+		if o.running {
+			names = append(names, m.toolLabel(o.server, o.tool.Name))
+		}
+	}
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("%d more", len(names)-3))
+	}
+	return strings.Join(names, ", ")
+}
+
+// runningOn counts the calls to one server still waiting for their answer.
+func (m *model) runningOn(server string) int {
+	n := 0
+	for _, o := range m.calls {
+		if o.running && o.server == server {
+			n++
+		}
+	}
+	return n
 }
 
 // formEdgeTab lets tab leave the form only when the form has nothing to move to; the
@@ -1027,7 +1097,7 @@ func (m *model) onResultKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		if ran := time.Since(o.started); ran > cancelAfter {
 			m.ask = &question{
-				text: fmt.Sprintf("Cancel %s? It has run for %s. y/n", o.tool.Name, ran.Round(time.Second)),
+				text: fmt.Sprintf("Cancel %s? It has run for %s. y/n", m.toolLabel(o.server, o.tool.Name), ran.Round(time.Second)),
 				yes:  func() tea.Cmd { m.cancelCall(o); return nil },
 				no:   "the call goes on",
 			}

@@ -1,0 +1,54 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/workbench"
+)
+
+// Issue 19, item 2: ctrl+r in the Servers view restarts the highlighted row's server,
+// not the server of the tool selected in the list, and the question names it.
+func TestServersViewRestartsTheHighlightedServer(t *testing.T) {
+	t.Parallel()
+	target := hostTarget(t)
+	h := newHarnessWith(t, Options{Theme: "dark", Servers: []workbench.Spec{
+		{Name: "alpha", Target: target}, {Name: "beta", Target: target},
+	}}, 140, 40)
+	h.until("both servers' tools", func(m *model) bool {
+		return len(m.servers) == 2 && len(m.servers[0].tools) > 0 && len(m.servers[1].tools) > 0 &&
+			m.servers[0].state == stateReady && m.servers[1].state == stateReady
+	})
+	h.selectTool("alpha/echo") // the list's tool is alpha's
+	alpha, beta := h.m.server("alpha"), h.m.server("beta")
+	genA, genB := alpha.gen, beta.gen
+	h.press("7", "down") // the Servers view, beta highlighted
+	h.until("beta highlighted", func(m *model) bool { return strings.Contains(screenLine(h, "› beta"), "connected") })
+	h.press("ctrl+r")
+	h.until("the question", func(m *model) bool { return m.ask != nil })
+	if s := h.screen(); !strings.Contains(s, "Restart beta?") {
+		t.Fatalf("the restart question does not name the highlighted server beta:\n%s", s)
+	}
+	h.press("y")
+	h.until("beta restarted and connected", func(m *model) bool { return beta.gen > genB && beta.state == stateReady })
+	if alpha.gen != genA {
+		t.Errorf("alpha (the list's tool's server) was restarted too: gen %d → %d", genA, alpha.gen)
+	}
+	// The other questions name their server and tool too: cancelling a long call and
+	// quitting while it runs.
+	h.selectTool("beta/slow")
+	h.press("enter")
+	h.m.form.SetValue([]byte(`{"steps":2000,"delayMs":50}`))
+	h.press("enter")
+	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
+	h.m.current.started = h.m.current.started.Add(-time.Minute) // as if it ran a minute
+	h.press("x")
+	h.contains("Cancel beta/slow? It has run for")
+	h.press("n", "q")
+	h.contains("1 call(s) still running (beta/slow). Quit anyway")
+	h.press("n", "ctrl+r")
+	h.contains("Restart beta? 1 running call(s) are cancelled. y/n")
+	h.press("n", "x", "y")
+	h.until("the cancel", func(m *model) bool { return !m.current.running })
+}
