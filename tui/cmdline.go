@@ -114,7 +114,7 @@ func (m *model) runCommand(text string) tea.Cmd {
 	verb, args := words[0], words[1:]
 	switch verb {
 	case "auth":
-		m.tab, m.focus = tabAuth, paneRight
+		m.openTab(tabAuth)
 		return nil
 	case "login":
 		switch {
@@ -132,10 +132,10 @@ func (m *model) runCommand(text string) tea.Cmd {
 	}
 	switch verb {
 	case "prompts":
-		m.tab, m.focus = tabPrompts, paneRight
+		m.openTab(tabPrompts)
 		return nil
 	case "skills":
-		m.tab, m.focus = tabSkills, paneRight
+		m.openTab(tabSkills)
 		return nil
 	case "add":
 		if len(args) == 0 {

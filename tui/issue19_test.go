@@ -52,3 +52,29 @@ func TestServersViewRestartsTheHighlightedServer(t *testing.T) {
 	h.press("n", "x", "y")
 	h.until("the cancel", func(m *model) bool { return !m.current.running })
 }
+
+// Issue 19, item 7: 1 opens the Tool view without putting the keyboard in the form,
+// so the digits listed under "everywhere" still open views; enter (or tab) goes into
+// the form, as the view's hint says.
+func TestToolViewKeyLeavesTheKeyboardOutOfTheForm(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.selectTool("echo")
+	h.press("3", "1")
+	h.until("the Tool view", func(m *model) bool { return m.tab == tabTool })
+	h.contains("tab or enter to fill in the arguments", "? help")
+	h.press("3")
+	if h.m.tab != tabTraffic {
+		t.Fatalf("3 after 1 did not open Traffic (it typed into the form?):\n%s", h.screen())
+	}
+	// ] from a view with the keyboard into the Tool view does the same.
+	h.press("[", "[")
+	if h.m.tab != tabTool || h.m.typing() {
+		t.Fatalf("[ into the Tool view put the keyboard in the form:\n%s", h.screen())
+	}
+	h.press("1", "enter")
+	h.typeText("42")
+	if v, _ := h.m.form.Value(); !strings.Contains(string(v), "42") {
+		t.Errorf("enter from the Tool view did not put the keyboard in the form: %s\n%s", v, h.screen())
+	}
+	h.contains("f1 help")
+}

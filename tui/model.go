@@ -648,10 +648,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(k, m.keys.tabKeys()...):
 			for t, b := range m.keys.tabKeys() {
 				if key.Matches(k, b) {
-					m.tab = tab(t)
+					m.openTab(tab(t))
 				}
 			}
-			m.focus = paneRight
 			if m.tab == tabServers {
 				return m.fetchAllCounts() // one server: counted when first shown
 			}
@@ -663,10 +662,10 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			m.notice = "no server here needs a login (:login NAME logs in any OAuth server)"
 			return nil
 		case key.Matches(k, m.keys.NextTab):
-			m.tab = (m.tab + 1) % tabCount
+			m.switchTab((m.tab + 1) % tabCount)
 			return m.enterTab()
 		case key.Matches(k, m.keys.PrevTab):
-			m.tab = (m.tab + tabCount - 1) % tabCount
+			m.switchTab((m.tab + tabCount - 1) % tabCount)
 			return m.enterTab()
 		}
 	}
@@ -736,6 +735,29 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onLogsKey(k)
 	}
 	return m.onScrollKey(k)
+}
+
+// openTab shows a view and gives it the keyboard (its digit, a command), unless
+// the view would then take keys as text: opening a view never moves the keyboard
+// into a text field by itself, or the digits listed under "everywhere" would type
+// there. The Tool view is the list's selected tool, so the list keeps the keyboard
+// there, whether the form is built yet or not (a form built later, as a server's
+// tools arrive, must not come up under the keys); enter or tab goes into the form,
+// as its hint says. An open prompt's or template's fields likewise wait for tab.
+func (m *model) openTab(t tab) {
+	m.tab, m.focus = t, paneRight
+	if t == tabTool || m.typing() {
+		m.focus = paneList
+	}
+}
+
+// switchTab is ]/[: the keyboard stays where it is, but out of a text field, for the
+// same reasons as openTab.
+func (m *model) switchTab(t tab) {
+	m.tab = t
+	if t == tabTool || m.typing() {
+		m.focus = paneList
+	}
 }
 
 // running counts the calls still waiting for their answer.
