@@ -1912,7 +1912,10 @@ func (m *model) statusBar(width int) string {
 		parts = append(parts, st.warn.Render("▶ RECORDING, answers are recorded"))
 	}
 	line := strings.Join(parts, st.muted.Render(" · "))
-	right := st.statusKey.Render("?") + st.muted.Render(" help")
+	// The least the right side shows is how to get help: "? help", or "f1 help" while
+	// a field has the keys (one wider). The line is cut to leave room for it, or the
+	// terminal would cut the help's last letter.
+	right := m.keyHints(0)
 	gap := width - ansi.StringWidth(right) - 1
 	var more []string
 	if m.notice != "" {
