@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -77,4 +79,32 @@ func TestToolViewKeyLeavesTheKeyboardOutOfTheForm(t *testing.T) {
 		t.Errorf("enter from the Tool view did not put the keyboard in the form: %s\n%s", v, h.screen())
 	}
 	h.contains("f1 help")
+}
+
+// Issue 19, item 9a: the status bar keeps its last character ("f1 help", not
+// "f1 hel") at 80 and 60 columns, where the server's line is cut to fit.
+func TestStatusBarKeepsItsHelpAtNarrowWidths(t *testing.T) {
+	h := ready(t, 80, 24)
+	h.selectTool("echo")
+	h.press("enter") // the form has the keys: the hint is f1 help, wider than ? help
+	for _, w := range []int{80, 60} {
+		h.update(tea.WindowSizeMsg{Width: w, Height: 24})
+		lines := strings.Split(strings.TrimRight(h.screen(), "\n"), "\n")
+		last := strings.TrimRight(lines[len(lines)-1], " ")
+		if !strings.HasSuffix(last, "f1 help") {
+			t.Errorf("at %d columns the status bar ends %q, want … f1 help:\n%s", w, last, h.screen())
+		}
+	}
+}
+
+// Issue 19, item 9b: Traffic keeps the active search visible when its header is cut
+// to the pane's width.
+func TestTrafficHeaderKeepsTheSearchWhenCut(t *testing.T) {
+	h := ready(t, 80, 24)
+	h.press("3", "/")
+	h.typeText("tools/list")
+	h.press("enter")
+	if s := h.screen(); !strings.Contains(s, "tools/list") || !strings.Contains(strings.Split(s, "\n")[3], "tools/list") {
+		t.Errorf("the cut Traffic header hides the search:\n%s", s)
+	}
 }
