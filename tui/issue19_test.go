@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/history"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -106,5 +107,33 @@ func TestTrafficHeaderKeepsTheSearchWhenCut(t *testing.T) {
 	h.press("enter")
 	if s := h.screen(); !strings.Contains(s, "tools/list") || !strings.Contains(strings.Split(s, "\n")[3], "tools/list") {
 		t.Errorf("the cut Traffic header hides the search:\n%s", s)
+	}
+}
+
+// Issue 19, item 9d: a cancelled call is "cancelled" in History, in this session and
+// in the next (it was stored as a failure, "failed" with "context canceled").
+func TestHistoryShowsACancelledCallAsCancelled(t *testing.T) {
+	dir := t.TempDir()
+	h := histHarness(t, dir, history.Options{})
+	h.selectTool("slow")
+	h.press("enter")
+	h.m.form.SetValue([]byte(`{"steps":2000,"delayMs":50}`))
+	h.press("enter")
+	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
+	h.press("x")
+	h.until("the cancel", func(m *model) bool { return !m.current.running })
+	h.waitStored(1)
+	h.press("6")
+	h.contains("cancelled  slow")
+	h.close()
+
+	h2 := histHarness(t, dir, history.Options{})
+	h2.until("the earlier call", func(m *model) bool { return len(m.hist.past) == 1 })
+	h2.press("6")
+	h2.contains("◷ cancelled  slow")
+	h2.press("right")
+	h2.until("its result", func(m *model) bool { return m.tab == tabResult && m.current != nil })
+	if s := h2.screen(); !strings.Contains(s, "Cancelled") || strings.Contains(s, "context canceled") {
+		t.Errorf("the earlier cancelled call's result:\n%s", s)
 	}
 }
