@@ -137,3 +137,35 @@ func TestHistoryShowsACancelledCallAsCancelled(t *testing.T) {
 		t.Errorf("the earlier cancelled call's result:\n%s", s)
 	}
 }
+
+// Issue 19, item 9c: with several servers the Result names the call's server and tool
+// (server/tool, as the list does), while it runs and after.
+func TestResultHeaderNamesTheServer(t *testing.T) {
+	t.Parallel()
+	target := hostTarget(t)
+	h := newHarnessWith(t, Options{Theme: "dark", Servers: []workbench.Spec{
+		{Name: "alpha", Target: target}, {Name: "beta", Target: target},
+	}}, 120, 40)
+	h.until("both servers' tools", func(m *model) bool {
+		return len(m.servers) == 2 && len(m.servers[0].tools) > 0 && len(m.servers[1].tools) > 0
+	})
+	h.selectTool("beta/echo")
+	h.press("enter")
+	h.m.form.SetValue([]byte(`{"text":"hi"}`))
+	h.press("enter")
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
+	if !strings.Contains(rightPaneText(h), "beta/echo") {
+		t.Errorf("the Result does not name beta/echo:\n%s", h.screen())
+	}
+}
+
+// rightPaneText is the screen's right pane (the tabs), without the tool list.
+func rightPaneText(h *harness) string {
+	var b strings.Builder
+	for _, l := range strings.Split(h.screen(), "\n") {
+		if _, right, ok := strings.Cut(l, "││"); ok {
+			b.WriteString(right + "\n")
+		}
+	}
+	return b.String()
+}

@@ -1814,13 +1814,17 @@ func (m *model) resultView(width, height int) string {
 	if o == nil {
 		return m.st.muted.Render("No call yet. Pick a tool, fill in its arguments and press enter.")
 	}
+	if named := m.several(); o.named != named {
+		o.named = named // a server added or removed since: the heading follows
+		m.resultVer++
+	}
 	if o.running {
 		ran := time.Since(o.started)
 		hint := "  x cancels"
 		if ran > 5*time.Second {
 			hint += " · ctrl+r restarts the server if it hangs"
 		}
-		s := m.spinner.View() + " " + safe(o.tool.Name) + " running " + ran.Round(100*time.Millisecond).String() + m.st.muted.Render(hint)
+		s := m.spinner.View() + " " + safe(o.heading()) + " running " + ran.Round(100*time.Millisecond).String() + m.st.muted.Render(hint)
 		if p := o.progress; p != nil {
 			s += "\n" + progressBar(m.st, p, width)
 		}
