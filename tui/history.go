@@ -349,7 +349,7 @@ func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
 
 func (m *model) showOutcome(o *outcome) {
 	m.current = o
-	m.tab = tabResult
+	m.toResult()
 	m.result.top()
 	m.resultVer++
 }

@@ -169,3 +169,25 @@ func rightPaneText(h *harness) string {
 	}
 	return b.String()
 }
+
+// Issue 19, item 9e: esc in Result goes back where the user came from: the Tool view
+// after a call from the form (the keyboard with the list, as 1 leaves it), History
+// after a row's result was opened there.
+func TestEscInResultGoesBack(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.call("echo", `{"text":"hi"}`)
+	if h.m.tab != tabResult {
+		t.Fatalf("the call did not show its result (tab %d)", h.m.tab)
+	}
+	h.press("esc")
+	if h.m.tab != tabTool || h.m.typing() {
+		t.Fatalf("esc in Result: tab %s, typing %v\n%s", tabNames[h.m.tab], h.m.typing(), h.screen())
+	}
+	h.contains("tab or enter to fill in the arguments")
+	h.press("6", "right")
+	h.until("the row's result", func(m *model) bool { return m.tab == tabResult })
+	h.press("esc")
+	if h.m.tab != tabHistory {
+		t.Fatalf("esc in a result opened from History went to %s\n%s", tabNames[h.m.tab], h.screen())
+	}
+}

@@ -157,7 +157,9 @@ type model struct {
 	}
 	resultVer int
 	showRaw   bool // the Result tab shows the raw result
-	toolRaw   bool // the Tool tab shows the raw tool object
+	// resultFrom is the view the Result tab was opened from (esc goes back to it).
+	resultFrom tab
+	toolRaw    bool // the Tool tab shows the raw tool object
 
 	traffic   trafficView
 	res       resourcesView // the Resources tab
@@ -745,10 +747,22 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 // tools arrive, must not come up under the keys); enter or tab goes into the form,
 // as its hint says. An open prompt's or template's fields likewise wait for tab.
 func (m *model) openTab(t tab) {
+	if t == tabResult && m.tab != tabResult {
+		m.resultFrom = m.tab
+	}
 	m.tab, m.focus = t, paneRight
 	if t == tabTool || m.typing() {
 		m.focus = paneList
 	}
+}
+
+// toResult shows the Result tab, remembering the view it was opened from: esc there
+// goes back to it (the Tool view after a call from the form, History after a row).
+func (m *model) toResult() {
+	if m.tab != tabResult {
+		m.resultFrom = m.tab
+	}
+	m.tab = tabResult
 }
 
 // switchTab is ]/[: the keyboard stays where it is, but out of a text field, for the
@@ -1081,7 +1095,7 @@ func (m *model) startCall(server string, t client.Tool, args json.RawMessage) te
 	m.calls = append(m.calls, o)
 	m.current = o
 	m.notice = "" // a notice about an earlier call would be stale
-	m.tab = tabResult
+	m.toResult()
 	m.result.top() // a new result opens at its top, whatever the last one did
 	m.resultVer++
 	ctx, cancel := context.WithCancel(context.Background())
@@ -1130,6 +1144,11 @@ func (m *model) onResultKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.ShowRaw):
 		m.showRaw = !m.showRaw
 		m.resultVer++
+		return nil
+	case key.Matches(k, m.keys.Back):
+		// Back where the user came from, as esc leaves the form, a frame or a read;
+		// openTab keeps the keyboard out of a form there.
+		m.openTab(m.resultFrom)
 		return nil
 	case key.Matches(k, m.keys.CopyResult):
 		if o := m.current; o != nil && o.result != nil {
