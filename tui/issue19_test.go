@@ -191,3 +191,34 @@ func TestEscInResultGoesBack(t *testing.T) {
 		t.Fatalf("esc in a result opened from History went to %s\n%s", tabNames[h.m.tab], h.screen())
 	}
 }
+
+// Issue 19, item 9f: :q and :quit quit, asking first while calls run, as q does.
+func TestCommandLineQuits(t *testing.T) {
+	h := ready(t, 120, 40)
+	quits := func(word string) bool {
+		h.press(":")
+		h.typeText(word)
+		_, cmd := h.m.Update(keyMsg("enter"))
+		if cmd == nil {
+			return false
+		}
+		_, ok := cmd().(tea.QuitMsg)
+		return ok
+	}
+	for _, w := range []string{"q", "quit"} {
+		if !quits(w) {
+			t.Errorf(":%s did not quit; notice %q", w, h.m.notice)
+		}
+	}
+	h.selectTool("slow")
+	h.press("enter")
+	h.m.form.SetValue([]byte(`{"steps":2000,"delayMs":50}`))
+	h.press("enter")
+	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
+	if quits("q") {
+		t.Fatal(":q quit at once during a running call")
+	}
+	h.contains("1 call(s) still running (slow). Quit anyway")
+	h.press("n", "x")
+	h.until("the cancel", func(m *model) bool { return !m.current.running })
+}

@@ -635,15 +635,7 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if !m.typing() {
 		switch {
 		case key.Matches(k, m.keys.Quit):
-			if n := m.running(); n > 0 {
-				m.ask = &question{
-					text: fmt.Sprintf("%d call(s) still running (%s). Quit anyway (they are cancelled)? y/n", n, m.runningNames()),
-					yes:  func() tea.Cmd { return tea.Quit },
-					no:   "not quitting",
-				}
-				return nil
-			}
-			return tea.Quit
+			return m.quit()
 		case key.Matches(k, m.keys.Help):
 			m.showHelp = true
 			return nil
@@ -772,6 +764,19 @@ func (m *model) switchTab(t tab) {
 	if t == tabTool || m.typing() {
 		m.focus = paneList
 	}
+}
+
+// quit ends the session (q, :q, :quit); with calls running it asks first, naming them.
+func (m *model) quit() tea.Cmd {
+	if n := m.running(); n > 0 {
+		m.ask = &question{
+			text: fmt.Sprintf("%d call(s) still running (%s). Quit anyway (they are cancelled)? y/n", n, m.runningNames()),
+			yes:  func() tea.Cmd { return tea.Quit },
+			no:   "not quitting",
+		}
+		return nil
+	}
+	return tea.Quit
 }
 
 // running counts the calls still waiting for their answer.
