@@ -54,8 +54,11 @@ type Entry struct {
 	ResultSize int             `json:"resultSize,omitempty"`
 	IsError    bool            `json:"isError,omitempty"`
 	Error      string          `json:"error,omitempty"` // a JSON-RPC or transport error
-	DurationMS float64         `json:"durationMs,omitempty"`
-	Marked     bool            `json:"marked,omitempty"`
+	// Cancelled: the user cancelled the call before its answer (notifications/cancelled
+	// was sent); Error then holds nothing, as the cancel is no failure of the server.
+	Cancelled  bool    `json:"cancelled,omitempty"`
+	DurationMS float64 `json:"durationMs,omitempty"`
+	Marked     bool    `json:"marked,omitempty"`
 }
 
 // header is a history file's first line.

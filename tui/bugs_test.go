@@ -164,7 +164,7 @@ func TestQuitDuringACallAsks(t *testing.T) {
 	if cmd != nil {
 		t.Fatal("q quit at once during a running call")
 	}
-	h.contains("1 call(s) still running. Quit anyway")
+	h.contains("1 call(s) still running (slow). Quit anyway")
 	_, cmd = h.m.Update(keyMsg("y"))
 	if cmd == nil {
 		t.Fatal("y did not quit")
@@ -493,7 +493,7 @@ func TestRestartALiveServerAsksAndCancelsCalls(t *testing.T) {
 	h.press("enter")
 	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
 	h.press("ctrl+r")
-	h.contains("Restart the server? 1 running call(s) are cancelled. y/n")
+	h.contains("Restart mcpscope-host 0.1.0? 1 running call(s) are cancelled. y/n")
 	h.press("y")
 	h.until("the restart", func(m *model) bool { return m.srv.gen == 2 && m.srv.state == stateReady })
 	h.until("the hung call's end", func(m *model) bool { return !m.calls[0].running })

@@ -183,7 +183,7 @@ func (m *model) onChangesKey(k tea.KeyPressMsg) tea.Cmd {
 
 // openChanges shows the Changes tab (C from the tool list, :changes).
 func (m *model) openChanges() tea.Cmd {
-	m.tab, m.focus = tabChanges, paneRight
+	m.openTab(tabChanges)
 	return nil
 }
 

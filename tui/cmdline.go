@@ -33,7 +33,7 @@ func defaultCmdKeys() cmdKeys {
 	}
 }
 
-const cmdUsage = "add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · changes · login NAME · auth · prompts · skills"
+const cmdUsage = "q(uit) · add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · changes · login NAME · auth · prompts · skills"
 
 func (m *model) onCmdKey(k tea.KeyPressMsg) tea.Cmd {
 	c := m.cmd
@@ -106,15 +106,18 @@ func (m *model) runCommand(text string) tea.Cmd {
 	if len(words) == 0 {
 		return nil
 	}
+	verb, args := words[0], words[1:]
+	if verb == "q" || verb == "quit" { // as in vi; the same question as q
+		return m.quit()
+	}
 	if m.wb == nil {
 		m.notice = "no workbench yet"
 		return nil
 	}
 	wb := m.wb
-	verb, args := words[0], words[1:]
 	switch verb {
 	case "auth":
-		m.tab, m.focus = tabAuth, paneRight
+		m.openTab(tabAuth)
 		return nil
 	case "login":
 		switch {
@@ -132,10 +135,10 @@ func (m *model) runCommand(text string) tea.Cmd {
 	}
 	switch verb {
 	case "prompts":
-		m.tab, m.focus = tabPrompts, paneRight
+		m.openTab(tabPrompts)
 		return nil
 	case "skills":
-		m.tab, m.focus = tabSkills, paneRight
+		m.openTab(tabSkills)
 		return nil
 	case "add":
 		if len(args) == 0 {

@@ -113,10 +113,9 @@ func TestEndToEndWatch(t *testing.T) {
 	x.waitFor("Could not connect")
 	os.WriteFile(tools, []byte(devToolsFile("third version", schemaV2)), 0o644)
 	x.waitFor("third version")
-	// From the form (it has the keyboard on the Tool tab) to the list, then quit; sent
-	// apart, or the terminal reads esc q as alt+q.
-	x.keys("Escape")
-	x.waitFor("› greet")
+	// 1 left the keyboard in the list (its hint says how to reach the form), so q
+	// quits.
+	x.waitFor("tab or enter to fill in the arguments")
 	x.keys("q")
 	x.waitFor("mcpscope-exited:0")
 }

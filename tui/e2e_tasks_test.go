@@ -13,10 +13,8 @@ import (
 func (x *tmux) pickTool(name string) {
 	x.t.Helper()
 	x.keys("1")
-	x.waitFor("f1 help") // the form has the keys
-	// esc alone: an esc followed at once by a key reads as alt+key.
-	x.keys("Escape")
-	x.waitFor("? help") // the list has them again
+	// The Tool view opens with the keyboard in the list, never in the form.
+	x.waitFor("tab or enter to fill in the arguments")
 	x.openTool(name)
 }
 

@@ -70,7 +70,7 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 		groups = append(groups, m.form.Keys().FullHelp()...)
 		return "Arguments form", append(groups, []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})
 	case tabResult:
-		keys := []key.Binding{k.ShowRaw, k.CopyResult, k.SaveResult, k.CopyArgs, k.CopyCmd, k.ReadResource, k.Cancel}
+		keys := []key.Binding{k.ShowRaw, k.CopyResult, k.SaveResult, k.CopyArgs, k.CopyCmd, k.ReadResource, relabel(k.Back, "back (where the call came from)"), k.Cancel}
 		if m.current != nil && m.current.running {
 			keys = append([]key.Binding{k.Cancel}, keys[:len(keys)-1]...)
 		}

@@ -139,7 +139,10 @@ func (m *model) storeCall(o *outcome) tea.Cmd {
 	if o.result != nil {
 		e.Result, e.IsError = o.result.Raw, o.result.IsError
 	}
-	if o.err != nil {
+	switch {
+	case o.status() == "cancelled":
+		e.Cancelled = true // its error is the cancel itself ("context canceled")
+	case o.err != nil:
 		e.Error = o.err.Error()
 	}
 	return func() tea.Msg {
@@ -346,7 +349,7 @@ func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
 
 func (m *model) showOutcome(o *outcome) {
 	m.current = o
-	m.tab = tabResult
+	m.toResult()
 	m.result.top()
 	m.resultVer++
 }
@@ -356,6 +359,8 @@ func outcomeOf(p pastCall) *outcome {
 	o := &outcome{server: p.server, tool: client.Tool{Name: p.entry.Tool}, args: p.entry.Arguments, started: p.entry.Time,
 		elapsed: time.Duration(p.entry.DurationMS * float64(time.Millisecond)), recorded: true}
 	switch {
+	case p.entry.Cancelled && len(p.entry.Result) == 0:
+		o.cancelled = true
 	case len(p.entry.Result) > 0:
 		resp, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "result": p.entry.Result})
 		o.result, o.err = client.ParseCallResponse(resp)
@@ -579,6 +584,8 @@ func (m *model) histRow(r histRef, selected bool, width int) string {
 		p := m.hist.past[r.past]
 		when, name, args = p.entry.Time, p.entry.Tool, string(p.entry.Arguments)
 		switch {
+		case p.entry.Cancelled:
+			status = "cancelled"
 		case p.entry.Error != "":
 			status = "failed"
 		case p.entry.IsError:

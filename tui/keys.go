@@ -76,7 +76,7 @@ func defaultKeys() keyMap {
 		Cancel:       b("x", "cancel the running call", "x"),
 		Restart:      b("ctrl+r", "restart the server", "ctrl+r"),
 		Record:       b("R", "start/stop recording", "R"),
-		TabTool:      b("1", "tool", "1"),
+		TabTool:      b("1", "tool (enter: its form)", "1"),
 		TabResult:    b("2", "result", "2"),
 		TabTraffic:   b("3", "traffic", "3"),
 		TabLogs:      b("4", "logs", "4"),

@@ -146,7 +146,7 @@ func TestLoginStepUpAsks(t *testing.T) {
 	if !h.m.selectTool("sec", "admin") {
 		t.Fatal("no admin tool after the step-up")
 	}
-	h.press("1", "enter") // the form of the selected tool; enter calls it
+	h.press("1", "enter", "enter") // the selected tool; enter fills in its form, enter calls it
 	h.until("the admin result", func(m *model) bool {
 		return m.current != nil && !m.current.running && strings.Contains(h.screen(), "admin done with admin:write")
 	})

@@ -179,7 +179,9 @@ type model struct {
 	}
 	resultVer int
 	showRaw   bool // the Result tab shows the raw result
-	toolRaw   bool // the Tool tab shows the raw tool object
+	// resultFrom is the view the Result tab was opened from (esc goes back to it).
+	resultFrom tab
+	toolRaw    bool // the Tool tab shows the raw tool object
 
 	traffic     trafficView
 	res         resourcesView // the Resources tab
@@ -690,30 +692,16 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if !m.typing() {
 		switch {
 		case key.Matches(k, m.keys.Quit):
-			if m.running() > 0 {
-				m.ask = &question{
-					live: func() string {
-						if n := m.running(); n > 0 {
-							return fmt.Sprintf("%d call(s) still running. Quit anyway (they are cancelled)? y/n", n)
-						}
-						return "No call is running any more. Quit? y/n"
-					},
-					yes: func() tea.Cmd { return tea.Quit },
-					no:  "not quitting",
-				}
-				return nil
-			}
-			return tea.Quit
+			return m.quit()
 		case key.Matches(k, m.keys.Help):
 			m.showHelp = true
 			return nil
 		case key.Matches(k, m.keys.tabKeys()...):
 			for t, b := range m.keys.tabKeys() {
 				if key.Matches(k, b) {
-					m.tab = tab(t)
+					m.openTab(tab(t))
 				}
 			}
-			m.focus = paneRight
 			if m.tab == tabServers {
 				return m.fetchAllCounts() // one server: counted when first shown
 			}
@@ -725,10 +713,10 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			m.notice = "no server here needs a login (:login NAME logs in any OAuth server)"
 			return nil
 		case key.Matches(k, m.keys.NextTab):
-			m.tab = (m.tab + 1) % tabCount
+			m.switchTab((m.tab + 1) % tabCount)
 			return m.enterTab()
 		case key.Matches(k, m.keys.PrevTab):
-			m.tab = (m.tab + tabCount - 1) % tabCount
+			m.switchTab((m.tab + tabCount - 1) % tabCount)
 			return m.enterTab()
 		}
 	}
@@ -800,6 +788,61 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	return m.onScrollKey(k)
 }
 
+// openTab shows a view and gives it the keyboard (its digit, a command), unless
+// the view would then take keys as text: opening a view never moves the keyboard
+// into a text field by itself, or the digits listed under "everywhere" would type
+// there. The Tool view is the list's selected tool, so the list keeps the keyboard
+// there, whether the form is built yet or not (a form built later, as a server's
+// tools arrive, must not come up under the keys); enter or tab goes into the form,
+// as its hint says. An open prompt's or template's fields likewise wait for tab.
+func (m *model) openTab(t tab) {
+	if t == tabResult && m.tab != tabResult {
+		m.resultFrom = m.tab
+	}
+	m.tab, m.focus = t, paneRight
+	if t == tabTool || m.typing() {
+		m.focus = paneList
+	}
+}
+
+// toResult shows the Result tab, remembering the view it was opened from: esc there
+// goes back to it (the Tool view after a call from the form, History after a row).
+func (m *model) toResult() {
+	if m.tab != tabResult {
+		m.resultFrom = m.tab
+	}
+	m.tab = tabResult
+}
+
+// switchTab is ]/[: the keyboard stays where it is, but out of a text field, for the
+// same reasons as openTab.
+func (m *model) switchTab(t tab) {
+	m.tab = t
+	if t == tabTool || m.typing() {
+		m.focus = paneList
+	}
+}
+
+// quit ends the session (q, :q, :quit); with calls running it asks first, naming them.
+func (m *model) quit() tea.Cmd {
+	if m.running() > 0 {
+		// The question follows the calls while it is open: one that answers meanwhile
+		// is no longer said to run.
+		m.ask = &question{
+			live: func() string {
+				if n := m.running(); n > 0 {
+					return fmt.Sprintf("%d call(s) still running (%s). Quit anyway (they are cancelled)? y/n", n, m.runningNames())
+				}
+				return "No call is running any more. Quit? y/n"
+			},
+			yes: func() tea.Cmd { return tea.Quit },
+			no:  "not quitting",
+		}
+		return nil
+	}
+	return tea.Quit
+}
+
 // running counts the calls still waiting for their answer.
 func (m *model) running() int {
 	n := 0
@@ -811,26 +854,94 @@ func (m *model) running() int {
 	return n
 }
 
-// restart reconnects; a live server (which may be hung, or busy with calls) is
-// restarted only after a y.
+// restart reconnects the server ctrl+r is about (restartTarget); a live server
+// (which may be hung, or busy with calls) is restarted only after a y to a question
+// that names it.
 func (m *model) restart() tea.Cmd {
-	do := func() tea.Cmd {
-		m.notice = "restarting the server…"
-		return m.restartServer(m.srv)
+	s := m.restartTarget()
+	if s == nil {
+		return nil
 	}
-	if m.srv.state != stateReady {
+	do := func() tea.Cmd {
+		m.notice = "restarting " + m.serverLabel(s) + "…"
+		return m.restartServer(s)
+	}
+	if s.state != stateReady {
 		return do()
 	}
-	what := "the server"
-	if m.several() {
-		what = m.srv.name // the question names the server it acts on
+	live := func() string {
+		if n := m.runningOn(s.name); n > 0 {
+			return fmt.Sprintf("Restart %s? %d running call(s) are cancelled. y/n", m.serverLabel(s), n)
+		}
+		return fmt.Sprintf("Restart %s? y/n", m.serverLabel(s))
 	}
-	text := "Restart " + what + "? y/n"
-	if n := m.running(); n > 0 {
-		text = fmt.Sprintf("Restart %s? %d running call(s) are cancelled. y/n", what, n)
-	}
-	m.ask = &question{text: text, yes: do, no: "not restarted"}
+	m.ask = &question{live: live, yes: do, no: "not restarted"}
 	return nil
+}
+
+// restartTarget is the server the screen points at for ctrl+r: the highlighted row
+// in the Servers view, the shown call's server in Result (its hint says ctrl+r
+// restarts a server that hangs), else the selected tool's server (m.srv).
+func (m *model) restartTarget() *server {
+	if m.focus == paneRight {
+		switch m.tab {
+		case tabServers:
+			if c := m.srvList.cursor; c >= 0 && c < len(m.servers) {
+				return m.servers[c]
+			}
+		case tabResult:
+			if o := m.current; o != nil {
+				if s := m.server(o.server); s != nil {
+					return s
+				}
+			}
+		}
+	}
+	return m.srv
+}
+
+// serverLabel names a server in a question or a notice: its session name with
+// several servers; with one, as the status bar names it (serverInfo, else the target).
+func (m *model) serverLabel(s *server) string {
+	if m.several() || s != m.srv {
+		return safe(s.name)
+	}
+	return safe(m.displayName())
+}
+
+// toolLabel names a tool in a question: server/tool with several servers, as the
+// tool list shows it.
+func (m *model) toolLabel(server, tool string) string {
+	if m.several() {
+		return safe(server + "/" + tool)
+	}
+	return safe(tool)
+}
+
+// runningNames lists the running calls by tool (at most three, then how many more),
+// for the question before quitting.
+func (m *model) runningNames() string {
+	var names []string
+	for _, o := range m.calls {
+		if o.running {
+			names = append(names, m.toolLabel(o.server, o.tool.Name))
+		}
+	}
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("%d more", len(names)-3))
+	}
+	return strings.Join(names, ", ")
+}
+
+// runningOn counts the calls to one server still waiting for their answer.
+func (m *model) runningOn(server string) int {
+	n := 0
+	for _, o := range m.calls {
+		if o.running && o.server == server {
+			n++
+		}
+	}
+	return n
 }
 
 // formEdgeTab lets tab leave the form only when the form has nothing to move to; the
@@ -1067,7 +1178,7 @@ func (m *model) startCall(server string, t client.Tool, args json.RawMessage) te
 	m.calls = append(m.calls, o)
 	m.current = o
 	m.notice = "" // a notice about an earlier call would be stale
-	m.tab = tabResult
+	m.toResult()
 	m.result.top() // a new result opens at its top, whatever the last one did
 	m.resultVer++
 	ctx, cancel := context.WithCancel(context.Background())
@@ -1105,7 +1216,7 @@ func (m *model) onResultKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		if ran := time.Since(o.started); ran > cancelAfter {
 			m.ask = &question{
-				text: fmt.Sprintf("Cancel %s? It has run for %s. y/n", o.tool.Name, ran.Round(time.Second)),
+				text: fmt.Sprintf("Cancel %s? It has run for %s. y/n", m.toolLabel(o.server, o.tool.Name), ran.Round(time.Second)),
 				yes:  func() tea.Cmd { m.cancelCall(o); return nil },
 				no:   "the call goes on",
 			}
@@ -1116,6 +1227,11 @@ func (m *model) onResultKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.ShowRaw):
 		m.showRaw = !m.showRaw
 		m.resultVer++
+		return nil
+	case key.Matches(k, m.keys.Back):
+		// Back where the user came from, as esc leaves the form, a frame or a read;
+		// openTab keeps the keyboard out of a form there.
+		m.openTab(m.resultFrom)
 		return nil
 	case key.Matches(k, m.keys.CopyResult):
 		if o := m.current; o != nil && o.result != nil {
@@ -1816,13 +1932,17 @@ func (m *model) resultView(width, height int) string {
 	if o == nil {
 		return m.st.muted.Render("No call yet. Pick a tool, fill in its arguments and press enter.")
 	}
+	if named := m.several(); o.named != named {
+		o.named = named // a server added or removed since: the heading follows
+		m.resultVer++
+	}
 	if o.running {
 		ran := time.Since(o.started)
 		hint := "  x cancels"
 		if ran > 5*time.Second {
 			hint += " · ctrl+r restarts the server if it hangs"
 		}
-		s := m.spinner.View() + " " + safe(o.tool.Name) + " running " + ran.Round(100*time.Millisecond).String() + m.st.muted.Render(hint)
+		s := m.spinner.View() + " " + safe(o.heading()) + " running " + ran.Round(100*time.Millisecond).String() + m.st.muted.Render(hint)
 		if p := o.progress; p != nil {
 			s += "\n" + progressBar(m.st, p, width)
 		}
@@ -1914,7 +2034,10 @@ func (m *model) statusBar(width int) string {
 		parts = append(parts, st.warn.Render("▶ RECORDING, answers are recorded"))
 	}
 	line := strings.Join(parts, st.muted.Render(" · "))
-	right := st.statusKey.Render("?") + st.muted.Render(" help")
+	// The least the right side shows is how to get help: "? help", or "f1 help" while
+	// a field has the keys (one wider). The line is cut to leave room for it, or the
+	// terminal would cut the help's last letter.
+	right := m.keyHints(0)
 	gap := width - ansi.StringWidth(right) - 1
 	var more []string
 	if m.notice != "" {

@@ -34,9 +34,12 @@ type outcome struct {
 	result    *client.CallResult
 	err       error
 	cancelled bool // the user cancelled it
-	recorded  bool // loaded from a recording (mcpscope open), not made in this session
-	mocked    bool // answered by a recording served as a mock, not by a live server
-	late      bool // a result arrived after the cancel
+	// named: the heading says server/tool (set by the Result view when the session has
+	// several servers, as the tool list names tools then).
+	named    bool
+	recorded bool // loaded from a recording (mcpscope open), not made in this session
+	mocked   bool // answered by a recording served as a mock, not by a live server
+	late     bool // a result arrived after the cancel
 	// interrupted says why the call ended without an answer: a watched file changed
 	// and the server was restarted.
 	interrupted string
@@ -119,10 +122,18 @@ func resultLines(st styles, o *outcome, width int) []string {
 
 // resultDoc renders an outcome as a document whose big texts are wrapped only as far
 // as they are shown: a 100 MiB text block opens at the cost of one screen.
+// heading is how the Result names the call: server/tool when named, else the tool.
+func (o *outcome) heading() string {
+	if o.named && o.server != "" {
+		return o.server + "/" + o.tool.Name
+	}
+	return o.tool.Name
+}
+
 func resultDoc(st styles, o *outcome, width int) *doc {
 	out := &doc{width: width, wraps: o.wrapCache()}
 	add := out.add
-	head := st.title.Render(safe(o.tool.Name))
+	head := st.title.Render(safe(o.heading()))
 	if o.elapsed > 0 {
 		head += st.muted.Render("  " + o.elapsed.Round(time.Millisecond).String())
 	}

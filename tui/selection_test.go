@@ -48,7 +48,7 @@ func TestRestartKeepsTheSelectionAndTheFormOwner(t *testing.T) {
 	}
 
 	h.press("ctrl+r")
-	if q := h.m.ask; q == nil || !strings.Contains(q.text, "Restart a?") {
+	if q := h.m.ask; q == nil || !strings.Contains(q.shown(), "Restart a?") {
 		t.Fatalf("ctrl+r asked %v", h.m.ask)
 	}
 	h.press("y")

@@ -588,7 +588,7 @@ func (m *model) onTasksKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.TaskResult):
 		if it := m.tasks.selected(); it != nil && it.out != nil {
 			m.current = it.out
-			m.tab = tabResult
+			m.toResult()
 			m.result.top()
 			m.resultVer++
 		}

@@ -435,7 +435,9 @@ func (v *trafficView) view(st styles, width, height int) string {
 	case v.typing:
 		header = st.accent.Render("/") + safe(v.query) + st.accent.Render("▏") + st.muted.Render("  enter keeps, esc clears")
 	case v.query != "":
-		header += st.muted.Render(" · matching ") + safe(v.query)
+		// First: a header cut to the pane's width loses its hints, never what
+		// filters the rows.
+		header = st.muted.Render("matching ") + st.accent.Render(safe(v.query)) + st.muted.Render(" · ") + header
 	}
 	switch {
 	case v.scanning && v.typing:

@@ -325,6 +325,10 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 				f.reshaped()
 			}
 			n.isNull = false
+			if n.pristine {
+				n.ed.setText("") // a paste over the schema's default replaces it too
+				n.pristine = false
+			}
 			n.ed.insert(pasteText(m.Content))
 			f.edited(n)
 		}
@@ -735,6 +739,10 @@ func (f *Form) editText(n *node, m tea.KeyPressMsg) bool {
 	e := &n.ed
 	before := e.text
 	k := &f.keys
+	if n.pristine && isTyping(m) {
+		e.setText("") // the first key typed over the schema's default replaces it
+	}
+	n.pristine = false
 	switch {
 	case key.Matches(m, k.CursorLeft):
 		e.left()

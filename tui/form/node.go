@@ -54,6 +54,10 @@ type node struct {
 	// present says a value was loaded or defaulted, so an empty string,
 	// array or object is still sent.
 	present bool
+	// pristine: a text field still showing its schema default, untouched; the first
+	// key typed into it replaces the default (typing 5 over a default 3 gives 5, not
+	// 35). Any edit, or a value loaded over it, makes the field the user's.
+	pristine bool
 
 	ed editor // kString, kNumber, kInteger, kJSON
 
@@ -362,6 +366,7 @@ func (n *node) set(v any) error {
 		return errTooComplex
 	}
 	n.isNull = false
+	n.pristine = false
 	if v == nil && n.nullable {
 		n.clear()
 		n.isNull = true

@@ -477,6 +477,8 @@ func (b *builder) build(v any, depth int, root bool) *node {
 	if d, ok := s.get("default"); ok {
 		if err := n.set(d); err != nil {
 			n.clear()
+		} else {
+			n.pristine = n.isText()
 		}
 	}
 	return n
