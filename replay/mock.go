@@ -13,6 +13,8 @@ import (
 
 // Mock answers requests from a recording: each request gets the recorded response of
 // the best-matching recorded request, preceded by the notifications recorded with it.
+// Progress and log messages come with every answer from an exchange; any other
+// notification (a list changed) only with its first, as it happened once.
 //
 // Matching, among recorded requests with the same method: first those whose params are
 // equal after ignoring _meta; then, for tools/call, prompts/get and resources/read, those
@@ -150,7 +152,7 @@ func (m *Mock) handleOne(raw []byte) [][]byte {
 		return m.listenAck(id)
 	}
 	m.mu.Lock()
-	e, exact := m.match(msg.Method, msg.Params)
+	e, exact, first := m.match(msg.Method, msg.Params)
 	m.mu.Unlock()
 	if e == nil {
 		return [][]byte{m.unmatched(id, msg.Method, msg.Params)}
@@ -161,6 +163,14 @@ func (m *Mock) handleOne(raw []byte) [][]byte {
 	token := record.ProgressToken(msg.Params)
 	var out [][]byte
 	for _, n := range e.x.Notifications {
+		// A notification about the request (its progress, its log lines) comes with
+		// every answer; any other (a list changed, a resource updated) happened once,
+		// during the recorded exchange, and is replayed once: with the first answer
+		// from that exchange. Sent again with every answer, a list_changed recorded
+		// inside a tools/list made a client that re-lists on it spin.
+		if !first && !requestScoped(n) {
+			continue
+		}
 		if n = rewriteProgress(n, token); n != nil {
 			out = append(out, n)
 		}
@@ -168,13 +178,25 @@ func (m *Mock) handleOne(raw []byte) [][]byte {
 	return append(out, withID(e.x.Response, string(id)))
 }
 
-func (m *Mock) match(method string, params json.RawMessage) (e *mockEntry, exact bool) {
+// requestScoped reports whether a recorded notification belongs to the request it
+// came with (progress, a log message) rather than to the server's state.
+func requestScoped(n json.RawMessage) bool {
+	var env record.Message
+	if json.Unmarshal(n, &env) != nil {
+		return false
+	}
+	return env.Method == "notifications/progress" || env.Method == "notifications/message"
+}
+
+// match picks the recorded exchange that answers a request; first says it had not
+// answered before.
+func (m *Mock) match(method string, params json.RawMessage) (e *mockEntry, exact, first bool) {
 	entries := m.byMethod[method]
 	if len(entries) == 0 {
-		return nil, false
+		return nil, false, false
 	}
 	p, name := canonicalParams(params)
-	pick := func(ok func(*mockEntry) bool) *mockEntry {
+	pick := func(ok func(*mockEntry) bool) (*mockEntry, bool) {
 		var last *mockEntry
 		for _, e := range entries {
 			if !ok(e) {
@@ -182,19 +204,21 @@ func (m *Mock) match(method string, params json.RawMessage) (e *mockEntry, exact
 			}
 			if !e.used {
 				e.used = true
-				return e
+				return e, true
 			}
 			last = e
 		}
-		return last
+		return last, false
 	}
-	if e := pick(func(e *mockEntry) bool { return e.params == p }); e != nil {
-		return e, true
+	if e, first := pick(func(e *mockEntry) bool { return e.params == p }); e != nil {
+		return e, true, first
 	}
 	if name != "" {
-		return pick(func(e *mockEntry) bool { return e.name == name }), false
+		e, first := pick(func(e *mockEntry) bool { return e.name == name })
+		return e, false, first
 	}
-	return pick(func(e *mockEntry) bool { return e.name == "" }), false
+	e, first = pick(func(e *mockEntry) bool { return e.name == "" })
+	return e, false, first
 }
 
 func (m *Mock) unmatched(id json.RawMessage, method string, params json.RawMessage) []byte {
