@@ -110,10 +110,42 @@ type Report struct {
 	Compatible int     `json:"compatible"` // compatible changes
 	// Compared lists which object kinds both surfaces knew (and so were compared).
 	Compared []string `json:"compared"`
+	// FailOn is what the JUnit report counts as failures (FailOnBreaking when "").
+	FailOn string `json:"-"`
 }
 
 // HasBreaking reports whether any change breaks clients.
 func (r *Report) HasBreaking() bool { return r.Breaking > 0 }
+
+// What fails a report (`diff --fail-on`).
+const (
+	FailOnBreaking = "breaking" // breaking changes (the default)
+	FailOnAny      = "any"      // every change
+	FailOnNone     = "none"     // nothing
+)
+
+// Fails reports whether an entry counts as a failure under failOn ("" is
+// FailOnBreaking). The exit code of `diff` and the failures of its JUnit report both
+// come from here, so the two cannot disagree.
+func (e *Entry) Fails(failOn string) bool {
+	switch failOn {
+	case FailOnAny:
+		return true
+	case FailOnNone:
+		return false
+	}
+	return e.Breaking
+}
+
+// Fails reports whether any entry fails under failOn (see Entry.Fails).
+func (r *Report) Fails(failOn string) bool {
+	for i := range r.Entries {
+		if r.Entries[i].Fails(failOn) {
+			return true
+		}
+	}
+	return false
+}
 
 // Empty reports whether nothing changed.
 func (r *Report) Empty() bool { return len(r.Entries) == 0 }
