@@ -360,8 +360,20 @@ func FromRecording(rec *record.Recording, label string) (*Surface, error) {
 			s.Prompts, s.HasPrompts = keyed(l.items, "name"), true
 		}
 	}
+	// A collection saved from History lists nothing: it carries the surface it was
+	// saved against in its header. A list the exchanges hold is newer and wins.
+	if h := rec.Header.Surface; h != nil {
+		if !s.HasTools && h.Tools != nil {
+			ts, problems := client.DecodeTools(h.Tools)
+			s.Tools, s.HasTools = ts, true
+			s.Problems = append(s.Problems, problems...)
+		}
+		s.Resources, s.HasResources = headerItems(s, s.Resources, s.HasResources, h.Resources, "uri")
+		s.Templates, s.HasTemplates = headerItems(s, s.Templates, s.HasTemplates, h.ResourceTemplates, "uriTemplate")
+		s.Prompts, s.HasPrompts = headerItems(s, s.Prompts, s.HasPrompts, h.Prompts, "name")
+	}
 	if s.Empty() {
-		return nil, fmt.Errorf("%s: %w: the recording has no answered tools/list (nor resources or prompts listing); record a session that lists tools", label, ErrNoSurface)
+		return nil, fmt.Errorf("%s: %w: the recording has no answered tools/list (nor resources or prompts listing) and carries no surface (a collection saved by an older mcpscope: save it again from History); record a session that lists tools", label, ErrNoSurface)
 	}
 	if rec.Header.Target.Transport != "" {
 		s.Server = strings.Join(rec.Header.Target.Argv, " ") + rec.Header.Target.URL
@@ -370,6 +382,20 @@ func FromRecording(rec *record.Recording, label string) (*Surface, error) {
 }
 
 type listing struct{ items []json.RawMessage }
+
+// headerItems is a list from a recording's header surface, where the exchanges had
+// none.
+func headerItems(s *Surface, have []Item, known bool, raw json.RawMessage, key string) ([]Item, bool) {
+	if known || raw == nil {
+		return have, known
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		s.Problems = append(s.Problems, fmt.Sprintf("the saved surface's list is not an array: %s", abbreviated(raw)))
+		return have, known
+	}
+	return keyed(items, key), true
+}
 
 func listKey(method string) string {
 	switch method {
