@@ -182,3 +182,36 @@ func TestServeReplaysListChangedOnce(t *testing.T) {
 		t.Errorf("the client listed %d times and got %d list_changed notifications; want the recorded one once (2 lists: the first and the re-list)\nserve's stderr:\n%s", lists, changed, stderr)
 	}
 }
+
+// Issue 20 item A: a call with other arguments than any recorded one is answered with
+// the closest recorded answer, and serve says so on its stderr and in the answer's
+// _meta, so that a client of the mock can tell.
+func TestServeSaysWhenTheArgumentsDiffer(t *testing.T) {
+	bin := testutil.Mcpscope(t)
+	file := recordEverything(t, bin)
+	c, stderr := startServe(t, bin, file)
+	c.answer(c.send("initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}`))
+	c.notify("notifications/initialized")
+
+	r, _ := c.answer(c.send("tools/call", `{"name":"echo","arguments":{"message":"hi"}}`))
+	if !strings.Contains(string(r.Result), "Echo: hi") || strings.Contains(string(r.Result), "io.mcpscope/mock") {
+		t.Errorf("the recorded call: %s", r.raw)
+	}
+	r, _ = c.answer(c.send("tools/call", `{"name":"echo","arguments":{"message":"something else"}}`))
+	var res struct {
+		Content []struct{ Text string }
+		Meta    struct {
+			Mock struct{ Note, AnsweredAs string } `json:"io.mcpscope/mock"`
+		} `json:"_meta"`
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil || len(res.Content) != 1 || res.Content[0].Text != "Echo: hi" {
+		t.Fatalf("other arguments: %v %s", err, r.raw)
+	}
+	if !strings.Contains(res.Meta.Mock.Note, "no recorded tools/call echo has these arguments") || res.Meta.Mock.AnsweredAs != `tools/call echo {"message":"hi"}` {
+		t.Errorf("the answer does not say its arguments differ: %s", r.raw)
+	}
+	testutil.Eventually(t, "serve's notice on stderr", func() (bool, string) {
+		s := stderr.String()
+		return strings.Contains(s, `tools/call echo {"message":"something else"}: no recorded request has these params; answered as recorded for tools/call echo {"message":"hi"}`), s
+	})
+}

@@ -217,6 +217,9 @@ func TestOpenMarksTheRecording(t *testing.T) {
 	h.contains("▶ recorded: this call and its answer come from the recording")
 	h.call("echo", `{"text":"hello"}`)
 	h.contains("▶ answered from the recording")
+	// The recording has no echo of "hello": the mock answered with another call's
+	// answer, and the Result view says which (issue 20 item A).
+	h.contains("▶ no recorded call has these arguments; this is the answer to tools/call echo", `{"text":"hello, golden"}`)
 	h.press("6")
 	h.contains("▶ ok")
 }
