@@ -13,12 +13,15 @@ import (
 // runs them as a golden test against the server. Each exchange is named (its
 // JSON-RPC id) TOOL-N, N counting that tool's calls in the collection, which is what
 // `replay --only` takes. Entries without a result (a transport or JSON-RPC error, a
-// result too big to keep) are left out; skipped says which.
-func (l *Log) SaveCollection(path string, entries []Entry) (names, skipped []string, err error) {
+// result too big to keep) are left out; skipped says which. surface, when known, is
+// what the server offered when the collection was saved: it goes in the header, so
+// that `mcpscope diff PATH -- SERVER` shows whether the surface changed underneath
+// (the exchanges hold no tools/list, and replay does not compare one).
+func (l *Log) SaveCollection(path string, entries []Entry, surface *record.Surface) (names, skipped []string, err error) {
 	if len(entries) == 0 {
 		return nil, nil, fmt.Errorf("a collection needs at least one call")
 	}
-	w, err := record.Create(path, record.Header{Target: l.hdr.Target}, l.red)
+	w, err := record.Create(path, record.Header{Target: l.hdr.Target, Surface: surface}, l.red)
 	if err != nil {
 		return nil, nil, err
 	}

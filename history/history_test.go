@@ -222,7 +222,7 @@ func TestCollectionReplays(t *testing.T) {
 		t.Fatalf("marks not kept: %+v", l2.Entries())
 	}
 	coll := filepath.Join(dir, "smoke.jsonl")
-	names, skipped, err := l2.SaveCollection(coll, marked)
+	names, skipped, err := l2.SaveCollection(coll, marked, nil)
 	if err != nil || len(skipped) != 0 || strings.Join(names, ",") != "echo-1,echo-2" {
 		t.Fatalf("save: %v %v %v", names, skipped, err)
 	}

@@ -91,6 +91,20 @@ type Header struct {
 	// Servers names every server of a session of several (version 2), in order; Target
 	// is then the first one's. Each event's Server says whose it is.
 	Servers []Server `json:"servers,omitempty"`
+	// Surface is what the server offered when a file that records no listing of its
+	// own was written (a collection saved from History): `mcpscope diff` compares a
+	// server against it. Absent in recordings and in collections saved before it
+	// existed; replay, serve and open do not use it.
+	Surface *Surface `json:"surface,omitempty"`
+}
+
+// Surface holds a server's lists as it sent their items (each a JSON array, as in
+// the result of tools/list and the others); a list that is nil was not known.
+type Surface struct {
+	Tools             json.RawMessage `json:"tools,omitempty"`
+	Resources         json.RawMessage `json:"resources,omitempty"`
+	ResourceTemplates json.RawMessage `json:"resourceTemplates,omitempty"`
+	Prompts           json.RawMessage `json:"prompts,omitempty"`
 }
 
 // Server is one server of a recorded session of several.

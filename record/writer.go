@@ -156,6 +156,16 @@ func NewWriter(w io.Writer, h Header, red *Redactor) (*Writer, error) {
 		}
 		h.Servers = servers
 	}
+	if h.Surface != nil {
+		// The server's lists, redacted as its messages are.
+		sf := *h.Surface
+		for _, l := range []*json.RawMessage{&sf.Tools, &sf.Resources, &sf.ResourceTemplates, &sf.Prompts} {
+			if *l != nil {
+				*l = red.JSON(*l)
+			}
+		}
+		h.Surface = &sf
+	}
 	line, err := marshalLine(h)
 	if err != nil {
 		return nil, err

@@ -13,10 +13,14 @@ import (
 
 // Mock answers requests from a recording: each request gets the recorded response of
 // the best-matching recorded request, preceded by the notifications recorded with it.
+// Progress and log messages come with every answer from an exchange; any other
+// notification (a list changed) only with its first, as it happened once.
 //
 // Matching, among recorded requests with the same method: first those whose params are
 // equal after ignoring _meta; then, for tools/call, prompts/get and resources/read, those
-// naming the same tool, prompt or resource; then, for other methods, any. Within a rank
+// naming the same tool, prompt or resource and sharing the most argument values; then,
+// for other methods, any. An answer from a looser match carries result._meta[MetaKey]
+// saying so, and Log is told. Within a rank
 // the first not yet used, in recorded order, wins; when all have been used, the last one
 // answers again. A request that matches nothing gets a JSON-RPC error listing the
 // recorded requests for its method.
@@ -38,10 +42,16 @@ type Mock struct {
 
 type mockEntry struct {
 	x      *record.Exchange
-	params string // canonical params without _meta
-	name   string // params.name or params.uri
+	params string            // canonical params without _meta
+	name   string            // params.name or params.uri
+	args   map[string]string // params.arguments: each member's canonical value
 	used   bool
 }
+
+// MetaKey is the member of a result's _meta where the mock says that the request's
+// params differ from every recorded one (note), and which recorded request answered
+// (answeredAs).
+const MetaKey = "io.mcpscope/mock"
 
 // NewMock prepares a mock server for rec.
 func NewMock(rec *record.Recording) *Mock {
@@ -66,7 +76,7 @@ func NewMock(rec *record.Recording) *Mock {
 			continue
 		}
 		p, name := canonicalParams(x.Params)
-		m.byMethod[x.Method] = append(m.byMethod[x.Method], &mockEntry{x: x, params: p, name: name})
+		m.byMethod[x.Method] = append(m.byMethod[x.Method], &mockEntry{x: x, params: p, name: name, args: canonicalArgs(x.Params)})
 	}
 	// A listen request is answered only when it ends, so it may have no response.
 	if m.listen == nil {
@@ -116,6 +126,40 @@ func canonicalParams(params json.RawMessage) (string, string) {
 	return string(b), name
 }
 
+// canonicalArgs returns each member of params.arguments as canonical JSON.
+func canonicalArgs(params json.RawMessage) map[string]string {
+	var p struct {
+		Arguments map[string]json.RawMessage `json:"arguments"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.Arguments) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(p.Arguments))
+	for k, v := range p.Arguments {
+		var x any
+		dec := json.NewDecoder(bytes.NewReader(v))
+		dec.UseNumber()
+		if dec.Decode(&x) != nil {
+			out[k] = string(v)
+			continue
+		}
+		b, _ := json.Marshal(x)
+		out[k] = string(b)
+	}
+	return out
+}
+
+// shared counts the arguments a recorded request has with the same value as a live one.
+func shared(recorded, live map[string]string) int {
+	n := 0
+	for k, v := range live {
+		if w, ok := recorded[k]; ok && w == v {
+			n++
+		}
+	}
+	return n
+}
+
 // Handle answers one frame from the client (a message or a batch) and returns the
 // messages to send back, in order: notifications, then the response. Client
 // notifications and responses get nothing.
@@ -150,31 +194,87 @@ func (m *Mock) handleOne(raw []byte) [][]byte {
 		return m.listenAck(id)
 	}
 	m.mu.Lock()
-	e, exact := m.match(msg.Method, msg.Params)
+	e, exact, first := m.match(msg.Method, msg.Params)
 	m.mu.Unlock()
 	if e == nil {
 		return [][]byte{m.unmatched(id, msg.Method, msg.Params)}
 	}
-	if !exact && m.Log != nil {
-		m.Log(fmt.Sprintf("%s: no recorded request has these params; answered as recorded for %s", describe(&record.Exchange{Method: msg.Method, Params: msg.Params}), describe(e.x)))
+	response := e.x.Response
+	if !exact {
+		// A mock that answers other arguments with a recorded answer says so: on
+		// serve's stderr, and in the answer itself, where the client (and whoever reads
+		// its result) sees it.
+		if m.Log != nil {
+			m.Log(fmt.Sprintf("%s: no recorded request has these params; answered as recorded for %s", describe(&record.Exchange{Method: msg.Method, Params: msg.Params}), describe(e.x)))
+		}
+		what := msg.Method
+		if e.name != "" {
+			what += " " + e.name
+		}
+		response = withMockNote(response, fmt.Sprintf("no recorded %s has these arguments: this is the answer recorded for the closest one (answeredAs)", what), describe(e.x))
 	}
 	token := record.ProgressToken(msg.Params)
 	var out [][]byte
 	for _, n := range e.x.Notifications {
+		// A notification about the request (its progress, its log lines) comes with
+		// every answer; any other (a list changed, a resource updated) happened once,
+		// during the recorded exchange, and is replayed once: with the first answer
+		// from that exchange. Sent again with every answer, a list_changed recorded
+		// inside a tools/list made a client that re-lists on it spin.
+		if !first && !requestScoped(n) {
+			continue
+		}
 		if n = rewriteProgress(n, token); n != nil {
 			out = append(out, n)
 		}
 	}
-	return append(out, withID(e.x.Response, string(id)))
+	return append(out, withID(response, string(id)))
 }
 
-func (m *Mock) match(method string, params json.RawMessage) (e *mockEntry, exact bool) {
+// withMockNote adds result._meta[MetaKey] to a recorded response; a response without
+// a result object (an error) is left as recorded.
+func withMockNote(resp json.RawMessage, note, answeredAs string) json.RawMessage {
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(resp, &msg) != nil {
+		return resp
+	}
+	var result map[string]json.RawMessage
+	if json.Unmarshal(msg["result"], &result) != nil || result == nil {
+		return resp
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(result["_meta"], &meta) != nil || meta == nil {
+		meta = map[string]json.RawMessage{}
+	}
+	meta[MetaKey], _ = json.Marshal(map[string]string{"note": note, "answeredAs": answeredAs})
+	result["_meta"], _ = json.Marshal(meta)
+	msg["result"], _ = json.Marshal(result)
+	b, err := json.Marshal(orderedMessage(msg))
+	if err != nil {
+		return resp
+	}
+	return b
+}
+
+// requestScoped reports whether a recorded notification belongs to the request it
+// came with (progress, a log message) rather than to the server's state.
+func requestScoped(n json.RawMessage) bool {
+	var env record.Message
+	if json.Unmarshal(n, &env) != nil {
+		return false
+	}
+	return env.Method == "notifications/progress" || env.Method == "notifications/message"
+}
+
+// match picks the recorded exchange that answers a request; first says it had not
+// answered before.
+func (m *Mock) match(method string, params json.RawMessage) (e *mockEntry, exact, first bool) {
 	entries := m.byMethod[method]
 	if len(entries) == 0 {
-		return nil, false
+		return nil, false, false
 	}
 	p, name := canonicalParams(params)
-	pick := func(ok func(*mockEntry) bool) *mockEntry {
+	pick := func(ok func(*mockEntry) bool) (*mockEntry, bool) {
 		var last *mockEntry
 		for _, e := range entries {
 			if !ok(e) {
@@ -182,19 +282,29 @@ func (m *Mock) match(method string, params json.RawMessage) (e *mockEntry, exact
 			}
 			if !e.used {
 				e.used = true
-				return e
+				return e, true
 			}
 			last = e
 		}
-		return last
+		return last, false
 	}
-	if e := pick(func(e *mockEntry) bool { return e.params == p }); e != nil {
-		return e, true
+	if e, first := pick(func(e *mockEntry) bool { return e.params == p }); e != nil {
+		return e, true, first
 	}
 	if name != "" {
-		return pick(func(e *mockEntry) bool { return e.name == name }), false
+		// Of the recorded requests naming the same tool (prompt, resource), the ones
+		// sharing the most argument values with this one.
+		live, best := canonicalArgs(params), -1
+		for _, e := range entries {
+			if e.name == name {
+				best = max(best, shared(e.args, live))
+			}
+		}
+		e, first := pick(func(e *mockEntry) bool { return e.name == name && shared(e.args, live) == best })
+		return e, false, first
 	}
-	return pick(func(e *mockEntry) bool { return e.name == "" }), false
+	e, first = pick(func(e *mockEntry) bool { return e.name == "" })
+	return e, false, first
 }
 
 func (m *Mock) unmatched(id json.RawMessage, method string, params json.RawMessage) []byte {

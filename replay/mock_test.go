@@ -202,3 +202,61 @@ func TestMockHTTP(t *testing.T) {
 		t.Errorf("GET: %d", g.StatusCode)
 	}
 }
+
+// Issue 20 item A: the mock answered any call of a tool with a recorded answer of that
+// tool whatever the arguments, and only serve's stderr said so. The recorded call
+// whose arguments match exactly answers; else the one sharing the most argument
+// values, and the answer says in its _meta (io.mcpscope/mock) that its arguments
+// differ and which recorded call it is.
+func TestMockSaysWhenTheArgumentsDiffer(t *testing.T) {
+	rec := `{"mcpscope":"recording","version":1}
+{"t":0.1,"dir":"send","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"weather","arguments":{"city":"Oslo","units":"c"}}}}
+{"t":0.1,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Oslo 3C"}],"_meta":{"x":1}}}}
+{"t":0.2,"dir":"send","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"weather","arguments":{"city":"Rome","units":"f"}}}}
+{"t":0.2,"dir":"recv","msg":{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Rome 60F"}]}}}
+`
+	m := mock(t, rec)
+	var notes []string
+	m.Log = func(s string) { notes = append(notes, s) }
+	type answer struct {
+		Result struct {
+			Content []struct{ Text string }
+			Meta    map[string]json.RawMessage `json:"_meta"`
+		}
+	}
+	call := func(args string) answer {
+		t.Helper()
+		got := ask(m, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"weather","arguments":`+args+`}}`)
+		var a answer
+		if len(got) != 1 || json.Unmarshal([]byte(got[0]), &a) != nil || len(a.Result.Content) != 1 {
+			t.Fatalf("%s: %v", args, got)
+		}
+		return a
+	}
+	// Exact: the recorded answer, as recorded.
+	if a := call(`{"units":"f","city":"Rome"}`); a.Result.Content[0].Text != "Rome 60F" || a.Result.Meta != nil {
+		t.Errorf("exact: %+v", a)
+	}
+	// Closest: Bergen in Fahrenheit shares the units with the Rome call, nothing with
+	// the Oslo one.
+	a := call(`{"city":"Bergen","units":"f"}`)
+	if a.Result.Content[0].Text != "Rome 60F" {
+		t.Errorf("closest: answered %q, want the Rome call (same units)", a.Result.Content[0].Text)
+	}
+	var note struct {
+		Note       string `json:"note"`
+		AnsweredAs string `json:"answeredAs"`
+	}
+	if err := json.Unmarshal(a.Result.Meta["io.mcpscope/mock"], &note); err != nil ||
+		!strings.Contains(note.Note, "no recorded tools/call weather has these arguments") ||
+		note.AnsweredAs != `tools/call weather {"city":"Rome","units":"f"}` {
+		t.Errorf("the answer does not say its arguments differ: %s (%v)", a.Result.Meta["io.mcpscope/mock"], err)
+	}
+	// The recorded _meta stays beside the note.
+	if a := call(`{"city":"Oslo","units":"k"}`); a.Result.Content[0].Text != "Oslo 3C" || string(a.Result.Meta["x"]) != "1" || a.Result.Meta["io.mcpscope/mock"] == nil {
+		t.Errorf("closest to Oslo: %+v", a)
+	}
+	if len(notes) != 2 {
+		t.Errorf("serve's notes: %q", notes)
+	}
+}

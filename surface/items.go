@@ -140,3 +140,12 @@ func comparePromptArgs(om, nm map[string]any) []Change {
 	}
 	return cs
 }
+
+// keptItems is items with only the members an --inspect document keeps (inspectKept).
+func keptItems(object string, items []Item) []Item {
+	out := make([]Item, len(items))
+	for i, it := range items {
+		out[i] = Item{Key: it.Key, Raw: inspectKept(object, it.Raw)}
+	}
+	return out
+}

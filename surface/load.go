@@ -34,7 +34,7 @@ func FromInspect(data []byte, label string) (*Surface, error) {
 		}
 		return nil, fmt.Errorf("%s is not an --inspect JSON document: %v", label, err)
 	}
-	var version, server, tools []byte
+	var version, server, tools, resources, templates, prompts []byte
 	jsonscan.MembersTrusted(data, func(key, v []byte) bool {
 		switch {
 		case jsonscan.KeyIs(key, "formatVersion"):
@@ -43,6 +43,12 @@ func FromInspect(data []byte, label string) (*Surface, error) {
 			server = v
 		case jsonscan.KeyIs(key, "tools"):
 			tools = v
+		case jsonscan.KeyIs(key, "resources"):
+			resources = v
+		case jsonscan.KeyIs(key, "resourceTemplates"):
+			templates = v
+		case jsonscan.KeyIs(key, "prompts"):
+			prompts = v
 		}
 		return true
 	})
@@ -84,7 +90,89 @@ func FromInspect(data []byte, label string) (*Surface, error) {
 	wire.WriteByte(']')
 	ts, problems := client.DecodeTools(wire.Bytes())
 	s.Tools, s.Problems = ts, append(s.Problems, problems...)
+	// The other kinds the file holds (a file written before they were added to
+	// --inspect holds none, and is compared on its tools alone). Compared on their
+	// tools alone, a file that lost a prompt, a resource or a template said "no
+	// changes".
+	s.Resources, s.HasResources = s.inspectItems(label, "resources", resources, ObjResource)
+	s.Templates, s.HasTemplates = s.inspectItems(label, "resourceTemplates", templates, ObjTemplate)
+	s.Prompts, s.HasPrompts = s.inspectItems(label, "prompts", prompts, ObjPrompt)
 	return s, nil
+}
+
+// inspectItems reads one list of resources, templates or prompts of an --inspect
+// document as the server's objects (inspectKept: the members --inspect copies from
+// the wire), so that they compare alike with a live server's or a recording's. An
+// absent member says nothing: false.
+func (s *Surface) inspectItems(label, member string, raw []byte, object string) ([]Item, bool) {
+	if raw == nil {
+		return nil, false
+	}
+	if string(raw) == "null" {
+		return []Item{}, true
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		s.Problems = append(s.Problems, fmt.Sprintf("%s: %s is not an array but %s", label, member, abbreviated(raw)))
+		return nil, false
+	}
+	for i, it := range items {
+		items[i] = inspectKept(object, it)
+	}
+	return keyed(items, itemKey[object]), true
+}
+
+// itemKey is the member that names each kind of item.
+var itemKey = map[string]string{ObjResource: "uri", ObjTemplate: "uriTemplate", ObjPrompt: "name"}
+
+// keptMembers are the members of each kind of item that an --inspect document copies
+// from the server's object (it adds others: problems, a template's variables).
+var keptMembers = map[string][]string{
+	ObjResource: {"uri", "name", "title", "description", "mimeType", "size", "annotations"},
+	ObjTemplate: {"uriTemplate", "name", "title", "description", "mimeType", "annotations"},
+	ObjPrompt:   {"name", "title", "description", "arguments"},
+}
+
+// inspectKept returns an item with only the members --inspect keeps, and those as
+// --inspect writes them: a prompt without arguments has "arguments": [] there and
+// none on the wire, an argument's "required": false is left out. A surface that is
+// Lossy compares items through it on both sides.
+func inspectKept(object string, raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return raw
+	}
+	out := make(map[string]json.RawMessage, len(m))
+	for _, k := range keptMembers[object] {
+		v, ok := m[k]
+		// --inspect leaves out an empty title, description or MIME type.
+		if !ok || string(v) == "null" || (string(v) == `""` && k != itemKey[object] && k != "name") {
+			continue
+		}
+		out[k] = v
+	}
+	if object == ObjPrompt {
+		var args []map[string]json.RawMessage
+		if json.Unmarshal(out["arguments"], &args) == nil {
+			for _, a := range args {
+				for k, v := range a {
+					if string(v) == "null" || (k == "required" && string(v) == "false") || (k != "name" && k != "required" && string(v) == `""`) {
+						delete(a, k)
+					}
+				}
+			}
+			if len(args) == 0 {
+				delete(out, "arguments")
+			} else {
+				out["arguments"], _ = json.Marshal(args)
+			}
+		}
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return raw
+	}
+	return b
 }
 
 // inspectToolWire writes the wire object of one --inspect tool: its members in sorted
@@ -272,8 +360,20 @@ func FromRecording(rec *record.Recording, label string) (*Surface, error) {
 			s.Prompts, s.HasPrompts = keyed(l.items, "name"), true
 		}
 	}
+	// A collection saved from History lists nothing: it carries the surface it was
+	// saved against in its header. A list the exchanges hold is newer and wins.
+	if h := rec.Header.Surface; h != nil {
+		if !s.HasTools && h.Tools != nil {
+			ts, problems := client.DecodeTools(h.Tools)
+			s.Tools, s.HasTools = ts, true
+			s.Problems = append(s.Problems, problems...)
+		}
+		s.Resources, s.HasResources = headerItems(s, s.Resources, s.HasResources, h.Resources, "uri")
+		s.Templates, s.HasTemplates = headerItems(s, s.Templates, s.HasTemplates, h.ResourceTemplates, "uriTemplate")
+		s.Prompts, s.HasPrompts = headerItems(s, s.Prompts, s.HasPrompts, h.Prompts, "name")
+	}
 	if s.Empty() {
-		return nil, fmt.Errorf("%s: %w: the recording has no answered tools/list (nor resources or prompts listing); record a session that lists tools", label, ErrNoSurface)
+		return nil, fmt.Errorf("%s: %w: the recording has no answered tools/list (nor resources or prompts listing) and carries no surface (a collection saved by an older mcpscope: save it again from History); record a session that lists tools", label, ErrNoSurface)
 	}
 	if rec.Header.Target.Transport != "" {
 		s.Server = strings.Join(rec.Header.Target.Argv, " ") + rec.Header.Target.URL
@@ -282,6 +382,20 @@ func FromRecording(rec *record.Recording, label string) (*Surface, error) {
 }
 
 type listing struct{ items []json.RawMessage }
+
+// headerItems is a list from a recording's header surface, where the exchanges had
+// none.
+func headerItems(s *Surface, have []Item, known bool, raw json.RawMessage, key string) ([]Item, bool) {
+	if known || raw == nil {
+		return have, known
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		s.Problems = append(s.Problems, fmt.Sprintf("the saved surface's list is not an array: %s", abbreviated(raw)))
+		return have, known
+	}
+	return keyed(items, key), true
+}
 
 func listKey(method string) string {
 	switch method {

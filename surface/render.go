@@ -154,7 +154,8 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	return err
 }
 
-// JUnit: one test case per object that changed; a breaking change is a failure.
+// JUnit: one test case per object that changed; a failure when the report's FailOn
+// counts it (a breaking change by default, every change with "any", none with "none").
 type junitSuites struct {
 	XMLName xml.Name     `xml:"testsuites"`
 	Suites  []junitSuite `xml:"testsuite"`
@@ -196,16 +197,19 @@ func writeJUnit(w io.Writer, r *Report) error {
 			text += "\n\n" + e.Diff
 		}
 		c := junitCase{Name: entryTitle(e), Classname: "mcpscope.diff." + e.Object}
-		if e.Breaking {
+		if e.Fails(r.FailOn) {
 			s.Failures++
-			var first string
+			typ, first := "breaking", ""
+			if !e.Breaking {
+				typ = "changed" // --fail-on any
+			}
 			for _, ch := range e.Changes {
-				if ch.Breaking {
+				if ch.Breaking == e.Breaking {
 					first = ch.Message
 					break
 				}
 			}
-			c.Failure = &junitFailure{Message: first, Type: "breaking", Text: xmlSafe(text)}
+			c.Failure = &junitFailure{Message: first, Type: typ, Text: xmlSafe(text)}
 		} else {
 			c.SystemOut = xmlSafe(text)
 		}

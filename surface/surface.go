@@ -60,8 +60,9 @@ type Surface struct {
 	// Has* say which lists the surface knows (a server without the prompts capability
 	// has no prompts; a saved tools file does not say).
 	HasTools, HasResources, HasTemplates, HasPrompts bool
-	// Lossy says the tools keep only what an --inspect report keeps (name, title,
-	// description, schemas, hints): other members are not compared.
+	// Lossy says the surface keeps only what an --inspect report keeps (of a tool its
+	// name, title, description, schemas and hints; of a resource, template or prompt
+	// the members in keptMembers): other members are not compared.
 	Lossy bool
 	// Problems are what was wrong with reading it (a torn listing, a tool without a name).
 	Problems []string
@@ -110,10 +111,42 @@ type Report struct {
 	Compatible int     `json:"compatible"` // compatible changes
 	// Compared lists which object kinds both surfaces knew (and so were compared).
 	Compared []string `json:"compared"`
+	// FailOn is what the JUnit report counts as failures (FailOnBreaking when "").
+	FailOn string `json:"-"`
 }
 
 // HasBreaking reports whether any change breaks clients.
 func (r *Report) HasBreaking() bool { return r.Breaking > 0 }
+
+// What fails a report (`diff --fail-on`).
+const (
+	FailOnBreaking = "breaking" // breaking changes (the default)
+	FailOnAny      = "any"      // every change
+	FailOnNone     = "none"     // nothing
+)
+
+// Fails reports whether an entry counts as a failure under failOn ("" is
+// FailOnBreaking). The exit code of `diff` and the failures of its JUnit report both
+// come from here, so the two cannot disagree.
+func (e *Entry) Fails(failOn string) bool {
+	switch failOn {
+	case FailOnAny:
+		return true
+	case FailOnNone:
+		return false
+	}
+	return e.Breaking
+}
+
+// Fails reports whether any entry fails under failOn (see Entry.Fails).
+func (r *Report) Fails(failOn string) bool {
+	for i := range r.Entries {
+		if r.Entries[i].Fails(failOn) {
+			return true
+		}
+	}
+	return false
+}
 
 // Empty reports whether nothing changed.
 func (r *Report) Empty() bool { return len(r.Entries) == 0 }
@@ -144,17 +177,25 @@ func Compare(old, new *Surface) *Report {
 		r.Compared = append(r.Compared, "tools")
 		r.Entries = append(r.Entries, compareTools(old.Tools, new.Tools, old.Lossy || new.Lossy)...)
 	}
+	// Against an --inspect file, items compare on the members it keeps.
+	lossy := old.Lossy || new.Lossy
+	items := func(object string, o, n []Item) []Entry {
+		if lossy {
+			o, n = keptItems(object, o), keptItems(object, n)
+		}
+		return compareItems(object, o, n)
+	}
 	if old.HasResources && new.HasResources {
 		r.Compared = append(r.Compared, "resources")
-		r.Entries = append(r.Entries, compareItems(ObjResource, old.Resources, new.Resources)...)
+		r.Entries = append(r.Entries, items(ObjResource, old.Resources, new.Resources)...)
 	}
 	if old.HasTemplates && new.HasTemplates {
 		r.Compared = append(r.Compared, "templates")
-		r.Entries = append(r.Entries, compareItems(ObjTemplate, old.Templates, new.Templates)...)
+		r.Entries = append(r.Entries, items(ObjTemplate, old.Templates, new.Templates)...)
 	}
 	if old.HasPrompts && new.HasPrompts {
 		r.Compared = append(r.Compared, "prompts")
-		r.Entries = append(r.Entries, compareItems(ObjPrompt, old.Prompts, new.Prompts)...)
+		r.Entries = append(r.Entries, items(ObjPrompt, old.Prompts, new.Prompts)...)
 	}
 	for i := range r.Entries {
 		e := &r.Entries[i]

@@ -230,11 +230,19 @@ func TestOpenMarksTheRecording(t *testing.T) {
 		Name:   "recording", Theme: "dark", Browse: rec,
 	}, 140, 40)
 	h.until("the mock's tools", func(m *model) bool { return len(m.list.tools) > 0 })
-	h.contains("▶ RECORDING, answers are recorded")
+	// Issue 20 item A: it said "▶ RECORDING, answers are recorded", which reads as a
+	// recording in progress. It says what it is: a recording browsed, a mock answering.
+	h.contains("▶ browsing a recording; a mock answers from it")
+	if strings.Contains(h.screen(), "RECORDING") {
+		t.Errorf("the status bar reads as if it were recording:\n%s", h.screen())
+	}
 	h.press("2")
 	h.contains("▶ recorded: this call and its answer come from the recording")
 	h.call("echo", `{"text":"hello"}`)
 	h.contains("▶ answered from the recording")
+	// The recording has no echo of "hello": the mock answered with another call's
+	// answer, and the Result view says which (issue 20 item A).
+	h.contains("▶ no recorded call has these arguments; this is the answer to tools/call echo", `{"text":"hello, golden"}`)
 	h.press("6")
 	h.contains("▶ ok")
 }

@@ -82,7 +82,7 @@ func TestEndToEndFastMCPHistoryAndRecording(t *testing.T) {
 
 	// open connects to the recording served as a mock: its tools and the call.
 	o := newTmux(t, 120, 40, fmt.Sprintf("sh -c '%s open %s; echo mcpscope-exited:$?; sleep 60'", bin, files[0]))
-	o.waitFor("▶ RECORDING")
+	o.waitFor("▶ browsing a recording")
 	o.waitFor("connected")
 	o.waitFor("delete_note")
 	o.keys("6")

@@ -213,7 +213,7 @@ func TestEndToEndRecordSeveralServers(t *testing.T) {
 	// open shows both servers: each served as a mock under its name, the traffic and
 	// the calls of each under it.
 	o := newTmux(t, 140, 40, fmt.Sprintf("sh -c '%s open %s; echo mcpscope-exited:$?; sleep 30'", bin, files[0]))
-	o.waitFor("▶ RECORDING")
+	o.waitFor("▶ browsing a recording")
 	o.waitFor("▾ a")
 	o.waitFor("▾ b")
 	o.waitFor("b/echo")

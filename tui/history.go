@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/history"
+	"github.com/mcpscope/mcpscope/record"
 )
 
 // The History view (6) on the lasting store (package history): this session's calls
@@ -458,6 +459,7 @@ func (m *model) saveCollection(name string) tea.Cmd {
 		log     *history.Log
 		path    string
 		entries []history.Entry
+		tools   []client.Tool // the server's, as listed now: the collection's surface
 	}
 	var jobs []job
 	servers := make([]string, 0, len(marked))
@@ -475,7 +477,11 @@ func (m *model) saveCollection(name string) tea.Cmd {
 		if len(servers) > 1 {
 			file = base + "-" + s + ".jsonl"
 		}
-		jobs = append(jobs, job{log: l, path: filepath.Join(dir, file), entries: marked[s]})
+		var tools []client.Tool
+		if srv := m.server(s); srv != nil {
+			tools = srv.tools
+		}
+		jobs = append(jobs, job{log: l, path: filepath.Join(dir, file), entries: marked[s], tools: tools})
 	}
 	m.notice = "saving the collection…"
 	return func() tea.Msg {
@@ -485,7 +491,7 @@ func (m *model) saveCollection(name string) tea.Cmd {
 				said = append(said, j.path+" exists already; pick another name")
 				continue
 			}
-			names, skipped, err := j.log.SaveCollection(j.path, j.entries)
+			names, skipped, err := j.log.SaveCollection(j.path, j.entries, toolsSurface(j.tools))
 			if err != nil {
 				said = append(said, j.path+": "+err.Error())
 				continue
@@ -498,6 +504,24 @@ func (m *model) saveCollection(name string) tea.Cmd {
 		}
 		return histCollectionMsg{text: strings.Join(said, "; ")}
 	}
+}
+
+// toolsSurface is the surface a collection carries: the server's tools as it listed
+// them, so that `mcpscope diff COLLECTION -- SERVER` can say whether they changed
+// (nil when they are not known: a server that never listed its tools).
+func toolsSurface(tools []client.Tool) *record.Surface {
+	if len(tools) == 0 {
+		return nil
+	}
+	raws := make([]json.RawMessage, len(tools))
+	for i, t := range tools {
+		raws[i] = t.Raw
+	}
+	b, err := json.Marshal(raws)
+	if err != nil {
+		return nil
+	}
+	return &record.Surface{Tools: b}
 }
 
 func (m *model) saveDir() string {

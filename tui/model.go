@@ -2030,8 +2030,10 @@ func (m *model) statusBar(width int) string {
 		parts = append(parts, st.err.Render("● REC ")+st.muted.Render(filepath.Base(m.opts.Recording)))
 	}
 	if m.opts.Browse != nil {
-		// Not a live server: everything here comes from a file.
-		parts = append(parts, st.warn.Render("▶ RECORDING, answers are recorded"))
+		// Not a live server: everything here comes from a file, and new calls are
+		// answered by a mock from it. Said as what it is: "RECORDING" read as if this
+		// session were being recorded.
+		parts = append(parts, st.warn.Render("▶ browsing a recording; a mock answers from it"))
 	}
 	line := strings.Join(parts, st.muted.Render(" · "))
 	// The least the right side shows is how to get help: "? help", or "f1 help" while

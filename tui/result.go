@@ -164,6 +164,13 @@ func resultDoc(st styles, o *outcome, width int) *doc {
 		head += st.warn.Render("  ▶ answered from the recording (a mock, not a live server)")
 	}
 	add(head)
+	if o.mocked && o.result != nil {
+		if as := mockAnsweredAs(o.result.Meta); as != "" {
+			for _, l := range wrapText("▶ no recorded call has these arguments; this is the answer to "+as, width) {
+				add(st.warn.Render(l))
+			}
+		}
+	}
 	if o.err != nil {
 		var rpc *client.RPCError
 		if asRPC(o.err, &rpc) {
@@ -452,3 +459,23 @@ func cutAt(line string, width int) int {
 	}
 	return len(line)
 }
+
+// mockAnsweredAs is the recorded request whose answer the mock (mcpscope serve) gave
+// to a call with other arguments, from the result's _meta; "" when the arguments
+// matched a recorded call.
+func mockAnsweredAs(meta json.RawMessage) string {
+	if len(meta) == 0 || !bytes.Contains(meta, []byte(mockMetaKey)) {
+		return ""
+	}
+	var m map[string]struct {
+		AnsweredAs string `json:"answeredAs"`
+	}
+	if json.Unmarshal(meta, &m) != nil {
+		return ""
+	}
+	return m[mockMetaKey].AnsweredAs
+}
+
+// mockMetaKey is replay.MetaKey (not imported: package replay registers a -update
+// flag, which the TUI's golden tests register too).
+const mockMetaKey = "io.mcpscope/mock"

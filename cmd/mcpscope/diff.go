@@ -50,7 +50,7 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageErr("--format %q: use text, json, markdown or junit", c.format)
 	}
 	switch failOn {
-	case "breaking", "any", "none":
+	case surface.FailOnBreaking, surface.FailOnAny, surface.FailOnNone:
 	default:
 		return usageErr("--fail-on %q: use breaking, any or none", failOn)
 	}
@@ -94,6 +94,7 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	r := surface.Compare(surfaces[0], surfaces[1])
+	r.FailOn = failOn
 	if len(r.Compared) == 0 {
 		return usageErr("nothing to compare: %s and %s have no kind of object in common (tools, resources, templates, prompts)", surfaces[0].Label, surfaces[1].Label)
 	}
@@ -103,14 +104,7 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := surface.Write(stdout, c.format, r, !noDiff); err != nil {
 		return err
 	}
-	fail := false
-	switch failOn {
-	case "breaking":
-		fail = r.HasBreaking()
-	case "any":
-		fail = !r.Empty()
-	}
-	if fail {
+	if r.Fails(failOn) {
 		return &exitError{code: exitServer, msg: ""}
 	}
 	return nil
