@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/readfile"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
@@ -110,10 +111,12 @@ func (f *interactFlags) apply(opts *client.Options, stderr io.Writer) error {
 	return nil
 }
 
-// valueOrFile reads @FILE, or takes the value itself.
+// valueOrFile reads @FILE, or takes the value itself. The file is read as a config
+// file is (readfile: a regular file of at most readfile.MaxConfig; a FIFO, a device or
+// a directory is refused without being read).
 func valueOrFile(v, flagName string) ([]byte, error) {
 	if strings.HasPrefix(v, "@") {
-		data, err := os.ReadFile(v[1:])
+		data, err := readfile.Read(v[1:], readfile.MaxConfig)
 		if err != nil {
 			return nil, usageErr("%s: %v", flagName, err)
 		}
