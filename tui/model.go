@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/browser"
 	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
@@ -1282,9 +1283,15 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.keys.Accept):
 		if m.elicitForm == nil {
-			// URL mode: accepting is consenting to open it.
+			// URL mode: accepting is consenting to open it. A URL that
+			// internal/browser will not open (not http or https) is declined, as
+			// on the command line: nothing was opened. (Check only parses.)
 			u := e.req.URL
-			answer(client.ElicitResponse{Action: "accept"})
+			if browser.Check(u) != nil {
+				answer(client.ElicitResponse{Action: "decline"})
+			} else {
+				answer(client.ElicitResponse{Action: "accept"})
+			}
 			return openBrowser(safe(u))
 		}
 		if errs := m.elicitForm.Validate(); len(errs) > 0 {
