@@ -197,6 +197,9 @@ type model struct {
 	pump        *pump
 	closeMu     sync.Mutex
 	lastCall    time.Duration
+	// startNotice is said at the start (config entries left out) and again when the
+	// first server connects, which clears the notice of a one-server screen.
+	startNotice string
 }
 
 func newModel(opts Options) *model {
@@ -227,6 +230,8 @@ func newModel(opts Options) *model {
 	m.st = newStyles(p)
 	m.srv = &server{display: opts.Name}
 	m.asks = newClientSide(opts)
+	m.notice = refusedNotice(opts.Refused)
+	m.startNotice = m.notice
 	if opts.Browse != nil {
 		m.loadRecording(opts.Browse)
 	}

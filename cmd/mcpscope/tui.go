@@ -122,7 +122,8 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	configured := c.configuredSpecs(ctx)
+	configured, refused := c.configuredSpecs(ctx)
+	askOpts.Refused = refused
 	if wf.active() {
 		if len(servers) > 1 {
 			return usageErr("--watch watches one server; %d are named (watch one, or use --inspect --watch for each)", len(servers))
@@ -187,6 +188,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		Target: target, Name: name, Client: opts, Theme: theme, NoConfirm: noConfirm,
 		Recording: recording, ToggleRecording: toggle, Keep: int64(keep), OAuth: auth, History: hist,
 		Sampling: askOpts.Sampling, SamplingReply: askOpts.SamplingReply, Roots: askOpts.Roots,
+		Refused: askOpts.Refused,
 	})
 }
 
@@ -304,28 +306,39 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, configure
 		Client: opts, Theme: theme, NoConfirm: noConfirm, Recording: rec.path(),
 		ToggleRecording: rec.toggle, OnWire: rec.listen, OnAdd: rec.added, OAuth: auth, History: hist,
 		Sampling: asks.Sampling, SamplingReply: asks.SamplingReply, Roots: asks.Roots,
+		Refused: asks.Refused,
 	})
 }
 
 // configuredSpecs are the servers of the config files found, which ":add NAME" in the
-// workbench offers; entries that cannot be used are left out.
-func (c *common) configuredSpecs(ctx context.Context) []workbench.Spec {
+// workbench offers, and the entries that cannot be used (a name config.CheckName
+// refuses, a missing placeholder…), each with why, which the workbench says rather
+// than leaving them out silently. A disabled entry is left out: its client has it off.
+func (c *common) configuredSpecs(ctx context.Context) ([]workbench.Spec, []tui.Refused) {
 	src, err := c.sources()
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	all, err := src.All(ctx)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	var out []workbench.Spec
+	var refused []tui.Refused
 	for _, srv := range all {
-		if srv.Err != nil || (srv.Entry != nil && srv.Entry.Disabled) || workbench.ValidateName(srv.Name) != nil {
+		if srv.Entry != nil && srv.Entry.Disabled {
+			continue
+		}
+		if err := srv.Err; err != nil || workbench.ValidateName(srv.Name) != nil {
+			if err == nil {
+				err = workbench.ValidateName(srv.Name)
+			}
+			refused = append(refused, tui.Refused{Name: srv.Name, Why: err.Error()})
 			continue
 		}
 		out = append(out, fromConfig(srv).spec)
 	}
-	return out
+	return out, refused
 }
 
 // runOpen shows a recording in the workbench without its server: the recorded traffic
