@@ -344,7 +344,20 @@ type entryFields struct {
 	TimeoutMs       json.RawMessage   `json:"timeoutMs"`
 }
 
+// parseEntry reads one entry. A name that config.CheckName refuses is the entry's
+// problem (it wins over any other): the name comes from a file mcpscope may read from
+// the working directory without asking. The rest is still read, so that `servers`
+// shows what the entry says.
 func parseEntry(lines *lineIndex, file string, m member, clientName, ws string) Entry {
+	e := parseFields(lines, file, m, clientName, ws)
+	if err := CheckName(m.key); err != nil {
+		line, _ := lines.lineCol(m.offset)
+		e.Problem = fmt.Sprintf("%s:%d: %v", TildePath(file), line, err)
+	}
+	return e
+}
+
+func parseFields(lines *lineIndex, file string, m member, clientName, ws string) Entry {
 	line, _ := lines.lineCol(m.offset)
 	e := Entry{Name: m.key, File: file, Line: line, Client: clientName, workspace: ws}
 	var raw entryFields

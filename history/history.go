@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/readfile"
 	"github.com/mcpscope/mcpscope/record"
 )
 
@@ -163,7 +164,7 @@ func (l *Log) Path() string { return l.path }
 
 // load reads the file; a damaged one is set aside.
 func (l *Log) load() error {
-	data, err := os.ReadFile(l.path)
+	data, err := readfile.Read(l.path, readfile.MaxSaved) // the one capped reader: a FIFO planted here is refused
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -16,13 +16,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"reflect"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/host/toolfile"
+	"github.com/mcpscope/mcpscope/internal/readfile"
 	"github.com/mcpscope/mcpscope/watch"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -182,7 +182,7 @@ func (h *Host) ToolFileError() error {
 
 // firstRead reads and checks the tool file when the host starts.
 func (h *Host) firstRead() (*toolfile.File, []byte, error) {
-	data, err := os.ReadFile(h.opts.ToolFile)
+	data, err := readfile.Read(h.opts.ToolFile, readfile.MaxConfig)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading tool file: %w", err)
 	}
@@ -248,7 +248,7 @@ func (h *Host) poll() {
 // row see it, so an editor that writes a file in steps does not cause a false alarm.
 // Only the watcher calls it.
 func (h *Host) reload(settled bool) {
-	data, err := os.ReadFile(h.opts.ToolFile)
+	data, err := readfile.Read(h.opts.ToolFile, readfile.MaxConfig)
 	if err != nil {
 		err = fmt.Errorf("reading tool file: %w", err)
 		h.mu.Lock()

@@ -67,7 +67,9 @@ func WriteServers(w io.Writer, format string, sections []Section) error {
 	case FormatMarkdown:
 		fmt.Fprintf(w, "# %d servers\n", len(sections))
 		for _, s := range sections {
-			fmt.Fprintf(w, "\n## `%s`: %s\n\n", s.Name, s.Status)
+			// A name may come from a config file read from the working directory:
+			// shown, never interpreted.
+			fmt.Fprintf(w, "\n## `%s`: %s\n\n", termsafe.Line(s.Name), s.Status)
 			fmt.Fprintf(w, "- **Target:** %s\n", mdEscape(termsafe.Line(s.Target)))
 			if s.Failed() {
 				writeFailureMarkdown(w, s)
@@ -95,7 +97,7 @@ func WriteServers(w io.Writer, format string, sections []Section) error {
 			if i > 0 {
 				fmt.Fprintln(w)
 			}
-			fmt.Fprintf(w, "== %s: %s ==\n", s.Name, s.Status)
+			fmt.Fprintf(w, "== %s: %s ==\n", termsafe.Line(s.Name), s.Status) // shown, never interpreted
 			fmt.Fprintf(w, "target        %s\n", termsafe.Line(s.Target))
 			if s.Failed() {
 				writeFailure(w, s)

@@ -2,18 +2,15 @@ package oauth
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"html"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
 	"runtime"
-	"strings"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/browser"
 )
 
 type redirectResult struct {
@@ -118,50 +115,22 @@ func fromQuery(q url.Values) *redirectResult {
 	return &redirectResult{code: q.Get("code"), state: q.Get("state"), iss: q.Get("iss"), errCode: q.Get("error"), errDesc: q.Get("error_description")}
 }
 
-// openBrowser runs $BROWSER with the URL (a command line; %s, if present, is
-// replaced by the URL, else the URL is the last argument; several commands may be
-// separated by ':' and the first that starts is used), else xdg-open or open.
+// openBrowser opens the authorization URL (it comes from the authorization server's
+// metadata: untrusted) through internal/browser, the rule the workbench and the command
+// line share: http and https only, the URL one argument. Browser is a $BROWSER value
+// (commands separated by ':', %s replaced by the URL); without one, xdg-open or open.
 func (m *Manager) openBrowser(u string) error {
-	var cands [][]string
-	if b := m.opts.Browser; b != "" {
-		for _, c := range strings.Split(b, ":") {
-			words := strings.Fields(c)
-			if len(words) == 0 {
-				continue
-			}
-			sub := false
-			for i, w := range words {
-				if strings.Contains(w, "%s") {
-					words[i] = strings.ReplaceAll(w, "%s", u)
-					sub = true
-				}
-			}
-			if !sub {
-				words = append(words, u)
-			}
-			cands = append(cands, words)
+	spec := m.opts.Browser
+	if spec == "" {
+		spec = "xdg-open"
+		if runtime.GOOS == "darwin" {
+			spec = "open"
 		}
-	} else if runtime.GOOS == "darwin" {
-		cands = [][]string{{"open", u}}
-	} else {
-		cands = [][]string{{"xdg-open", u}}
 	}
-	var last error = errors.New("no browser command")
-	for _, c := range cands {
-		if _, err := exec.LookPath(c[0]); err != nil {
-			last = err
-			continue
-		}
-		cmd := exec.Command(c[0], c[1:]...)
-		cmd.Stdout, cmd.Stderr, cmd.Stdin = io.Discard, io.Discard, nil
-		cmd.Env = os.Environ()
-		if err := cmd.Start(); err != nil {
-			last = err
-			continue
-		}
-		m.step("authorize", "opened the URL with %s", c[0])
-		go cmd.Wait()
-		return nil
+	name, err := browser.Open(u, spec)
+	if err != nil {
+		return err
 	}
-	return last
+	m.step("authorize", "opened the URL with %s", name)
+	return nil
 }

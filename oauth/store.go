@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/readfile"
 )
 
 // Entry is one stored login: the tokens an issuer gave for a resource, and what is
@@ -123,8 +125,10 @@ func writeJSON(path string, v any) error {
 	return err
 }
 
+// readJSON reads a file of the store through the one capped reader (readfile: a
+// regular file, at most readfile.MaxEnvFile; tokens and registrations are small).
 func readJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, readfile.MaxEnvFile)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/readfile"
 )
 
 // Recording is a recording read back.
@@ -26,14 +27,16 @@ type Recording struct {
 	Complete bool
 }
 
-// Load reads the recording at path.
+// Load reads the recording at path: a regular file of at most readfile.MaxSaved (a
+// FIFO or a device is refused without being opened for reading, and no more than the
+// cap is read even from a file that grows).
 func Load(path string) (*Recording, error) {
-	f, err := os.Open(path)
+	f, err := readfile.Open(path, readfile.MaxSaved)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	rec, err := Read(f)
+	rec, err := Read(io.LimitReader(f, readfile.MaxSaved))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

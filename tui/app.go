@@ -33,6 +33,10 @@ type Options struct {
 	Servers []workbench.Spec
 	// Configured are the servers of the config files, which ":add NAME" offers.
 	Configured []workbench.Spec
+	// Refused are the config entries that cannot be used (a name config.CheckName
+	// refuses, a missing command…), each with why, naming its file and line: the
+	// workbench says them at the start and on ":add NAME", never drops them silently.
+	Refused []Refused
 	// IdleDisconnect stops a server idle this long; the next request reconnects it.
 	IdleDisconnect time.Duration
 	// OnWire, when set, gets every wire event of every server with its name (a
@@ -82,6 +86,22 @@ type Options struct {
 	// directory, bound and redaction); the History view searches it. nil keeps calls
 	// for this session only.
 	History *history.Options
+}
+
+// Refused is a config entry that cannot be used, and why.
+type Refused struct{ Name, Why string }
+
+// refusedNotice is what the start says of the entries left out: the first one's
+// reason, and how many more (":add NAME" says each one's).
+func refusedNotice(r []Refused) string {
+	if len(r) == 0 {
+		return ""
+	}
+	s := "config entry left out: " + r[0].Why
+	if len(r) > 1 {
+		s += fmt.Sprintf(" (and %d more; :add NAME says why)", len(r)-1)
+	}
+	return s
 }
 
 // Run shows the TUI until the user quits, then closes the session; it returns only once

@@ -146,6 +146,14 @@ func (m *model) runCommand(text string) tea.Cmd {
 			return nil
 		}
 		name := args[0]
+		if !m.configured(name) {
+			for _, r := range m.opts.Refused {
+				if r.Name == name && len(args) == 1 {
+					m.notice = r.Why // its file, line and reason
+					return nil
+				}
+			}
+		}
 		if err := workbench.ValidateName(name); err != nil {
 			m.notice = err.Error()
 			return nil

@@ -6,13 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/browser"
 	"github.com/mcpscope/mcpscope/tui/form"
 )
 
@@ -37,24 +36,21 @@ func (m *model) openElicit(msg elicitMsg) {
 	m.elicit, m.elicitForm = &msg, f
 }
 
-// openBrowser runs $BROWSER with the URL as one argument (never through a shell), in
-// a command; only http and https URLs are opened.
+// openBrowser opens the URL with $BROWSER in a command, through internal/browser (the
+// rule the command line and the OAuth login share: http and https only, the URL one
+// argument, never through a shell).
 func openBrowser(u string) tea.Cmd {
-	if l := strings.ToLower(u); !strings.HasPrefix(l, "https://") && !strings.HasPrefix(l, "http://") {
-		return func() tea.Msg {
-			return noticeMsg{text: "not opened: only http and https URLs go to $BROWSER (" + u + ")"}
-		}
-	}
 	return func() tea.Msg {
-		b := strings.Fields(os.Getenv("BROWSER"))
-		if len(b) == 0 {
+		if err := browser.Check(u); err != nil {
+			return noticeMsg{text: "not opened: " + safe(err.Error()) + " (" + u + ")"}
+		}
+		_, err := browser.Open(u, os.Getenv("BROWSER"))
+		switch {
+		case errors.Is(err, browser.ErrNoBrowser):
 			return noticeMsg{text: "$BROWSER is not set; open the URL yourself: " + u}
+		case err != nil:
+			return noticeMsg{text: "could not start $BROWSER: " + safe(err.Error())}
 		}
-		c := exec.Command(b[0], append(b[1:], u)...)
-		if err := c.Start(); err != nil {
-			return noticeMsg{text: "could not start $BROWSER: " + err.Error()}
-		}
-		go func() { _ = c.Wait() }()
 		return noticeMsg{text: "opened in $BROWSER: " + u}
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/browser"
 	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
@@ -221,6 +222,9 @@ type model struct {
 	pump        *pump
 	closeMu     sync.Mutex
 	lastCall    time.Duration
+	// startNotice is said at the start (config entries left out) and again when the
+	// first server connects, which clears the notice of a one-server screen.
+	startNotice string
 }
 
 func newModel(opts Options) *model {
@@ -251,6 +255,8 @@ func newModel(opts Options) *model {
 	m.st = newStyles(p)
 	m.srv = &server{display: opts.Name}
 	m.asks = newClientSide(opts)
+	m.notice = refusedNotice(opts.Refused)
+	m.startNotice = m.notice
 	if opts.Browse != nil {
 		m.loadRecording(opts.Browse)
 	}
@@ -1476,9 +1482,15 @@ func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.keys.Accept):
 		if m.elicitForm == nil {
-			// URL mode: accepting is consenting to open it.
+			// URL mode: accepting is consenting to open it. A URL that
+			// internal/browser will not open (not http or https) is declined, as
+			// on the command line: nothing was opened. (Check only parses.)
 			u := e.req.URL
-			answer(client.ElicitResponse{Action: "accept"})
+			if browser.Check(u) != nil {
+				answer(client.ElicitResponse{Action: "decline"})
+			} else {
+				answer(client.ElicitResponse{Action: "accept"})
+			}
 			return openBrowser(safe(u))
 		}
 		if errs := m.elicitForm.Validate(); len(errs) > 0 {

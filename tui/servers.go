@@ -371,7 +371,9 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 			s.reconnecting = false
 			m.notice = s.name + " was idle and is connected again for this request"
 		} else if !m.several() {
-			m.notice = "" // with several servers a notice may be about another one
+			// With several servers a notice may be about another one. What the start
+			// said (config entries left out) outlives the first connection.
+			m.notice, m.startNotice = m.startNotice, ""
 		}
 		if s.counts.gen != s.gen || !(s.counts.fetching || s.counts.fetched) {
 			s.counts = serverCounts{} // unless they are (being) counted on this connection: a count's reconnect

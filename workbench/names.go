@@ -3,34 +3,16 @@ package workbench
 import (
 	"fmt"
 	"strings"
-	"unicode"
+
+	"github.com/mcpscope/mcpscope/config"
 )
 
 // MaxNameLen bounds a server's name.
-const MaxNameLen = 64
+const MaxNameLen = config.MaxNameLen
 
-// ValidateName says what is wrong with a server name: it is shown in front of every
-// tool (server/tool) and inside mcp__server__tool, so it holds no "/", no white space
-// and no control character.
-func ValidateName(name string) error {
-	switch {
-	case name == "":
-		return fmt.Errorf("a server needs a name (NAME=TARGET)")
-	case strings.Contains(name, "/"):
-		return fmt.Errorf("server name %q has a \"/\", which separates the server from the tool (server/tool); pick a name without one", name)
-	case len(name) > MaxNameLen:
-		return fmt.Errorf("server name %q is longer than %d bytes", name[:MaxNameLen]+"…", MaxNameLen)
-	}
-	for _, r := range name {
-		switch {
-		case unicode.IsSpace(r):
-			return fmt.Errorf("server name %q has white space; use - or _ instead", name)
-		case unicode.IsControl(r) || r == unicode.ReplacementChar || !unicode.IsPrint(r):
-			return fmt.Errorf("server name %q has a control or unprintable character", name)
-		}
-	}
-	return nil
-}
+// ValidateName says what is wrong with a server name: config.CheckName, the one rule
+// for every name (config entries, --server, :add, recordings' servers).
+func ValidateName(name string) error { return config.CheckName(name) }
 
 // ToolID is a tool's identity in a session of several servers.
 type ToolID struct {

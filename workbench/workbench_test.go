@@ -376,7 +376,8 @@ func TestPerServerTimeout(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	for _, bad := range []string{"", "a/b", "my server", "tab\tname", "bell\a", strings.Repeat("x", 65)} {
+	for _, bad := range []string{"", "a/b", "my server", "tab\tname", "bell\a", strings.Repeat("x", 65),
+		"mcp__x__y", "..", ".", "a..b", "a\u202eb", "osc\x1b]52;c;eA==\a", "host:8080", "a@b"} {
 		if err := workbench.ValidateName(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/config"
+	"github.com/mcpscope/mcpscope/internal/readfile"
 	"github.com/mcpscope/mcpscope/oauth"
 )
 
@@ -75,7 +76,7 @@ func (o *oauthFlags) managerOptions(stderr io.Writer, interactive bool) (oauth.O
 	case o.assertionFile != "" && o.assertionEnv != "":
 		return opts, usageErr("give --assertion-file or --assertion-env, not both")
 	case o.assertionFile != "":
-		data, err := os.ReadFile(o.assertionFile)
+		data, err := readfile.Read(o.assertionFile, readfile.MaxEnvFile)
 		if err != nil {
 			return opts, usageErr("--assertion-file: %v", err)
 		}
@@ -102,7 +103,7 @@ func (o *oauthFlags) managerOptions(stderr io.Writer, interactive bool) (oauth.O
 		}
 	}
 	if o.clientKey != "" {
-		pem, err := os.ReadFile(o.clientKey)
+		pem, err := readfile.Read(o.clientKey, readfile.MaxEnvFile)
 		if err != nil {
 			return opts, usageErr("--client-key: %v", err)
 		}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/readfile"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/surface"
@@ -157,9 +158,15 @@ func (f saved) surface(label string) (*surface.Surface, error) {
 	return fileSurface(f.file, f.server, label)
 }
 
-// fileSurface reads a saved --inspect JSON document or a recording.
+// fileSurface reads a saved --inspect JSON document or a recording, through the one
+// capped reader (readfile.MaxSaved, as replay, serve and open): a FIFO, a device or a
+// file above the cap is a usage error, refused before it is read.
 func fileSurface(file, server, label string) (*surface.Surface, error) {
-	data, err := os.ReadFile(file)
+	data, err := readfile.Read(file, readfile.MaxSaved)
+	var fe *readfile.Error
+	if errors.As(err, &fe) {
+		return nil, usageErr("%v", err)
+	}
 	if err != nil {
 		return nil, err
 	}

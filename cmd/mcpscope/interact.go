@@ -9,13 +9,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/browser"
+	"github.com/mcpscope/mcpscope/internal/readfile"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
@@ -110,10 +111,12 @@ func (f *interactFlags) apply(opts *client.Options, stderr io.Writer) error {
 	return nil
 }
 
-// valueOrFile reads @FILE, or takes the value itself.
+// valueOrFile reads @FILE, or takes the value itself. The file is read as a config
+// file is (readfile: a regular file of at most readfile.MaxConfig; a FIFO, a device or
+// a directory is refused without being read).
 func valueOrFile(v, flagName string) ([]byte, error) {
 	if strings.HasPrefix(v, "@") {
-		data, err := os.ReadFile(v[1:])
+		data, err := readfile.Read(v[1:], readfile.MaxConfig)
 		if err != nil {
 			return nil, usageErr("%s: %v", flagName, err)
 		}
@@ -345,8 +348,14 @@ func fieldValue(fl schemaField, s string) (json.RawMessage, error) {
 }
 
 // urlConsent shows a URL-mode request in full and opens it with $BROWSER on consent.
+// A URL the browser package refuses (not http or https) is said and declined, whatever
+// --elicit says: nothing was opened.
 func (f *interactFlags) urlConsent(u, msg string) client.ElicitResponse {
 	fmt.Fprintf(f.stderr, "mcpscope: the server asks you to open a URL: %s\n  %s\n", msg, termsafe.Line(u))
+	if err := browser.Check(u); err != nil {
+		fmt.Fprintf(f.stderr, "mcpscope: not opened: %s; declined\n", termsafe.Line(err.Error()))
+		return client.ElicitResponse{Action: "decline"}
+	}
 	consent := f.elicit == "accept"
 	if f.elicit == "" && f.terminal {
 		fmt.Fprint(f.stderr, "Open it in $BROWSER? [y/N] ")
@@ -364,21 +373,14 @@ func (f *interactFlags) urlConsent(u, msg string) client.ElicitResponse {
 	return client.ElicitResponse{Action: "accept"}
 }
 
-// openBrowser runs $BROWSER URL when it is set; the URL is one argument, never shell.
+// openBrowser opens u with $BROWSER through the browser package (http and https
+// only, the URL one argument, never through a shell).
 func openBrowser(u string, stderr io.Writer) {
-	b := os.Getenv("BROWSER")
-	if b == "" {
+	if _, err := browser.Open(u, os.Getenv("BROWSER")); errors.Is(err, browser.ErrNoBrowser) {
 		fmt.Fprintln(stderr, "mcpscope: $BROWSER is not set; open the URL yourself")
-		return
+	} else if err != nil {
+		fmt.Fprintf(stderr, "mcpscope: could not start $BROWSER: %s\n", termsafe.Line(err.Error()))
 	}
-	parts := strings.Fields(b)
-	cmd := exec.Command(parts[0], append(parts[1:], u)...)
-	cmd.Stdout, cmd.Stderr = stderr, stderr
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(stderr, "mcpscope: could not start $BROWSER: %v\n", err)
-		return
-	}
-	go cmd.Wait()
 }
 
 // maxSamplingShown bounds the messages printed for one sampling request.

@@ -176,10 +176,12 @@ func (c *common) namedServers(ctx context.Context, args, argv []string) ([]named
 				continue // the client that owns the file has it switched off
 			}
 			n := fromConfig(srv)
-			if err := workbench.ValidateName(srv.Name); err != nil {
-				n.err = usageErr("the configured server %q cannot be used here: %v", srv.Name, err)
-			} else if srv.Err != nil {
+			// A bad name is already the entry's problem (config.CheckName, with its
+			// file and line), so srv.Err says it.
+			if srv.Err != nil {
 				n.err = srv.Err
+			} else if err := workbench.ValidateName(srv.Name); err != nil {
+				n.err = usageErr("the configured server %q cannot be used here: %v", srv.Name, err)
 			}
 			if err := add(n, "--all"); err != nil {
 				return nil, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -160,7 +161,7 @@ func (r *sessionRecording) added(spec workbench.Spec) {
 	}
 	t, secrets := r.c.recordTarget(spec.Target, nil)
 	if err := r.w.AddServer(record.Server{Name: spec.Name, Target: t}, secrets...); err != nil {
-		fmt.Fprintf(os.Stderr, "mcpscope: %s is not recorded: %v\n", spec.Name, err)
+		fmt.Fprintf(os.Stderr, "mcpscope: %s is not recorded: %s\n", termsafe.Line(spec.Name), termsafe.Line(err.Error())) // os.Stderr is not the sanitized stderr
 		return
 	}
 	r.listeners[spec.Name] = r.w.ListenServer(spec.Name)

@@ -88,6 +88,7 @@ type screenFlags struct {
 	asks       tui.Options // Sampling, SamplingReply, Roots (tuiAsks.apply)
 	history    *history.Options
 	configured []workbench.Spec
+	refused    []tui.Refused // config entries that cannot be used, said in the workbench
 }
 
 // options are the TUI options of the flags; the caller adds the servers and what
@@ -96,7 +97,7 @@ func (f *screenFlags) options() tui.Options {
 	return tui.Options{
 		Theme: f.theme, NoConfirm: f.noConfirm, Keep: int64(f.keep), IdleDisconnect: f.idle,
 		Sampling: f.asks.Sampling, SamplingReply: f.asks.SamplingReply, Roots: f.asks.Roots,
-		History: f.history, Configured: f.configured,
+		History: f.history, Configured: f.configured, Refused: f.refused,
 	}
 }
 
@@ -142,7 +143,8 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	wbf.configured = c.configuredSpecs(ctx)
+	configured, refused := c.configuredSpecs(ctx)
+	wbf.configured, wbf.refused = configured, refused
 	if wf.active() {
 		if len(servers) > 1 {
 			return usageErr("--watch watches one server; %d are named (watch one, or use --inspect --watch for each)", len(servers))
@@ -323,24 +325,34 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, wbf *scre
 }
 
 // configuredSpecs are the servers of the config files found, which ":add NAME" in the
-// workbench offers; entries that cannot be used are left out.
-func (c *common) configuredSpecs(ctx context.Context) []workbench.Spec {
+// workbench offers, and the entries that cannot be used (a name config.CheckName
+// refuses, a missing placeholder…), each with why, which the workbench says rather
+// than leaving them out silently. A disabled entry is left out: its client has it off.
+func (c *common) configuredSpecs(ctx context.Context) ([]workbench.Spec, []tui.Refused) {
 	src, err := c.sources()
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	all, err := src.All(ctx)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	var out []workbench.Spec
+	var refused []tui.Refused
 	for _, srv := range all {
-		if srv.Err != nil || (srv.Entry != nil && srv.Entry.Disabled) || workbench.ValidateName(srv.Name) != nil {
+		if srv.Entry != nil && srv.Entry.Disabled {
+			continue
+		}
+		if err := srv.Err; err != nil || workbench.ValidateName(srv.Name) != nil {
+			if err == nil {
+				err = workbench.ValidateName(srv.Name)
+			}
+			refused = append(refused, tui.Refused{Name: srv.Name, Why: err.Error()})
 			continue
 		}
 		out = append(out, fromConfig(srv).spec)
 	}
-	return out
+	return out, refused
 }
 
 // runOpen shows a recording in the workbench without its server: the recorded traffic

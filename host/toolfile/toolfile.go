@@ -26,11 +26,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/readfile"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -79,9 +79,10 @@ func (t *Tool) MCPTool() *mcp.Tool {
 	return mt
 }
 
-// Load reads and validates the tool file at path.
+// Load reads and validates the tool file at path (readfile: a regular file of at most
+// readfile.MaxConfig).
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, readfile.MaxConfig)
 	if err != nil {
 		return nil, fmt.Errorf("reading tool file: %w", err)
 	}
