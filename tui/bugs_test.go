@@ -183,7 +183,7 @@ func TestQuitQuestionFollowsTheRunningCalls(t *testing.T) {
 	h.press("enter")
 	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
 	h.press("q")
-	h.contains("1 call(s) still running. Quit anyway")
+	h.contains("1 call(s) still running (slow). Quit anyway")
 	h.until("the call's answer", func(m *model) bool { return !m.current.running })
 	if s := h.screen(); strings.Contains(s, "still running") || !strings.Contains(s, "No call is running any more. Quit? y/n") {
 		t.Fatalf("the quit question does not follow the finished call; screen:\n%s", s)

@@ -95,7 +95,9 @@ func TestWideFormIsCheckedOffTheUI(t *testing.T) {
 	defer m.closeSpools()
 	m.width, m.height = 120, 40
 	m.srv.state = stateReady
-	m.list.setTools([]client.Tool{{Name: "wide", InputSchema: wideToolSchema(10000)}})
+	// The server lists the tool: a call goes to the tool as its server lists it.
+	m.srv.tools = []client.Tool{{Name: "wide", InputSchema: wideToolSchema(10000)}}
+	m.list.setTools(m.srv.tools)
 	m.syncForm()
 	m.focus, m.tab = paneRight, tabTool
 	f := m.form
@@ -131,7 +133,9 @@ func TestHostileInputSchemaIsNotValidated(t *testing.T) {
 	defer m.closeSpools()
 	m.width, m.height = 120, 40
 	m.srv.state = stateReady
-	m.list.setTools([]client.Tool{{Name: "hostile", InputSchema: hostileOutputSchema()}})
+	// The server lists the tool: a call goes to the tool as its server lists it.
+	m.srv.tools = []client.Tool{{Name: "hostile", InputSchema: hostileOutputSchema()}}
+	m.list.setTools(m.srv.tools)
 	m.syncForm()
 	m.focus, m.tab = paneRight, tabTool
 	f := m.form
