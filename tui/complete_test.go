@@ -54,6 +54,15 @@ func TestCompletionPicksTheSameWayInPromptsAndTemplates(t *testing.T) {
 	if s := h.screen(); strings.Contains(s, "  teal\n") || strings.Contains(s, hint) {
 		t.Errorf("the pick list stayed after the value was taken:\n%s", s)
 	}
+	// The help (f1: the field has the keys) names the same keys for the template as
+	// for a prompt.
+	h.press("f1")
+	h.until("the help", screenHas(h, "Resource template", "pick the next value", "take the value picked", "hide the values offered"))
+	if s := h.screen(); strings.Contains(s, "alt+↓") {
+		t.Errorf("the help still lists alt+↓:\n%s", s)
+	}
+	h.press("esc")
+	h.until("the help closed", func(m *model) bool { return !m.showHelp })
 	h.press("enter")
 	readDone(h)
 	h.contains("mcpscope://demo/colors/teal", `"#008080"`)
