@@ -15,11 +15,13 @@ import (
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
-// This file is the shared piece for forms of string fields that ask the server for
-// completions as the user types (prompt arguments, and resource template variables):
-// argForm holds the fields, asks completion/complete for the focused one after a
+// This file is the one completion engine for forms of string fields that ask the
+// server for completions as the user types: prompt arguments (prompts.go) and
+// resource template variables (resources.go) both use it, so completion has one set
+// of keys, one debounce, one context and one pick list wherever it is offered.
+// An argForm holds the fields, asks completion/complete for the focused one after a
 // pause in typing (debounced, in a tea.Cmd: no keystroke waits on the network),
-// passes the fields before it as context.arguments, drops answers that an edit made
+// passes the other filled fields as context.arguments, drops answers that an edit made
 // stale, and offers the values as a pick list under the field.
 
 // completeDebounce is the pause in typing after which a completion is asked.
@@ -69,11 +71,14 @@ type argForm struct {
 	cancel   context.CancelFunc // the completion in flight, cancelled by a newer one
 	asked    int                // completion requests sent (for tests and benchmarks)
 	timeout  time.Duration      // of one completion (completeTimeout)
+	submit   string             // what enter does with the fields as typed ("gets the prompt"), for the timeout note
 }
 
-// newArgForm makes a form; complete says whether the server offers completions.
-func newArgForm(server string, ref client.CompletionRef, fields []argField, complete bool) *argForm {
-	f := &argForm{server: server, ref: ref, complete: complete, timeout: completeTimeout}
+// newArgForm makes a form; complete says whether the server offers completions,
+// submit what enter does with the fields as typed ("gets the prompt", "reads the
+// URI").
+func newArgForm(server string, ref client.CompletionRef, fields []argField, complete bool, submit string) *argForm {
+	f := &argForm{server: server, ref: ref, complete: complete, timeout: completeTimeout, submit: submit}
 	for i := range fields {
 		fl := fields[i]
 		fl.pick = -1
@@ -138,8 +143,8 @@ func (f *argForm) Focused() *argField {
 	return f.fields[f.focus]
 }
 
-// context is the fields before the focused one that hold text: what the server may
-// use to narrow its answer (context.arguments).
+// context is the other fields that hold text (before and after the focused one):
+// what the server may use to narrow its answer (context.arguments).
 func (f *argForm) context() map[string]string {
 	out := map[string]string{}
 	for i, fl := range f.fields {
@@ -202,7 +207,7 @@ func (f *argForm) onDone(msg completeDoneMsg) {
 	fl := f.fields[msg.field]
 	switch {
 	case errors.Is(msg.err, context.DeadlineExceeded):
-		fl.note = fmt.Sprintf("completion: no answer within %s; type on, or enter gets the prompt as typed", f.timeout)
+		fl.note = fmt.Sprintf("completion: no answer within %s; type on, or enter %s as typed", f.timeout, f.submit)
 	case errors.Is(msg.err, context.Canceled):
 	case msg.err != nil:
 		fl.note = "completion: " + oneLine(msg.err.Error(), 200)
@@ -409,7 +414,10 @@ func (f *argForm) view(st styles, width, height int, focused bool) []string {
 			}
 		}
 		if fl.note != "" {
-			lines = append(lines, indent+st.warn.Render(truncate(safe(fl.note), max(width-labelW-2, 10))))
+			// Wrapped, not cut: the note says what enter does now.
+			for _, l := range wrapText(fl.note, max(width-labelW-2, 10)) {
+				lines = append(lines, indent+st.warn.Render(l))
+			}
 		}
 		lines = append(lines, pickLines(st, fl, indent, max(width-labelW-2, 10))...)
 	}

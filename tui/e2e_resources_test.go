@@ -9,8 +9,8 @@ import (
 )
 
 // In a real terminal, on the bundled host: open Resources (8), read a Markdown
-// resource, fill the colours template with completion (te → teal, picked with
-// alt+↓), read the expanded URI.
+// resource, fill the colours template with completion (te → teal, picked from the
+// pick list with ↓ and enter, as in a prompt's form), read the expanded URI.
 func TestE2EResourcesHost(t *testing.T) {
 	t.Parallel()
 	bin := testutil.Mcpscope(t)
@@ -30,9 +30,11 @@ func TestE2EResourcesHost(t *testing.T) {
 	x.keys("Enter", "Enter")
 	x.waitFor("reads mcpscope://demo/colors/")
 	x.typeText("te")
-	x.waitFor("suggestions for name")
+	x.waitFor("↓/↑ pick · enter takes it")
 	x.waitFor("teal")
-	x.keys("M-Down")
+	x.keys("Down")
+	x.waitFor("▸ teal")
+	x.keys("Enter")
 	x.waitFor("reads mcpscope://demo/colors/teal")
 	x.keys("Enter")
 	x.waitFor(`"#008080"`)
@@ -59,8 +61,8 @@ func TestE2EResourcesEverything(t *testing.T) {
 	x.keys("Enter", "Enter")
 	x.waitFor("reads demo://resource/dynamic/text/")
 	x.typeText("1")
-	x.waitFor("suggestions for resourceId")
-	x.keys("Enter")
+	x.waitFor("↓/↑ pick · enter takes it")
+	x.keys("Enter") // nothing picked: enter reads the URI as typed
 	x.waitFor("Resource 1: This is a plaintext resource")
 	x.keys("q")
 	x.waitFor("mcpscope-exited:0")

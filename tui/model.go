@@ -443,7 +443,7 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onEditorFile(msg)
 	case editorDone:
 		return m, m.onEditorDone(msg)
-	case resListMsg, resReadMsg, resSubMsg, complDueMsg, complMsg:
+	case resListMsg, resReadMsg, resSubMsg:
 		return m, m.onResourcesMsg(msg)
 	case editorReadMsg:
 		return m, m.onEditorRead(msg)

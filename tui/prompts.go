@@ -380,7 +380,7 @@ func (m *model) openPromptForm(e promptEntry) tea.Cmd {
 		for _, a := range e.p.Arguments {
 			fields = append(fields, argField{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
 		}
-		f = newArgForm(e.server, client.CompletionRef{Type: "ref/prompt", Name: e.p.Name}, fields, completesOf(m.server(e.server)))
+		f = newArgForm(e.server, client.CompletionRef{Type: "ref/prompt", Name: e.p.Name}, fields, completesOf(m.server(e.server)), "gets the prompt")
 		v.forms[fk] = f
 	}
 	v.open = &openPrompt{entry: e, form: f}

@@ -130,7 +130,7 @@ func TestPromptRequiredArgument(t *testing.T) {
 
 // An answer to an older question (the user typed on meanwhile) is dropped.
 func TestCompletionStaleAnswerDropped(t *testing.T) {
-	f := newArgForm("main", client.CompletionRef{Type: "ref/prompt", Name: "p"}, []argField{{Name: "a"}}, true)
+	f := newArgForm("main", client.CompletionRef{Type: "ref/prompt", Name: "p"}, []argField{{Name: "a"}}, true, "gets the prompt")
 	f.open()
 	old := f.seq
 	f.insert("x") // a newer edit

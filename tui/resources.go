@@ -20,7 +20,6 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/savefile"
-	"github.com/mcpscope/mcpscope/tui/form"
 )
 
 // The Resources tab (8): every connected server's resources and resource templates,
@@ -95,23 +94,13 @@ type resRead struct {
 	ver      int
 }
 
-// tplForm is a template's variables as a form, with completion.
+// tplForm is a template's variables as a form: an argForm (complete.go), the same
+// completion engine, keys and pick list as a prompt's arguments.
 type tplForm struct {
 	server string
 	t      client.ResourceTemplate
-	vars   []string
-	form   *form.Form
-	err    string // the template does not parse
-	// Completion: seq names the latest question; an answer for an older one is
-	// dropped. asked is the (variable, value) last asked about.
-	seq      int
-	asked    string
-	pending  bool
-	values   []string
-	pick     int // the highlighted value (-1: none)
-	complErr string
-	hasMore  bool
-	total    *int64
+	form   *argForm // nil when the template does not parse
+	err    string   // the template does not parse
 }
 
 // Messages of the Resources tab; each carries its server.
@@ -136,20 +125,7 @@ type (
 		on          bool
 		err         error
 	}
-	complDueMsg struct{ seq int }
-	complMsg    struct {
-		seq int
-		c   *client.Completion
-		err error
-	}
 )
-
-// complDebounce is how long typing must pause before completion/complete is asked.
-const complDebounce = 150 * time.Millisecond
-
-// complTimeout bounds one completion/complete: a server that never answers leaves
-// the field as it is, with a note.
-const complTimeout = 10 * time.Second
 
 func (v *resourcesView) typing() bool {
 	return v.filtering || v.tpl != nil
@@ -267,28 +243,6 @@ func (m *model) onResourcesMsg(msg tea.Msg) tea.Cmd {
 		v.dirty = true
 		if v.open != nil {
 			v.open.ver++
-		}
-	case complDueMsg:
-		t := v.tpl
-		if t == nil || msg.seq != t.seq {
-			return nil
-		}
-		return m.askCompletion(t)
-	case complMsg:
-		t := v.tpl
-		if t == nil || msg.seq != t.seq {
-			return nil // stale: the user typed on
-		}
-		t.pending = false
-		t.values, t.pick, t.complErr, t.hasMore, t.total = nil, -1, "", false, nil
-		switch {
-		case msg.err != nil:
-			t.complErr = "completion: " + msg.err.Error()
-		default:
-			t.values, t.hasMore, t.total = msg.c.Values, msg.c.HasMore, msg.c.Total
-			if len(msg.c.Problems) > 0 {
-				t.complErr = "completion: " + strings.Join(msg.c.Problems, "; ")
-			}
 		}
 	}
 	return nil
@@ -697,159 +651,57 @@ func decodeBlob(s string) ([]byte, error) {
 
 // --- templates ---
 
-// openTemplate shows a template's variables as a form.
+// openTemplate shows a template's variables as a form: one string field per
+// variable, completed as the user types by the argForm engine (complete.go) that
+// prompt arguments use, with ref/resource and the URI template as the reference.
 func (m *model) openTemplate(server string, t client.ResourceTemplate) tea.Cmd {
-	tf := &tplForm{server: server, t: t, pick: -1}
+	tf := &tplForm{server: server, t: t}
 	m.res.tpl = tf
 	vars, err := t.Variables()
 	if err != nil {
 		tf.err = err.Error()
 		return nil
 	}
-	tf.vars = vars
-	props := make([]string, 0, len(vars))
+	fields := make([]argField, 0, len(vars))
 	for _, name := range vars {
-		k, _ := json.Marshal(name)
-		props = append(props, fmt.Sprintf(`%s:{"type":"string","title":%s}`, k, k))
+		fields = append(fields, argField{Name: name})
 	}
-	schema := `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`
-	f, ferr := form.New(json.RawMessage(schema))
-	if ferr != nil {
-		tf.err = ferr.Error()
-		return nil
-	}
-	f.SetStyles(m.st.form)
-	tf.form = f
-	return m.completionDue(tf) // what the first field may hold, before typing
+	ref := client.CompletionRef{Type: "ref/resource", URI: t.URITemplate}
+	tf.form = newArgForm(server, ref, fields, completesOf(m.server(server)), "reads the URI")
+	return tf.form.open() // what the first field may hold, before typing
 }
 
-// tplValues are the form's values by variable.
-func (tf *tplForm) tplValues() map[string]string {
-	out := map[string]string{}
-	if tf.form == nil {
-		return out
+// closeTemplate closes the template form; its completion in flight is cancelled.
+func (m *model) closeTemplate() {
+	if tf := m.res.tpl; tf != nil && tf.form != nil {
+		tf.form.close()
 	}
-	raw, _ := tf.form.Value()
-	var vals map[string]any
-	_ = json.Unmarshal(raw, &vals)
-	for k, v := range vals {
-		switch x := v.(type) {
-		case string:
-			out[k] = x
-		case nil:
-		default:
-			out[k] = fmt.Sprint(x)
-		}
-	}
-	return out
+	m.res.tpl = nil
 }
 
-// focusedVar is the variable whose field has focus.
-func (tf *tplForm) focusedVar() string {
-	if tf.form == nil {
-		return ""
-	}
-	p := strings.TrimPrefix(tf.form.Focused(), "/")
-	p = strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~")
-	return p
-}
-
-// completionDue schedules completion/complete for the focused field once typing
-// pauses, when its (variable, value) changed since the last question. It costs the
-// keystroke nothing: the question and its answer run in commands.
-func (m *model) completionDue(tf *tplForm) tea.Cmd {
-	name := tf.focusedVar()
-	if name == "" || !m.completes(tf.server) {
-		return nil
-	}
-	q := name + "\x00" + tf.tplValues()[name]
-	if q == tf.asked {
-		return nil
-	}
-	tf.asked = q
-	tf.seq++
-	tf.pending = true
-	seq := tf.seq
-	return tea.Tick(complDebounce, func(time.Time) tea.Msg { return complDueMsg{seq: seq} })
-}
-
-// completes reports whether the server declared the completions capability.
-func (m *model) completes(server string) bool {
-	s := m.server(server)
-	return s != nil && declares(s.info, "completions")
-}
-
-// askCompletion sends completion/complete for the focused field, with the other
-// fields filled so far as context.arguments.
-func (m *model) askCompletion(tf *tplForm) tea.Cmd {
-	if m.wb == nil {
-		return nil
-	}
-	name := tf.focusedVar()
-	vals := tf.tplValues()
-	value := vals[name]
-	ctxArgs := map[string]string{}
-	for _, v := range tf.vars {
-		if v == name {
-			break // earlier fields only
-		}
-		if s, ok := vals[v]; ok && s != "" {
-			ctxArgs[v] = s
-		}
-	}
-	wb, server, seq := m.wb, tf.server, tf.seq
-	ref := client.CompletionRef{Type: "ref/resource", URI: tf.t.URITemplate}
-	return sessionCmd(wb, server, complTimeout, func(ctx context.Context, sess *client.Session) tea.Msg {
-		c, err := sess.Complete(ctx, ref, name, value, ctxArgs)
-		if err != nil && ctx.Err() == context.DeadlineExceeded {
-			err = fmt.Errorf("the server did not answer within %s; type on, or press enter to read without it", complTimeout)
-		}
-		return complMsg{seq: seq, c: c, err: err}
-	}, func(err error) tea.Msg {
-		return complMsg{seq: seq, err: err}
-	})
-}
-
-// onTemplateKey handles keys in a template's form.
+// onTemplateKey handles keys in a template's form: the form's own first (typing,
+// tab, the pick list's ↓/↑, enter on a picked value, esc on the pick list), then
+// enter reads the expanded URI and esc goes back to the list.
 func (m *model) onTemplateKey(k tea.KeyPressMsg) tea.Cmd {
 	tf := m.res.tpl
+	if tf.form != nil {
+		if cmd, handled := tf.form.key(k); handled {
+			return cmd
+		}
+	}
 	switch {
 	case key.Matches(k, m.keys.Back):
-		m.res.tpl = nil
-		return nil
-	case tf.form == nil:
-		return nil
-	case key.Matches(k, m.keys.NextSuggestion, m.keys.PrevSuggestion):
-		if len(tf.values) == 0 {
-			return nil
-		}
-		d := 1
-		if key.Matches(k, m.keys.PrevSuggestion) {
-			d = -1
-		}
-		tf.pick = (tf.pick + d + len(tf.values)) % len(tf.values)
-		name := tf.focusedVar()
-		vals := tf.tplValues()
-		vals[name] = tf.values[tf.pick]
-		raw, _ := json.Marshal(vals)
-		_ = tf.form.SetValue(raw)
-		tf.asked = name + "\x00" + tf.values[tf.pick] // a picked value is not asked about
-		return nil
-	case key.Matches(k, m.keys.Open):
-		uri, err := tf.t.Expand(tf.tplValues())
+		m.closeTemplate()
+	case tf.form != nil && key.Matches(k, m.keys.Open):
+		uri, err := tf.t.Expand(tf.form.Values())
 		if err != nil {
 			m.notice = safe(err.Error())
 			return nil
 		}
-		m.res.tpl = nil
+		m.closeTemplate()
 		return m.startRead(tf.server, uri, tf.t.DisplayName(), false)
 	}
-	before := tf.focusedVar()
-	cmd := tf.form.Update(k)
-	if tf.focusedVar() != before {
-		tf.values, tf.pick, tf.complErr, tf.hasMore, tf.total = nil, -1, "", false, nil
-	}
-	return tea.Batch(cmd, m.completionDue(tf))
+	return nil
 }
 
 // --- drawing ---
@@ -1237,7 +1089,8 @@ func blobLines(st styles, c client.ResourceContents) []string {
 	return []string{desc, st.muted.Render("s saves it to a file")}
 }
 
-// templateView draws a template's form, its expansion and the completion values.
+// templateView draws a template's form (with the focused field's pick list, as a
+// prompt's form draws it) and the URI it expands to.
 func (m *model) templateView(width, height int) string {
 	tf := m.res.tpl
 	st := m.st
@@ -1251,46 +1104,21 @@ func (m *model) templateView(width, height int) string {
 	if tf.t.Description != "" {
 		lines = append(lines, wrapText(tf.t.Description, width)...)
 	}
-	if uri, err := tf.t.Expand(tf.tplValues()); err == nil {
+	if uri, err := tf.t.Expand(tf.form.Values()); err == nil {
 		lines = append(lines, st.muted.Render("reads ")+safe(uri))
 	}
 	lines = append(lines, "")
-	var below []string
-	switch {
-	case tf.complErr != "":
-		below = append(below, st.warn.Render(oneLine(safe(tf.complErr), width*2)))
-	case len(tf.values) > 0:
-		head := fmt.Sprintf("suggestions for %s", safe(tf.focusedVar()))
-		if tf.total != nil && int(*tf.total) > len(tf.values) {
-			head += fmt.Sprintf(" (%d of %d)", len(tf.values), *tf.total)
-		} else if tf.hasMore {
-			head += " (more exist)"
-		}
-		below = append(below, st.accent.Render(head))
-		show := min(len(tf.values), 8)
-		start := 0
-		if tf.pick >= show {
-			start = tf.pick - show + 1
-		}
-		for i := start; i < start+show && i < len(tf.values); i++ {
-			l := "  " + safe(tf.values[i])
-			if i == tf.pick {
-				l = st.selected.Render("▸ " + safe(tf.values[i]))
-			}
-			below = append(below, truncate(l, width))
-		}
-	case tf.pending && m.completes(tf.server):
-		below = append(below, st.muted.Render("asking for completions…"))
+	hint := "enter reads · esc back"
+	if len(tf.form.fields) > 1 {
+		hint = "enter reads · tab moves · esc back"
 	}
-	hint := "enter reads · tab next field · esc back"
-	if len(tf.values) > 0 {
-		hint = "alt+↓/↑ pick a suggestion · " + hint
+	if !tf.form.complete && len(tf.form.fields) > 0 {
+		hint += " · (the server offers no completion)"
 	}
-	below = append(below, st.muted.Render(hint))
-	formH := max(height-len(lines)-len(below)-1, 2)
-	lines = append(lines, tf.form.View(width, formH), "")
-	lines = append(lines, below...)
-	return strings.Join(lines, "\n")
+	formH := max(height-len(lines)-2, 2)
+	lines = append(lines, tf.form.view(st, width, formH, m.focus == paneRight)...)
+	lines = append(lines, "", st.muted.Render(hint))
+	return clampLines(strings.Join(lines, "\n"), height, width)
 }
 
 // resourcesHelp is the tab's own keys, for what it shows now (focusedHelp).
@@ -1300,11 +1128,9 @@ func (m *model) resourcesHelp() (string, [][]key.Binding) {
 	scroll := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}
 	switch {
 	case v.tpl != nil:
-		groups := [][]key.Binding{{relabel(k.Open, "read the expanded URI"), k.NextSuggestion, relabel(k.Back, "back to the list")}}
-		if v.tpl.form != nil {
-			groups = append(groups, v.tpl.form.Keys().FullHelp()...)
-		}
-		return "Resource template", groups
+		// The form's keys are the prompt form's (argFormKeys): one way to pick a value.
+		return "Resource template", [][]key.Binding{append([]key.Binding{relabel(k.Open, "read the expanded URI"),
+			relabel(k.Back, "back to the list")}, argFormKeys.help()...)}
 	case v.filtering:
 		return "Resource filter", [][]key.Binding{{k.FilterDone, relabel(k.ClearFilter, "clear the filter"), k.Erase}}
 	case v.open != nil:

@@ -131,8 +131,8 @@ func BenchmarkTemplateKeystroke(b *testing.B) {
 		b.StopTimer()
 		if i%20 == 0 {
 			// Every 20th keystroke, let the debounced question go and time its answer.
-			tf := h.m.res.tpl
-			ask := h.m.askCompletion(tf)
+			f := h.m.res.tpl.form
+			ask := f.onDue(completeDueMsg{form: f, seq: f.seq}, h.m.wb)
 			t0 := time.Now()
 			msg := ask()
 			roundT += time.Since(t0)

@@ -120,7 +120,8 @@ func TestResourceSubscriptionRereads(t *testing.T) {
 }
 
 // A template's variables become a form; typing asks completion/complete (debounced),
-// the values are offered, alt+↓ puts one in, and enter reads the expanded URI.
+// the values are offered as a pick list, ↓ then enter puts one in, and enter reads
+// the expanded URI.
 func TestTemplateWithCompletion(t *testing.T) {
 	h := ready(t, 120, 40)
 	resourcesOpen(t, h)
@@ -128,12 +129,12 @@ func TestTemplateWithCompletion(t *testing.T) {
 	h.press("enter")
 	h.contains("Named colours", "mcpscope://demo/colors/{name}", "reads mcpscope://demo/colors/")
 	h.typeText("te")
-	h.until("the suggestions", func(m *model) bool {
-		tf := m.res.tpl
-		return tf != nil && !tf.pending && len(tf.values) > 0 && tf.asked == "name\x00te"
+	h.until("the values offered", func(m *model) bool {
+		f := m.res.tpl.form.Focused()
+		return len(f.values) > 0 && f.Value() == "te"
 	})
-	h.contains("suggestions for name", "teal", "alt+↓/↑ pick a suggestion")
-	h.press("alt+down")
+	h.contains("teal", "↓/↑ pick · enter takes it")
+	h.press("down", "enter")
 	h.contains("reads mcpscope://demo/colors/teal")
 	h.press("enter")
 	readDone(h)
@@ -166,9 +167,9 @@ func TestResourcesBadInput(t *testing.T) {
 	// The keystrokes are taken at once; the question waits in a command.
 	h.contains("reads fake://items/4")
 	h.typeText("2")
-	h.contains("reads fake://items/42", "asking for completions…")
-	h.until("the completion's timeout", func(m *model) bool { return m.res.tpl != nil && m.res.tpl.complErr != "" })
-	h.contains("did not answer within")
+	h.contains("reads fake://items/42")
+	h.until("the completion's timeout", screenHas(h, "completion: no answer within"))
+	h.contains("type on, or enter reads the URI")
 	h.press("enter")
 	readDone(h)
 	h.contains("fake://items/42", "ok")
@@ -184,15 +185,15 @@ func TestTemplateCompletionPassesEarlierFields(t *testing.T) {
 	h.press("enter")
 	h.contains("fake://{owner}/{repo}", "owner", "repo")
 	h.typeText("al")
-	h.until("owner's suggestions", func(m *model) bool { return m.res.tpl != nil && len(m.res.tpl.values) == 1 })
-	h.press("alt+down", "tab")
+	h.until("owner's values", func(m *model) bool { return m.res.tpl != nil && len(m.res.tpl.form.Focused().values) == 1 })
+	h.press("down", "enter", "tab")
 	h.typeText("x")
-	h.until("repo's suggestions", func(m *model) bool {
-		tf := m.res.tpl
-		return tf != nil && tf.focusedVar() == "repo" && len(tf.values) > 0
+	h.until("repo's values", func(m *model) bool {
+		f := m.res.tpl.form.Focused()
+		return f.Name == "repo" && len(f.values) > 0
 	})
-	h.contains("suggestions for repo", "alice-app", "alice-lib")
-	h.press("alt+down", "enter")
+	h.contains("alice-app", "alice-lib")
+	h.press("down", "enter", "enter")
 	readDone(h)
 	h.contains("read fake://alice/alice-app")
 }
