@@ -673,7 +673,7 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.toggleRecording()
 	}
 	if key.Matches(k, m.keys.Restart) {
-		return m.restart()
+		return m.restart(m.restartTarget())
 	}
 	if !m.typing() {
 		switch {
@@ -794,19 +794,34 @@ func (m *model) running() int {
 	return n
 }
 
-// restart reconnects; a live server (which may be hung, or busy with calls) is
-// restarted only after a y.
-func (m *model) restart() tea.Cmd {
-	do := func() tea.Cmd {
-		m.notice = "restarting the server…"
-		return m.restartServer(m.srv)
+// restartTarget is the server ctrl+r acts on: the selected row while the Servers tab
+// has the keys (its hint says "restarts the selected server"), otherwise the server
+// the screen is about (the selected tool's).
+func (m *model) restartTarget() *server {
+	if m.tab == tabServers && m.focus == paneRight {
+		if c := m.srvList.cursor; c < len(m.servers) {
+			return m.servers[c]
+		}
 	}
-	if m.srv.state != stateReady {
-		return do()
+	return m.srv
+}
+
+// restart reconnects s; a live server (which may be hung, or busy with calls) is
+// restarted only after a y.
+func (m *model) restart(s *server) tea.Cmd {
+	if s == nil {
+		return nil
 	}
 	what := "the server"
 	if m.several() {
-		what = m.srv.name // the question names the server it acts on
+		what = s.name // the question and the notice name the server they act on
+	}
+	do := func() tea.Cmd {
+		m.notice = "restarting " + what + "…"
+		return m.restartServer(s)
+	}
+	if s.state != stateReady {
+		return do()
 	}
 	text := "Restart " + what + "? y/n"
 	if n := m.running(); n > 0 {

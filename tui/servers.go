@@ -670,12 +670,6 @@ func (m *model) onServersKey(k tea.KeyPressMsg) tea.Cmd {
 		m.srvDetail.scroll(-(m.height / 2))
 	case key.Matches(k, m.keys.PageDown):
 		m.srvDetail.scroll(m.height / 2)
-	case key.Matches(k, m.keys.Restart):
-		if c := m.srvList.cursor; c < len(m.servers) {
-			s := m.servers[c]
-			m.notice = "restarting " + s.name + "…"
-			return m.restartServer(s)
-		}
 	}
 	return nil
 }
