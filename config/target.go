@@ -293,10 +293,26 @@ func (e *Entry) Target(inputs map[string]string) (client.Target, error) {
 		}
 	}
 	if len(x.missing) > 0 {
-		return client.Target{}, usageErr("server %q (%s) needs:\n  %s", e.Name, e.Where(), strings.Join(x.missing, "\n  "))
+		return client.Target{}, &MissingError{Server: e.Name, Where: e.Where(), Missing: x.missing}
 	}
 	return t, nil
 }
+
+// MissingError is an entry whose placeholders have no value (an environment variable
+// not set, an --input not given). It is a usage error (a command that names this
+// server alone cannot run); a session of several servers shows the server failed
+// with Missing, which names each placeholder and what gives it a value.
+type MissingError struct {
+	Server, Where string
+	Missing       []string // "${env:TOKEN} (the environment variable is not set)", …
+}
+
+func (e *MissingError) Error() string {
+	return fmt.Sprintf("server %q (%s) needs:\n  %s", e.Server, e.Where, strings.Join(e.Missing, "\n  "))
+}
+
+// Unwrap makes it a *client.UsageError for errors.As (exit code 2).
+func (e *MissingError) Unwrap() error { return &client.UsageError{Msg: e.Error()} }
 
 // sensitiveName: the one rule for credential header names (wire.SensitiveHeader).
 func sensitiveName(name string) bool { return wire.SensitiveHeader(name) }

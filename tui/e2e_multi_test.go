@@ -297,3 +297,68 @@ func TestEndToEndOverrideConfiguredName(t *testing.T) {
 	x.keys("Tab", "q")
 	x.waitFor("mcpscope-exited:0")
 }
+
+// Issue 19, item 5: --all keeps a config entry whose ${env:…} placeholder has no
+// value in the session, failed, with the variable's name and what to do, instead
+// of leaving it out (as --inspect --all reports it); the other entries work, a
+// restart of it (ctrl+r on 7 Servers) keeps it failed, and nothing of it ever
+// runs (its command would leave a file behind).
+func TestEndToEndAllShowsAnUnresolvableEntryAsFailed(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	dir := t.TempDir()
+	ran := filepath.Join(dir, "gh-ran")
+	unset := fmt.Sprintf("MCPSCOPE_E2E_UNSET_%d", os.Getpid())
+	cfg := filepath.Join(dir, "servers.json")
+	body := fmt.Sprintf(`{"mcpServers":{
+  "one":{"command":%q,"args":["host"]},
+  "gh":{"command":"touch","args":[%q],"env":{"GITHUB_TOKEN":"${env:%s}"}},
+  "two":{"command":%q,"args":["host"]}}}`, bin, ran, unset, bin)
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// env -u: the variable is unset whatever the test's own environment holds.
+	x := newTmux(t, 220, 45, fmt.Sprintf("sh -c 'env -u %s %s --config %s --all; echo mcpscope-exited:$?; sleep 30'", unset, bin, cfg))
+	x.waitFor("one/echo")
+	x.waitFor("two/echo")
+	x.callIn("two/echo", "from-two", "from-two")
+
+	// 7 Servers: gh's row says failed and why, beside the two that connected. Its
+	// failure is known before either of them connects, so once both are, it shows.
+	x.keys("7")
+	failedRow := func(s string) bool {
+		for _, line := range strings.Split(s, "\n") {
+			if strings.Contains(line, "gh    ✗ failed") && strings.Contains(line, "${env:"+unset+"}") {
+				return true
+			}
+		}
+		return false
+	}
+	screen := x.waitUntil("one and two connected", func(s string) bool {
+		return strings.Contains(s, "one   ● connected") && strings.Contains(s, "two   ● connected") // the rows, not the detail
+	})
+	if !failedRow(screen) {
+		t.Fatalf("the Servers view has no failed row for gh naming %s:\n%s", unset, screen)
+	}
+
+	// Its detail says it in full, with what to do; ctrl+r on it: still failed, for
+	// the same reason; nothing ran.
+	x.keys("Down")
+	x.waitFor("› gh ")
+	x.waitFor("start mcpscope again")
+	failedNotice := "gh failed: needs ${env:" + unset + "}"
+	if sc := x.screen(); strings.Contains(sc, failedNotice) {
+		t.Fatalf("the notice of gh's first failure is still up (the call should have replaced it):\n%s", sc)
+	}
+	x.keys("C-r")
+	// The restart's end and gh's new failure come on two paths (the restart's
+	// command, the status event); the last one's notice stays.
+	x.waitUntil("gh restarted and failed again", func(s string) bool {
+		return (strings.Contains(s, "restart gh: done") || strings.Contains(s, failedNotice)) && failedRow(s)
+	})
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("gh's command ran")
+	}
+	x.keys("Tab", "q")
+	x.waitFor("mcpscope-exited:0")
+}

@@ -41,6 +41,12 @@ type Spec struct {
 	Watch []string
 	// WatchDebounce is the quiet time after the last write (0: watch.DefaultDebounce).
 	WatchDebounce time.Duration
+	// Unusable, when set, says why this server can never start as it is (a config
+	// entry whose ${env:…} placeholder has no value): it is held failed with this
+	// reason, and every start (the first, a restart, a reconnect) fails the same way
+	// without running anything. Target may then be empty. It is kept in the session
+	// rather than left out so that the user sees it and why, as --inspect shows it.
+	Unusable error
 }
 
 // State is a server's state.
@@ -229,7 +235,7 @@ func (w *Workbench) Add(spec Spec) error {
 	if err := ValidateName(spec.Name); err != nil {
 		return err
 	}
-	if len(spec.Target.Argv) == 0 && spec.Target.URL == "" {
+	if spec.Unusable == nil && len(spec.Target.Argv) == 0 && spec.Target.URL == "" {
 		return fmt.Errorf("server %q: no command or URL to connect to", spec.Name)
 	}
 	if spec.Source == "" {
@@ -315,6 +321,18 @@ func (w *Workbench) startOverlapLocked(s *server, old *client.Session, why strin
 	s.ready = ready
 	s.sess = nil
 	s.needLogin = nil
+	if s.spec.Unusable != nil {
+		// Nothing to run: failed at once, with the reason, every time (the attempt
+		// has ended, so ready is closed for Wait and Session).
+		close(ready)
+		cancel()
+		w.setStatusLocked(s, Status{State: StateFailed, Err: s.spec.Unusable, Reason: s.spec.Unusable.Error()})
+		if old != nil {
+			w.wg.Add(1)
+			go func() { defer w.wg.Done(); _ = old.Close() }()
+		}
+		return
+	}
 	w.setStatusLocked(s, Status{State: StateConnecting, Reason: why})
 	var oldGone chan struct{}
 	if old != nil && overlap {

@@ -200,4 +200,10 @@ func TestAllWithUnusableEntries(t *testing.T) {
 	}
 	// Named alone, the problem is the command's: exit 2.
 	expect(t, mcpscope(t, nil, "--inspect", "--config", cfg, "needs"), 2, nil, []string{"--input tok=VALUE"})
+	expect(t, mcpscope(t, nil, "--inspect", "--config", cfg, "--server", "n=needs"), 2, nil, []string{"--input tok=VALUE"})
+	// Named among others (by name, or --server NAME=CONFIGNAME), it is a failed server
+	// as with --all, and the others run; an unknown name is still the command's error.
+	expect(t, mcpscope(t, nil, "--inspect", "--config", cfg, "one", "needs"), 0, []string{"== one: connected ==", "== needs: failed ==", "--input tok=VALUE"}, nil)
+	expect(t, mcpscope(t, nil, "--inspect", "--config", cfg, "--server", "o=one", "--server", "n=needs"), 0, []string{"== o: connected ==", "== n: failed ==", "--input tok=VALUE"}, nil)
+	expect(t, mcpscope(t, nil, "--inspect", "--config", cfg, "one", "nope"), 2, nil, []string{`no server named "nope"`})
 }

@@ -38,8 +38,9 @@ type namedServer struct {
 	// desc says what it is, for section headings: the TARGET as given, or the config
 	// entry with its placeholders unexpanded (never a secret from the environment).
 	desc string
-	// err says why a configured server (of --all) cannot be used; it is reported as a
-	// failed server and not started.
+	// err says why a configured server (of --all, or named among others) cannot be
+	// used; it is reported as a failed server and not started (the workbench holds it
+	// failed: unusable).
 	err error
 }
 
@@ -133,11 +134,11 @@ func (c *common) namedServers(ctx context.Context, args, argv []string) ([]named
 			break
 		}
 		for _, name := range argv {
-			srv, err := src.Named(ctx, name)
+			n, err := configuredServer(ctx, src, f, name)
 			if err != nil {
 				return nil, err
 			}
-			if err := add(fromConfig(srv), "the command line"); err != nil {
+			if err := add(n, "the command line"); err != nil {
 				return nil, err
 			}
 		}
@@ -209,6 +210,31 @@ func (c *common) namedServers(ctx context.Context, args, argv []string) ([]named
 	return out, nil
 }
 
+// configuredServer is a configured name of the command line. An unknown name is the
+// command's error; an entry that cannot be used as it is (a placeholder without a
+// value) comes back with err set, reported as a failed server like one of --all, so
+// that naming it among others never costs the others.
+func configuredServer(ctx context.Context, src *config.Sources, f *config.Found, name string) (namedServer, error) {
+	e, ok, err := f.Lookup(name)
+	if err != nil {
+		return namedServer{}, err
+	}
+	if !ok {
+		_, err := src.Named(ctx, name) // the message that lists the configured names
+		return namedServer{}, err
+	}
+	srv, err := src.Named(ctx, name)
+	if err != nil {
+		if ctx.Err() != nil {
+			return namedServer{}, ctx.Err()
+		}
+		n := fromConfig(config.Server{Name: name, Entry: e})
+		n.err = err
+		return n, nil
+	}
+	return fromConfig(srv), nil
+}
+
 // resolveOne is one server named as before: a URL, a config name, or a command.
 func (c *common) resolveOne(ctx context.Context, src *config.Sources, argv []string) (namedServer, error) {
 	srv, err := src.Resolve(ctx, argv)
@@ -274,10 +300,11 @@ func (c *common) serverTarget(ctx context.Context, src *config.Sources, name, ta
 		}
 		if ok {
 			t, err := e.Target(src.Inputs)
-			if err != nil {
-				return namedServer{}, err
-			}
 			n := fromConfig(config.Server{Name: name, Target: t, Timeout: e.Timeout, Entry: e})
+			// An entry that cannot be used as it is (a placeholder without a value)
+			// is a failed server of the session, as with --all; named alone, the
+			// command's error (namedServers).
+			n.err = err
 			if name != words[0] {
 				// Named in this session under a name of its own: a session server.
 				// Under its configured name (--server gh=gh) it is the configured one,

@@ -145,6 +145,9 @@ func (r *sessionRecording) beginLocked() error {
 // running recording names it in a server line (its header was written before) and
 // records its events; a later start has it in its header.
 func (r *sessionRecording) added(spec workbench.Spec) {
+	if spec.Unusable != nil {
+		return // never started: nothing to record
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, s := range r.servers {

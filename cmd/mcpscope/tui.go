@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/config"
 	"github.com/mcpscope/mcpscope/history"
 	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/record"
@@ -285,23 +286,39 @@ func historyOptions(c *common, servers []namedServer, off bool) (*history.Option
 	return &history.Options{Redact: red}, nil
 }
 
-// runTUIMany opens the workbench on several servers at once. A server that cannot
-// be used (a missing placeholder) is said on stderr and left out; --record records
-// them all in one file.
+// runTUIMany opens the workbench on several servers at once. A configured server
+// that cannot be used (a placeholder without a value) is in the session, failed, with
+// the reason and what to do (unusable), as --inspect reports it; one whose name the
+// workbench cannot hold (white space, a "/") is said on stderr and left out. When no
+// server can start, the command fails with the reasons. --record records them all
+// in one file.
 func runTUIMany(ctx context.Context, c *common, servers []namedServer, wbf *screenFlags, stderr io.Writer) error {
 	var specs []workbench.Spec
 	var firstErr error
+	usable := 0
 	for _, s := range servers {
-		if s.err != nil {
-			fmt.Fprintf(stderr, "mcpscope: %s is left out: %v\n", s.spec.Name, s.err)
-			if firstErr == nil {
-				firstErr = s.err
-			}
+		if s.err == nil {
+			usable++
+			specs = append(specs, s.spec) // the workbench applies its own timeout
 			continue
 		}
-		specs = append(specs, s.spec) // the workbench applies its own timeout
+		if firstErr == nil {
+			firstErr = s.err
+		}
+		if workbench.ValidateName(s.spec.Name) != nil {
+			fmt.Fprintf(stderr, "mcpscope: %s is left out: %v\n", s.spec.Name, s.err)
+			continue
+		}
+		sp := s.spec
+		sp.Unusable = unusable(s.err)
+		specs = append(specs, sp)
 	}
-	if len(specs) == 0 {
+	if usable == 0 {
+		for _, s := range servers {
+			if s.err != nil && s.err != firstErr {
+				fmt.Fprintf(stderr, "mcpscope: %s: %v\n", s.spec.Name, s.err)
+			}
+		}
 		return firstErr
 	}
 	opts, err := c.options(&wire.Tap{}, io.Discard) // --trace would write over the screen
@@ -410,3 +427,26 @@ func (k *keepFlag) Set(s string) error {
 	*k = keepFlag(n)
 	return nil
 }
+
+// unusable is why a configured server cannot start, as the workbench shows it (the
+// Servers row, the tool list's header): what is missing first, since a row is cut at
+// the right, then the entry's place, then what to do. The config files are read when
+// mcpscope starts, so a value given later reaches the server only through a new
+// start of mcpscope; a restart in the workbench fails the same way.
+func unusable(err error) error {
+	var me *config.MissingError
+	if !errors.As(err, &me) {
+		return err
+	}
+	return &unusableError{err: err, msg: fmt.Sprintf("needs %s, in %s; mcpscope reads its config when it starts: give the value and start mcpscope again",
+		strings.Join(me.Missing, ", "), me.Where)}
+}
+
+// unusableError is the workbench's reason, over the config's error.
+type unusableError struct {
+	err error
+	msg string
+}
+
+func (e *unusableError) Error() string { return e.msg }
+func (e *unusableError) Unwrap() error { return e.err }
