@@ -414,7 +414,9 @@ func (m *model) fetchTools(s *server, fresh bool) tea.Cmd {
 	if s == nil || m.wb == nil {
 		return nil
 	}
-	wb, name, gen := m.wb, s.name, s.gen
+	// An idle server is reconnected by the request: its answer comes on the next
+	// connection (reqGen).
+	wb, name, gen := m.wb, s.name, s.reqGen()
 	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		var list *client.ToolList
 		var err error
@@ -491,7 +493,7 @@ func (m *model) onCounts(msg countsMsg) {
 func (m *model) fetchAllTools() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, s := range m.servers {
-		if s.state == stateReady {
+		if s.callable() { // an idle server is reconnected by the refetch, as by a call
 			cmds = append(cmds, m.fetchTools(s, true))
 		}
 	}
@@ -500,7 +502,7 @@ func (m *model) fetchAllTools() tea.Cmd {
 
 func (m *model) onTools(msg toolsMsg) tea.Cmd {
 	s := m.server(msg.server)
-	if s == nil || msg.gen != s.gen {
+	if s == nil || (msg.gen != s.gen && msg.gen != s.reqGen()) {
 		return nil
 	}
 	if msg.err != nil {
