@@ -81,7 +81,7 @@ func TestOAuthJWTBearerUsage(t *testing.T) {
 	}{
 		{[]string{"--oauth-grant", "jwt-bearer"}, "needs the workload's JWT: --assertion-file FILE or --assertion-env VAR"},
 		{[]string{"--assertion-env", "MCPSCOPE_NO_SUCH_VAR_5e1"}, "--assertion-env MCPSCOPE_NO_SUCH_VAR_5e1: the variable is not set or empty"},
-		{[]string{"--assertion-file", "/nonexistent/jwt"}, "--assertion-file: open /nonexistent/jwt"},
+		{[]string{"--assertion-file", "/nonexistent/jwt"}, "--assertion-file: stat /nonexistent/jwt: no such file or directory"}, // read through internal/readfile, which looks before it opens
 		{[]string{"--assertion-env", "HOME"}, "--assertion-file and --assertion-env are for --oauth-grant jwt-bearer"},
 	} {
 		r := mcpscope(t, env, append([]string{"call", "x"}, append(tc.args, "http://127.0.0.1:9/mcp")...)...)
