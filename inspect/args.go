@@ -122,3 +122,25 @@ func jsonErr(src string, err error) string {
 	}
 	return err.Error()
 }
+
+// MissingRequired returns the names the tool's input schema lists under its top-level
+// "required" that arguments (a JSON object) has no member for, in the schema's order.
+// A call without them is refused locally, as a value of the wrong type is, instead of
+// being sent for the server to refuse.
+func MissingRequired(tool client.Tool, arguments json.RawMessage) []string {
+	var schema struct {
+		Required []string `json:"required"`
+	}
+	if json.Unmarshal(tool.InputSchema, &schema) != nil || len(schema.Required) == 0 {
+		return nil
+	}
+	var args map[string]json.RawMessage
+	_ = json.Unmarshal(arguments, &args)
+	var missing []string
+	for _, name := range schema.Required {
+		if _, ok := args[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	return missing
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -164,6 +165,8 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	ia.register(fs)
 	var asTask bool
 	fs.BoolVar(&asTask, "task", false, "run the call as a task (a tool whose taskSupport is required always is)")
+	var noValidate bool
+	fs.BoolVar(&noValidate, "no-validate", false, "send the call even when a required argument is missing (to see what the server does)")
 	// Positionals: TOOL, then key=value pairs; the first other word starts the
 	// server command when "--" is not used.
 	pos, argv, err := parse(fs, args, func(pos []string, arg string) bool {
@@ -209,6 +212,9 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	if missing := inspect.MissingRequired(t, arguments); len(missing) > 0 && !noValidate {
+		return usageErr("%s", missingRequiredMsg(tool, missing))
+	}
 	r, err := callMaybeTask(ctx, s, t, arguments, asTask, stderr)
 	if err != nil {
 		return ia.urlElicitationErr(err)
@@ -228,6 +234,21 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return &exitError{code: exitToolError, msg: fmt.Sprintf("tool %q returned an error result (isError: true)", tool)}
 	}
 	return nil
+}
+
+// missingRequiredMsg names the required arguments a call lacks and how to give them
+// (or send the call anyway). The names are the server's: strconv.Quote escapes them,
+// and stderr goes through termsafe besides.
+func missingRequiredMsg(tool string, missing []string) string {
+	quoted := make([]string, len(missing))
+	for i, m := range missing {
+		quoted[i] = strconv.Quote(m)
+	}
+	noun := "argument"
+	if len(missing) > 1 {
+		noun = "arguments"
+	}
+	return fmt.Sprintf("tool %q: missing required %s %s (give %s=VALUE; --no-validate sends the call anyway)", tool, noun, strings.Join(quoted, ", "), missing[0])
 }
 
 // isTerminal reports whether w is a terminal, where a person reads the output (and a
