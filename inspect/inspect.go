@@ -252,7 +252,7 @@ func writeTable(w io.Writer, info client.Info, list *client.ToolList) error {
 	for _, p := range list.Problems {
 		fmt.Fprintf(w, "problem       %s\n", safe(p))
 	}
-	fmt.Fprintf(w, "\n%d tools (hints: yes/no as the server set them, (yes)/(no) the spec default it left unset; * required)\n\n", len(list.Tools))
+	fmt.Fprintf(w, "\n%s (hints: yes/no as the server set them, (yes)/(no) the spec default it left unset; * required)\n\n", count(len(list.Tools), "tool"))
 	if len(list.Tools) == 0 {
 		return nil
 	}
@@ -277,6 +277,14 @@ func writeTable(w io.Writer, info client.Info, list *client.ToolList) error {
 		}
 	}
 	return nil
+}
+
+// count says how many of a kind there are, one in the singular ("1 tool", "2 tools").
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // mdEscape makes s one safe table cell.

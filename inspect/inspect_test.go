@@ -57,7 +57,7 @@ func TestTableShowsSetAndDefaultHints(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"ro    yes        (yes)        (no)        no          q*: string", "tools(listChanged)", "1 tools"} {
+	for _, want := range []string{"ro    yes        (yes)        (no)        no          q*: string", "tools(listChanged)", "1 tool (hints"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}

@@ -184,7 +184,7 @@ func Messages(ms []client.PromptMessage) []MessageJSON {
 
 // WriteResources prints a resource table.
 func WriteResources(w io.Writer, rs []client.Resource) {
-	fmt.Fprintf(w, "%d resources\n", len(rs))
+	fmt.Fprintf(w, "%s\n", count(len(rs), "resource"))
 	if len(rs) == 0 {
 		return
 	}
@@ -206,7 +206,7 @@ func WriteResources(w io.Writer, rs []client.Resource) {
 
 // WriteTemplates prints a template table.
 func WriteTemplates(w io.Writer, ts []client.ResourceTemplate) {
-	fmt.Fprintf(w, "%d resource templates\n", len(ts))
+	fmt.Fprintf(w, "%s\n", count(len(ts), "resource template"))
 	if len(ts) == 0 {
 		return
 	}
@@ -225,7 +225,7 @@ func WriteTemplates(w io.Writer, ts []client.ResourceTemplate) {
 
 // WritePrompts prints a prompt table.
 func WritePrompts(w io.Writer, ps []client.Prompt) {
-	fmt.Fprintf(w, "%d prompts (* required)\n", len(ps))
+	fmt.Fprintf(w, "%s (* required)\n", count(len(ps), "prompt"))
 	if len(ps) == 0 {
 		return
 	}
@@ -247,7 +247,7 @@ func WritePrompts(w io.Writer, ps []client.Prompt) {
 
 // WriteSkills prints a skill table.
 func WriteSkills(w io.Writer, ks []client.Skill) {
-	fmt.Fprintf(w, "%d skills\n", len(ks))
+	fmt.Fprintf(w, "%s\n", count(len(ks), "skill"))
 	if len(ks) == 0 {
 		return
 	}

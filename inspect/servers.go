@@ -65,7 +65,7 @@ func WriteServers(w io.Writer, format string, sections []Section) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(doc)
 	case FormatMarkdown:
-		fmt.Fprintf(w, "# %d servers\n", len(sections))
+		fmt.Fprintf(w, "# %s\n", count(len(sections), "server"))
 		for _, s := range sections {
 			// A name may come from a config file read from the working directory:
 			// shown, never interpreted.
