@@ -32,7 +32,7 @@ func TestPrimitiveCommandsOnTheHost(t *testing.T) {
 	expect(t, mcpscope(t, nil, "call", "sample", "--protocol", "2025-11-25", "--sampling-reply", "old era"), 0, []string{"The model replied: old era"}, nil)
 	expect(t, mcpscope(t, nil, "call", "research", "topic=go", "delayMs=20", "--task"), 0, []string{"Report on go: 4 stages done."}, []string{" working: ", "completed: done"})
 	expect(t, mcpscope(t, nil, "call", "research", "topic=old", "delayMs=20", "--protocol", "2025-11-25"), 0, []string{"Report on old"}, []string{"completed: done"})
-	expect(t, mcpscope(t, nil, "call", "research", "delayMs=5000", "--timeout", "500ms", "--protocol", "2025-11-25"), 1, nil, []string{`task for tool "research" did not finish`})
+	expect(t, mcpscope(t, nil, "call", "research", "topic=slow", "delayMs=5000", "--timeout", "500ms", "--protocol", "2025-11-25"), 1, nil, []string{`task for tool "research" did not finish`})
 	expect(t, mcpscope(t, nil, "call", "echo", "text=x", "--task"), 2, nil, []string{`tool "echo" does not support tasks`})
 	dir := t.TempDir()
 	expect(t, mcpscope(t, nil, "call", "roots", "--root", dir), 0, []string{"file://" + filepath.ToSlash(dir)}, nil)
