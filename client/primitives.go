@@ -822,13 +822,16 @@ func (s *Session) Complete(ctx context.Context, ref CompletionRef, arg, value st
 	return c, nil
 }
 
-// Ping sends ping (2025 era only; 2026-07-28 removed it).
-func (s *Session) Ping(ctx context.Context) error {
+// Ping makes one round trip to the server and returns the method it sent: ping in the
+// 2025 era; server/discover on 2026-07-28, which removed ping but requires every server
+// to answer server/discover (it has no side effects and takes only _meta).
+func (s *Session) Ping(ctx context.Context) (method string, err error) {
+	method = "ping"
 	if s.info.Era == EraModern {
-		return &UsageError{Msg: "ping is not part of the 2026-07-28 protocol this server speaks; use --protocol 2025-11-25 to ping a dual-era server"}
+		method = "server/discover"
 	}
-	_, err := s.request(ctx, "ping", nil)
-	return err
+	_, err = s.request(ctx, method, nil)
+	return method, err
 }
 
 // Subscribe asks for notifications/resources/updated for uri: resources/subscribe in

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
@@ -600,6 +601,10 @@ func runTasks(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		tasks = []client.Task{*t}
+	case p.s.TaskDialect() == client.Tasks2026:
+		// Nothing to list with: the server lacks it (exit 1), the command line was
+		// right. Say how a task is followed in this revision instead.
+		return &exitError{code: exitServer, msg: "the server speaks the 2026-07-28 tasks extension, which has no tasks/list: a task's id comes in the result of the call that started it (mcpscope call TOOL --task prints it on stderr); then mcpscope tasks --get ID shows the task and mcpscope tasks --cancel ID cancels it"}
 	default:
 		list, err := p.s.ListTasks(ctx)
 		if err != nil {
@@ -629,13 +634,21 @@ func runPing(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer done()
-	if err := p.s.Ping(ctx); err != nil {
+	start := time.Now()
+	method, err := p.s.Ping(ctx)
+	if err != nil {
 		return err
 	}
+	rtt := time.Since(start)
 	if p.c.format == inspect.FormatJSON {
-		return p.json(map[string]any{"formatVersion": inspect.FormatVersion, "ok": true})
+		return p.json(map[string]any{"formatVersion": inspect.FormatVersion, "ok": true, "method": method, "roundTripMs": float64(rtt.Microseconds()) / 1000})
 	}
-	fmt.Fprintln(p.out, "pong")
+	note := ""
+	if method != "ping" {
+		// Say why it is not a ping, so that a trace showing server/discover is expected.
+		note = " (" + termsafe.Line(p.s.Info().ProtocolVersion) + " has no ping)"
+	}
+	fmt.Fprintf(p.out, "pong: %s answered in %s%s\n", method, rtt.Round(10*time.Microsecond), note)
 	return nil
 }
 
