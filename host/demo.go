@@ -53,6 +53,24 @@ func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: text(msg)}
 }
 
+// cannotAsk says why the host cannot send the client a request at all, "" when it
+// can: over stateless HTTP before 2026-07-28 there is no session, so the host neither
+// knows what the client declared in its initialize (the SDK hands it no capabilities)
+// nor has a stream to send sampling/createMessage, roots/list or elicitation/create on.
+// Said first, so that a client that did declare the capability is not told it did not.
+func cannotAsk(req *mcp.CallToolRequest, capability, flag, what string) string {
+	if req.ProtocolVersion() < "2026-07-28" && req.Extra != nil && req.Extra.Header != nil {
+		return fmt.Sprintf("over stateless HTTP before 2026-07-28 the host cannot send the client requests, so it cannot %s (it has no session: whether the client declared %s (mcpscope: %s) makes no difference); use stdio, or the 2026-07-28 protocol", what, capability, flag)
+	}
+	return ""
+}
+
+// notDeclared says that the client did not declare a capability the tool needs, and
+// which mcpscope flag declares it.
+func notDeclared(capability, flag, what string) string {
+	return fmt.Sprintf("this client did not declare the %s capability (mcpscope: %s), so the host cannot %s", capability, flag, what)
+}
+
 // closedWorld marks a tool that works only on the host's own state.
 func readOnly() *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
@@ -382,13 +400,11 @@ const askState = "ask/v1"
 // handler again with the answer.
 func (h *Host) ask(_ context.Context, req *mcp.CallToolRequest, in askIn) (*mcp.CallToolResult, any, error) {
 	if len(req.Params.InputResponses) == 0 {
-		caps := req.ClientCapabilities()
-		if caps == nil || caps.Elicitation == nil {
-			msg := "this client did not declare the elicitation capability, so the host cannot ask it anything"
-			if req.ProtocolVersion() < "2026-07-28" && req.Extra != nil && req.Extra.Header != nil {
-				msg += "; over stateless HTTP before 2026-07-28 the host cannot send requests at all (use stdio, or the 2026-07-28 protocol)"
-			}
+		if msg := cannotAsk(req, "elicitation", "--elicit accept, or a terminal", "ask it anything"); msg != "" {
 			return errorResult(msg), nil, nil
+		}
+		if caps := req.ClientCapabilities(); caps == nil || caps.Elicitation == nil {
+			return errorResult(notDeclared("elicitation", "--elicit accept, or a terminal", "ask it anything")), nil, nil
 		}
 		question := in.Question
 		if question == "" {

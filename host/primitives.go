@@ -198,9 +198,11 @@ const sampleKey = "reply"
 
 func (h *Host) sample(_ context.Context, req *mcp.CallToolRequest, in sampleIn) (*mcp.CallToolResult, any, error) {
 	if len(req.Params.InputResponses) == 0 {
-		caps := req.ClientCapabilities()
-		if caps == nil || caps.Sampling == nil {
-			return errorResult("this client did not declare the sampling capability (mcpscope: --sampling), so the host cannot ask it for a model reply"), nil, nil
+		if msg := cannotAsk(req, "sampling", "--sampling", "ask it for a model reply"); msg != "" {
+			return errorResult(msg), nil, nil
+		}
+		if caps := req.ClientCapabilities(); caps == nil || caps.Sampling == nil {
+			return errorResult(notDeclared("sampling", "--sampling", "ask it for a model reply")), nil, nil
 		}
 		n := in.Messages
 		if n <= 0 {
@@ -249,8 +251,11 @@ const rootsKey = "roots"
 
 func (h *Host) roots(_ context.Context, req *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
 	if len(req.Params.InputResponses) == 0 {
+		if msg := cannotAsk(req, "roots", "--root DIR", "ask it for its roots"); msg != "" {
+			return errorResult(msg), nil, nil
+		}
 		if caps := req.ClientCapabilities(); caps == nil || caps.RootsV2 == nil && !caps.Roots.ListChanged {
-			return errorResult("this client did not declare the roots capability (mcpscope: --root DIR)"), nil, nil
+			return errorResult(notDeclared("roots", "--root DIR", "ask it for its roots")), nil, nil
 		}
 		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{rootsKey: &mcp.ListRootsParams{}}, RequestState: "roots/v1"}, nil, nil
 	}

@@ -1,7 +1,11 @@
 package main_test
 
 import (
+	"net/http/httptest"
+	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/host"
 )
 
 // A call without a required argument is refused before it is sent (exit 2, naming the
@@ -33,4 +37,34 @@ func TestTasksOnTheModernEraSaysWhatToUseInstead(t *testing.T) {
 	t.Parallel()
 	expect(t, mcpscope(t, nil, "tasks"), 1, nil, []string{"2026-07-28", "has no tasks/list", "mcpscope call TOOL --task", "mcpscope tasks --get ID"})
 	expect(t, mcpscope(t, nil, "tasks", "--get", "no-such-task"), 3, nil, nil)
+}
+
+// Over the bundled host's stateless HTTP in the 2025 era, the host cannot send the
+// client a request (no session to send it on) whatever the client declared: with
+// --sampling-reply (or --root, or --elicit) given, the answer says that, not that the
+// client "did not declare" the capability.
+func TestHostSaysWhyItCannotAskOverLegacyHTTP(t *testing.T) {
+	t.Parallel()
+	h, err := host.New(host.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	srv := httptest.NewServer(h.HTTPHandler()) // 127.0.0.1:0
+	t.Cleanup(srv.Close)
+	url := srv.URL + "/mcp"
+	const why = "over stateless HTTP before 2026-07-28 the host cannot send the client requests"
+	for _, args := range [][]string{
+		{"call", "sample", "--sampling-reply", "hi", "--protocol", "2025-11-25", url},
+		{"call", "roots", "--root", t.TempDir(), "--protocol", "2025-11-25", url},
+		{"call", "ask", "--elicit", "accept", "--protocol", "2025-11-25", url},
+	} {
+		r := mcpscope(t, nil, args...)
+		expect(t, r, 4, []string{why, "use stdio, or the 2026-07-28 protocol"}, nil)
+		if strings.Contains(r.stdout, "did not declare") {
+			t.Errorf("%v: says the client did not declare what it declared:\n%s", args[1], r.stdout)
+		}
+	}
+	// On 2026-07-28 over the same HTTP the host asks, and the reply comes back.
+	expect(t, mcpscope(t, nil, "call", "sample", "--sampling-reply", "hi", url), 0, []string{"The model replied: hi"}, nil)
 }
