@@ -119,7 +119,19 @@ func inspectWatch(ctx context.Context, c *common, srv namedServer, w *watchFlag,
 	if err != nil {
 		return err
 	}
-	wb := workbench.New(workbench.Options{Client: opts})
+	// The workbench gives each connection a tap of its own and ignores opts.Tap: the
+	// wire events of every session (the first and each restart's) come through OnWire,
+	// and go on to the tap the flags set up (--trace) and to the --record file.
+	rec, err := startSessionRecording(c, []namedServer{{spec: spec}})
+	if err != nil {
+		return err
+	}
+	defer rec.stop() // after wb.Close (deferred below, so run first): the last session ends in the file
+	onWire := func(server string, e wire.Event) {
+		tap.Emit(e)
+		rec.listen(server, e)
+	}
+	wb := workbench.New(workbench.Options{Client: opts, OnWire: onWire})
 	defer wb.Close()
 	events, cancel := wb.Subscribe()
 	defer cancel()
