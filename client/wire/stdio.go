@@ -139,14 +139,19 @@ type StdioConn struct {
 	pending      map[string]*pendingRequest // written calls not yet answered, by id JSON
 	order        []string                   // pending keys in write order, for a restart
 	probed       map[string]bool            // ids answered by a synthetic reply
-	raw          map[string]chan json.RawMessage
-	rawSeq       int
-	maxID        int64 // the highest numeric request id written, to tell late replies from strays
-	err          error // why reading stopped (nil: clean EOF)
-	writeErr     error // a write was cut off: the server's input is torn, later writes fail
-	noiseLines   int   // stdout lines that were not JSON-RPC
-	firstNoise   string
-	stderr       *ring
+	// discoverAnswered: the server answered a server/discover itself, so it speaks
+	// 2026-07-28 and a later one (a ping, a re-discovery) is never given a synthetic
+	// "method not found" because it was slow (a loaded machine takes more than the
+	// probe time).
+	discoverAnswered bool
+	raw              map[string]chan json.RawMessage
+	rawSeq           int
+	maxID            int64 // the highest numeric request id written, to tell late replies from strays
+	err              error // why reading stopped (nil: clean EOF)
+	writeErr         error // a write was cut off: the server's input is torn, later writes fail
+	noiseLines       int   // stdout lines that were not JSON-RPC
+	firstNoise       string
+	stderr           *ring
 
 	incoming  chan jsonrpc.Message
 	readDone  chan struct{}
@@ -672,6 +677,9 @@ func (c *StdioConn) handleMessage(data []byte, env envelope) error {
 		if ok {
 			delete(c.pending, key)
 			c.dropOrder(key)
+			if pr.method == "server/discover" && !c.probed[key] {
+				c.discoverAnswered = true
+			}
 		}
 		late := c.probed[key]
 		c.mu.Unlock()
@@ -751,6 +759,12 @@ func setMember(obj []byte, name string, value []byte) ([]byte, error) {
 func (c *StdioConn) probe(pr *pendingRequest) {
 	key := idKey(pr.id)
 	isDiscover := pr.method == "server/discover"
+	c.mu.Lock()
+	answered := c.discoverAnswered
+	c.mu.Unlock()
+	if isDiscover && answered {
+		return // the era is known: only the first discovery is probed
+	}
 	if isDiscover && c.opts.NoDiscoverProbe {
 		// The version is forced: server/discover is not answered for the server, but
 		// its silence still says the framing may be wrong.
