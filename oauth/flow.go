@@ -129,8 +129,15 @@ type Manager struct {
 	entry        *Entry
 	attempts     int
 	triedRefresh bool
-	secrets      []string // every secret seen, for a caller's redaction
-	onSecret     func(string)
+	// fromRefresh is the access token the last refresh of this process brought: it
+	// is not refreshed again before it has expired (at most one refresh per token,
+	// whatever lifetime and margin).
+	fromRefresh string
+	// refreshErr is why the last refresh failed (nil: none failed), said where a
+	// login is then needed instead of "there is no stored token".
+	refreshErr error
+	secrets    []string // every secret seen, for a caller's redaction
+	onSecret   func(string)
 	// interaction is the person of the LoginWith running now (nil otherwise).
 	interaction *Interaction
 	pasteOnce   sync.Once
@@ -202,6 +209,10 @@ func errorf(format string, a ...any) error { return &Error{Msg: fmt.Sprintf(form
 type NeedLoginError struct {
 	Server string
 	Scope  string // a step-up's scope, when the server asked for more
+	// Why, when set, says why the stored login cannot be used (it expired without a
+	// refresh token, the refresh was refused…) and what to do; it replaces "there is
+	// no stored token".
+	Why string
 	// Hint, when set, says how to log in instead of the shell command (the workbench:
 	// "L logs in"; Options.LoginHint).
 	Hint string
@@ -215,6 +226,9 @@ func (e *NeedLoginError) Error() string {
 		return fmt.Sprintf("%s needs an OAuth login and there is no usable stored token for it; %s", e.Server, e.Hint)
 	}
 	cmd := "mcpscope auth login " + shellQuote(e.Server)
+	if e.Why != "" && e.Scope == "" {
+		return e.Why + " (no terminal here to log in from; or pass --login to log in from here)"
+	}
 	if e.Scope != "" {
 		return fmt.Sprintf("%s needs a token with more scope (%s) and no one is here to log in (no terminal); run: mcpscope auth login --scope %s %s (or pass --login to log in from here)",
 			e.Server, e.Scope, shellQuote(e.Scope), shellQuote(e.Server))
@@ -250,8 +264,9 @@ func (m *Manager) Token(ctx context.Context) (string, error) {
 	if m.entry == nil {
 		return "", nil
 	}
-	if expiring(m.entry) {
+	if expiring(m.entry) && !(m.entry.AccessToken == m.fromRefresh && time.Now().Before(m.entry.Expiry)) {
 		if err := m.refreshLocked(ctx, false); err != nil {
+			m.refreshErr = err
 			m.step("refresh", "%v", err)
 		}
 	}
@@ -262,7 +277,24 @@ func (m *Manager) Token(ctx context.Context) (string, error) {
 }
 
 func expiring(e *Entry) bool {
-	return !e.Expiry.IsZero() && time.Until(e.Expiry) < time.Minute
+	return !e.Expiry.IsZero() && time.Until(e.Expiry) < refreshMargin(e)
+}
+
+// refreshMargin is how long before its expiry a token is renewed: a tenth of its
+// lifetime, at most a minute. A fixed minute renewed a token that lives a minute or
+// less before every request (three token requests per call, the refresh token
+// rotated each time); a tenth keeps the renewal rare whatever the lifetime while
+// leaving a request time to arrive before the token ends. A lifetime that is not
+// known (a login stored without its issue time) gets 5 s.
+func refreshMargin(e *Entry) time.Duration {
+	issued := e.Issued
+	if issued.IsZero() {
+		issued = e.Saved
+	}
+	if issued.IsZero() || !e.Expiry.After(issued) {
+		return 5 * time.Second
+	}
+	return min(time.Minute, e.Expiry.Sub(issued)/10)
 }
 
 // refreshLocked renews the token under the store's lock, so that two processes do
@@ -293,21 +325,22 @@ func (m *Manager) refreshLocked(ctx context.Context, force bool) error {
 	var err error
 	switch {
 	case e.RefreshToken != "":
-		m.step("refresh", "POST %s grant_type=refresh_token (the token %s)", e.TokenEndpoint, expiryText(e.Expiry))
-		cfg := &oauth2.Config{ClientID: e.ClientID, ClientSecret: e.ClientSecret,
-			Endpoint: oauth2.Endpoint{TokenURL: e.TokenEndpoint, AuthStyle: authStyle(e.AuthMethod)}}
-		tok, err = cfg.TokenSource(m.ctx(ctx), &oauth2.Token{RefreshToken: e.RefreshToken, Expiry: time.Now().Add(-time.Hour)}).Token()
+		tok, err = m.refreshToken(ctx, e)
 	case e.Grant == "client_credentials" && (e.ClientSecret != "" || len(m.opts.PrivateKeyPEM) > 0):
 		tok, err = m.clientCredentialsToken(ctx, e.Issuer, e.TokenEndpoint, e.ClientID, e.ClientSecret, e.AuthMethod, e.Resource, e.Scopes)
 	case e.Grant == jwtBearerGrant && m.opts.Assertion != "":
 		tok, err = m.jwtBearerToken(ctx, e.TokenEndpoint, e.ClientID, e.Resource, e.Scopes)
 	default:
-		return errorf("the stored token for %s has expired and there is no refresh token; log in again: mcpscope auth login %s", m.server, shellQuote(m.server))
+		if time.Now().Before(e.Expiry) {
+			return errorf("the stored token for %s %s and no refresh token came with it (the authorization server did not grant offline access); log in again before then: mcpscope auth login %s", m.server, expiryText(e.Expiry), shellQuote(m.server))
+		}
+		return errorf("the stored token for %s %s and no refresh token came with it (the authorization server did not grant offline access); log in again: mcpscope auth login %s", m.server, expiryText(e.Expiry), shellQuote(m.server))
 	}
 	if err != nil {
-		return errorf("refreshing the token at %s failed: %v", e.TokenEndpoint, tokenErr(err))
+		return m.refreshFailed(e, err)
 	}
 	ne := *e
+	ne.Issued = time.Now()
 	ne.AccessToken = tok.AccessToken
 	if tok.RefreshToken != "" {
 		ne.RefreshToken = tok.RefreshToken
@@ -319,11 +352,64 @@ func (m *Manager) refreshLocked(ctx context.Context, force bool) error {
 	m.secret(ne.AccessToken)
 	m.secret(ne.RefreshToken)
 	m.entry = &ne
+	m.fromRefresh = ne.AccessToken
+	m.refreshErr = nil
 	m.step("refresh", "new access token %s, %s", mask(ne.AccessToken), expiryText(ne.Expiry))
 	if m.opts.Store != nil {
 		return m.opts.Store.Save(&ne)
 	}
 	return nil
+}
+
+// refreshToken sends the refresh_token grant itself, with the resource indicator:
+// MCP requires resource in every token request (RFC 8707 §2.2), and an
+// authorization server that does not fall back to the granted resource issues a
+// token that is not for the MCP server without it. golang.org/x/oauth2's
+// TokenSource cannot send it.
+func (m *Manager) refreshToken(ctx context.Context, e *Entry) (*oauth2.Token, error) {
+	m.step("refresh", "POST %s grant_type=refresh_token (the token %s, resource %s, client auth %s)", e.TokenEndpoint, expiryText(e.Expiry), orNone(e.Resource), orNone(e.AuthMethod))
+	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {e.RefreshToken}}
+	if e.Resource != "" {
+		form.Set("resource", e.Resource)
+	}
+	return m.postToken(ctx, e.TokenEndpoint, form, e.ClientID, e.ClientSecret, e.AuthMethod)
+}
+
+// refreshFailed says why a refresh failed, and what to do, by the error the token
+// endpoint answered. invalid_client means the authorization server no longer knows
+// the client: a registration kept for it is dropped, so that the next login
+// registers again instead of reusing it forever.
+func (m *Manager) refreshFailed(e *Entry, err error) error {
+	login := "mcpscope auth login " + shellQuote(m.server)
+	var re *oauth2.RetrieveError
+	code := ""
+	if errors.As(err, &re) {
+		code = re.ErrorCode
+	}
+	switch code {
+	case "invalid_grant":
+		return errorf("the authorization server refused the refresh token for %s (%s: it expired, was revoked, or was used already); log in again: %s", m.server, tokenErr(err), login)
+	case "invalid_client":
+		return errorf("%s; log in again: %s", m.forgetClient(e.Issuer, e.ClientID, tokenErr(err)), login)
+	}
+	return errorf("refreshing the token at %s failed: %v", e.TokenEndpoint, tokenErr(err))
+}
+
+// forgetClient drops the registration kept for the issuer when it is the client
+// the authorization server refused, and says so.
+func (m *Manager) forgetClient(issuer, clientID, why string) string {
+	msg := fmt.Sprintf("the authorization server %s no longer knows the client %s (%s: its registration was forgotten, deleted or expired)", issuer, clientID, why)
+	if m.opts.Store == nil {
+		return msg
+	}
+	if r := m.opts.Store.LoadRegistration(issuer); r != nil && r.ClientID == clientID {
+		if _, err := m.opts.Store.DeleteRegistration(issuer); err != nil {
+			return msg + fmt.Sprintf("; removing the registration kept in %s failed: %v", m.opts.Store.ClientsDir(), err)
+		}
+		m.step("registration", "removed the registration of %s kept for %s in %s", clientID, issuer, m.opts.Store.ClientsDir())
+		return msg + "; mcpscope removed the registration it kept (in " + m.opts.Store.ClientsDir() + ") and the next login registers again"
+	}
+	return msg + "; check the client ID (--client-id, or the config entry's oauth block)"
 }
 
 func (m *Manager) ctx(ctx context.Context) context.Context {
@@ -361,6 +447,7 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 		if err := m.refreshLocked(ctx, true); err == nil {
 			return true, nil
 		} else {
+			m.refreshErr = err
 			m.step("refresh", "%v", err)
 		}
 	}
@@ -387,6 +474,10 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 		ne := &NeedLoginError{Server: m.server, Hint: m.opts.LoginHint}
 		if status == http.StatusForbidden {
 			ne.Scope = scope
+		} else if m.refreshErr != nil {
+			ne.Why = m.refreshErr.Error()
+		} else if m.entry != nil && sent != "" {
+			ne.Why = fmt.Sprintf("%s refused the stored token (HTTP %d) and there is no refresh token to renew it; log in again: mcpscope auth login %s", m.server, status, shellQuote(m.server))
 		}
 		return false, ne
 	}
@@ -859,6 +950,7 @@ func secretMethod(supported []string) string {
 type client struct {
 	id, secret, method string
 	how                string
+	stored             bool // the registration kept for the issuer
 }
 
 // register picks the client: pre-registered; a client ID metadata document where
@@ -882,7 +974,7 @@ func (m *Manager) register(ctx context.Context, d *discovered, redirect string) 
 	if m.opts.Store != nil {
 		if r := m.opts.Store.LoadRegistration(asm.Issuer); r != nil && (redirect == "" || slices.Contains(r.RedirectURIs, redirect)) {
 			m.secret(r.ClientSecret)
-			return &client{id: r.ClientID, secret: r.ClientSecret, method: r.AuthMethod, how: "the client registered with " + asm.Issuer + " before (" + r.ClientID + ")"}, nil
+			return &client{id: r.ClientID, secret: r.ClientSecret, method: r.AuthMethod, stored: true, how: "the client registered with " + asm.Issuer + " before (" + r.ClientID + ")"}, nil
 		}
 	}
 	if asm.RegistrationEndpoint == "" {
@@ -942,12 +1034,34 @@ func (m *Manager) authorizationCode(ctx context.Context, d *discovered, chs []oa
 	m.step("registration", "client: %s", c.how)
 	scopes := m.scopes(d, chs, true)
 	m.step("authorize", "scopes asked for: %s", scopeText(scopes))
-	cfg := &oauth2.Config{ClientID: c.id, ClientSecret: c.secret, RedirectURL: redirect, Scopes: scopes,
-		Endpoint: oauth2.Endpoint{AuthURL: d.asm.AuthorizationEndpoint, TokenURL: d.asm.TokenEndpoint, AuthStyle: authStyle(c.method)}}
 	verifier := oauth2.GenerateVerifier()
 	state := rand.Text()
 	m.secret(verifier)
-	authURL := cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", d.resource))
+	params := []oauth2.AuthCodeOption{oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", d.resource)}
+	if slices.Contains(scopes, "offline_access") {
+		// OIDC Core §11: offline_access is granted only with prompt=consent; an OIDC
+		// authorization server (oidc-provider) drops it otherwise, and no refresh
+		// token comes. The TS SDK sends it too.
+		params = append(params, oauth2.SetAuthURLParam("prompt", "consent"))
+	}
+	config := func(c *client) *oauth2.Config {
+		return &oauth2.Config{ClientID: c.id, ClientSecret: c.secret, RedirectURL: redirect, Scopes: scopes,
+			Endpoint: oauth2.Endpoint{AuthURL: d.asm.AuthorizationEndpoint, TokenURL: d.asm.TokenEndpoint, AuthStyle: authStyle(c.method)}}
+	}
+	cfg := config(c)
+	authURL := cfg.AuthCodeURL(state, params...)
+	if c.stored && m.authorizeRefuses(ctx, authURL) {
+		// The authorization server no longer knows the kept client (restarted,
+		// reset, the client deleted or expired): the browser would show
+		// invalid_client and no redirect would come. Register again now.
+		m.step("registration", "%s", m.forgetClient(d.asm.Issuer, c.id, "its authorization endpoint refuses the request"))
+		if c, err = m.register(ctx, d, redirect); err != nil {
+			return nil, err
+		}
+		m.step("registration", "client: %s", c.how)
+		cfg = config(c)
+		authURL = cfg.AuthCodeURL(state, params...)
+	}
 	m.step("authorize", "authorization URL: %s", authURL)
 	res, err := m.receive(ctx, ln, authURL)
 	if err != nil {
@@ -967,6 +1081,9 @@ func (m *Manager) authorizationCode(ctx context.Context, d *discovered, chs []oa
 		return nil, errorf("the authorization server %s promises an iss in its redirect (authorization_response_iss_parameter_supported) and sent none; ignoring the redirect", d.asm.Issuer)
 	}
 	if res.errCode != "" {
+		if res.errCode == "invalid_client" || res.errCode == "unauthorized_client" {
+			return nil, errorf("the authorization server refused the login: %s; log in again: mcpscope auth login %s", m.forgetClient(d.asm.Issuer, c.id, res.errCode), shellQuote(m.server))
+		}
 		return nil, errorf("the authorization server refused the login: %s%s", res.errCode, map[bool]string{true: " (" + res.errDesc + ")", false: ""}[res.errDesc != ""])
 	}
 	if res.code == "" {
@@ -976,9 +1093,35 @@ func (m *Manager) authorizationCode(ctx context.Context, d *discovered, chs []oa
 	m.step("token", "POST %s grant_type=authorization_code (code %s, code_verifier %s, resource %s, client auth %s)", d.asm.TokenEndpoint, mask(res.code), mask(verifier), d.resource, c.method)
 	tok, err := cfg.Exchange(m.ctx(ctx), res.code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", d.resource))
 	if err != nil {
+		var re *oauth2.RetrieveError
+		if errors.As(err, &re) && re.ErrorCode == "invalid_client" {
+			return nil, errorf("the token request to %s failed: %s; log in again: mcpscope auth login %s", d.asm.TokenEndpoint, m.forgetClient(d.asm.Issuer, c.id, tokenErr(err)), shellQuote(m.server))
+		}
 		return nil, errorf("the token request to %s failed: %v", d.asm.TokenEndpoint, tokenErr(err))
 	}
 	return m.entryFrom(d, c, tok, scopes, "authorization_code"), nil
+}
+
+// authorizeRefuses asks the authorization endpoint for the authorization URL
+// without following its redirect, as the browser will: a 4xx is a request it will
+// not serve (an unknown client, chiefly), where a usable one redirects to a login
+// page or back. Only a kept registration is checked this way: it is the one that may
+// have been forgotten since.
+func (m *Manager) authorizeRefuses(ctx context.Context, authURL string) bool {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
+	if err != nil {
+		return false
+	}
+	req.Header.Set("Accept", "text/html")
+	c := *m.client
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := c.Do(req)
+	if err != nil {
+		return false
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return resp.StatusCode >= 400 && resp.StatusCode < 500
 }
 
 func (m *Manager) entryFrom(d *discovered, c *client, tok *oauth2.Token, asked []string, grant string) *Entry {
@@ -990,7 +1133,7 @@ func (m *Manager) entryFrom(d *discovered, c *client, tok *oauth2.Token, asked [
 	}
 	e := &Entry{Server: m.server, Issuer: d.asm.Issuer, Resource: d.resource, ClientID: c.id, ClientSecret: c.secret,
 		TokenEndpoint: d.asm.TokenEndpoint, AuthMethod: c.method, Grant: grant, Scopes: scopes, TokenType: tok.TokenType,
-		AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry}
+		AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry, Issued: time.Now()}
 	m.step("token", "access token %s (%s), refresh token %s, scopes %s, %s", mask(tok.AccessToken), orNone(tok.TokenType), mask(tok.RefreshToken), scopeText(scopes), expiryText(tok.Expiry))
 	return e
 }
@@ -1171,12 +1314,33 @@ func (m *Manager) jwtBearerToken(ctx context.Context, tokenURL, clientID, resour
 		form.Set("scope", strings.Join(scopes, " "))
 	}
 	m.step("token", "POST %s grant_type=%s (assertion %s, client %s, resource %s, scopes %s)", tokenURL, jwtBearerGrant, mask(m.opts.Assertion), orNone(clientID), orNone(resource), scopeText(scopes))
+	return m.postToken(ctx, tokenURL, form, "", "", "")
+}
+
+// postToken sends a token request (form, plus the client's authentication by
+// method: client_secret_basic in the header, client_secret_post in the form, else
+// client_id in the form when given) and reads the response. A refusal is an
+// *oauth2.RetrieveError, as golang.org/x/oauth2's are (tokenErr says it).
+func (m *Manager) postToken(ctx context.Context, tokenURL string, form url.Values, clientID, secret, method string) (*oauth2.Token, error) {
+	basic := secret != "" && (method == "client_secret_basic" || method == "")
+	switch {
+	case basic:
+	case secret != "" && method == "client_secret_post":
+		form.Set("client_id", clientID)
+		form.Set("client_secret", secret)
+	case clientID != "":
+		form.Set("client_id", clientID)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, tokenURL, strings.NewReader(form.Encode()))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
+	if basic {
+		// RFC 6749 §2.3.1: both form-encoded before Basic.
+		req.SetBasicAuth(url.QueryEscape(clientID), url.QueryEscape(secret))
+	}
 	resp, err := m.client.Do(req)
 	if err != nil {
 		return nil, err
@@ -1197,14 +1361,7 @@ func (m *Manager) jwtBearerToken(ctx context.Context, tokenURL, clientID, resour
 	}
 	jerr := json.Unmarshal(data, &body)
 	if resp.StatusCode != http.StatusOK || body.Error != "" {
-		msg := fmt.Sprintf("HTTP %d", resp.StatusCode)
-		if body.Error != "" {
-			msg += " " + body.Error
-		}
-		if body.Description != "" {
-			msg += " (" + abbreviate(body.Description, 160) + ")"
-		}
-		return nil, errors.New(msg)
+		return nil, &oauth2.RetrieveError{Response: resp, ErrorCode: body.Error, ErrorDescription: body.Description}
 	}
 	if jerr != nil {
 		return nil, fmt.Errorf("the token response is not JSON (%s)", abbreviate(string(data), 80))

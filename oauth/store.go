@@ -33,7 +33,10 @@ type Entry struct {
 	AccessToken   string    `json:"access_token"`
 	RefreshToken  string    `json:"refresh_token,omitempty"`
 	Expiry        time.Time `json:"expiry,omitempty"`
-	Saved         time.Time `json:"saved"`
+	// Issued is when the access token came (its lifetime is Expiry - Issued: the
+	// refresh margin is relative to it).
+	Issued time.Time `json:"issued,omitempty"`
+	Saved  time.Time `json:"saved"`
 }
 
 // Registration is a client registered with an issuer (dynamic registration), kept
@@ -219,6 +222,38 @@ func (s *Store) Delete(e *Entry) error {
 // SaveRegistration keeps a client registration for an issuer.
 func (s *Store) SaveRegistration(r *Registration) error {
 	return writeJSON(s.clientPath(r.Issuer), r)
+}
+
+// ClientsDir is where registrations are kept, one file per issuer.
+func (s *Store) ClientsDir() string { return filepath.Join(s.Dir, "clients") }
+
+// DeleteRegistration forgets the client registered with an issuer (the next login
+// there registers again); it reports whether there was one.
+func (s *Store) DeleteRegistration(issuer string) (bool, error) {
+	err := os.Remove(s.clientPath(issuer))
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Registrations returns every kept registration (unreadable files are reported to
+// Warn and skipped).
+func (s *Store) Registrations() []*Registration {
+	files, _ := filepath.Glob(filepath.Join(s.ClientsDir(), "*.json"))
+	var out []*Registration
+	for _, f := range files {
+		var r Registration
+		if err := readJSON(f, &r); err != nil {
+			s.warn("%v", err)
+			continue
+		}
+		if r.Issuer != "" {
+			out = append(out, &r)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Issuer < out[j].Issuer })
+	return out
 }
 
 // LoadRegistration returns the registration kept for an issuer, or nil.

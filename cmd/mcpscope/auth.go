@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -194,7 +196,7 @@ func withEntry(o *oauth.Options, e *client.OAuthClient, f oauthFlags) {
 const authUsage = `usage:
   mcpscope auth login URL|NAME [-v] [--client-id ID] [--client-secret S] [--scope 'a b'] [--redirect-port N] [--paste]
   mcpscope auth status [URL|NAME] [--format json]
-  mcpscope auth logout URL|NAME | --all
+  mcpscope auth logout URL|NAME | --all   (also forgets the client registered with the issuer)
   mcpscope auth token URL|NAME
 `
 
@@ -251,6 +253,11 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return &exitError{code: exitServer, msg: "login to " + server + " failed: " + err.Error()}
 		}
 		fmt.Fprintf(stdout, "logged in to %s\n  issuer  %s\n  scopes  %s\n  expiry  %s\n", e.Server, e.Issuer, scopes(e.Scopes), expiry(e))
+		if e.RefreshToken == "" && e.Grant == "authorization_code" && !e.Expiry.IsZero() {
+			// Without a refresh token the login ends with the token: say so now
+			// rather than when a later command stops.
+			fmt.Fprintf(stderr, "mcpscope: note: no refresh token came back (the authorization server did not grant offline_access); you will have to log in again in %s\n", roughly(time.Until(e.Expiry)))
+		}
 		return nil
 	case "status":
 		var es []*oauth.Entry
@@ -310,7 +317,16 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		default:
 			es = store.ForServer(server)
 		}
-		if len(es) == 0 {
+		// The client registration kept for an issuer goes too (with --all, every
+		// one; else when no other stored login uses that issuer), so that logging
+		// out is the way to start afresh where the authorization server forgot it.
+		forget := map[string]bool{}
+		if *all {
+			for _, r := range store.Registrations() {
+				forget[r.Issuer] = true
+			}
+		}
+		if len(es) == 0 && len(forget) == 0 {
 			fmt.Fprintln(stdout, "no stored login to remove")
 			return nil
 		}
@@ -319,6 +335,20 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 				return &exitError{code: exitServer, msg: fmt.Sprintf("removing the login for %s: %v", e.Server, err)}
 			}
 			fmt.Fprintf(stdout, "logged out of %s (issuer %s)\n", e.Server, e.Issuer)
+			forget[e.Issuer] = true
+		}
+		for _, e := range store.All() {
+			delete(forget, e.Issuer) // still used by another login
+		}
+		for _, issuer := range slices.Sorted(maps.Keys(forget)) {
+			r := store.LoadRegistration(issuer)
+			ok, err := store.DeleteRegistration(issuer)
+			if err != nil {
+				return &exitError{code: exitServer, msg: fmt.Sprintf("removing the client registered with %s: %v", issuer, err)}
+			}
+			if ok && r != nil {
+				fmt.Fprintf(stdout, "forgot the client %s registered with %s (kept in %s); the next login there registers again\n", r.ClientID, issuer, store.ClientsDir())
+			}
 		}
 		return nil
 	case "token":
@@ -358,6 +388,20 @@ func authServerURL(ctx context.Context, word, file string, inputs []string) (str
 		return "", nil, usageErr("%s is not an HTTP server (OAuth is for http:// and https:// servers)", word)
 	}
 	return srv.Target.URL, srv.Target.OAuth, nil
+}
+
+// roughly says a duration to the minute from a minute on, else to the second
+// ("10m", "1h30m", "28s").
+func roughly(d time.Duration) string {
+	if d < time.Minute {
+		return max(d, 0).Round(time.Second).String()
+	}
+	s := d.Round(time.Minute).String()
+	s = strings.TrimSuffix(s, "0s")
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 func scopes(s []string) string {

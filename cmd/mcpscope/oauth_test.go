@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testservers/oauthserver"
 	"github.com/mcpscope/mcpscope/internal/testutil"
@@ -50,8 +52,10 @@ func TestOAuthLoginStoreRefreshLogout(t *testing.T) {
 	expect(t, r, 0, []string{srv.URL, srv.Issuer, "mcp:read", "refreshable"}, nil)
 	noSecrets(t, "auth status", r.stdout+r.stderr, srv.AllSecrets())
 
-	// Two processes at once, the token expiring within the minute: one refreshes,
-	// the other waits on the lock and takes the refreshed token.
+	// Two processes at once, the token expired (a 30 s token is renewed only in
+	// the last tenth of its life): one refreshes, the other waits on the lock and
+	// takes the refreshed token.
+	expireStored(t, files[0])
 	before := srv.Refreshes.Load()
 	var wg sync.WaitGroup
 	out := make([]result, 2)
@@ -219,5 +223,25 @@ func TestOAuthLoginNotNeeded(t *testing.T) {
 	expect(t, r, 1, nil, []string{"without asking for credentials and publishes no OAuth metadata: it needs no login"})
 	if strings.Contains(r.stderr, "open this URL") {
 		t.Errorf("a login was started:\n%s", r.stderr)
+	}
+}
+
+// expireStored makes the stored login in the token file expired a second ago.
+func expireStored(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e map[string]any
+	if err := json.Unmarshal(data, &e); err != nil {
+		t.Fatal(err)
+	}
+	e["expiry"] = time.Now().Add(-time.Second).UTC().Format(time.RFC3339Nano)
+	if data, err = json.Marshal(e); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
