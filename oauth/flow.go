@@ -905,7 +905,8 @@ func (m *Manager) register(ctx context.Context, d *discovered, redirect string) 
 	m.step("registration", "dynamic registration at %s (redirect %s, token_endpoint_auth_method %s)", asm.RegistrationEndpoint, redirect, method)
 	resp, err := oauthex.RegisterClient(ctx, asm.RegistrationEndpoint, meta, m.client)
 	if err != nil {
-		return nil, errorf("dynamic registration at %s failed: %v", asm.RegistrationEndpoint, err)
+		// The SDK quotes the response body in its errors: show a line of it, not a MiB.
+		return nil, errorf("dynamic registration at %s failed: %s", asm.RegistrationEndpoint, abbreviate(err.Error(), 300))
 	}
 	m.secret(resp.ClientSecret)
 	got := resp.TokenEndpointAuthMethod
@@ -949,15 +950,15 @@ func (m *Manager) authorizationCode(ctx context.Context, d *discovered, chs []oa
 	m.secret(verifier)
 	authURL := cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", d.resource))
 	m.step("authorize", "authorization URL: %s", authURL)
-	res, err := m.receive(ctx, ln, authURL)
+	res, err := m.receive(ctx, ln, authURL, state)
 	if err != nil {
 		return nil, err
 	}
 	m.secret(res.code)
-	if res.pasted != "pasted" {
-		if res.state != state {
-			return nil, errorf("the redirect's state does not match the one this login sent; ignoring it (a stale or forged redirect): log in again")
-		}
+	// The loopback listener has refused any redirect with another state (and kept
+	// waiting); a pasted URL with another state is the person's mistake: say so.
+	if res.pasted != "pasted" && res.state != state {
+		return nil, errorf("the pasted redirect's state does not match the one this login sent (a stale or forged redirect): paste the URL this login's authorization redirected to")
 	}
 	// RFC 9207: compare iss before looking at anything else in the response.
 	if res.iss != "" && res.iss != d.asm.Issuer {
@@ -1079,7 +1080,11 @@ func expiryText(t time.Time) string {
 	return fmt.Sprintf("expires in %s (%s)", d, t.UTC().Format(time.RFC3339))
 }
 
-// logTransport logs each OAuth HTTP exchange as a step, secrets masked.
+// maxResponse bounds what is read of any response to an OAuth request.
+const maxResponse = 1 << 20
+
+// logTransport logs each OAuth HTTP exchange as a step, secrets masked, and caps
+// what is read of each response.
 type logTransport struct {
 	m    *Manager
 	base http.RoundTripper
@@ -1096,13 +1101,26 @@ func (t *logTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		note += " (" + ct + ")"
 	}
-	if req.Method == http.MethodPost && resp.Body != nil && strings.Contains(resp.Header.Get("Content-Type"), "json") {
-		data, rerr := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if resp.Body != nil && !strings.Contains(resp.Header.Get("Content-Type"), "text/event-stream") {
+		// Every answer of an authorization server (metadata, registration, token,
+		// revocation) is small: read at most maxResponse of it here, once, so that no
+		// reader after this one (ours, the SDK's, golang.org/x/oauth2's) can be fed a
+		// huge body or quote one in an error.
+		data, rerr := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
 		resp.Body.Close()
+		if rerr == nil && len(data) > maxResponse {
+			t.m.step("http", "%s: the response is larger than 1 MiB; not read further", note)
+			return nil, fmt.Errorf("the response from %s is larger than 1 MiB; mcpscope reads no more of it", u)
+		}
 		resp.Body = io.NopCloser(bytes.NewReader(data))
-		if rerr == nil {
+		if rerr == nil && req.Method == http.MethodPost && strings.Contains(resp.Header.Get("Content-Type"), "json") {
 			note += ": " + maskJSON(data)
 		}
+	} else if resp.Body != nil {
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.LimitReader(resp.Body, maxResponse), resp.Body}
 	}
 	t.m.step("http", "%s", note)
 	return resp, nil

@@ -34,7 +34,6 @@ type Knobs struct {
 	MetadataNotJSON   bool   // the AS metadata is HTML
 	WrongIssuer       bool   // the AS metadata names another issuer
 	PlainHTTPAS       string // the PRM names this (non-loopback, http) authorization server
-	WrongState        bool   // the redirect carries another state
 	WrongIss          bool   // the redirect carries another iss
 	NoAccessToken     bool   // the token response has no access_token
 	RejectAll         bool   // the MCP endpoint 401s every token
@@ -44,6 +43,12 @@ type Knobs struct {
 	// without it gets 403 insufficient_scope naming it (a step-up). Tokens carry the
 	// scopes asked for.
 	StepUpScope string
+	// ForgeFirst: before redirecting, /authorize itself sends the loopback listener a
+	// redirect with a forged state and code (another local process or a web page
+	// that got there first).
+	ForgeFirst bool
+	// HugeRegistration: the registration endpoint answers 201 with a 20 MiB body.
+	HugeRegistration bool
 }
 
 // Server is a running authorization and resource server.
@@ -66,6 +71,15 @@ type Server struct {
 	Codes      atomic.Int32 // authorization_code grants served
 	Registered atomic.Int32
 	Secrets    []string // every token, code and client secret handed out
+	forged     int      // the status the loopback listener answered the forged redirect (ForgeFirst)
+}
+
+// ForgedStatus is the HTTP status the loopback listener answered the forged
+// redirect with (ForgeFirst; 0 before it was sent).
+func (s *Server) ForgedStatus() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.forged
 }
 
 // Start runs a server until the test ends.
@@ -177,6 +191,19 @@ func (s *Server) asMeta(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	if s.Knobs.HugeRegistration {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(201)
+		w.Write([]byte(`{"junk":"`))
+		chunk := bytes.Repeat([]byte("A"), 1<<20)
+		for range 20 {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+		w.Write([]byte(`"}`))
+		return
+	}
 	var meta map[string]any
 	json.NewDecoder(r.Body).Decode(&meta)
 	s.Registered.Add(1)
@@ -198,13 +225,20 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	s.codeScope[code] = q.Get("scope")
 	s.mu.Unlock()
 	state, iss := q.Get("state"), s.Issuer
-	if s.Knobs.WrongState {
-		state = "forged-state"
-	}
 	if s.Knobs.WrongIss {
 		iss = "https://evil.example"
 	}
 	u, _ := url.Parse(q.Get("redirect_uri"))
+	if s.Knobs.ForgeFirst {
+		f := *u
+		f.RawQuery = url.Values{"code": {"forged-code"}, "state": {"forged-state"}, "iss": {iss}}.Encode()
+		if resp, err := http.Get(f.String()); err == nil {
+			s.mu.Lock()
+			s.forged = resp.StatusCode
+			s.mu.Unlock()
+			resp.Body.Close()
+		}
+	}
 	v := url.Values{"code": {code}, "state": {state}, "iss": {iss}}
 	u.RawQuery = v.Encode()
 	if s.Knobs.NoRedirect {
