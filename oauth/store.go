@@ -35,6 +35,9 @@ type Entry struct {
 	RefreshToken  string    `json:"refresh_token,omitempty"`
 	Expiry        time.Time `json:"expiry,omitempty"`
 	Saved         time.Time `json:"saved"`
+	// scopesGranted: Scopes are what the token response said was granted (not only
+	// what was asked for).
+	scopesGranted bool
 }
 
 // Registration is a client registered with an issuer (dynamic registration), kept
