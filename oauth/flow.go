@@ -213,6 +213,10 @@ type NeedLoginError struct {
 	// refresh token, the refresh was refused…) and what to do; it replaces "there is
 	// no stored token".
 	Why string
+	// Ask is what the login to run should ask for: the scopes already granted and
+	// Scope's, so that following the advice does not drop what was granted (and the
+	// next call bounce back for it).
+	Ask string
 	// Hint, when set, says how to log in instead of the shell command (the workbench:
 	// "L logs in"; Options.LoginHint).
 	Hint string
@@ -230,8 +234,12 @@ func (e *NeedLoginError) Error() string {
 		return e.Why + " (no terminal here to log in from; or pass --login to log in from here)"
 	}
 	if e.Scope != "" {
+		ask := e.Ask
+		if ask == "" {
+			ask = e.Scope
+		}
 		return fmt.Sprintf("%s needs a token with more scope (%s) and no one is here to log in (no terminal); run: mcpscope auth login --scope %s %s (or pass --login to log in from here)",
-			e.Server, e.Scope, shellQuote(e.Scope), shellQuote(e.Server))
+			e.Server, e.Scope, shellQuote(ask), shellQuote(e.Server))
 	}
 	return fmt.Sprintf("%s needs an OAuth login and there is no stored token for it (and no terminal to log in from); run: %s (or pass --bearer TOKEN, or --login to log in from here)", e.Server, cmd)
 }
@@ -455,7 +463,8 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 	if confirm == nil && m.opts.Interactive && m.opts.Paste != nil && !m.opts.Unattended && m.interaction == nil {
 		confirm = m.askLine // a terminal: ask there
 	}
-	if status == http.StatusForbidden && !machineGrant(m.opts.Grant) && confirm != nil {
+	machine := machineGrant(m.grant())
+	if status == http.StatusForbidden && !machine && confirm != nil {
 		q := fmt.Sprintf("%s asks for more scope (%s) than the token has (%s). Log in again to ask for it?", m.server, orNone(scope), scopeText(m.entryScopes()))
 		m.step("step-up", "HTTP 403 insufficient_scope: the server wants %s; asking before logging in again", orNone(scope))
 		ok, err := confirm(ctx, q)
@@ -467,13 +476,13 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 			return false, errorf("%s needs more scope (%s) and the step-up was declined; the request was not sent again", m.server, orNone(scope))
 		}
 		if !m.opts.Interactive && m.interaction == nil {
-			return false, &NeedLoginError{Server: m.server, Scope: scope, Hint: m.opts.LoginHint}
+			return false, &NeedLoginError{Server: m.server, Scope: scope, Ask: scopeUnion(m.entryScopes(), strings.Fields(scope)), Hint: m.opts.LoginHint}
 		}
 	}
-	if !machineGrant(m.opts.Grant) && !m.opts.Interactive {
+	if !machine && !m.opts.Interactive {
 		ne := &NeedLoginError{Server: m.server, Hint: m.opts.LoginHint}
 		if status == http.StatusForbidden {
-			ne.Scope = scope
+			ne.Scope, ne.Ask = scope, scopeUnion(m.entryScopes(), strings.Fields(scope))
 		} else if m.refreshErr != nil {
 			ne.Why = m.refreshErr.Error()
 		} else if m.entry != nil && sent != "" {
@@ -481,12 +490,77 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 		}
 		return false, ne
 	}
+	prev := m.entry
 	e, err := m.login(ctx, chs, status)
 	if err != nil {
+		if machine && status == http.StatusForbidden {
+			return false, errorf("%v; %s", err, m.keptMachineLogin(prev))
+		}
 		return false, err
 	}
 	m.entry = e
+	if status == http.StatusForbidden && e.scopesGranted {
+		// The token response says what was granted: a scope the server asked for
+		// and the authorization server left out was refused, and logging in again
+		// (up to MaxAttempts, a browser each time) would only be refused again.
+		var missing []string
+		for _, x := range strings.Fields(scope) {
+			if !slices.Contains(e.Scopes, x) {
+				missing = append(missing, x)
+			}
+		}
+		if len(missing) > 0 {
+			msg := fmt.Sprintf("%s asks for %s, and the authorization server %s did not grant %s (it granted %s): it refuses that scope to this login, so mcpscope does not log in again for it (ask the server's administrator, or log in as someone allowed it)",
+				m.server, scope, e.Issuer, strings.Join(missing, " "), scopeText(e.Scopes))
+			if machine {
+				msg += "; " + m.keptMachineLogin(e)
+			}
+			m.step("step-up", "%s", msg)
+			return false, &Error{Msg: msg}
+		}
+	}
 	return true, nil
+}
+
+// keptMachineLogin says why a machine login that could not step up is not turned
+// into a browser login (--login) or handed to another client: that would replace
+// the machine's identity with a person's without asking.
+func (m *Manager) keptMachineLogin(e *Entry) string {
+	who := "this client"
+	grant := "machine"
+	if e != nil {
+		who = "client " + e.ClientID
+		grant = map[string]string{"client_credentials": "client-credentials", jwtBearerGrant: "jwt-bearer"}[e.Grant]
+	}
+	return fmt.Sprintf("the %s login (%s) is kept: it is not replaced by a browser login (--login) or another client without being asked; to log in as a person instead, run mcpscope auth logout %s, then mcpscope auth login %s",
+		grant, who, shellQuote(m.server), shellQuote(m.server))
+}
+
+// grant is the grant a new login uses: a stored machine login (client credentials,
+// jwt-bearer) keeps its own grant and client, so that a step-up or a refused token
+// never turns a machine identity into a person's (a browser login through another
+// client) unless the user removes it first; otherwise the options'.
+func (m *Manager) grant() string {
+	if m.entry != nil {
+		switch m.entry.Grant {
+		case "client_credentials":
+			return GrantClientCredentials
+		case jwtBearerGrant:
+			return GrantJWTBearer
+		}
+	}
+	return m.opts.Grant
+}
+
+// scopeUnion is a's scopes then b's that a lacks.
+func scopeUnion(a, b []string) string {
+	out := slices.Clone(a)
+	for _, x := range b {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // askLine asks a yes/no question on Out and reads the answer from the pasted lines
@@ -527,37 +601,90 @@ func challengeParam(chs []oauthex.Challenge, name string) string {
 }
 
 // Login runs the whole flow for the server (mcpscope auth login): it asks the
-// server once without a token to read its challenge, then discovers, registers,
-// authorizes and stores the token.
+// server without a token the way a call does, to read its challenge, then
+// discovers, registers, authorizes and stores the token. A stored login for the
+// server is the starting point: its scopes are asked for again with the new ones
+// (a login for more scope does not drop what was granted), and a stored machine
+// login keeps its grant and client (grant).
 func (m *Manager) Login(ctx context.Context) (*Entry, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.loaded = true
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcpscope","version":"login"}}}`
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.server, strings.NewReader(body))
-	if err != nil {
-		return nil, errorf("%q is not a URL: %v", m.server, err)
+	if m.entry == nil && m.opts.Store != nil {
+		if es := m.opts.Store.ForServer(m.server); len(es) > 0 {
+			m.entry = es[0]
+			m.secret(m.entry.AccessToken)
+			m.secret(m.entry.RefreshToken)
+			m.secret(m.entry.ClientSecret)
+			m.step("store", "a login for %s is stored (scopes %s, %s); asking for its scopes again", m.server, scopeText(m.entry.Scopes), m.entry.Grant)
+		}
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := m.client.Do(req)
+	status, header, err := m.probe(ctx)
 	if err != nil {
-		return nil, errorf("cannot reach %s: %v", m.server, err)
+		return nil, err
 	}
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-	resp.Body.Close()
 	var chs []oauthex.Challenge
-	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-		chs, _ = oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	if status == http.StatusUnauthorized || status == http.StatusForbidden {
+		chs, _ = oauthex.ParseWWWAuthenticate(header.Values("WWW-Authenticate"))
 	} else {
-		m.step("discovery", "the server answered HTTP %d without a token; looking for its metadata anyway", resp.StatusCode)
+		m.step("discovery", "the server answered HTTP %d without a token; looking for its metadata anyway", status)
 	}
-	e, err := m.login(ctx, chs, resp.StatusCode)
+	e, err := m.login(ctx, chs, status)
 	if err != nil {
 		return nil, err
 	}
 	m.entry = e
 	return e, nil
+}
+
+// probe asks the server, without a token, what a call asks first: initialize, then
+// (when that passed) notifications/initialized and tools/list in its session. A
+// server may let initialize through and guard only the requests after it (the
+// conformance suite's auth/scope-step-up does): a bare initialize would never see
+// the 401 and its scope. It returns the first 401 or 403, else the last status.
+func (m *Manager) probe(ctx context.Context) (int, http.Header, error) {
+	const version = "2025-11-25"
+	session := ""
+	bodies := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"mcpscope","version":"login"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`,
+	}
+	status, header := 0, http.Header{}
+	for i, body := range bodies {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.server, strings.NewReader(body))
+		if err != nil {
+			return 0, nil, errorf("%q is not a URL: %v", m.server, err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if i > 0 {
+			req.Header.Set("MCP-Protocol-Version", version)
+		}
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := m.client.Do(req)
+		if err != nil {
+			if i > 0 {
+				break // the initialize's answer is what there is
+			}
+			return 0, nil, errorf("cannot reach %s: %v", m.server, err)
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		challenged := resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden
+		if i == 0 || challenged {
+			status, header = resp.StatusCode, resp.Header
+		}
+		if challenged || resp.StatusCode >= 300 {
+			break // a challenge to answer, or a server that went no further
+		}
+		if i == 0 {
+			session = resp.Header.Get("Mcp-Session-Id")
+		}
+	}
+	return status, header, nil
 }
 
 // LoginWith runs the whole flow like Login, with a person other than Out and Paste
@@ -625,7 +752,7 @@ func (m *Manager) login(ctx context.Context, chs []oauthex.Challenge, status int
 		return nil, err
 	}
 	var e *Entry
-	switch m.opts.Grant {
+	switch m.grant() {
 	case GrantClientCredentials:
 		e, err = m.clientCredentials(ctx, d, chs)
 	case GrantJWTBearer:
@@ -904,6 +1031,14 @@ func (m *Manager) scopes(d *discovered, chs []oauthex.Challenge, refresh bool) [
 		s = d.prm.ScopesSupported
 	}
 	s = slices.Clone(s)
+	if challengeParam(chs, "error") == "insufficient_scope" {
+		// A step-up: what the server asks for now is asked for, whatever --scope said.
+		for _, x := range strings.Fields(challengeParam(chs, "scope")) {
+			if !slices.Contains(s, x) {
+				s = append(s, x)
+			}
+		}
+	}
 	if m.interaction != nil {
 		for _, x := range m.interaction.Scopes {
 			if !slices.Contains(s, x) {
@@ -947,6 +1082,20 @@ func secretMethod(supported []string) string {
 	return ""
 }
 
+// sameRedirect compares a registered redirect URI with this login's: a loopback
+// http redirect matches whatever its port (RFC 8252 §7.3: the authorization server
+// must allow any port for it), so that --redirect-port 0, a new port each login,
+// reuses the client registered once instead of registering a new one every time.
+func sameRedirect(registered, redirect string) bool {
+	if registered == redirect {
+		return true
+	}
+	a, err1 := url.Parse(registered)
+	b, err2 := url.Parse(redirect)
+	return err1 == nil && err2 == nil && a.Scheme == "http" && b.Scheme == "http" && isLoopback(a.Hostname()) &&
+		a.Hostname() == b.Hostname() && a.Path == b.Path && a.RawQuery == b.RawQuery
+}
+
 type client struct {
 	id, secret, method string
 	how                string
@@ -972,7 +1121,7 @@ func (m *Manager) register(ctx context.Context, d *discovered, redirect string) 
 		return &client{id: m.opts.ClientMetadataURL, method: "none", how: "client ID metadata document " + m.opts.ClientMetadataURL}, nil
 	}
 	if m.opts.Store != nil {
-		if r := m.opts.Store.LoadRegistration(asm.Issuer); r != nil && (redirect == "" || slices.Contains(r.RedirectURIs, redirect)) {
+		if r := m.opts.Store.LoadRegistration(asm.Issuer); r != nil && (redirect == "" || slices.ContainsFunc(r.RedirectURIs, func(u string) bool { return sameRedirect(u, redirect) })) {
 			m.secret(r.ClientSecret)
 			return &client{id: r.ClientID, secret: r.ClientSecret, method: r.AuthMethod, stored: true, how: "the client registered with " + asm.Issuer + " before (" + r.ClientID + ")"}, nil
 		}
@@ -997,7 +1146,8 @@ func (m *Manager) register(ctx context.Context, d *discovered, redirect string) 
 	m.step("registration", "dynamic registration at %s (redirect %s, token_endpoint_auth_method %s)", asm.RegistrationEndpoint, redirect, method)
 	resp, err := oauthex.RegisterClient(ctx, asm.RegistrationEndpoint, meta, m.client)
 	if err != nil {
-		return nil, errorf("dynamic registration at %s failed: %v", asm.RegistrationEndpoint, err)
+		// The SDK quotes the response body in its errors: show a line of it, not a MiB.
+		return nil, errorf("dynamic registration at %s failed: %s", asm.RegistrationEndpoint, abbreviate(err.Error(), 300))
 	}
 	m.secret(resp.ClientSecret)
 	got := resp.TokenEndpointAuthMethod
@@ -1063,15 +1213,15 @@ func (m *Manager) authorizationCode(ctx context.Context, d *discovered, chs []oa
 		authURL = cfg.AuthCodeURL(state, params...)
 	}
 	m.step("authorize", "authorization URL: %s", authURL)
-	res, err := m.receive(ctx, ln, authURL)
+	res, err := m.receive(ctx, ln, authURL, state)
 	if err != nil {
 		return nil, err
 	}
 	m.secret(res.code)
-	if res.pasted != "pasted" {
-		if res.state != state {
-			return nil, errorf("the redirect's state does not match the one this login sent; ignoring it (a stale or forged redirect): log in again")
-		}
+	// The loopback listener has refused any redirect with another state (and kept
+	// waiting); a pasted URL with another state is the person's mistake: say so.
+	if res.pasted != "pasted" && res.state != state {
+		return nil, errorf("the pasted redirect's state does not match the one this login sent (a stale or forged redirect): paste the URL this login's authorization redirected to")
 	}
 	// RFC 9207: compare iss before looking at anything else in the response.
 	if res.iss != "" && res.iss != d.asm.Issuer {
@@ -1128,10 +1278,11 @@ func (m *Manager) entryFrom(d *discovered, c *client, tok *oauth2.Token, asked [
 	m.secret(tok.AccessToken)
 	m.secret(tok.RefreshToken)
 	scopes := asked
+	granted := false
 	if s, _ := tok.Extra("scope").(string); s != "" {
-		scopes = strings.Fields(s)
+		scopes, granted = strings.Fields(s), true
 	}
-	e := &Entry{Server: m.server, Issuer: d.asm.Issuer, Resource: d.resource, ClientID: c.id, ClientSecret: c.secret,
+	e := &Entry{scopesGranted: granted, Server: m.server, Issuer: d.asm.Issuer, Resource: d.resource, ClientID: c.id, ClientSecret: c.secret,
 		TokenEndpoint: d.asm.TokenEndpoint, AuthMethod: c.method, Grant: grant, Scopes: scopes, TokenType: tok.TokenType,
 		AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry, Issued: time.Now()}
 	m.step("token", "access token %s (%s), refresh token %s, scopes %s, %s", mask(tok.AccessToken), orNone(tok.TokenType), mask(tok.RefreshToken), scopeText(scopes), expiryText(tok.Expiry))
@@ -1160,6 +1311,11 @@ func tokenErr(err error) string {
 
 func (m *Manager) clientCredentials(ctx context.Context, d *discovered, chs []oauthex.Challenge) (*Entry, error) {
 	c := &client{id: m.opts.ClientID, secret: m.opts.ClientSecret}
+	if c.id == "" && m.entry != nil && m.entry.Grant == "client_credentials" {
+		// A step-up (or a refused token) of a stored client-credentials login: the
+		// same client again, never another one.
+		c.id, c.secret = m.entry.ClientID, m.entry.ClientSecret
+	}
 	switch {
 	case c.id == "":
 		return nil, errorf("--oauth-grant client-credentials needs --client-id and --client-secret (or --client-key)")
@@ -1222,7 +1378,11 @@ func expiryText(t time.Time) string {
 	return fmt.Sprintf("expires in %s (%s)", d, t.UTC().Format(time.RFC3339))
 }
 
-// logTransport logs each OAuth HTTP exchange as a step, secrets masked.
+// maxResponse bounds what is read of any response to an OAuth request.
+const maxResponse = 1 << 20
+
+// logTransport logs each OAuth HTTP exchange as a step, secrets masked, and caps
+// what is read of each response.
 type logTransport struct {
 	m    *Manager
 	base http.RoundTripper
@@ -1239,13 +1399,26 @@ func (t *logTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		note += " (" + ct + ")"
 	}
-	if req.Method == http.MethodPost && resp.Body != nil && strings.Contains(resp.Header.Get("Content-Type"), "json") {
-		data, rerr := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if resp.Body != nil && !strings.Contains(resp.Header.Get("Content-Type"), "text/event-stream") {
+		// Every answer of an authorization server (metadata, registration, token,
+		// revocation) is small: read at most maxResponse of it here, once, so that no
+		// reader after this one (ours, the SDK's, golang.org/x/oauth2's) can be fed a
+		// huge body or quote one in an error.
+		data, rerr := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
 		resp.Body.Close()
+		if rerr == nil && len(data) > maxResponse {
+			t.m.step("http", "%s: the response is larger than 1 MiB; not read further", note)
+			return nil, fmt.Errorf("the response from %s is larger than 1 MiB; mcpscope reads no more of it", u)
+		}
 		resp.Body = io.NopCloser(bytes.NewReader(data))
-		if rerr == nil {
+		if rerr == nil && req.Method == http.MethodPost && strings.Contains(resp.Header.Get("Content-Type"), "json") {
 			note += ": " + maskJSON(data)
 		}
+	} else if resp.Body != nil {
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.LimitReader(resp.Body, maxResponse), resp.Body}
 	}
 	t.m.step("http", "%s", note)
 	return resp, nil
@@ -1377,4 +1550,68 @@ func (m *Manager) postToken(ctx context.Context, tokenURL string, form url.Value
 		tok = tok.WithExtra(map[string]any{"scope": body.Scope})
 	}
 	return tok, nil
+}
+
+// Revoke asks the authorization server that issued e to revoke its refresh token
+// and its access token (RFC 7009) at the revocation_endpoint its metadata
+// advertises, authenticating as the client did at the token endpoint. It returns
+// what was done, for the user; a server that advertises no endpoint is said so
+// (the tokens then stay valid until they expire). The caller deletes the stored
+// login whatever this returns.
+func (m *Manager) Revoke(ctx context.Context, e *Entry) (string, error) {
+	m.secret(e.AccessToken)
+	m.secret(e.RefreshToken)
+	m.secret(e.ClientSecret)
+	var asm *oauthex.AuthServerMeta
+	for _, u := range asMetadataURLs(e.Issuer, false) {
+		var meta oauthex.AuthServerMeta
+		st, err := m.getJSON(ctx, u, &meta)
+		if err != nil {
+			return "", errorf("the authorization server metadata at %s is unusable (%v); the tokens were not revoked there", u, err)
+		}
+		if st == http.StatusOK {
+			asm = &meta
+			break
+		}
+	}
+	if asm == nil || asm.RevocationEndpoint == "" {
+		return fmt.Sprintf("the authorization server %s advertises no revocation endpoint: its tokens stay valid until they expire", e.Issuer), nil
+	}
+	if err := checkSecureURL("the revocation_endpoint", asm.RevocationEndpoint); err != nil {
+		return "", err
+	}
+	var done []string
+	for _, t := range []struct{ hint, token, name string }{{"refresh_token", e.RefreshToken, "the refresh token"}, {"access_token", e.AccessToken, "the access token"}} {
+		if t.token == "" {
+			continue
+		}
+		form := url.Values{"token": {t.token}, "token_type_hint": {t.hint}}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, asm.RevocationEndpoint, nil)
+		if err != nil {
+			return "", err
+		}
+		switch e.AuthMethod {
+		case "client_secret_basic":
+			req.SetBasicAuth(url.QueryEscape(e.ClientID), url.QueryEscape(e.ClientSecret))
+		default:
+			form.Set("client_id", e.ClientID)
+			if e.ClientSecret != "" && e.AuthMethod != "none" {
+				form.Set("client_secret", e.ClientSecret)
+			}
+		}
+		req.Body = io.NopCloser(strings.NewReader(form.Encode()))
+		req.ContentLength = int64(len(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		m.step("revoke", "POST %s token %s (token_type_hint %s)", asm.RevocationEndpoint, mask(t.token), t.hint)
+		resp, err := m.client.Do(req)
+		if err != nil {
+			return "", errorf("revoking %s at %s failed: %v", t.name, asm.RevocationEndpoint, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return "", errorf("revoking %s at %s failed: HTTP %d", t.name, asm.RevocationEndpoint, resp.StatusCode)
+		}
+		done = append(done, t.name)
+	}
+	return fmt.Sprintf("revoked %s at %s", strings.Join(done, " and "), asm.RevocationEndpoint), nil
 }

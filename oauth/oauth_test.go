@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -64,7 +65,7 @@ func TestTokenIsOriginBound(t *testing.T) {
 
 // The step log reaches every subscriber, and a corrupt store file is named.
 func TestStepsAndCorruptStore(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "oauth") // made 0700 by Save, as the store's own directory is
 	var warned []string
 	store := &oauth.Store{Dir: dir, Warn: func(s string) { warned = append(warned, s) }}
 	if err := store.Save(&oauth.Entry{Server: "https://x.example/mcp", Issuer: "https://x.example", Resource: "https://x.example/mcp", AccessToken: "at-1234567890"}); err != nil {

@@ -22,8 +22,15 @@ type redirectResult struct {
 // receive shows the authorization URL (printed always; opened with $BROWSER, else
 // xdg-open or open) and waits for the redirect on the loopback listener, or for a
 // pasted redirect URL or code on Paste.
-func (m *Manager) receive(ctx context.Context, ln net.Listener, authURL string) (*redirectResult, error) {
+//
+// A redirect whose state is not this login's (a stale tab, or a forged request from
+// any local process or web page that reached the listener first) is refused and the
+// wait goes on: it must not end the login the real redirect is about to complete.
+// What a person pastes is theirs to judge: a pasted URL with another state ends the
+// login with that reason (authorizationCode), a bare code carries no state.
+func (m *Manager) receive(ctx context.Context, ln net.Listener, authURL, state string) (*redirectResult, error) {
 	got := make(chan *redirectResult, 2)
+	refusedCh := make(chan string, 1)
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/callback" {
 			http.NotFound(w, r)
@@ -32,6 +39,17 @@ func (m *Manager) receive(ctx context.Context, ln net.Listener, authURL string) 
 		res := fromQuery(r.URL.Query())
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
+		if res.state != state {
+			// Not this login's: say so to whoever sent it, and keep waiting.
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, "<!doctype html><title>mcpscope</title><p>This redirect is not for the login mcpscope is waiting for (its state does not match); it was ignored.</p>")
+			// Reported, not queued: a flood of them cannot crowd out the real one.
+			select {
+			case refusedCh <- "the loopback redirect":
+			default:
+			}
+			return
+		}
 		if res.errCode != "" {
 			fmt.Fprintf(w, "<!doctype html><title>mcpscope</title><p>The login failed: %s. You can close this tab.</p>", html.EscapeString(res.errCode))
 		} else {
@@ -95,19 +113,33 @@ func (m *Manager) receive(ctx context.Context, ln net.Listener, authURL string) 
 	}
 	wait := time.NewTimer(m.opts.Wait)
 	defer wait.Stop()
-	select {
-	case res := <-got:
-		how := "the loopback redirect"
-		if res.pasted != "" {
-			how = res.pasted
+	refused := 0
+	refuse := func(how string) {
+		refused++
+		m.step("redirect", "refused a redirect via %s whose state does not match this login (a stale tab, or a forged request); still waiting", how)
+		fmt.Fprintf(m.opts.Out, "mcpscope: refused a redirect whose state does not match this login (a stale tab, or a forged request from another program or page); still waiting for the login's own redirect\n")
+	}
+	for {
+		select {
+		case res := <-got:
+			how := "the loopback redirect"
+			if res.pasted != "" {
+				how = res.pasted
+			}
+			m.step("redirect", "received via %s: code %s, state %s, iss %s%s", how, mask(res.code), map[bool]string{true: "present", false: "absent"}[res.state != ""], orNone(res.iss),
+				map[bool]string{true: ", error " + res.errCode, false: ""}[res.errCode != ""])
+			return res, nil
+		case how := <-refusedCh:
+			refuse(how)
+		case <-wait.C:
+			more := ""
+			if refused > 0 {
+				more = fmt.Sprintf(" (%d redirect(s) with another state were refused)", refused)
+			}
+			return nil, errorf("no redirect came back within %v%s; log in again (the URL is printed above), or paste the redirected URL", m.opts.Wait, more)
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
-		m.step("redirect", "received via %s: code %s, state %s, iss %s%s", how, mask(res.code), map[bool]string{true: "present", false: "absent"}[res.state != ""], orNone(res.iss),
-			map[bool]string{true: ", error " + res.errCode, false: ""}[res.errCode != ""])
-		return res, nil
-	case <-wait.C:
-		return nil, errorf("no redirect came back within %v; log in again (the URL is printed above), or paste the redirected URL", m.opts.Wait)
-	case <-ctx.Done():
-		return nil, ctx.Err()
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -37,6 +38,9 @@ type Entry struct {
 	// refresh margin is relative to it).
 	Issued time.Time `json:"issued,omitempty"`
 	Saved  time.Time `json:"saved"`
+	// scopesGranted: Scopes are what the token response said was granted (not only
+	// what was asked for).
+	scopesGranted bool
 }
 
 // Registration is a client registered with an issuer (dynamic registration), kept
@@ -128,10 +132,41 @@ func writeJSON(path string, v any) error {
 	return err
 }
 
-// readJSON reads a file of the store through the one capped reader (readfile: a
-// regular file, at most readfile.MaxEnvFile; tokens and registrations are small).
-func readJSON(path string, v any) error {
-	data, err := readfile.Read(path, readfile.MaxEnvFile)
+// readJSON reads a file of the store. A token or client file holds secrets, so it
+// is opened without following a symbolic link (a link planted there could point
+// mcpscope at another user's file, or make it trust a file someone else controls):
+// a link is refused with a message. It must be a regular file of at most
+// readfile.MaxEnvFile (tokens and registrations are small), and a file others can
+// read or write is warned about and set to 0600. The directories above it are
+// checked by checkDirs.
+func (s *Store) readJSON(path string, v any) error {
+	s.checkDirs()
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return &LinkError{Path: path}
+		}
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return &CorruptError{Path: path, Err: fmt.Errorf("not a regular file (%v)", st.Mode().Type())}
+	}
+	if st.Size() > readfile.MaxEnvFile {
+		return &CorruptError{Path: path, Err: fmt.Errorf("larger than %d bytes", readfile.MaxEnvFile)}
+	}
+	if perm := st.Mode().Perm(); perm&0o077 != 0 {
+		if err := f.Chmod(0o600); err != nil {
+			s.warn("%s has mode %04o: others can read or change this login; setting it to 0600 failed: %v", path, perm, err)
+		} else {
+			s.warn("%s has mode %04o; set to 0600 (others could read or change this login)", path, perm)
+		}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, readfile.MaxEnvFile))
 	if err != nil {
 		return err
 	}
@@ -139,6 +174,32 @@ func readJSON(path string, v any) error {
 		return &CorruptError{Path: path, Err: err}
 	}
 	return nil
+}
+
+// checkDirs warns about, and tightens to 0700, a store directory that others can
+// read or write: in a world-writable directory anyone can swap a token or client
+// file (the files are written 0600, the directories 0700 by mcpscope itself).
+func (s *Store) checkDirs() {
+	for _, d := range []string{s.Dir, filepath.Join(s.Dir, "tokens"), filepath.Join(s.Dir, "clients")} {
+		st, err := os.Stat(d)
+		if err != nil || !st.IsDir() {
+			continue
+		}
+		if perm := st.Mode().Perm(); perm&0o077 != 0 {
+			if err := os.Chmod(d, 0o700); err != nil {
+				s.warn("%s has mode %04o: others can read or replace the logins in it; setting it to 0700 failed: %v", d, perm, err)
+			} else {
+				s.warn("%s has mode %04o; set to 0700 (others could read or replace the logins in it)", d, perm)
+			}
+		}
+	}
+}
+
+// LinkError is a store file that is a symbolic link: not read.
+type LinkError struct{ Path string }
+
+func (e *LinkError) Error() string {
+	return fmt.Sprintf("%s is a symbolic link; mcpscope does not read logins through links: it is ignored (remove it; the next login writes a file there)", e.Path)
 }
 
 // CorruptError is a store file that is not what mcpscope wrote.
@@ -164,7 +225,7 @@ func (s *Store) Save(e *Entry) error {
 // file is corrupt: then Warn says so).
 func (s *Store) Load(issuer, resource string) *Entry {
 	var e Entry
-	if err := readJSON(s.tokenPath(issuer, resource), &e); err != nil {
+	if err := s.readJSON(s.tokenPath(issuer, resource), &e); err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
 			s.warn("%v", err)
 		}
@@ -184,7 +245,7 @@ func (s *Store) All() []*Entry {
 	var out []*Entry
 	for _, f := range files {
 		var e Entry
-		if err := readJSON(f, &e); err != nil {
+		if err := s.readJSON(f, &e); err != nil {
 			s.warn("%v", err)
 			continue
 		}
@@ -244,7 +305,7 @@ func (s *Store) Registrations() []*Registration {
 	var out []*Registration
 	for _, f := range files {
 		var r Registration
-		if err := readJSON(f, &r); err != nil {
+		if err := s.readJSON(f, &r); err != nil {
 			s.warn("%v", err)
 			continue
 		}
@@ -259,7 +320,7 @@ func (s *Store) Registrations() []*Registration {
 // LoadRegistration returns the registration kept for an issuer, or nil.
 func (s *Store) LoadRegistration(issuer string) *Registration {
 	var r Registration
-	if err := readJSON(s.clientPath(issuer), &r); err != nil {
+	if err := s.readJSON(s.clientPath(issuer), &r); err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
 			s.warn("%v", err)
 		}

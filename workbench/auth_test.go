@@ -181,7 +181,6 @@ func TestLoginBadInput(t *testing.T) {
 		{"metadata not JSON", oauthserver.Knobs{MetadataNotJSON: true}, "not JSON"},
 		{"another issuer", oauthserver.Knobs{WrongIssuer: true}, `names the issuer "https://evil.example"`},
 		{"plain-HTTP authorization server", oauthserver.Knobs{PlainHTTPAS: "http://auth.example.com"}, "uses plain HTTP and is not on this machine; refusing"},
-		{"wrong state", oauthserver.Knobs{WrongState: true}, "state does not match"},
 		{"wrong iss", oauthserver.Knobs{WrongIss: true}, `the redirect comes from the issuer "https://evil.example"`},
 		{"no access_token", oauthserver.Knobs{NoAccessToken: true}, "no access_token"},
 	}

@@ -278,7 +278,7 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			}
 			rows := []row{}
 			for _, e := range es {
-				r := row{Server: e.Server, Issuer: e.Issuer, Resource: e.Resource, Scopes: e.Scopes, Refresh: e.RefreshToken != "", Grant: e.Grant}
+				r := row{Server: e.Server, Issuer: e.Issuer, Resource: e.Resource, Scopes: e.Scopes, Refresh: e.RefreshToken != "" || (e.Grant == "client_credentials" && e.ClientSecret != ""), Grant: e.Grant}
 				if !e.Expiry.IsZero() {
 					t := e.Expiry
 					r.Expiry = &t
@@ -298,10 +298,7 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return nil
 		}
 		for _, e := range es {
-			refresh := "no refresh token"
-			if e.RefreshToken != "" {
-				refresh = "refreshable"
-			}
+			refresh := renewal(e)
 			fmt.Fprintf(stdout, "%s\n  issuer  %s\n  scopes  %s\n  expiry  %s (%s)\n", e.Server, e.Issuer, scopes(e.Scopes), expiry(e), refresh)
 		}
 		return nil
@@ -331,10 +328,19 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return nil
 		}
 		for _, e := range es {
+			// Revoke at the authorization server first (RFC 7009): a token file that
+			// leaked stays usable until it expires otherwise. A failure is said, and
+			// the login is removed here all the same.
+			note, rerr := oauth.New(e.Server, mo).Revoke(ctx, e)
 			if err := store.Delete(e); err != nil {
 				return &exitError{code: exitServer, msg: fmt.Sprintf("removing the login for %s: %v", e.Server, err)}
 			}
 			fmt.Fprintf(stdout, "logged out of %s (issuer %s)\n", e.Server, e.Issuer)
+			if rerr != nil {
+				fmt.Fprintf(stderr, "mcpscope: warning: %v\n", rerr)
+			} else {
+				fmt.Fprintf(stdout, "  %s\n", note)
+			}
 			forget[e.Issuer] = true
 		}
 		for _, e := range store.All() {
@@ -402,6 +408,22 @@ func roughly(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// renewal says how a stored login gets its next access token: a client-credentials
+// login asks for one itself (it has no refresh token and needs none).
+func renewal(e *oauth.Entry) string {
+	switch {
+	case e.RefreshToken != "":
+		return "refreshable"
+	case e.Grant == "client_credentials" && e.ClientSecret != "":
+		return "renews itself with client credentials"
+	case e.Grant == "client_credentials":
+		return "renews with client credentials when given --client-key"
+	case e.Grant == "urn:ietf:params:oauth:grant-type:jwt-bearer":
+		return "renews with the workload's JWT when given --assertion-file or --assertion-env"
+	}
+	return "no refresh token"
 }
 
 func scopes(s []string) string {

@@ -120,7 +120,8 @@ func parse(fs *flag.FlagSet, args []string, stopAt func(positionals []string, ar
 			return positionals, rest[1:], nil
 		}
 		if stopAt(positionals, rest[0]) {
-			return positionals, rest, nil
+			argv, err := targetTail(fs, rest)
+			return positionals, argv, err
 		}
 		positionals = append(positionals, rest[0])
 		args = rest[1:]

@@ -21,7 +21,7 @@ func TestOAuthStepUpNonInteractive(t *testing.T) {
 	r := mcpscope(t, env, "auth", "login", "--redirect-port", "0", srv.URL)
 	expect(t, r, 0, []string{"logged in to " + srv.URL}, nil)
 	r = mcpscope(t, env, "call", "admin", "--redirect-port", "0", srv.URL)
-	expect(t, r, 1, nil, []string{"needs a token with more scope (mcp:read admin:write)", "mcpscope auth login --scope 'mcp:read admin:write' " + srv.URL})
+	expect(t, r, 1, nil, []string{"needs a token with more scope (mcp:read admin:write)", "mcpscope auth login --scope 'mcp:read offline_access admin:write' " + srv.URL})
 	r = mcpscope(t, env, "call", "admin", "--login", "--redirect-port", "0", srv.URL)
 	expect(t, r, 0, []string{"admin done with admin:write"}, nil)
 }

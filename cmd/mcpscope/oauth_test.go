@@ -140,7 +140,6 @@ func TestOAuthBadInput(t *testing.T) {
 		{"metadata not JSON", oauthserver.Knobs{MetadataNotJSON: true}, nil, []string{"authorization server metadata at", "is unusable", "not JSON"}},
 		{"another issuer", oauthserver.Knobs{WrongIssuer: true}, nil, []string{`names the issuer "https://evil.example"`, "refusing it"}},
 		{"plain-HTTP authorization server", oauthserver.Knobs{PlainHTTPAS: "http://auth.example.com"}, nil, []string{"http://auth.example.com uses plain HTTP and is not on this machine; refusing"}},
-		{"wrong state", oauthserver.Knobs{WrongState: true}, nil, []string{"state does not match"}},
 		{"wrong iss", oauthserver.Knobs{WrongIss: true}, nil, []string{`the redirect comes from the issuer "https://evil.example"`}},
 		{"no access_token", oauthserver.Knobs{NoAccessToken: true}, nil, []string{"the token request to", "no access_token"}},
 		{"no browser, no person", oauthserver.Knobs{}, []string{"call", "whoami", "--login"}, []string{"no browser could be started for the login", "set $BROWSER"}},

@@ -34,7 +34,6 @@ type Knobs struct {
 	MetadataNotJSON   bool   // the AS metadata is HTML
 	WrongIssuer       bool   // the AS metadata names another issuer
 	PlainHTTPAS       string // the PRM names this (non-loopback, http) authorization server
-	WrongState        bool   // the redirect carries another state
 	WrongIss          bool   // the redirect carries another iss
 	NoAccessToken     bool   // the token response has no access_token
 	RejectAll         bool   // the MCP endpoint 401s every token
@@ -44,6 +43,25 @@ type Knobs struct {
 	// without it gets 403 insufficient_scope naming it (a step-up). Tokens carry the
 	// scopes asked for.
 	StepUpScope string
+	// ForgeFirst: before redirecting, /authorize itself sends the loopback listener a
+	// redirect with a forged state and code (another local process or a web page
+	// that got there first).
+	ForgeFirst bool
+	// HugeRegistration: the registration endpoint answers 201 with a 20 MiB body.
+	HugeRegistration bool
+	// StepUpOnly: the step-up challenge names only StepUpScope (as many servers do),
+	// and every other tool call needs mcp:read (403 insufficient_scope naming it).
+	StepUpOnly bool
+	// NeverGrant is a scope the authorization server never grants: it is dropped from
+	// every token (the token response's scope says what was granted).
+	NeverGrant string
+	// CCClientID and CCClientSecret are a pre-registered client allowed the
+	// client_credentials grant (client_secret_post or client_secret_basic).
+	CCClientID, CCClientSecret string
+	// OpenInitialize lets initialize and notifications through without a token
+	// and guards every other request (as the conformance auth/scope-step-up does);
+	// its resource metadata lists another scope (mcp:profile) than the 401's.
+	OpenInitialize bool
 }
 
 // Server is a running authorization and resource server.
@@ -55,17 +73,29 @@ type Server struct {
 	srv *http.Server
 	ln  net.Listener
 
-	mu         sync.Mutex
-	codes      map[string]string // code → client
-	access     map[string]time.Time
-	scopes     map[string]string // access token → the scopes granted
-	codeScope  map[string]string // code → the scopes asked for
-	refScope   map[string]string // refresh token → scopes
-	refresh    map[string]bool
-	Refreshes  atomic.Int32 // refresh_token grants served
-	Codes      atomic.Int32 // authorization_code grants served
-	Registered atomic.Int32
-	Secrets    []string // every token, code and client secret handed out
+	mu          sync.Mutex
+	codes       map[string]string // code → client
+	access      map[string]time.Time
+	scopes      map[string]string // access token → the scopes granted
+	codeScope   map[string]string // code → the scopes asked for
+	refScope    map[string]string // refresh token → scopes
+	refresh     map[string]bool
+	Refreshes   atomic.Int32 // refresh_token grants served
+	Codes       atomic.Int32 // authorization_code grants served
+	Registered  atomic.Int32
+	ClientCreds atomic.Int32        // client_credentials grants served
+	Secrets     []string            // every token, code and client secret handed out
+	revoked     []string            // "hint token" for each token revoked at /revoke
+	clients     map[string][]string // client_id → registered redirect URIs
+	forged      int                 // the status the loopback listener answered the forged redirect (ForgeFirst)
+}
+
+// ForgedStatus is the HTTP status the loopback listener answered the forged
+// redirect with (ForgeFirst; 0 before it was sent).
+func (s *Server) ForgedStatus() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.forged
 }
 
 // Start runs a server until the test ends.
@@ -75,7 +105,7 @@ func Start(t testing.TB, k Knobs) *Server {
 		t.Fatal(err)
 	}
 	s := &Server{Knobs: k, ln: ln, codes: map[string]string{}, access: map[string]time.Time{}, refresh: map[string]bool{},
-		scopes: map[string]string{}, codeScope: map[string]string{}, refScope: map[string]string{}}
+		scopes: map[string]string{}, codeScope: map[string]string{}, refScope: map[string]string{}, clients: map[string][]string{}}
 	base := "http://" + ln.Addr().String()
 	s.URL, s.Issuer = base+"/mcp", base
 	mux := http.NewServeMux()
@@ -84,6 +114,7 @@ func Start(t testing.TB, k Knobs) *Server {
 	mux.HandleFunc("/register", s.register)
 	mux.HandleFunc("/authorize", s.authorize)
 	mux.HandleFunc("/token", s.token)
+	mux.HandleFunc("/revoke", s.revoke)
 	ms := mcp.NewServer(&mcp.Implementation{Name: "oauth-test", Version: "1"}, nil)
 	mcp.AddTool(ms, &mcp.Tool{Name: "whoami", Description: "says hello"}, func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello, logged-in user"}}}, nil, nil
@@ -121,6 +152,14 @@ func (s *Server) AllSecrets() []string {
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if s.Knobs.OpenInitialize && r.Method == http.MethodPost && tok == "" {
+			body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if bytes.Contains(body, []byte(`"initialize"`)) || bytes.Contains(body, []byte(`"notifications/`)) {
+				next.ServeHTTP(w, r)
+				return
+			}
+		}
 		s.mu.Lock()
 		exp, ok := s.access[tok]
 		s.mu.Unlock()
@@ -135,8 +174,18 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			s.mu.Lock()
 			granted := strings.Fields(s.scopes[tok])
 			s.mu.Unlock()
-			if bytes.Contains(body, []byte(`"tools/call"`)) && bytes.Contains(body, []byte(`"admin"`)) && !slices.Contains(granted, s.Knobs.StepUpScope) {
-				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="mcp:read %s", resource_metadata="%s/.well-known/oauth-protected-resource%s"`, s.Knobs.StepUpScope, s.Issuer, r.URL.Path))
+			need := ""
+			isCall := bytes.Contains(body, []byte(`"tools/call"`))
+			if isCall && bytes.Contains(body, []byte(`"admin"`)) && !slices.Contains(granted, s.Knobs.StepUpScope) {
+				need = "mcp:read " + s.Knobs.StepUpScope
+				if s.Knobs.StepUpOnly {
+					need = s.Knobs.StepUpScope
+				}
+			} else if isCall && s.Knobs.StepUpOnly && !slices.Contains(granted, "mcp:read") {
+				need = "mcp:read"
+			}
+			if need != "" {
+				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="%s", resource_metadata="%s/.well-known/oauth-protected-resource%s"`, need, s.Issuer, r.URL.Path))
 				http.Error(w, `{"error":"insufficient_scope"}`, http.StatusForbidden)
 				return
 			}
@@ -157,7 +206,11 @@ func (s *Server) prm(w http.ResponseWriter, r *http.Request) {
 		as = s.Knobs.PlainHTTPAS
 	}
 	resource := s.Issuer + strings.TrimPrefix(r.URL.Path, "/.well-known/oauth-protected-resource")
-	writeJSON(w, 200, map[string]any{"resource": resource, "authorization_servers": []string{as}, "scopes_supported": []string{"mcp:read"}})
+	supported := []string{"mcp:read"}
+	if s.Knobs.OpenInitialize {
+		supported = []string{"mcp:profile"} // not what the 401 names: a login that never saw it asks for this
+	}
+	writeJSON(w, 200, map[string]any{"resource": resource, "authorization_servers": []string{as}, "scopes_supported": supported})
 }
 
 func (s *Server) asMeta(w http.ResponseWriter, r *http.Request) {
@@ -171,16 +224,40 @@ func (s *Server) asMeta(w http.ResponseWriter, r *http.Request) {
 		iss = "https://evil.example"
 	}
 	writeJSON(w, 200, map[string]any{"issuer": iss, "authorization_endpoint": s.Issuer + "/authorize", "token_endpoint": s.Issuer + "/token",
-		"registration_endpoint": s.Issuer + "/register", "code_challenge_methods_supported": []string{"S256"},
+		"registration_endpoint": s.Issuer + "/register", "code_challenge_methods_supported": []string{"S256"}, "revocation_endpoint": s.Issuer + "/revoke",
 		"scopes_supported": []string{"mcp:read", "offline_access"}, "token_endpoint_auth_methods_supported": []string{"client_secret_post"},
 		"authorization_response_iss_parameter_supported": s.Knobs.IssParamAdvertise})
 }
 
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	if s.Knobs.HugeRegistration {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(201)
+		w.Write([]byte(`{"junk":"`))
+		chunk := bytes.Repeat([]byte("A"), 1<<20)
+		for range 20 {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+		w.Write([]byte(`"}`))
+		return
+	}
 	var meta map[string]any
 	json.NewDecoder(r.Body).Decode(&meta)
 	s.Registered.Add(1)
 	meta["client_id"] = "client-" + rand.Text()[:8]
+	var uris []string
+	if l, ok := meta["redirect_uris"].([]any); ok {
+		for _, u := range l {
+			if u, ok := u.(string); ok {
+				uris = append(uris, u)
+			}
+		}
+	}
+	s.mu.Lock()
+	s.clients[meta["client_id"].(string)] = uris
+	s.mu.Unlock()
 	meta["client_secret"] = s.newSecret("csec-")
 	meta["token_endpoint_auth_method"] = "client_secret_post"
 	writeJSON(w, 201, meta)
@@ -192,19 +269,33 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "PKCE S256 required", 400)
 		return
 	}
+	s.mu.Lock()
+	uris, known := s.clients[q.Get("client_id")]
+	s.mu.Unlock()
+	if known && !redirectAllowed(uris, q.Get("redirect_uri")) {
+		http.Error(w, "redirect_uri not registered for this client", 400)
+		return
+	}
 	code := s.newSecret("code-")
 	s.mu.Lock()
 	s.codes[code] = q.Get("client_id")
 	s.codeScope[code] = q.Get("scope")
 	s.mu.Unlock()
 	state, iss := q.Get("state"), s.Issuer
-	if s.Knobs.WrongState {
-		state = "forged-state"
-	}
 	if s.Knobs.WrongIss {
 		iss = "https://evil.example"
 	}
 	u, _ := url.Parse(q.Get("redirect_uri"))
+	if s.Knobs.ForgeFirst {
+		f := *u
+		f.RawQuery = url.Values{"code": {"forged-code"}, "state": {"forged-state"}, "iss": {iss}}.Encode()
+		if resp, err := http.Get(f.String()); err == nil {
+			s.mu.Lock()
+			s.forged = resp.StatusCode
+			s.mu.Unlock()
+			resp.Body.Close()
+		}
+	}
 	v := url.Values{"code": {code}, "state": {state}, "iss": {iss}}
 	u.RawQuery = v.Encode()
 	if s.Knobs.NoRedirect {
@@ -242,9 +333,26 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.Refreshes.Add(1)
+	case "client_credentials":
+		id, sec, ok := r.BasicAuth()
+		if !ok {
+			id, sec = r.Form.Get("client_id"), r.Form.Get("client_secret")
+		}
+		if s.Knobs.CCClientID == "" || id != s.Knobs.CCClientID || sec != s.Knobs.CCClientSecret {
+			writeJSON(w, 401, map[string]string{"error": "invalid_client"})
+			return
+		}
+		granted = r.Form.Get("scope")
+		if granted == "" {
+			granted = "mcp:read"
+		}
+		s.ClientCreds.Add(1)
 	default:
 		writeJSON(w, 400, map[string]string{"error": "unsupported_grant_type"})
 		return
+	}
+	if s.Knobs.NeverGrant != "" {
+		granted = strings.Join(slices.DeleteFunc(strings.Fields(granted), func(x string) bool { return x == s.Knobs.NeverGrant }), " ")
 	}
 	exp := s.Knobs.ExpiresIn
 	if r.Form.Get("grant_type") == "refresh_token" {
@@ -266,7 +374,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	s.access[at] = time.Now().Add(time.Duration(exp) * time.Second)
 	s.scopes[at] = granted
 	s.mu.Unlock()
-	if !s.Knobs.NoRefresh {
+	if !s.Knobs.NoRefresh && r.Form.Get("grant_type") != "client_credentials" {
 		rt := s.newSecret("rt-")
 		s.mu.Lock()
 		s.refresh[rt] = true
@@ -275,4 +383,52 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		resp["refresh_token"] = rt
 	}
 	writeJSON(w, 200, resp)
+}
+
+// redirectAllowed matches a redirect URI against the registered ones exactly, except
+// that a loopback http redirect may use any port (RFC 8252 §7.3).
+func redirectAllowed(registered []string, got string) bool {
+	g, err := url.Parse(got)
+	if err != nil {
+		return false
+	}
+	for _, r := range registered {
+		if r == got {
+			return true
+		}
+		ru, err := url.Parse(r)
+		if err == nil && ru.Scheme == "http" && g.Scheme == "http" && (ru.Hostname() == "127.0.0.1" || ru.Hostname() == "::1") &&
+			ru.Hostname() == g.Hostname() && ru.Path == g.Path && ru.RawQuery == g.RawQuery {
+			return true
+		}
+	}
+	return false
+}
+
+// revoke is RFC 7009's revocation endpoint: the client authenticates as at the
+// token endpoint; the token stops working; the answer is 200 whatever it was.
+func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
+	r.ParseForm()
+	tok := r.Form.Get("token")
+	s.mu.Lock()
+	s.revoked = append(s.revoked, r.Form.Get("token_type_hint")+" "+tok)
+	delete(s.access, tok)
+	delete(s.refresh, tok)
+	s.mu.Unlock()
+	w.WriteHeader(http.StatusOK)
+}
+
+// Revoked lists the tokens revoked so far, each as "HINT TOKEN".
+func (s *Server) Revoked() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.revoked...)
+}
+
+// HasToken reports whether an access token is still honoured.
+func (s *Server) HasToken(tok string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.access[tok]
+	return ok
 }
