@@ -126,3 +126,39 @@ func TestHTTPServesSkillsAndTasks(t *testing.T) {
 		}
 	})
 }
+
+// Every 2026-07-28 result carries resultType (mcp-wire.md §4.3): the SDK adds it to
+// the results of its own methods, but skills/list and skills/get, the host's own
+// methods, went without, and the TypeScript SDK v2 client rejects such a result.
+func TestModernResultsCarryResultType(t *testing.T) {
+	_, base := newHTTPHost(t)
+	e := &httpEra{url: base + "/mcp", version: modernVersion, tasks: true}
+	id := e.startResearch(t, "owls", 20)
+	long := e.startResearch(t, "slow", 10000)
+	requests := []struct{ method, name, params string }{
+		{"server/discover", "", ""},
+		{"tools/list", "", ""},
+		{"tools/call", "echo", `"name":"echo","arguments":{"text":"hi"}`},
+		{"resources/list", "", ""},
+		{"resources/templates/list", "", ""},
+		{"resources/read", readmeURI, `"uri":"` + readmeURI + `"`},
+		{"prompts/list", "", ""},
+		{"prompts/get", "greet", `"name":"greet","arguments":{"name":"Ada"}`},
+		{"completion/complete", "", `"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"language","value":""}`},
+		{"skills/list", "", ""},
+		{"skills/get", "", `"uri":"skill://hello-world/SKILL.md"`},
+		{"tasks/get", "", `"taskId":"` + id + `"`},
+		{"tasks/cancel", "", `"taskId":"` + long + `"`},
+	}
+	for _, r := range requests {
+		res := e.mustResult(t, r.method, r.name, r.params)
+		if res["resultType"] != "complete" {
+			t.Errorf("%s: resultType %v, want \"complete\": %v", r.method, res["resultType"], res)
+		}
+		if strings.HasSuffix(r.method, "/list") || r.method == "skills/get" {
+			if _, ok := res["ttlMs"].(float64); !ok || res["cacheScope"] != "public" {
+				t.Errorf("%s: ttlMs %v, cacheScope %v; 2026-07-28 wants both", r.method, res["ttlMs"], res["cacheScope"])
+			}
+		}
+	}
+}

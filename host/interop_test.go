@@ -54,6 +54,11 @@ func checkTSResult(t *testing.T, got map[string]json.RawMessage, wantVersion str
 	if !strings.Contains(string(got["add"]), `"structuredContent":{"sum":5}`) {
 		t.Errorf("add = %s", got["add"])
 	}
+	// The client checks a skills/list result the way it checks its own (a 2026-07-28
+	// one without resultType is invalid).
+	if !strings.Contains(string(got["skills"]), `"hello-world"`) {
+		t.Errorf("skills = %s", got["skills"])
+	}
 }
 
 func TestTypeScriptClientOverStdio(t *testing.T) {

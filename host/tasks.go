@@ -58,6 +58,8 @@ type rawResult struct {
 	modern bool
 }
 
+func (r *rawResult) markComplete() { r.modern = true }
+
 func (r *rawResult) MarshalJSON() ([]byte, error) {
 	if len(r.Meta) == 0 && !r.modern {
 		return r.raw, nil
