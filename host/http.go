@@ -115,10 +115,12 @@ func (m *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
 		return
 	}
+	p := peek(body)
+	if p.ok && p.method == "tools/call" {
+		body = liftTaskParamInBody(body) // as ServeStdio's connection does: params.task survives decoding
+	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
-
-	p := peek(body)
 	version := r.Header.Get("MCP-Protocol-Version")
 	if version != "" && !slices.Contains(mcp.SupportedProtocolVersions(), version) {
 		data, _ := json.Marshal(map[string]any{"supported": mcp.SupportedProtocolVersions(), "requested": version})

@@ -16,9 +16,9 @@ import (
 
 // Tasks, which the SDK does not know: the research tool runs as a task in both
 // dialects; its execution.taskSupport is "required". In the 2025-11-25 era
-// (capabilities.tasks) every call of it is a task; in 2026-07-28 it is one when the
-// request declares the io.modelcontextprotocol/tasks extension, and a plain call
-// otherwise.
+// (capabilities.tasks) a call of it must ask for a task (params.task; a plain call
+// is -32601); in 2026-07-28 it is one when the request declares the
+// io.modelcontextprotocol/tasks extension, and a plain call otherwise.
 // A middleware adds what the SDK's types cannot carry (capabilities.tasks, the tool's
 // execution member, the task-shaped result) and tasks/* are custom methods.
 
@@ -135,6 +135,70 @@ func runResearch(ctx context.Context, in researchIn, status func(string)) (*mcp.
 	return &mcp.CallToolResult{Content: text(fmt.Sprintf("Report on %s: %d stages done.", topic, researchStages))}, nil, nil
 }
 
+// taskParamKey is where liftTaskParam puts a 2025-11-25 tools/call's params.task:
+// the SDK's CallToolParams has no member for it and drops it when it decodes the
+// request, but keeps _meta.
+const taskParamKey = "io.github.mcpscope/task"
+
+// liftTaskParam copies params.task of a tools/call into _meta[taskParamKey], so
+// that the tasks middleware can tell a call that asks for a task from a plain one.
+// Every transport the host serves applies it to what it reads (ServeStdio's
+// connection, the HTTP endpoint's body) before the SDK decodes the request. It
+// returns params unchanged when there is no task member.
+func liftTaskParam(params json.RawMessage) (json.RawMessage, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(params, &m) != nil {
+		return params, false
+	}
+	task, ok := m["task"]
+	if !ok || string(task) == "null" {
+		return params, false
+	}
+	var meta map[string]json.RawMessage
+	if raw, ok := m["_meta"]; ok && json.Unmarshal(raw, &meta) != nil {
+		return params, false
+	}
+	if meta == nil {
+		meta = map[string]json.RawMessage{}
+	}
+	meta[taskParamKey] = task
+	m["_meta"], _ = json.Marshal(meta)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return params, false
+	}
+	return out, true
+}
+
+// liftTaskParamInBody is liftTaskParam on the params of one JSON-RPC message.
+func liftTaskParamInBody(body []byte) []byte {
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(body, &msg) != nil {
+		return body
+	}
+	params, ok := liftTaskParam(msg["params"])
+	if !ok {
+		return body
+	}
+	msg["params"] = params
+	out, err := json.Marshal(msg)
+	if err != nil {
+		return body
+	}
+	return out
+}
+
+// legacyTaskAsked reports whether a 2025-era tools/call carried params.task (see
+// liftTaskParam).
+func legacyTaskAsked(req mcp.Request) bool {
+	p := req.GetParams()
+	if p == nil {
+		return false
+	}
+	_, ok := p.GetMeta()[taskParamKey]
+	return ok
+}
+
 func modern(req mcp.Request) (isModern, wantsTask bool) {
 	p := req.GetParams()
 	if p == nil {
@@ -202,11 +266,24 @@ func (st *taskStore) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			})
 		case "tools/call":
 			cr, ok := req.(*mcp.CallToolRequest)
-			if !ok || cr.Params == nil || cr.Params.Name != researchTool {
+			if !ok || cr.Params == nil {
 				return next(ctx, method, req)
 			}
+			// 2026-07-28: the extension declared on the request decides, and a
+			// legacy params.task is tolerated but never makes a task. Before, the
+			// tool's execution.taskSupport does (mcp-wire.md §6.6): research's is
+			// "required", every other tool's is absent (forbidden).
 			isModern, wantsTask := modern(req)
-			if isModern && !wantsTask {
+			if !isModern {
+				wantsTask = legacyTaskAsked(req)
+				switch {
+				case cr.Params.Name == researchTool && !wantsTask:
+					return nil, methodNotFound(fmt.Sprintf("tool %q runs only as a task (execution.taskSupport is required): call it with params.task", researchTool))
+				case cr.Params.Name != researchTool && wantsTask:
+					return nil, methodNotFound(fmt.Sprintf("tool %q does not run as a task (it has no execution.taskSupport): call it without params.task", cr.Params.Name))
+				}
+			}
+			if cr.Params.Name != researchTool || !wantsTask {
 				return next(ctx, method, req)
 			}
 			var in researchIn
@@ -227,6 +304,23 @@ func (st *taskStore) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// methodNotFound is a -32601 error that keeps its message. The SDK replaces the
+// message of any error that is -32601 by errors.Is with "method not found:
+// METHOD", which for a tools/call says nothing of why; this error is not one by
+// errors.Is (it has no Unwrap) but gives its code to the SDK's errors.As, which
+// keeps the message.
+type methodNotFound string
+
+func (e methodNotFound) Error() string { return string(e) }
+
+func (e methodNotFound) As(target any) bool {
+	if w, ok := target.(**jsonrpc.Error); ok {
+		*w = &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: string(e)}
+		return true
+	}
+	return false
 }
 
 func newTaskID() string {
