@@ -105,3 +105,15 @@ func TestLegacyCallFollowsTaskSupport(t *testing.T) {
 		})
 	}
 }
+
+// A request without params (ping, as mcpscope's CLI sends it) reaches the host's
+// middleware with a typed nil: reading its _meta crashed the host.
+func TestRequestWithoutParams(t *testing.T) {
+	s := newStdioRaw(t, "2025-11-25")
+	s.id++
+	fmt.Fprintf(s.w, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", s.id)
+	line, err := s.r.ReadString('\n')
+	if err != nil || !strings.Contains(line, `"result":{}`) {
+		t.Fatalf("ping without params = %q, %v; want an empty result", line, err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 	"sync"
 	"time"
@@ -191,20 +192,22 @@ func liftTaskParamInBody(body []byte) []byte {
 // legacyTaskAsked reports whether a 2025-era tools/call carried params.task (see
 // liftTaskParam).
 func legacyTaskAsked(req mcp.Request) bool {
-	p := req.GetParams()
-	if p == nil {
-		return false
-	}
-	_, ok := p.GetMeta()[taskParamKey]
+	_, ok := requestMeta(req)[taskParamKey]
 	return ok
 }
 
-func modern(req mcp.Request) (isModern, wantsTask bool) {
+// requestMeta is the request's _meta; nil when it has no params. A request sent
+// without params (ping) has a typed nil, whose GetMeta dereferences it.
+func requestMeta(req mcp.Request) map[string]any {
 	p := req.GetParams()
-	if p == nil {
-		return false, false
+	if p == nil || reflect.ValueOf(p).IsNil() {
+		return nil
 	}
-	meta := p.GetMeta()
+	return p.GetMeta()
+}
+
+func modern(req mcp.Request) (isModern, wantsTask bool) {
+	meta := requestMeta(req)
 	v, _ := meta["io.modelcontextprotocol/protocolVersion"].(string)
 	if v < "2026-07-28" {
 		return false, false
