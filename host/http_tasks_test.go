@@ -162,3 +162,62 @@ func TestModernResultsCarryResultType(t *testing.T) {
 		}
 	}
 }
+
+// The tasks methods answer as each revision says (mcp-wire.md §4.4, §6.6, and the
+// conformance scenarios tasks-capability-negotiation and tasks-dispatch-and-envelope):
+// in 2026-07-28 tasks/get, tasks/update and tasks/cancel need the tasks extension
+// declared on the request (-32021, naming it, otherwise), tasks/result and
+// tasks/list are gone (-32601), tasks/update answers an empty ack and a cancel of an
+// ended task answers as any cancel; in both eras an unknown task id is -32602;
+// before 2026-07-28 there is no tasks/update.
+func TestTaskErrorsByRevision(t *testing.T) {
+	code := func(rerr map[string]any) any { return rerr["code"] }
+	eachHTTPEra(t, func(t *testing.T, e *httpEra) {
+		if e.modern() {
+			undeclared := &httpEra{url: e.url, version: e.version}
+			for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+				status, _, rerr, body := undeclared.request(t, m, "", `"taskId":"gate-test","inputResponses":{}`)
+				if code(rerr) != float64(-32021) || status != http.StatusBadRequest {
+					t.Errorf("%s without the tasks extension: %d %s; want 400 with -32021", m, status, body)
+				} else if !strings.Contains(body, `"requiredCapabilities":{"extensions":{"`+tasksExt+`":{}}}`) {
+					t.Errorf("%s without the tasks extension: %s does not name the extension in data.requiredCapabilities", m, body)
+				}
+			}
+			for _, m := range []string{"tasks/result", "tasks/list"} {
+				if status, _, rerr, body := e.request(t, m, "", `"taskId":"gate-test"`); code(rerr) != float64(-32601) || status != http.StatusNotFound {
+					t.Errorf("%s in 2026-07-28: %d %s; want 404 with -32601", m, status, body)
+				}
+			}
+		} else if _, _, rerr, body := e.request(t, "tasks/update", "", `"taskId":"gate-test","inputResponses":{}`); code(rerr) != float64(-32601) {
+			t.Errorf("tasks/update before 2026-07-28: %s; want -32601", body)
+		}
+
+		unknown := []string{"tasks/get", "tasks/cancel", "tasks/result"}
+		if e.modern() {
+			unknown = []string{"tasks/get", "tasks/cancel", "tasks/update"}
+		}
+		for _, m := range unknown {
+			if _, _, rerr, body := e.request(t, m, "", `"taskId":"tasks-conformance-nonexistent-12345","inputResponses":{}`); code(rerr) != float64(-32602) {
+				t.Errorf("%s of an unknown task: %s; want -32602", m, body)
+			}
+		}
+
+		if !e.modern() {
+			return
+		}
+		id := e.startResearch(t, "slow", 10000)
+		ack := e.mustResult(t, "tasks/update", "", fmt.Sprintf(`"taskId":%q,"inputResponses":{"unknown-key":{"ignored":true}}`, id))
+		if ack["resultType"] != "complete" || ack["taskId"] != nil || ack["status"] != nil {
+			t.Errorf("tasks/update = %v; want an ack (only resultType complete)", ack)
+		}
+		if res := e.mustResult(t, "tasks/cancel", "", fmt.Sprintf(`"taskId":%q`, id)); res["resultType"] != "complete" {
+			t.Errorf("tasks/cancel = %v", res)
+		}
+		if st := e.mustResult(t, "tasks/get", "", fmt.Sprintf(`"taskId":%q`, id)); st["status"] != "cancelled" {
+			t.Errorf("tasks/get after the cancel = %v", st)
+		}
+		if again := e.mustResult(t, "tasks/cancel", "", fmt.Sprintf(`"taskId":%q`, id)); again["resultType"] != "complete" || again["status"] != "cancelled" {
+			t.Errorf("a second cancel = %v; want it answered as the first", again)
+		}
+	})
+}

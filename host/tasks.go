@@ -89,8 +89,9 @@ func (r *rawResult) MarshalJSON() ([]byte, error) {
 
 type taskIDParams struct {
 	mcp.ParamsBase
-	TaskID string `json:"taskId"`
-	Cursor string `json:"cursor,omitempty"`
+	TaskID         string          `json:"taskId"`
+	Cursor         string          `json:"cursor,omitempty"`
+	InputResponses json.RawMessage `json:"inputResponses,omitempty"` // tasks/update; research never asks for input
 }
 
 func (h *Host) addTasks() {
@@ -104,7 +105,9 @@ func (h *Host) addTasks() {
 		return runResearch(ctx, in, nil)
 	})
 	s.AddReceivingMiddleware(st.middleware)
-	for _, m := range []string{"tasks/get", "tasks/result", "tasks/cancel", "tasks/list"} {
+	// One handler for both revisions' methods; handle refuses those the request's
+	// revision does not have.
+	for _, m := range []string{"tasks/get", "tasks/result", "tasks/cancel", "tasks/list", "tasks/update"} {
 		method := m
 		_ = mcp.AddReceivingCustomMethod(s, method, func(ctx context.Context, _ *mcp.ServerSession, p *taskIDParams) (*rawResult, error) {
 			return st.handle(ctx, method, p)
@@ -207,15 +210,31 @@ func requestMeta(req mcp.Request) map[string]any {
 }
 
 func modern(req mcp.Request) (isModern, wantsTask bool) {
-	meta := requestMeta(req)
+	return metaEra(requestMeta(req))
+}
+
+// metaEra reads a request's _meta: whether it is of 2026-07-28 or later, and then
+// whether it declares the tasks extension.
+func metaEra(meta map[string]any) (isModern, declaresTasks bool) {
 	v, _ := meta["io.modelcontextprotocol/protocolVersion"].(string)
-	if v < "2026-07-28" {
+	if v < modernVersion {
 		return false, false
 	}
 	caps, _ := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
 	ext, _ := caps["extensions"].(map[string]any)
 	_, ok := ext[tasksExt]
 	return true, ok
+}
+
+// tasksExtMissing is -32021 for a 2026-07-28 tasks request that does not declare the
+// tasks extension (SEP-2575: the capabilities are declared per request).
+func tasksExtMissing(method string) error {
+	data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{tasksExt: map[string]any{}}}})
+	return &jsonrpc.Error{
+		Code:    mcp.CodeMissingRequiredClientCapabilities,
+		Message: fmt.Sprintf("%s needs the %s extension declared in the request's _meta clientCapabilities", method, tasksExt),
+		Data:    data,
+	}
 }
 
 // patch re-marshals res with edit applied to its JSON object.
@@ -384,10 +403,22 @@ func (st *taskStore) view(t *hostTask, isModern bool) map[string]any {
 }
 
 func (st *taskStore) handle(ctx context.Context, method string, p *taskIDParams) (*rawResult, error) {
-	isModern := false
+	var meta map[string]any
 	if p != nil {
-		v, _ := p.GetMeta()["io.modelcontextprotocol/protocolVersion"].(string)
-		isModern = v >= "2026-07-28"
+		meta = p.GetMeta()
+	}
+	isModern, declared := metaEra(meta)
+	// Which methods exist depends on the revision (mcp-wire.md §6.6): 2026-07-28's
+	// extension has tasks/get, tasks/update and tasks/cancel, and only for a request
+	// that declares it; 2025-11-25 has tasks/get, tasks/result, tasks/list and
+	// tasks/cancel.
+	switch {
+	case isModern && (method == "tasks/result" || method == "tasks/list"):
+		return nil, methodNotFound(fmt.Sprintf("%s is not in the 2026-07-28 tasks extension: tasks/get carries the task's result, and there is no list", method))
+	case isModern && !declared:
+		return nil, tasksExtMissing(method)
+	case !isModern && method == "tasks/update":
+		return nil, methodNotFound("tasks/update is in the 2026-07-28 tasks extension only; before it, a task's input is asked for during tasks/result")
 	}
 	reply := func(v map[string]any) (*rawResult, error) {
 		if isModern {
@@ -423,15 +454,28 @@ func (st *taskStore) handle(ctx context.Context, method string, p *taskIDParams)
 	switch method {
 	case "tasks/get":
 		return reply(st.view(t, isModern))
+	case "tasks/update":
+		// The research task never asks for input, so there is nothing to give the
+		// responses to; the ack is what the extension answers either way.
+		return reply(map[string]any{})
 	case "tasks/cancel":
 		st.mu.Lock()
 		if t.status != "working" {
 			st.mu.Unlock()
+			if isModern {
+				// The extension reserves -32602 for an unknown task: cancelling an
+				// ended one answers as a cancel does (idempotent).
+				return reply(st.view(t, isModern))
+			}
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("task %s is already %s", id, t.status)}
 		}
 		t.status, t.message, t.updated = "cancelled", "cancelled by the client", time.Now().UTC()
 		st.mu.Unlock()
 		t.cancel()
+		// The answer carries the task, in 2026-07-28 too, where the extension's
+		// scenarios want an empty ack: mcpscope's client takes a cancel's task as
+		// the task's last state (it asks tasks/get no more), and an empty ack would
+		// lose the status message.
 		return reply(st.view(t, isModern))
 	default: // tasks/result: wait for the end
 		for {
