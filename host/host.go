@@ -131,6 +131,7 @@ func New(opts Options) (*Host, error) {
 		h.addPrimitives()
 		h.addTasks()
 	}
+	h.server.AddReceivingMiddleware(completeResults)
 	if opts.ToolFile != "" {
 		// The watch is in place before the first read: an edit made between the read
 		// and the watch would otherwise never be seen (the file would be served as it
@@ -378,6 +379,64 @@ func (h *Host) notifyLog(msg string) {
 // versionGuard answers a request whose _meta names a protocol version the server does
 // not support with -32022 and data.supported. The SDK does so for unsupported versions
 // from 2026-07-28 on, but lets an older unknown one (1900-01-01, say) through.
+// completeResult is a result of the host's own methods (AddReceivingCustomMethod),
+// which the SDK does not mark with resultType as it marks its own results.
+type completeResult interface{ markComplete() }
+
+// resultTypeField gives a custom result type the resultType member every
+// 2026-07-28 result carries (mcp-wire.md §4.3); embed it.
+type resultTypeField struct {
+	ResultType string `json:"resultType,omitempty"`
+}
+
+func (r *resultTypeField) markComplete() {
+	if r.ResultType == "" {
+		r.ResultType = "complete"
+	}
+}
+
+// cacheFields gives a custom list or get result the ttlMs and cacheScope that
+// 2026-07-28 requires on them (skills/list and skills/get: mcp-wire.md §4.7, §6.7);
+// embed it. Before 2026-07-28 they stay absent.
+type cacheFields struct {
+	TTLMs      *int   `json:"ttlMs,omitempty"`
+	CacheScope string `json:"cacheScope,omitempty"`
+}
+
+// markCacheable sets what the SDK sets on its own lists: immediately stale (the
+// demo's lists change), cacheable by anyone.
+func (c *cacheFields) markCacheable() {
+	if c.TTLMs == nil {
+		c.TTLMs = new(int)
+	}
+	if c.CacheScope == "" {
+		c.CacheScope = "public"
+	}
+}
+
+// completeResults marks every custom result of a 2026-07-28 request "complete"
+// (unless it already says otherwise), and gives the cacheable ones their cache
+// fields, so that no method the host adds can forget them: the TypeScript SDK v2
+// client rejects a result without them. New adds it last, outermost, so it also
+// sees the results other middleware makes.
+func completeResults(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil || res == nil || reflect.ValueOf(res).IsNil() {
+			return res, err
+		}
+		if isModern, _ := modern(req); isModern {
+			if r, ok := res.(completeResult); ok {
+				r.markComplete()
+			}
+			if r, ok := res.(interface{ markCacheable() }); ok {
+				r.markCacheable()
+			}
+		}
+		return res, nil
+	}
+}
+
 func versionGuard(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		p := req.GetParams()

@@ -115,10 +115,12 @@ func (m *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
 		return
 	}
+	p := peek(body)
+	if p.ok && p.method == "tools/call" {
+		body = liftTaskParamInBody(body) // as ServeStdio's connection does: params.task survives decoding
+	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
-
-	p := peek(body)
 	version := r.Header.Get("MCP-Protocol-Version")
 	if version != "" && !slices.Contains(mcp.SupportedProtocolVersions(), version) {
 		data, _ := json.Marshal(map[string]any{"supported": mcp.SupportedProtocolVersions(), "requested": version})
@@ -127,13 +129,14 @@ func (m *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	modern := version >= modernVersion || (version == "" && p.metaVersion >= modernVersion)
-	if p.ok && len(p.id) > 0 && !knownMethods[p.method] {
-		status := http.StatusOK // before 2026-07-28 an unknown method is a normal JSON-RPC error
-		if modern {
-			status = http.StatusNotFound
-		}
-		writeRPCError(w, status, p.id, jsonrpc.CodeMethodNotFound, fmt.Sprintf("method %q not found", p.method), nil)
-		return
+	if p.ok && len(p.id) > 0 && !modern {
+		// Which methods exist is the server's to say (its own and every custom method
+		// the host added, the one table stdio dispatches with too); the SDK refuses an
+		// unknown one before 2026-07-28 with a plain-text 400, which a client cannot
+		// read as JSON-RPC. From 2026-07-28 it answers 404 with -32601 itself.
+		rw := &notHandled{ResponseWriter: w}
+		defer rw.finish(p)
+		w = rw
 	}
 
 	jsonOK, sseOK := accepts(r.Header.Values("Accept"))
@@ -155,14 +158,55 @@ func (m *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m.json.ServeHTTP(w, r)
 }
 
-// knownMethods are the requests the server handles; anything else is -32601.
-var knownMethods = map[string]bool{
-	"initialize": true, "ping": true, "server/discover": true, "subscriptions/listen": true,
-	"tools/list": true, "tools/call": true,
-	"resources/list": true, "resources/templates/list": true, "resources/read": true,
-	"resources/subscribe": true, "resources/unsubscribe": true,
-	"prompts/list": true, "prompts/get": true,
-	"completion/complete": true, "logging/setLevel": true,
+// sdkNotHandled begins the SDK's plain-text refusal of a method its server does not
+// handle (jsonrpc2.ErrNotHandled, in checkRequest). TestHTTPErrors' "unknown method,
+// legacy" case fails if an SDK update changes it.
+const sdkNotHandled = "JSON RPC not handled"
+
+// notHandled holds back a 400 answer until it is known whether it is the SDK's
+// refusal of an unknown method, which finish turns into the JSON-RPC error -32601
+// (HTTP 200, as before 2026-07-28 an unknown method is a normal JSON-RPC error).
+// Any other answer passes through unchanged.
+type notHandled struct {
+	http.ResponseWriter
+	held bool
+	body bytes.Buffer
+}
+
+func (n *notHandled) WriteHeader(code int) {
+	if code == http.StatusBadRequest {
+		n.held = true
+		return
+	}
+	n.ResponseWriter.WriteHeader(code)
+}
+
+func (n *notHandled) Write(b []byte) (int, error) {
+	if n.held {
+		return n.body.Write(b)
+	}
+	return n.ResponseWriter.Write(b)
+}
+
+func (n *notHandled) Flush() {
+	if !n.held {
+		_ = http.NewResponseController(n.ResponseWriter).Flush()
+	}
+}
+
+func (n *notHandled) Unwrap() http.ResponseWriter { return n.ResponseWriter }
+
+func (n *notHandled) finish(p peeked) {
+	if !n.held {
+		return
+	}
+	if strings.HasPrefix(n.body.String(), sdkNotHandled) {
+		n.Header().Del("X-Content-Type-Options")
+		writeRPCError(n.ResponseWriter, http.StatusOK, p.id, jsonrpc.CodeMethodNotFound, fmt.Sprintf("method %q not found", p.method), nil)
+		return
+	}
+	n.ResponseWriter.WriteHeader(http.StatusBadRequest)
+	n.ResponseWriter.Write(n.body.Bytes())
 }
 
 // peeked is what the endpoint reads from a request body before the SDK sees it.

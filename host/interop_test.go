@@ -54,6 +54,22 @@ func checkTSResult(t *testing.T, got map[string]json.RawMessage, wantVersion str
 	if !strings.Contains(string(got["add"]), `"structuredContent":{"sum":5}`) {
 		t.Errorf("add = %s", got["add"])
 	}
+	// The client checks a skills/list result the way it checks its own (a 2026-07-28
+	// one without resultType is invalid).
+	if !strings.Contains(string(got["skills"]), `"hello-world"`) {
+		t.Errorf("skills = %s", got["skills"])
+	}
+	// A plain call of research, whose taskSupport is "required": 2026-07-28 without
+	// the tasks extension runs it; before, it is -32601 (a CreateTaskResult there is
+	// INVALID_RESULT to the client).
+	research := string(got["research"])
+	if wantVersion >= "2026-07-28" {
+		if !strings.Contains(research, "Report on owls: 4 stages done.") {
+			t.Errorf("plain research call = %s; want its report", research)
+		}
+	} else if !strings.Contains(research, `"code":-32601`) || !strings.Contains(research, "runs only as a task") {
+		t.Errorf("plain research call = %s; want -32601 saying it runs only as a task", research)
+	}
 }
 
 func TestTypeScriptClientOverStdio(t *testing.T) {

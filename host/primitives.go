@@ -91,6 +91,8 @@ type skillsListParams struct {
 
 type skillsListResult struct {
 	mcp.ResultBase
+	resultTypeField
+	cacheFields
 	Skills []skillEntry `json:"skills"`
 }
 
@@ -101,6 +103,8 @@ type skillsGetParams struct {
 
 type skillsGetResult struct {
 	mcp.ResultBase
+	resultTypeField
+	cacheFields
 	Skill skillEntry `json:"skill"`
 }
 

@@ -249,7 +249,8 @@ func (c *clConn) SessionID() string { return "" }
 
 // drainTransport wraps a transport so that, when the input ends, the connection reports
 // the end only once the requests already read have been answered (or DrainTimeout has
-// passed). Without it the SDK drops in-flight requests on EOF.
+// passed). Without it the SDK drops in-flight requests on EOF. It also keeps a
+// tools/call's params.task where the SDK's decoding leaves it (liftTaskParam).
 type drainTransport struct{ mcp.Transport }
 
 func (t *drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -274,6 +275,9 @@ func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			c.drain(ctx)
 		}
 		return nil, err
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/call" {
+		req.Params, _ = liftTaskParam(req.Params)
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 		c.mu.Lock()

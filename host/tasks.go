@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 	"sync"
 	"time"
@@ -16,9 +17,9 @@ import (
 
 // Tasks, which the SDK does not know: the research tool runs as a task in both
 // dialects; its execution.taskSupport is "required". In the 2025-11-25 era
-// (capabilities.tasks) every call of it is a task; in 2026-07-28 it is one when the
-// request declares the io.modelcontextprotocol/tasks extension, and a plain call
-// otherwise.
+// (capabilities.tasks) a call of it must ask for a task (params.task; a plain call
+// is -32601); in 2026-07-28 it is one when the request declares the
+// io.modelcontextprotocol/tasks extension, and a plain call otherwise.
 // A middleware adds what the SDK's types cannot carry (capabilities.tasks, the tool's
 // execution member, the task-shaped result) and tasks/* are custom methods.
 
@@ -58,6 +59,8 @@ type rawResult struct {
 	modern bool
 }
 
+func (r *rawResult) markComplete() { r.modern = true }
+
 func (r *rawResult) MarshalJSON() ([]byte, error) {
 	if len(r.Meta) == 0 && !r.modern {
 		return r.raw, nil
@@ -86,8 +89,9 @@ func (r *rawResult) MarshalJSON() ([]byte, error) {
 
 type taskIDParams struct {
 	mcp.ParamsBase
-	TaskID string `json:"taskId"`
-	Cursor string `json:"cursor,omitempty"`
+	TaskID         string          `json:"taskId"`
+	Cursor         string          `json:"cursor,omitempty"`
+	InputResponses json.RawMessage `json:"inputResponses,omitempty"` // tasks/update; research never asks for input
 }
 
 func (h *Host) addTasks() {
@@ -101,7 +105,9 @@ func (h *Host) addTasks() {
 		return runResearch(ctx, in, nil)
 	})
 	s.AddReceivingMiddleware(st.middleware)
-	for _, m := range []string{"tasks/get", "tasks/result", "tasks/cancel", "tasks/list"} {
+	// One handler for both revisions' methods; handle refuses those the request's
+	// revision does not have.
+	for _, m := range []string{"tasks/get", "tasks/result", "tasks/cancel", "tasks/list", "tasks/update"} {
 		method := m
 		_ = mcp.AddReceivingCustomMethod(s, method, func(ctx context.Context, _ *mcp.ServerSession, p *taskIDParams) (*rawResult, error) {
 			return st.handle(ctx, method, p)
@@ -133,20 +139,102 @@ func runResearch(ctx context.Context, in researchIn, status func(string)) (*mcp.
 	return &mcp.CallToolResult{Content: text(fmt.Sprintf("Report on %s: %d stages done.", topic, researchStages))}, nil, nil
 }
 
-func modern(req mcp.Request) (isModern, wantsTask bool) {
-	p := req.GetParams()
-	if p == nil {
-		return false, false
+// taskParamKey is where liftTaskParam puts a 2025-11-25 tools/call's params.task:
+// the SDK's CallToolParams has no member for it and drops it when it decodes the
+// request, but keeps _meta.
+const taskParamKey = "io.github.mcpscope/task"
+
+// liftTaskParam copies params.task of a tools/call into _meta[taskParamKey], so
+// that the tasks middleware can tell a call that asks for a task from a plain one.
+// Every transport the host serves applies it to what it reads (ServeStdio's
+// connection, the HTTP endpoint's body) before the SDK decodes the request. It
+// returns params unchanged when there is no task member.
+func liftTaskParam(params json.RawMessage) (json.RawMessage, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(params, &m) != nil {
+		return params, false
 	}
-	meta := p.GetMeta()
+	task, ok := m["task"]
+	if !ok || string(task) == "null" {
+		return params, false
+	}
+	var meta map[string]json.RawMessage
+	if raw, ok := m["_meta"]; ok && json.Unmarshal(raw, &meta) != nil {
+		return params, false
+	}
+	if meta == nil {
+		meta = map[string]json.RawMessage{}
+	}
+	meta[taskParamKey] = task
+	m["_meta"], _ = json.Marshal(meta)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return params, false
+	}
+	return out, true
+}
+
+// liftTaskParamInBody is liftTaskParam on the params of one JSON-RPC message.
+func liftTaskParamInBody(body []byte) []byte {
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(body, &msg) != nil {
+		return body
+	}
+	params, ok := liftTaskParam(msg["params"])
+	if !ok {
+		return body
+	}
+	msg["params"] = params
+	out, err := json.Marshal(msg)
+	if err != nil {
+		return body
+	}
+	return out
+}
+
+// legacyTaskAsked reports whether a 2025-era tools/call carried params.task (see
+// liftTaskParam).
+func legacyTaskAsked(req mcp.Request) bool {
+	_, ok := requestMeta(req)[taskParamKey]
+	return ok
+}
+
+// requestMeta is the request's _meta; nil when it has no params. A request sent
+// without params (ping) has a typed nil, whose GetMeta dereferences it.
+func requestMeta(req mcp.Request) map[string]any {
+	p := req.GetParams()
+	if p == nil || reflect.ValueOf(p).IsNil() {
+		return nil
+	}
+	return p.GetMeta()
+}
+
+func modern(req mcp.Request) (isModern, wantsTask bool) {
+	return metaEra(requestMeta(req))
+}
+
+// metaEra reads a request's _meta: whether it is of 2026-07-28 or later, and then
+// whether it declares the tasks extension.
+func metaEra(meta map[string]any) (isModern, declaresTasks bool) {
 	v, _ := meta["io.modelcontextprotocol/protocolVersion"].(string)
-	if v < "2026-07-28" {
+	if v < modernVersion {
 		return false, false
 	}
 	caps, _ := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
 	ext, _ := caps["extensions"].(map[string]any)
 	_, ok := ext[tasksExt]
 	return true, ok
+}
+
+// tasksExtMissing is -32021 for a 2026-07-28 tasks request that does not declare the
+// tasks extension (SEP-2575: the capabilities are declared per request).
+func tasksExtMissing(method string) error {
+	data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{tasksExt: map[string]any{}}}})
+	return &jsonrpc.Error{
+		Code:    mcp.CodeMissingRequiredClientCapabilities,
+		Message: fmt.Sprintf("%s needs the %s extension declared in the request's _meta clientCapabilities", method, tasksExt),
+		Data:    data,
+	}
 }
 
 // patch re-marshals res with edit applied to its JSON object.
@@ -200,11 +288,24 @@ func (st *taskStore) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			})
 		case "tools/call":
 			cr, ok := req.(*mcp.CallToolRequest)
-			if !ok || cr.Params == nil || cr.Params.Name != researchTool {
+			if !ok || cr.Params == nil {
 				return next(ctx, method, req)
 			}
+			// 2026-07-28: the extension declared on the request decides, and a
+			// legacy params.task is tolerated but never makes a task. Before, the
+			// tool's execution.taskSupport does (mcp-wire.md §6.6): research's is
+			// "required", every other tool's is absent (forbidden).
 			isModern, wantsTask := modern(req)
-			if isModern && !wantsTask {
+			if !isModern {
+				wantsTask = legacyTaskAsked(req)
+				switch {
+				case cr.Params.Name == researchTool && !wantsTask:
+					return nil, methodNotFound(fmt.Sprintf("tool %q runs only as a task (execution.taskSupport is required): call it with params.task", researchTool))
+				case cr.Params.Name != researchTool && wantsTask:
+					return nil, methodNotFound(fmt.Sprintf("tool %q does not run as a task (it has no execution.taskSupport): call it without params.task", cr.Params.Name))
+				}
+			}
+			if cr.Params.Name != researchTool || !wantsTask {
 				return next(ctx, method, req)
 			}
 			var in researchIn
@@ -225,6 +326,23 @@ func (st *taskStore) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// methodNotFound is a -32601 error that keeps its message. The SDK replaces the
+// message of any error that is -32601 by errors.Is with "method not found:
+// METHOD", which for a tools/call says nothing of why; this error is not one by
+// errors.Is (it has no Unwrap) but gives its code to the SDK's errors.As, which
+// keeps the message.
+type methodNotFound string
+
+func (e methodNotFound) Error() string { return string(e) }
+
+func (e methodNotFound) As(target any) bool {
+	if w, ok := target.(**jsonrpc.Error); ok {
+		*w = &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: string(e)}
+		return true
+	}
+	return false
 }
 
 func newTaskID() string {
@@ -285,10 +403,22 @@ func (st *taskStore) view(t *hostTask, isModern bool) map[string]any {
 }
 
 func (st *taskStore) handle(ctx context.Context, method string, p *taskIDParams) (*rawResult, error) {
-	isModern := false
+	var meta map[string]any
 	if p != nil {
-		v, _ := p.GetMeta()["io.modelcontextprotocol/protocolVersion"].(string)
-		isModern = v >= "2026-07-28"
+		meta = p.GetMeta()
+	}
+	isModern, declared := metaEra(meta)
+	// Which methods exist depends on the revision (mcp-wire.md §6.6): 2026-07-28's
+	// extension has tasks/get, tasks/update and tasks/cancel, and only for a request
+	// that declares it; 2025-11-25 has tasks/get, tasks/result, tasks/list and
+	// tasks/cancel.
+	switch {
+	case isModern && (method == "tasks/result" || method == "tasks/list"):
+		return nil, methodNotFound(fmt.Sprintf("%s is not in the 2026-07-28 tasks extension: tasks/get carries the task's result, and there is no list", method))
+	case isModern && !declared:
+		return nil, tasksExtMissing(method)
+	case !isModern && method == "tasks/update":
+		return nil, methodNotFound("tasks/update is in the 2026-07-28 tasks extension only; before it, a task's input is asked for during tasks/result")
 	}
 	reply := func(v map[string]any) (*rawResult, error) {
 		if isModern {
@@ -324,15 +454,28 @@ func (st *taskStore) handle(ctx context.Context, method string, p *taskIDParams)
 	switch method {
 	case "tasks/get":
 		return reply(st.view(t, isModern))
+	case "tasks/update":
+		// The research task never asks for input, so there is nothing to give the
+		// responses to; the ack is what the extension answers either way.
+		return reply(map[string]any{})
 	case "tasks/cancel":
 		st.mu.Lock()
 		if t.status != "working" {
 			st.mu.Unlock()
+			if isModern {
+				// The extension reserves -32602 for an unknown task: cancelling an
+				// ended one answers as a cancel does (idempotent).
+				return reply(st.view(t, isModern))
+			}
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("task %s is already %s", id, t.status)}
 		}
 		t.status, t.message, t.updated = "cancelled", "cancelled by the client", time.Now().UTC()
 		st.mu.Unlock()
 		t.cancel()
+		// The answer carries the task, in 2026-07-28 too, where the extension's
+		// scenarios want an empty ack: mcpscope's client takes a cancel's task as
+		// the task's last state (it asks tasks/get no more), and an empty ack would
+		// lose the status message.
 		return reply(st.view(t, isModern))
 	default: // tasks/result: wait for the end
 		for {
