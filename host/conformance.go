@@ -237,6 +237,7 @@ func (h *Host) addConformance() {
 	})
 
 	h.addConformanceResources()
+	h.addConformanceMRTR()
 	h.addConformancePrompts()
 }
 
