@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -23,7 +24,8 @@ func init() {
 		"test_input_required_result_elicitation", "test_input_required_result_sampling",
 		"test_input_required_result_list_roots", "test_input_required_result_request_state",
 		"test_input_required_result_multiple_inputs", "test_input_required_result_multi_round",
-		"test_input_required_result_tampered_state", "test_input_required_result_capabilities")
+		"test_input_required_result_tampered_state", "test_input_required_result_capabilities",
+		"test_missing_capability", "test_streaming_elicitation", "test_logging_tool", "test_custom_header")
 }
 
 // stateSigner signs requestState with a key made when the host starts.
@@ -227,6 +229,40 @@ func (h *Host) addConformanceMRTR() {
 				return done("the client declared none of sampling, elicitation and roots, so the host asks nothing")
 			}
 			return &mcp.CallToolResult{InputRequests: ir}, nil
+		})
+
+	// The stateless era's diagnostics (SEP-2575).
+	tool("test_missing_capability", "Conformance fixture (SEP-2575): needs the sampling capability and refuses a client that did not declare it (-32021, naming it in data.requiredCapabilities).",
+		func(req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if caps := req.ClientCapabilities(); caps == nil || caps.Sampling == nil {
+				return nil, &jsonrpc.Error{
+					Code:    mcp.CodeMissingRequiredClientCapabilities,
+					Message: "test_missing_capability needs the sampling capability, which this client did not declare",
+					Data:    json.RawMessage(`{"requiredCapabilities":{"sampling":{}}}`),
+				}
+			}
+			return done("the client declared sampling")
+		})
+	tool("test_streaming_elicitation", "Conformance fixture (SEP-2575): asks the user through an input_required result, never a request on the response stream.",
+		func(req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			r, ok := req.Params.InputResponses["answer"]
+			if !ok {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"answer": elicitReq("What is your name?", nameSchema("name"))}}, nil
+			}
+			return done("Hello, " + elicitText(r, "name") + "!")
+		})
+	s.AddTool(&mcp.Tool{Name: "test_logging_tool", Description: "Conformance fixture (SEP-2575): logs at info; a request that set no log level gets none of it.", InputSchema: emptyObject(), Annotations: readOnly()},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			//lint:ignore SA1019 the logging API, deprecated by 2026-07-28 (SEP-2577), is what the fixture exercises
+			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "conformance", Data: "a log message from test_logging_tool"})
+			return done("logged one info message")
+		})
+	// SEP-2243: an argument mirrored into an Mcp-Param header, which the SDK checks
+	// against the body.
+	s.AddTool(&mcp.Tool{Name: "test_custom_header", Description: "Conformance fixture (SEP-2243): its region argument travels in the Mcp-Param-Region header too.",
+		InputSchema: objectSchema(map[string]any{"region": map[string]any{"type": "string", "x-mcp-header": "Region"}}, "region"), Annotations: readOnly()},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return done("received: " + string(req.Params.Arguments))
 		})
 
 	s.AddPrompt(&mcp.Prompt{Name: "test_input_required_result_prompt", Description: "Conformance fixture (SEP-2322): a prompt that first asks the user for its context."},

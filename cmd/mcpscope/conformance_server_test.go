@@ -30,7 +30,7 @@ var knownServerFailures = map[string]string{
 	"tasks-request-state-removal":  tasksTodo + "; fix-hostp: tasks/get over HTTP",
 	"tasks-mrtr-input":             tasksTodo + "; fix-hostp: tasks/get and tasks/update over HTTP",
 	"tasks-request-headers":        tasksTodo + "; fix-hostp: tasks/get over HTTP",
-	"tasks-required-task-error":    "fix-hostp: -32021 for a client that did not declare tasks",
+	"tasks-required-task-error":    tasksTodo + "; fix-hostp: -32021 for a client that did not declare tasks",
 	"tasks-mrtr-composition":       tasksTodo + "; fix-hostp: tasks over HTTP",
 }
 
