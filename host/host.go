@@ -51,6 +51,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported in serverInfo. Empty means "dev".
 	Version string
+	// Conformance serves, beside the demo, the fixtures the official conformance
+	// suite's server scenarios call (see conformance.go), and makes HTTPHandler keep
+	// sessions for 2025 clients (HTTPOptions.Sessions). It implies Demo and cannot be
+	// combined with a ToolFile.
+	Conformance bool
 	// WatchInterval is the quiet time after a write to the tool file before it is
 	// reloaded (a burst of writes is one reload); zero means DefaultWatchInterval, a
 	// negative value turns watching off.
@@ -92,6 +97,9 @@ func New(opts Options) (*Host, error) {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
+	if opts.Conformance && opts.ToolFile != "" {
+		return nil, fmt.Errorf("the conformance profile serves the demo and the suite's fixtures; it cannot be combined with a tool file")
+	}
 	if opts.ToolFile == "" {
 		opts.Demo = true
 	}
@@ -130,6 +138,9 @@ func New(opts Options) (*Host, error) {
 		h.addDemo()
 		h.addPrimitives()
 		h.addTasks()
+		if opts.Conformance {
+			h.addConformance()
+		}
 	}
 	h.server.AddReceivingMiddleware(completeResults)
 	if opts.ToolFile != "" {

@@ -37,6 +37,13 @@ type HTTPOptions struct {
 	StreamingTools []string
 	// Logger receives the SDK's warnings and errors. Nil discards them.
 	Logger *slog.Logger
+	// Sessions gives a 2025 client that initializes a session (Mcp-Session-Id, with
+	// resumable SSE streams): over it the host can send the client requests (sampling,
+	// elicitation, roots), and it keeps the client's log level and subscriptions,
+	// none of which stateless HTTP before 2026-07-28 has. Requests without a session
+	// (2026-07-28 ones, and 2025 ones that carry no Mcp-Session-Id) stay stateless.
+	// The conformance profile sets it; the default host is stateless only.
+	Sessions bool
 }
 
 // HTTPHandler returns the host's HTTP handler (see NewHTTPHandler).
@@ -45,7 +52,7 @@ func (h *Host) HTTPHandler() http.Handler {
 	if h.opts.Demo {
 		streaming = []string{"log"}
 	}
-	return NewHTTPHandler(h.server, HTTPOptions{StreamingTools: streaming, Logger: h.log})
+	return NewHTTPHandler(h.server, HTTPOptions{StreamingTools: streaming, Logger: h.log, Sessions: h.opts.Conformance})
 }
 
 // NewHTTPHandler serves s as stateless Streamable HTTP at /mcp, for clients of the 2025
@@ -78,6 +85,15 @@ func NewHTTPHandler(s *mcp.Server, opts HTTPOptions) http.Handler {
 		sse:       mcp.NewStreamableHTTPHandler(get, &sseOpts),
 		streaming: slices.Clone(opts.StreamingTools),
 	}
+	if opts.Sessions {
+		sessOpts := base
+		sessOpts.Stateless = false
+		sessOpts.EventStore = mcp.NewMemoryEventStore(nil)
+		// A session a client abandoned without DELETE is closed after a while, so the
+		// sessions cannot pile up.
+		sessOpts.SessionTimeout = 10 * time.Minute
+		m.sessions = mcp.NewStreamableHTTPHandler(get, &sessOpts)
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", m)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -89,6 +105,7 @@ func NewHTTPHandler(s *mcp.Server, opts HTTPOptions) http.Handler {
 
 type mcpEndpoint struct {
 	json, sse http.Handler
+	sessions  http.Handler // nil unless HTTPOptions.Sessions
 	streaming []string
 }
 
@@ -98,6 +115,10 @@ func (m *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method != http.MethodPost {
+		if m.sessions != nil && r.Header.Get("Mcp-Session-Id") != "" {
+			m.sessions.ServeHTTP(w, r) // a session's GET stream (resumption) and DELETE
+			return
+		}
 		m.json.ServeHTTP(w, r) // the SDK answers GET and DELETE with 405 when stateless
 		return
 	}
@@ -137,6 +158,11 @@ func (m *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rw := &notHandled{ResponseWriter: w}
 		defer rw.finish(p)
 		w = rw
+	}
+
+	if m.sessions != nil && !modern && (r.Header.Get("Mcp-Session-Id") != "" || p.method == "initialize") {
+		m.sessions.ServeHTTP(w, r)
+		return
 	}
 
 	jsonOK, sseOK := accepts(r.Header.Values("Accept"))

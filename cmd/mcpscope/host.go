@@ -20,8 +20,8 @@ import (
 	"github.com/mcpscope/mcpscope/host"
 )
 
-const hostUsage = `Usage: mcpscope host [--tools FILE [--demo]] [--framing ndjson|content-length]
-       mcpscope host --http [ADDR] [--allow-remote] [--tools FILE [--demo]]
+const hostUsage = `Usage: mcpscope host [--tools FILE [--demo] | --conformance] [--framing ndjson|content-length]
+       mcpscope host --http [ADDR] [--allow-remote] [--tools FILE [--demo] | --conformance]
 
 Serves mcpscope's bundled MCP server: demo tools, resources and prompts, or the tools
 of a tool file (watched: an edit reloads it).
@@ -29,6 +29,10 @@ of a tool file (watched: an edit reloads it).
 Flags:
   --tools FILE         serve the tools in FILE ({"tools":[{"name":…,"run":[argv…]}]})
   --demo               with --tools, serve the demo tools too
+  --conformance        serve, beside the demo, the tools, resources and prompts the official
+                       conformance suite's server scenarios call (conformance server --url
+                       http://ADDR/mcp); over --http, 2025 clients that initialize get a
+                       session, so the host can send them sampling and elicitation requests
   --framing MODE       stdio framing: ndjson (default) or content-length
   --http [ADDR]        serve stateless Streamable HTTP at http://ADDR/mcp (default ` + host.DefaultHTTPAddr + `)
   --allow-remote       allow --http on an address that is not loopback (there is no authentication)
@@ -41,9 +45,11 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var (
 		tools, framing, httpAddr string
 		demo, allowRemote, help  bool
+		conformance              bool
 	)
 	fs.StringVar(&tools, "tools", "", "tool file")
 	fs.BoolVar(&demo, "demo", false, "serve the demo tools with --tools")
+	fs.BoolVar(&conformance, "conformance", false, "serve the conformance suite's fixtures")
 	fs.StringVar(&framing, "framing", "", "stdio framing")
 	fs.StringVar(&httpAddr, "http", "", "serve HTTP on ADDR")
 	fs.BoolVar(&allowRemote, "allow-remote", false, "allow a non-loopback --http address")
@@ -73,6 +79,9 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if demo && tools == "" {
 		return usageErr("--demo adds the demo tools to a --tools file; without --tools they are served anyway")
 	}
+	if conformance && tools != "" {
+		return usageErr("--conformance serves the demo and the conformance suite's fixtures; it cannot be combined with --tools")
+	}
 	if httpAddr != "" {
 		if err := host.CheckBindAddr(httpAddr, allowRemote); err != nil {
 			return usageErr("%v", err)
@@ -82,10 +91,11 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	restoreGC := startupGC()
 	defer restoreGC()
 	h, err := host.New(host.Options{
-		ToolFile: tools,
-		Demo:     demo,
-		Logger:   slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
-		Version:  client.Version,
+		ToolFile:    tools,
+		Demo:        demo,
+		Conformance: conformance,
+		Logger:      slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		Version:     client.Version,
 	})
 	if err != nil {
 		return err
@@ -101,8 +111,12 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	})
 
 	if httpAddr != "" {
+		mode := "stateless; 2025 and 2026-07-28 clients"
+		if conformance {
+			mode = "conformance fixtures; sessions for 2025 clients that initialize, stateless for 2026-07-28"
+		}
 		return host.ServeHTTP(ctx, h.HTTPHandler(), httpAddr, allowRemote, func(a net.Addr) {
-			fmt.Fprintf(stderr, "mcpscope host: serving http://%s/mcp (stateless; 2025 and 2026-07-28 clients)\n", a)
+			fmt.Fprintf(stderr, "mcpscope host: serving http://%s/mcp (%s)\n", a, mode)
 		})
 	}
 	err = host.ServeStdio(ctx, h.Server(), os.Stdin, stdout, framing)
