@@ -193,24 +193,56 @@ func withEntry(o *oauth.Options, e *client.OAuthClient, f oauthFlags) {
 	}
 }
 
-const authUsage = `usage:
-  mcpscope auth login URL|NAME [-v] [--client-id ID] [--client-secret S] [--scope 'a b'] [--redirect-port N] [--paste]
-  mcpscope auth status [URL|NAME] [--format json]
-  mcpscope auth logout URL|NAME | --all   (also forgets the client registered with the issuer)
-  mcpscope auth token URL|NAME
-`
+// authUsage is the usage of auth's subcommands, from the command table.
+func authUsage() string {
+	var b strings.Builder
+	b.WriteString("usage:\n")
+	for _, c := range lookup(commandTable, "auth").subs {
+		b.WriteString("  " + c.usageLines()[0] + "\n")
+	}
+	return b.String()
+}
 
+// runAuth is auth without a subcommand the table knows (those are dispatched to
+// runAuthSub): --help lists them, anything else is a usage error.
 func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageErr("auth: give login, status, logout or token\n%s", authUsage)
+		return usageErr("auth: give login, status, logout or token\n%s", authUsage())
 	}
-	sub, args := args[0], args[1:]
+	if isHelp(args[0]) {
+		return &helpError{flag.NewFlagSet("auth", flag.ContinueOnError)}
+	}
+	return unknownSub(lookup(commandTable, "auth"), args[0], "mcpscope")
+}
+
+// runAuthSub runs one auth subcommand. Each registers only the flags it honours: the
+// OAuth client flags for login and token (a refresh may need the client), -v for
+// login, --format for status, --all for logout.
+func runAuthSub(sub string) commandFunc {
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		return authSub(ctx, sub, args, stdout, stderr)
+	}
+}
+
+func authSub(ctx context.Context, sub string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("auth "+sub, flag.ContinueOnError)
 	var of oauthFlags
-	of.register(fs)
-	verbose := fs.Bool("v", false, "print each step of the login")
-	format := fs.String("format", "table", "auth status: table or json")
-	all := fs.Bool("all", false, "auth logout: every stored login")
+	if sub == "login" || sub == "token" {
+		of.register(fs)
+	} else {
+		// Not honoured here: registered on a set of their own for their defaults only.
+		of.register(flag.NewFlagSet("", flag.ContinueOnError))
+	}
+	var verbose, all bool
+	format := "table"
+	switch sub {
+	case "login":
+		fs.BoolVar(&verbose, "v", false, "print each step of the login")
+	case "status":
+		fs.StringVar(&format, "format", "table", "table or json")
+	case "logout":
+		fs.BoolVar(&all, "all", false, "every stored login")
+	}
 	cfgFile := fs.String("config", "", "read server NAMEs from this config file only")
 	var inputs multiFlag
 	fs.Var(&inputs, "input", "ID=VALUE for ${input:ID} in a config file")
@@ -238,10 +270,10 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	switch sub {
 	case "login":
 		if server == "" {
-			return usageErr("auth login: give the server's URL or config NAME\n%s", authUsage)
+			return usageErr("auth login: give the server's URL or config NAME\n%s", authUsage())
 		}
 		mo.Log = &oauth.Log{}
-		if *verbose {
+		if verbose {
 			mo.Log.Subscribe(func(s oauth.Step) { fmt.Fprintf(stderr, "  %-12s %s\n", s.Kind, s.Text) })
 		}
 		m := oauth.New(server, mo)
@@ -266,7 +298,7 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		} else {
 			es = store.All()
 		}
-		if *format == "json" {
+		if format == "json" {
 			type row struct {
 				Server   string     `json:"server"`
 				Issuer   string     `json:"issuer"`
@@ -305,9 +337,9 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case "logout":
 		var es []*oauth.Entry
 		switch {
-		case *all && server != "":
+		case all && server != "":
 			return usageErr("auth logout: give a server or --all, not both")
-		case *all:
+		case all:
 			es = store.All()
 		case server == "":
 			return usageErr("auth logout: give the server's URL or config NAME, or --all")
@@ -318,7 +350,7 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		// one; else when no other stored login uses that issuer), so that logging
 		// out is the way to start afresh where the authorization server forgot it.
 		forget := map[string]bool{}
-		if *all {
+		if all {
 			for _, r := range store.Registrations() {
 				forget[r.Issuer] = true
 			}
@@ -374,7 +406,7 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintln(stdout, tok)
 		return nil
 	}
-	return usageErr("auth %s: unknown; use login, status, logout or token\n%s", sub, authUsage)
+	return usageErr("auth %s: unknown; use login, status, logout or token\n%s", sub, authUsage())
 }
 
 // authServerURL reads URL|NAME: a URL as is, a NAME from the config files (its url).

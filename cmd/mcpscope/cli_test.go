@@ -59,8 +59,8 @@ func TestGlobalFlagsBeforeTheCommand(t *testing.T) {
 	expect(t, r, 0, []string{"mcpscope-host"}, nil)
 }
 
-// A mistyped command is refused with the closest command, exit 2; a bare word that is
-// a program on $PATH is still a server, and -- always runs a program.
+// A mistyped command is refused with the closest command, exit 2, even when it is a
+// program on $PATH (see TestABareWordIsNeverAProgram); -- always runs a program.
 func TestUnknownCommandSuggests(t *testing.T) {
 	t.Parallel()
 	for _, word := range []string{"inpsect", "cal", "replya", "sever"} {
@@ -70,22 +70,19 @@ func TestUnknownCommandSuggests(t *testing.T) {
 			t.Errorf("%s: %s", word, r.stderr)
 		}
 	}
-	expect(t, mcpscope(t, nil, "inpsect", "--format", "json"), 2, nil, []string{`unknown command "inpsect", did you mean inspect?`})
+	expect(t, mcpscope(t, nil, "inpsect", "--format", "json"), 2, nil, []string{`unknown command "inpsect" (did you mean inspect?); to run a program: mcpscope -- inpsect`})
 	expect(t, mcpscope(t, nil, "help", "inpsect"), 2, nil, []string{"did you mean inspect?"})
 	// A program of a command-like name, given with --: it runs (and fails to start).
 	r := mcpscope(t, nil, "--inspect", "--", "inpsect")
 	if r.code == 2 || strings.Contains(r.stderr, "unknown command") {
 		t.Errorf("-- inpsect was taken as a command: %d %s", r.code, r.stderr)
 	}
-	// A bare word on $PATH keeps meaning that program (here: not a terminal, so the
-	// workbench says so, rather than "unknown command").
+	// A bare word on $PATH is no longer a program: it is refused as a mistyped command.
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "hots")
 	testutil.WriteExecutable(t, prog, "#!/bin/sh\nexit 0\n")
 	r = mcpscope(t, []string{"PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")}, "hots")
-	if strings.Contains(r.stderr, "unknown command") {
-		t.Errorf("a program on $PATH was taken for a mistyped command: %s", r.stderr)
-	}
+	expect(t, r, 2, nil, []string{`unknown command "hots" (did you mean host?)`})
 }
 
 // call --format table was accepted silently.

@@ -47,7 +47,22 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 // sizeFlag reads sizes like 512MiB, 1GiB, 300MB or plain bytes.
 type sizeFlag int
 
-func (s *sizeFlag) String() string { return strconv.Itoa(int(*s)) }
+// String prints the size in the largest binary unit that holds it whole (256MiB), as
+// help shows a default and as parseSize reads it back.
+func (s *sizeFlag) String() string { return sizeString(int64(*s)) }
+
+// sizeString is n bytes in the largest of GiB, MiB and KiB that divides it, else bytes.
+func sizeString(n int64) string {
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.mult && n%u.mult == 0 {
+			return strconv.FormatInt(n/u.mult, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
 func (s *sizeFlag) Set(v string) error {
 	n, err := parseSize(v)
 	if err != nil {

@@ -20,47 +20,26 @@ import (
 	"github.com/mcpscope/mcpscope/host"
 )
 
-const hostUsage = `Usage: mcpscope host [--tools FILE [--demo] | --conformance] [--framing ndjson|content-length]
-       mcpscope host --http [ADDR] [--allow-remote] [--tools FILE [--demo] | --conformance]
-
-Serves mcpscope's bundled MCP server: demo tools, resources and prompts, or the tools
-of a tool file (watched: an edit reloads it).
-
-Flags:
-  --tools FILE         serve the tools in FILE ({"tools":[{"name":…,"run":[argv…]}]})
-  --demo               with --tools, serve the demo tools too
-  --conformance        serve, beside the demo, the tools, resources and prompts the official
-                       conformance suite's server scenarios call (conformance server --url
-                       http://ADDR/mcp); over --http, 2025 clients that initialize get a
-                       session, so the host can send them sampling and elicitation requests
-  --framing MODE       stdio framing: ndjson (default) or content-length
-  --http [ADDR]        serve stateless Streamable HTTP at http://ADDR/mcp (default ` + host.DefaultHTTPAddr + `)
-  --allow-remote       allow --http on an address that is not loopback (there is no authentication)
-`
-
 // runHost serves the bundled tool host (see package host).
 func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("host", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
 		tools, framing, httpAddr string
-		demo, allowRemote, help  bool
+		demo, allowRemote        bool
 		conformance              bool
 	)
-	fs.StringVar(&tools, "tools", "", "tool file")
-	fs.BoolVar(&demo, "demo", false, "serve the demo tools with --tools")
-	fs.BoolVar(&conformance, "conformance", false, "serve the conformance suite's fixtures")
-	fs.StringVar(&framing, "framing", "", "stdio framing")
-	fs.StringVar(&httpAddr, "http", "", "serve HTTP on ADDR")
-	fs.BoolVar(&allowRemote, "allow-remote", false, "allow a non-loopback --http address")
-	fs.BoolVar(&help, "help", false, "")
-	fs.BoolVar(&help, "h", false, "")
+	fs.StringVar(&tools, "tools", "", "serve the tools in `FILE` ({\"tools\":[{\"name\":…,\"run\":[argv…]}]})")
+	fs.BoolVar(&demo, "demo", false, "with --tools, serve the demo tools too")
+	fs.BoolVar(&conformance, "conformance", false, "serve, beside the demo, the tools, resources and prompts the official conformance suite's server scenarios call (over --http, 2025 clients that initialize get a session, so the host can ask them for sampling and elicitation)")
+	fs.StringVar(&framing, "framing", "", "stdio framing: ndjson (default) or content-length")
+	fs.StringVar(&httpAddr, "http", "", "serve stateless Streamable HTTP at http://`ADDR`/mcp (a bare --http: "+host.DefaultHTTPAddr+")")
+	fs.BoolVar(&allowRemote, "allow-remote", false, "allow --http on an address that is not loopback (there is no authentication)")
 	if err := fs.Parse(defaultHTTPAddr(args)); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return &helpError{fs}
+		}
 		return usageErr("%v (see mcpscope host --help)", err)
-	}
-	if help {
-		fmt.Fprint(stdout, hostUsage)
-		return nil
 	}
 	if fs.NArg() > 0 {
 		return usageErr("host takes no arguments, got %q (see mcpscope host --help)", fs.Arg(0))

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"sync/atomic"
 	"syscall"
 
@@ -30,25 +29,9 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = `mcpscope: a workbench for MCP servers
-
-Usage:
-  mcpscope [flags] [-- CMD ARGS... | URL | NAME]   the workbench (TUI); no server: the bundled host
-  mcpscope --inspect [flags] [-- CMD ARGS... | URL | NAME]     list a server's tools
-  mcpscope call TOOL [--args JSON | key=value ...] [flags] [-- CMD ARGS... | URL | NAME]
-  mcpscope --inspect NAME NAME... | --server NAME=TARGET... | --all   several servers at once
-  mcpscope call SERVER/TOOL (or mcp__SERVER__TOOL) [key=value ...] [--server NAME=TARGET...]
-  mcpscope resources | templates | prompts | skills | tasks | ping [flags] [SERVER]
-  mcpscope read URI | prompt NAME [key=value ...] | skill URI   (SERVER/URI, SERVER/NAME)
-  mcpscope complete --prompt NAME | --template URI-TEMPLATE ARG[=PREFIX] [earlier=value ...]
-  mcpscope replay FILE [--ignore PATH] [--update] [-- CMD ARGS... | URL]   golden replay
-  mcpscope serve FILE [--http [ADDR]]              a mock server from a recording
-  mcpscope open FILE                               browse a recording in the workbench
-  mcpscope host [--tools FILE] [--http [ADDR]]     the bundled tool host, an MCP server
-  mcpscope servers [--config FILE]                 servers configured for Claude, Cursor, VS Code
-  mcpscope auth login|status|logout|token [URL|NAME]   OAuth logins (login -v: every step)
-  mcpscope version
-
+// globalFlagsHelp ends mcpscope --help: the flags of the workbench that most commands
+// share, grouped by what they are for (every command's own list is CMD --help).
+const globalFlagsHelp = `
 Flags:
   --format table|json|markdown   output format (call: text|json)
   --protocol VERSION             force a protocol version instead of negotiating
@@ -83,7 +66,8 @@ Flags:
   --no-history                   workbench: keep no call history across sessions ($XDG_STATE_HOME/mcpscope)
 
 Every command's own flags: mcpscope CMD --help, or mcpscope help CMD. Flags may come
-before the command (mcpscope --trace call echo text=hi).
+before any command (mcpscope --trace call echo text=hi). A word that is neither a
+command nor a configured server NAME is refused; to run a program: mcpscope -- PROGRAM.
 
 Answering the server (call, prompt, read, --inspect):
   --elicit accept|decline|cancel, --elicit-answers @FILE   elicitation (a terminal asks)
@@ -95,63 +79,31 @@ Exit codes: 0 ok, 1 connection or server failure, 2 usage error,
 5 a skill file failed its digest, size or frontmatter check.
 `
 
-// commandFunc runs one subcommand.
-type commandFunc func(ctx context.Context, args []string, stdout, stderr io.Writer) error
-
-// commands are the subcommands by the word that names them.
-var commands = map[string]commandFunc{
-	"inspect": runInspect,
-	"call":    runCall,
-	"open":    runOpen,
-	"host":    runHost,
-	"replay":  runReplay,
-	"serve":   runServe,
-	"auth":    runAuth,
-	"servers": runServers,
-	"diff":    runDiff,
-}
-
 func run(args []string, stdout, stderr io.Writer) int {
 	// Every message on stderr may quote a server (errors, its last stderr lines, the
 	// trace): none of it drives the terminal.
 	stderr = termsafe.NewWriter(stderr)
-	// Global flags may come before the command: mcpscope --trace call echo text=hi.
+	// Global flags may come before any command: mcpscope --trace call echo text=hi.
 	args = hoistCommand(args)
-	if first(args) == "help" && len(args) > 1 {
-		// mcpscope help CMD is mcpscope CMD --help.
-		name := strings.TrimLeft(args[1], "-")
-		if _, ok := commands[name]; !ok && name != "version" {
-			msg := fmt.Sprintf("help: no command %q; the commands: inspect, call, open, host, replay, serve, servers, version", args[1])
-			if best := closestCommand(name); best != "" {
-				msg = fmt.Sprintf("help: no command %q, did you mean %s?", args[1], best)
-			}
-			return report(context.Background(), usageErr("%s", msg), stderr)
-		}
-		args = []string{name, "--help"}
-	}
-	var cmd commandFunc
 	switch first(args) {
-	case "version", "--version":
-		fmt.Fprintln(stdout, "mcpscope", client.Version)
+	case "--version", "-version":
+		args = append([]string{"version"}, args[1:]...)
+	case "--help", "-help", "-h":
+		fmt.Fprint(stdout, topUsage())
 		return exitOK
-	case "help", "--help", "-h", "-help":
-		fmt.Fprint(stdout, usage)
-		return exitOK
-	case "--inspect", "-inspect":
-		cmd, args = runInspect, args[1:]
-	default:
-		if c, ok := commands[first(args)]; ok {
-			cmd, args = c, args[1:]
-			break
-		}
+	}
+	c, rest := resolve(args)
+	var err error
+	if c == nil {
+		c, rest = rootCommand, args
 		// Flags may come before --inspect: mcpscope --format json --inspect -- cmd.
 		for i, a := range args {
 			if a == "--" {
 				break
 			}
 			if a == "--inspect" || a == "-inspect" {
-				cmd = runInspect
-				args = append(append([]string{}, args[:i]...), args[i+1:]...)
+				c = lookup(commandTable, "inspect")
+				rest = append(append([]string{}, args[:i]...), args[i+1:]...)
 				break
 			}
 		}
@@ -174,20 +126,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 
-	var err error
-	if cmd == nil {
+	if c == rootCommand {
 		// Anything else is the workbench on a target (mcpscope -- CMD, mcpscope URL,
-		// mcpscope NAME), or on the bundled host when nothing is named; a mistyped
-		// command is not.
-		cmd = runTUI
-		err = unknownCommand(ctx, args)
+		// mcpscope NAME), or on the bundled host when nothing is named; any other bare
+		// word is not.
+		err = unknownCommand(ctx, rest)
 	}
 	if err == nil {
-		err = cmd(ctx, args, stdout, stderr)
+		err = c.run(ctx, rest, stdout, stderr)
 	}
 	var he *helpError
 	if errors.As(err, &he) {
-		writeHelp(stdout, he.fs)
+		writeHelp(stdout, c, he.fs)
 		return exitOK
 	}
 	code := report(ctx, err, stderr)

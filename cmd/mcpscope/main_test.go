@@ -199,7 +199,7 @@ func TestCallFakeServers(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	t.Parallel()
 	expect(t, mcpscope(t, nil, "call"), 2, nil, []string{"call needs a tool name"})
-	expect(t, mcpscope(t, nil, "frob"), 2, nil, []string{"the workbench needs a terminal"})
+	expect(t, mcpscope(t, []string{"HOME=" + t.TempDir()}, "frob"), 2, nil, []string{`unknown command "frob"`, "to run a program: mcpscope -- frob"})
 	expect(t, mcpscope(t, nil, "--keep", "lots"), 2, nil, []string{`"lots" is not a size`})
 	expect(t, mcpscope(t, nil, "--keep", "16MiB"), 2, nil, []string{"the workbench needs a terminal"})
 	expect(t, mcpscope(t, nil, "--inspect", "--", "mcpscope-no-such-server"), 1, nil, []string{`cannot start "mcpscope-no-such-server": no such command`})

@@ -22,19 +22,6 @@ import (
 // exitVerify: a skill file failed its digest, size or frontmatter check.
 const exitVerify = 5
 
-func init() {
-	commands["resources"] = runResources
-	commands["read"] = runRead
-	commands["templates"] = runTemplates
-	commands["prompts"] = runPrompts
-	commands["prompt"] = runPrompt
-	commands["complete"] = runComplete
-	commands["skills"] = runSkills
-	commands["skill"] = runSkill
-	commands["tasks"] = runTasks
-	commands["ping"] = runPing
-}
-
 // qualifiedURI matches SERVER/URI: a server name, then a URI with a scheme.
 var qualifiedURI = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z][A-Za-z0-9+.-]*:`)
 

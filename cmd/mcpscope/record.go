@@ -165,54 +165,22 @@ func startRecordingFrom(c *common, target client.Target, tap *wire.Tap, snap *re
 	}, w.Path(), nil
 }
 
-const replayUsage = `Usage: mcpscope replay FILE [flags] [-- CMD ARGS... | -- URL]
-
-Replays a recording against a live server as a golden test: starts the recorded
-command or reaches the recorded URL (or the one given), negotiates the era afresh,
-sends every recorded request that was answered, and compares each response (and the
-notifications that came with it) with the recorded one as JSON. Differences are
-printed per exchange; exit 1 when any.
-
-Flags:
-  --ignore PATH        ignore a JSON pointer in responses and notifications; * matches any
-                       key or index (or part of one), ** any number of levels; a METHOD: or
-                       TOOL: prefix limits it to those exchanges (repeatable), e.g.
-                       --ignore now:/result/content/0/text --ignore "**/timestamp"
-  --strict-order       compare each request's notifications in order, not as a multiset
-  --update             rewrite the recorded responses from the live server
-  --save-ignore        add the --ignore paths to the recording's header, so that every later
-                       replay of it ignores them too
-  --timeout DURATION   bound on each exchange (default 1m)
-  --format text|json   report format (default text)
-  --framing, -e, --env-file, --grace, --probe-timeout, --connect-timeout, --protocol,
-  --repair, --max-frame, --trace, --record, --redact   as for --inspect
-
-Always ignored: /id, **/progressToken, subscription ids, _meta members about time, and
-list_changed notifications (they race with responses).
-`
-
 // runReplay runs a recording again against a live server as a golden test.
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	var c common
 	c.register(fs, "text")
 	var ignore multiFlag
-	var strict, update, saveIgnore, help bool
-	fs.Var(&ignore, "ignore", "JSON pointer to ignore (repeatable)")
+	var strict, update, saveIgnore bool
+	fs.Var(&ignore, "ignore", "a JSON `PATH` to ignore in responses and notifications, with * and **, METHOD: or TOOL: (repeatable)")
 	var only multiFlag
 	fs.Var(&only, "only", "run only these exchanges: an id (TOOL-N in a saved collection) or a tool name (repeatable, or comma-separated)")
-	fs.BoolVar(&strict, "strict-order", false, "compare notifications in order")
-	fs.BoolVar(&update, "update", false, "rewrite the recorded responses")
-	fs.BoolVar(&saveIgnore, "save-ignore", false, "add the --ignore paths to the recording's header")
-	fs.BoolVar(&help, "help", false, "")
-	fs.BoolVar(&help, "h", false, "")
+	fs.BoolVar(&strict, "strict-order", false, "compare each request's notifications in order, not as a multiset")
+	fs.BoolVar(&update, "update", false, "rewrite the recorded responses from the live server")
+	fs.BoolVar(&saveIgnore, "save-ignore", false, "add the --ignore paths to the recording's header, so that every later replay ignores them too")
 	pos, argv, err := parse(fs, args, func(pos []string, _ string) bool { return len(pos) >= 1 })
 	if err != nil {
 		return err
-	}
-	if help {
-		fmt.Fprint(stdout, replayUsage)
-		return nil
 	}
 	if len(pos) != 1 {
 		return usageErr("replay needs one recording: mcpscope replay FILE [-- CMD ARGS...] (see mcpscope replay --help)")
@@ -364,33 +332,15 @@ func warnMissingEnv(c *common, names []string, stderr io.Writer) {
 // the bundled host's default, so both can run at once.
 const defaultServeAddr = "127.0.0.1:5758"
 
-const serveUsage = `Usage: mcpscope serve FILE [--framing auto|ndjson|content-length]
-       mcpscope serve FILE --http [ADDR]
-
-Serves a recording as a mock MCP server: each request gets the recorded response of
-the best-matching recorded request (same method and params ignoring _meta; then the
-same tool, prompt or resource; then recorded order), after the notifications recorded
-with it. An unmatched request gets a JSON-RPC error listing the recorded ones.
-
-Flags:
-  --framing MODE   stdio: reply in ndjson, content-length, or auto (the client's framing; default)
-  --http [ADDR]    serve stateless Streamable HTTP at http://ADDR/mcp (default ` + defaultServeAddr + `;
-                   loopback addresses only)
-  --server NAME    the server to serve, of a recording of several
-`
-
 // runServe serves a recording as a mock MCP server.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var framing, httpAddr string
-	var help bool
-	fs.StringVar(&framing, "framing", replay.FramingAuto, "stdio framing")
-	fs.StringVar(&httpAddr, "http", "", "serve HTTP on ADDR")
+	fs.StringVar(&framing, "framing", replay.FramingAuto, "stdio: reply in ndjson, content-length, or auto (the client's framing)")
+	fs.StringVar(&httpAddr, "http", "", "serve stateless Streamable HTTP at http://`ADDR`/mcp (a bare --http: "+defaultServeAddr+"; loopback addresses only)")
 	var server string
 	fs.StringVar(&server, "server", "", "serve this server of a recording of several")
-	fs.BoolVar(&help, "help", false, "")
-	fs.BoolVar(&help, "h", false, "")
 	// A bare --http (last, or before another flag) means the default address.
 	var pre []string
 	for i, a := range args {
@@ -402,10 +352,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	pos, _, err := parse(fs, pre, func([]string, string) bool { return false })
 	if err != nil {
 		return err
-	}
-	if help {
-		fmt.Fprint(stdout, serveUsage)
-		return nil
 	}
 	if len(pos) != 1 {
 		return usageErr("serve needs one recording: mcpscope serve FILE [--http [ADDR]] (see mcpscope serve --help)")

@@ -414,7 +414,7 @@ func runOpen(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // keepFlag is --keep: a byte size such as 64MiB.
 type keepFlag int64
 
-func (k *keepFlag) String() string { return fmt.Sprint(int64(*k)) }
+func (k *keepFlag) String() string { return sizeString(int64(*k)) }
 
 func (k *keepFlag) Set(s string) error {
 	n, err := spool.ParseSize(s)

@@ -1,0 +1,428 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// command is one entry of the command table. Everything the CLI says about a command
+// comes from here: dispatch (run), hoisting of global flags before it, "did you mean",
+// the top-level command list, CMD --help and help CMD, and the shell completions. Its
+// flags are the flag set its run func builds: run(["--help"]) returns it in a
+// *helpError before anything starts (flagSet), so a flag a command does not honour is
+// one it does not register, and help and completion never list it.
+type command struct {
+	name    string
+	args    string   // the argument syntax after the name: "A B [flags]"
+	more    []string // further usage forms, each after "mcpscope "
+	summary string   // one line, for the command list
+	long    string   // what CMD --help says about it
+	exits   string   // the exit codes it can return; "" is exitsServer
+	run     commandFunc
+	subs    []*command
+	formats []string // the values of its --format, for help and completion
+	// complete is what its positional arguments complete to: "server" (configured
+	// names), "file", "command" (the table), "shell", or "" (nothing).
+	complete string
+
+	parent *command
+}
+
+const (
+	exitsServer = `Exit codes: 0 ok, 1 connection or server failure, 2 usage error,
+3 JSON-RPC error from the server, 4 the tool returned isError: true.`
+	exitsPlain = `Exit codes: 0 ok, 1 failure, 2 usage error.`
+)
+
+// serverArgs is how a one-server command names its server.
+const serverArgs = "[-- CMD ARGS... | URL | NAME]"
+
+// commandFunc runs one subcommand.
+type commandFunc func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+
+// rootCommand is the command without a command word: the workbench on a target.
+var rootCommand *command
+
+// commandTable is every command. It is built in init: the run funcs refer back to it
+// (help, completion, auth), which a package-level initializer may not.
+var commandTable []*command
+
+func init() {
+	rootCommand = &command{
+		name: "", args: "[flags] " + serverArgs, run: runTUI, formats: []string{"table", "json", "markdown"},
+		complete: "server",
+		long: `Opens the workbench (a terminal UI) on a server: a command after --, a URL, or a NAME
+from a client config (mcpscope servers lists them). With none, the bundled host.`,
+	}
+	oneServer := func(name, args, summary, long string, run commandFunc) *command {
+		return &command{name: name, args: args + " [flags] " + serverArgs, summary: summary, long: long, run: run,
+			formats: []string{"text", "json"}, complete: "server"}
+	}
+	prefix := "\n\nThe server is named as for call: -- CMD ARGS..., a URL, a config NAME, --server,\nor a SERVER/ prefix."
+	commandTable = []*command{
+		{name: "inspect", args: "[flags] " + serverArgs, summary: "list a server's tools, resources and prompts (also: --inspect)",
+			more:    []string{"--inspect [flags] " + serverArgs, "inspect NAME NAME... | --server NAME=TARGET... | --all"},
+			long:    "Lists a server's tools with their annotations and parameters, and its resources, templates,\nprompts and skills (table, json, markdown). Several servers: names, --server or --all.",
+			run:     runInspect,
+			formats: []string{"table", "json", "markdown"}, complete: "server"},
+		{name: "call", args: "TOOL [--args JSON | key=value ...] [flags] " + serverArgs, summary: "call one tool and print its result",
+			more:    []string{"call SERVER/TOOL (or mcp__SERVER__TOOL) [key=value ...] [--server NAME=TARGET...]"},
+			long:    "Calls one tool and prints its result (text or json). key=value is coerced by the tool's\ninput schema; key:=JSON takes JSON as written. A missing required argument or a value of\nthe wrong type is refused before anything is sent (exit 2) unless --no-validate.",
+			run:     runCall,
+			formats: []string{"text", "json"}, complete: "server"},
+		{name: "diff", args: "A B [flags]", summary: "compare two tool surfaces and classify every change (for CI)",
+			more: []string{"diff A [flags] -- CMD ARGS..."},
+			long: `Compares two tool surfaces and classifies every change (breaking, risky, safe).
+A and B: a saved "mcpscope --inspect --format json" file, a recording (FILE, or
+FILE#SERVER for a recording of several), a URL, a configured server NAME, host (the
+bundled host), or, for B only, a command after "--":
+  mcpscope diff testdata/tools.json -- ./my-server
+Formats: text, json, markdown, junit.`,
+			exits: `Exit codes: 0 nothing that --fail-on counts changed, 1 breaking changes (or with
+--fail-on any: any change) or a server failed, 2 usage error (including two things
+without a tool surface).`,
+			run:     runDiff,
+			formats: []string{"text", "json", "markdown", "junit"}, complete: "file"},
+		oneServer("resources", "", "list a server's resources (every page of resources/list)",
+			"Lists the server's resources: URI, name, MIME type, size and description."+prefix, runResources),
+		oneServer("templates", "", "list resource templates and their variables",
+			"Lists the server's resource templates (resources/templates/list) with the variables of\neach URI template."+prefix, runTemplates),
+		oneServer("prompts", "", "list prompts and their arguments (* required)",
+			"Lists the server's prompts (prompts/list) with their arguments; * marks a required one."+prefix, runPrompts),
+		oneServer("prompt", "NAME [key=value ...]", "get a prompt (prompts/get): its messages by role",
+			"Gets one prompt with the arguments given as key=value and prints its messages by role."+prefix, runPrompt),
+		oneServer("read", "URI [--subscribe [--updates N]]", "read a resource (resources/read); --subscribe re-reads on each update",
+			"Reads one resource and prints its contents (text, or a description of a blob). With\n--subscribe it subscribes and prints the resource again on each update."+prefix, runRead),
+		oneServer("complete", "--prompt NAME | --template URI-TEMPLATE ARG[=PREFIX] [earlier=value ...]", "ask for completions of a prompt argument or template variable",
+			"Asks the server for completions (completion/complete) of one prompt argument or\nresource template variable, after PREFIX, with the earlier arguments as context."+prefix, runComplete),
+		oneServer("skills", "", "list skills (skills/list, SEP-2640); reads no skill file",
+			"Lists the skills the server offers (skills/list, SEP-2640). No skill file is read."+prefix, runSkills),
+		func() *command {
+			c := oneServer("skill", "skill://NAME/SKILL.md | NAME", "load a skill: SKILL.md and its files, each verified",
+				"Loads one skill: its SKILL.md and the files it lists, each checked against its digest,\nsize and frontmatter before anything of it is printed."+prefix, runSkill)
+			c.exits = exitsServer[:len(exitsServer)-1] + ",\n5 a skill file failed its digest, size or frontmatter check."
+			return c
+		}(),
+		oneServer("tasks", "[--get ID | --cancel ID]", "list tasks (tasks/list), or show or cancel one",
+			"Lists the server's tasks (tasks/list, 2025-11-25), or shows (--get) or cancels (--cancel)\none. On 2026-07-28, which has no tasks/list, it says how to follow a task instead."+prefix, runTasks),
+		oneServer("ping", "", "a round trip: ping, or server/discover on 2026-07-28",
+			"Makes one round trip and says which method answered and how fast: ping, or\nserver/discover on 2026-07-28 (which has no ping)."+prefix, runPing),
+		{name: "replay", args: "FILE [--ignore PATH] [--update] [flags] [-- CMD ARGS... | -- URL]", summary: "replay a recording against a live server (golden test)",
+			long: `Replays a recording against a live server as a golden test: starts the recorded
+command or reaches the recorded URL (or the one given), negotiates the era afresh,
+sends every recorded request that was answered, and compares each response (and the
+notifications that came with it) with the recorded one as JSON. Differences are
+printed per exchange.
+
+--ignore PATH ignores a JSON pointer in responses and notifications; * matches any key
+or index (or part of one), ** any number of levels; a METHOD: or TOOL: prefix limits it
+to those exchanges (repeatable), e.g. --ignore now:/result/content/0/text --ignore
+"**/timestamp". Always ignored: /id, **/progressToken, subscription ids, _meta members
+about time, and list_changed notifications (they race with responses).`,
+			exits: `Exit codes: 0 every exchange equal, 1 a difference (or the server failed),
+2 usage error.`,
+			run: runReplay, formats: []string{"text", "json"}, complete: "file"},
+		{name: "serve", args: "FILE [--framing auto|ndjson|content-length]", summary: "serve a recording as a mock server",
+			more: []string{"serve FILE --http [ADDR]"},
+			long: `Serves a recording as a mock MCP server: each request gets the recorded response of
+the best-matching recorded request (same method and params ignoring _meta; then the
+same tool, prompt or resource; then recorded order), after the notifications recorded
+with it. An unmatched request gets a JSON-RPC error listing the recorded ones.`,
+			exits: exitsPlain, run: runServe, complete: "file"},
+		{name: "open", args: "[--theme THEME] FILE", summary: "browse a recording in the workbench",
+			long:  "Browses a recording in the workbench: its traffic and calls, with the recording served\nas a mock server.",
+			exits: exitsPlain, run: runOpen, complete: "file"},
+		{name: "host", args: "[--tools FILE [--demo] | --conformance] [--framing ndjson|content-length]", summary: "the bundled tool host, an MCP server",
+			more:  []string{"host --http [ADDR] [--allow-remote] [--tools FILE [--demo] | --conformance]"},
+			long:  "Serves mcpscope's bundled MCP server: demo tools, resources and prompts, or the tools\nof a tool file (watched: an edit reloads it). --conformance adds the fixtures the official\nconformance suite's server scenarios call (conformance server --url http://ADDR/mcp).",
+			exits: exitsPlain, run: runHost},
+		{name: "servers", args: "[--config FILE] [--format table|json]", summary: "list the servers configured for Claude, Cursor, VS Code",
+			long:  "Lists the servers configured for Claude, Cursor and VS Code (it runs none of them).",
+			exits: exitsPlain, run: runServers, formats: []string{"table", "json"}},
+		{name: "auth", args: "login|status|logout|token [URL|NAME]", summary: "OAuth logins: log in, show, log out, print a token",
+			long:  "Manages the OAuth logins mcpscope stores for HTTP servers (mode 0600, in\n$XDG_CONFIG_HOME/mcpscope/oauth).",
+			exits: exitsPlain, run: runAuth,
+			subs: []*command{
+				{name: "login", args: "URL|NAME [-v] [flags]", summary: "log in to a server (-v: every step)",
+					long: "Runs the OAuth login for a server (its URL, or a config NAME with a url) and stores\nthe tokens; -v prints every step.", run: runAuthSub("login"), complete: "server"},
+				{name: "status", args: "[URL|NAME] [--format table|json]", summary: "show the stored logins",
+					long: "Shows the stored logins (of one server, or all): issuer, scopes, expiry.", run: runAuthSub("status"),
+					formats: []string{"table", "json"}, complete: "server"},
+				{name: "logout", args: "URL|NAME | --all", summary: "revoke and remove a server's stored login (--all: every one)",
+					long: "Revokes the stored login's tokens at the authorization server's advertised revocation endpoint (RFC 7009; a failure is warned about), removes the login, and forgets the client registered with its issuer unless another login uses it (--all: every login and every registration; the next login registers again).", run: runAuthSub("logout"), complete: "server"},
+				{name: "token", args: "URL|NAME", summary: "print a server's access token (refreshed if needed)",
+					long: "Prints the access token of a stored login, refreshed if it expired; never logs in.", run: runAuthSub("token"), complete: "server"},
+			}},
+		{name: "completion", args: "bash|zsh|fish", summary: "print a shell completion script",
+			long: `Prints a completion script for the shell: commands, subcommands, each command's flags
+and the values of --format, --framing, --transport, --theme and the like.
+  bash: source <(mcpscope completion bash)        (in ~/.bashrc)
+  zsh:  mcpscope completion zsh > "${fpath[1]}/_mcpscope"
+  fish: mcpscope completion fish > ~/.config/fish/completions/mcpscope.fish`,
+			exits: exitsPlain, run: runCompletion, complete: "shell"},
+		{name: "version", args: "", summary: "print the version, commit and build date",
+			long:  "Prints mcpscope's version, the commit it was built from and the build date (also: --version).",
+			exits: exitsPlain, run: runVersion},
+		{name: "help", args: "[COMMAND [SUBCOMMAND]]", summary: "help on a command (the same as COMMAND --help)",
+			long:  "Prints the usage of mcpscope, or of a command: mcpscope help CMD is mcpscope CMD --help.",
+			exits: exitsPlain, run: runHelp, complete: "command"},
+	}
+	for _, c := range commandTable {
+		for _, s := range c.subs {
+			s.parent = c
+			if s.exits == "" {
+				s.exits = c.exits
+			}
+		}
+	}
+}
+
+// path is the command as typed: "diff", "auth login".
+func (c *command) path() string {
+	if c.parent != nil {
+		return c.parent.path() + " " + c.name
+	}
+	return c.name
+}
+
+// lookup finds a command of the table by name.
+func lookup(list []*command, name string) *command {
+	for _, c := range list {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// resolve finds the command that args start with, descending into subcommands, and
+// returns it with the args that follow.
+func resolve(args []string) (*command, []string) {
+	if len(args) == 0 {
+		return nil, args
+	}
+	c := lookup(commandTable, args[0])
+	if c == nil {
+		return nil, args
+	}
+	args = args[1:]
+	for len(args) > 0 {
+		s := lookup(c.subs, args[0])
+		if s == nil {
+			break
+		}
+		c, args = s, args[1:]
+	}
+	return c, args
+}
+
+// flagSet is the command's flag set, as its run func builds it: asked for --help, run
+// returns it in a *helpError before it starts, reads or connects anything.
+func (c *command) flagSet() *flag.FlagSet {
+	if c.run == nil || c.subs != nil {
+		return flag.NewFlagSet(c.path(), flag.ContinueOnError)
+	}
+	var he *helpError
+	if err := c.run(context.Background(), []string{"--help"}, io.Discard, io.Discard); errors.As(err, &he) && he.fs != nil {
+		return he.fs
+	}
+	return flag.NewFlagSet(c.path(), flag.ContinueOnError)
+}
+
+// names are the names of a list of commands.
+func names(list []*command) []string {
+	out := make([]string, len(list))
+	for i, c := range list {
+		out[i] = c.name
+	}
+	return out
+}
+
+// closest is the name within two edits of word (or that word starts, from three
+// letters on), or "".
+func closest(word string, candidates []string) string {
+	w := strings.ToLower(word)
+	best, bestD := "", 3
+	for _, c := range candidates {
+		d := editDistance(w, c)
+		if len(w) >= 3 && strings.HasPrefix(c, w) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// closestCommand is the command of the table closest to word, or "".
+func closestCommand(word string) string { return closest(word, names(commandTable)) }
+
+// usageLines are the command's usage forms.
+func (c *command) usageLines() []string {
+	first := "mcpscope " + c.path()
+	if c.args != "" {
+		first += " " + c.args
+	}
+	if c == rootCommand {
+		first = "mcpscope " + c.args
+	}
+	lines := []string{first}
+	for _, m := range c.more {
+		lines = append(lines, "mcpscope "+m)
+	}
+	return lines
+}
+
+// writeHelp prints a command's usage, description, subcommands, every flag its flag
+// set holds and its exit codes: CMD --help and help CMD alike.
+func writeHelp(w io.Writer, c *command, fs *flag.FlagSet) {
+	for i, l := range c.usageLines() {
+		if i == 0 {
+			fmt.Fprintln(w, "Usage: "+l)
+		} else {
+			fmt.Fprintln(w, "       "+l)
+		}
+	}
+	if c.long != "" {
+		fmt.Fprintln(w, "\n"+c.long)
+	}
+	if len(c.subs) > 0 {
+		fmt.Fprintln(w, "\nCommands:")
+		writeList(w, c.subs)
+		fmt.Fprintf(w, "\nEach command's flags: mcpscope %s COMMAND --help.\n", c.path())
+	}
+	type row struct{ left, usage string }
+	var rows []row
+	width := 0
+	if fs != nil {
+		fs.VisitAll(func(f *flag.Flag) {
+			if f.Name == "help" || f.Name == "h" {
+				return
+			}
+			kind, usage := flag.UnquoteUsage(f)
+			if f.Name == "format" && len(c.formats) > 0 {
+				kind, usage = "FORMAT", "output format: "+strings.Join(c.formats, ", ")
+			}
+			dash := "--"
+			if len(f.Name) == 1 {
+				dash = "-"
+			}
+			left := dash + f.Name
+			if kind != "" {
+				left += " " + strings.ToUpper(kind)
+			}
+			switch f.DefValue {
+			case "", "0", "false", "0s", "[]":
+			default:
+				usage += " (default " + f.DefValue + ")"
+			}
+			rows = append(rows, row{left, usage})
+			width = max(width, len(left))
+		})
+	}
+	if len(rows) > 0 {
+		fmt.Fprintln(w, "\nFlags:")
+		for _, r := range rows {
+			fmt.Fprintf(w, "  %-*s  %s\n", width, r.left, r.usage)
+		}
+	}
+	exits := c.exits
+	if exits == "" {
+		exits = exitsServer
+	}
+	fmt.Fprintln(w, "\n"+exits)
+}
+
+// writeList prints commands one a line with their summaries.
+func writeList(w io.Writer, list []*command) {
+	width := 0
+	for _, c := range list {
+		width = max(width, len(c.name))
+	}
+	for _, c := range list {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
+	}
+}
+
+// commandList is the top-level command list (mcpscope --help; README.md has it too).
+func commandList() string {
+	var b strings.Builder
+	writeList(&b, commandTable)
+	return b.String()
+}
+
+// runHelp is mcpscope help [CMD [SUB]]: CMD --help, from the same writeHelp.
+func runHelp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("help", flag.ContinueOnError)
+	pos, _, err := parse(fs, args, func([]string, string) bool { return false })
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		fmt.Fprint(stdout, topUsage())
+		return nil
+	}
+	c, rest := resolve(pos)
+	if c == nil {
+		msg := fmt.Sprintf("help: no command %q; the commands: %s", pos[0], strings.Join(names(commandTable), ", "))
+		if best := closestCommand(pos[0]); best != "" {
+			msg = fmt.Sprintf("help: no command %q, did you mean %s?", pos[0], best)
+		}
+		return usageErr("%s", msg)
+	}
+	if len(rest) > 0 {
+		return unknownSub(c, rest[0], "help")
+	}
+	writeHelp(stdout, c, c.flagSet())
+	return nil
+}
+
+// unknownSub is the error for a word that is none of c's subcommands.
+func unknownSub(c *command, word, context string) error {
+	subs := names(c.subs)
+	if len(subs) == 0 {
+		return usageErr("%s: %s has no subcommand %q (see mcpscope %s --help)", context, c.path(), word, c.path())
+	}
+	hint := ""
+	if best := closest(word, subs); best != "" {
+		hint = fmt.Sprintf(" (did you mean %s?)", best)
+	}
+	return usageErr("%s %s: unknown subcommand %q%s; use %s (see mcpscope %s --help)", context, c.path(), word, hint, strings.Join(subs, ", "), c.path())
+}
+
+// isHelp reports whether a word asks for help.
+func isHelp(a string) bool { return a == "--help" || a == "-help" || a == "-h" }
+
+// topUsage is mcpscope --help.
+func topUsage() string {
+	var b strings.Builder
+	b.WriteString("mcpscope: a workbench for MCP servers\n\nUsage:\n")
+	fmt.Fprintf(&b, "  mcpscope %s   the workbench (TUI); no server: the bundled host\n", rootCommand.args)
+	b.WriteString("  mcpscope COMMAND [ARGS...] [flags]\n\nCommands:\n")
+	b.WriteString(commandList())
+	b.WriteString(globalFlagsHelp)
+	return b.String()
+}
+
+// sortedFlags are the names of a flag set's flags, with their dashes.
+func sortedFlags(fs *flag.FlagSet) []string {
+	var out []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if f.Name == "help" || f.Name == "h" {
+			return
+		}
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		out = append(out, dash+f.Name)
+	})
+	sort.Strings(out)
+	return out
+}
