@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/ownfiles"
 	"github.com/mcpscope/mcpscope/internal/readfile"
 	"github.com/mcpscope/mcpscope/record"
 )
@@ -146,6 +147,10 @@ func Open(srv Server, opts Options) (*Log, error) {
 		path: filepath.Join(dir, hex.EncodeToString(sum[:12])+".jsonl"), limit: opts.Limit, red: opts.Redact,
 		hdr: header{Format: Format, Version: Version, Server: srv.Name, Key: key, Target: recordTarget(srv.Target, opts.Redact)},
 	}
+	// The history may sit in a watched directory (XDG_STATE_HOME inside a project):
+	// writing it is no edit.
+	ownfiles.Expect(l.path)
+	ownfiles.Expect(l.path + ".tmp")
 	if err := l.load(); err != nil {
 		return nil, err
 	}

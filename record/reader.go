@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/ownfiles"
 	"github.com/mcpscope/mcpscope/internal/readfile"
 )
 
@@ -220,6 +221,9 @@ func (rec *Recording) WriteTo(w io.Writer) (int64, error) {
 // Save writes the recording to path atomically, mode 0600: a temporary file in the
 // same directory renamed over it (a symbolic link at path is replaced, not followed).
 func (rec *Recording) Save(path string) error {
+	// A saved recording is mcpscope's output, never an edit (see Create). It replaces
+	// what is at path, so the name is ours from now on.
+	ownfiles.Expect(path)
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."

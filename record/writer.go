@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/ownfiles"
 )
 
 // Writer appends events to a recording. Every event is one write of one whole line,
@@ -40,10 +41,15 @@ type Writer struct {
 // mcpscope's own 0600 file whatever the old one's mode and links were; anything else
 // at path (a directory, a FIFO, a device) is refused.
 func Create(path string, h Header, red *Redactor) (*Writer, error) {
+	// Before the file is made: a watch of its directory must know it from its first
+	// event (a recording in a watched directory restarted the server; issue 20).
+	ownfiles.Expect(path)
 	f, err := createFile(path)
 	if err != nil {
+		ownfiles.Forget(path)
 		return nil, fmt.Errorf("cannot create the recording: %w", err)
 	}
+	ownfiles.Add(path)
 	w, err := NewWriter(f, h, red)
 	if err != nil {
 		f.Close()
@@ -106,13 +112,18 @@ func CreateIn(dir string, h Header, red *Redactor) (*Writer, error) {
 			name = fmt.Sprintf("%s-%d%s", stem, n, ext)
 		}
 		path := filepath.Join(dir, name)
+		ownfiles.Expect(path) // before the file is made (see Create)
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err != nil {
+			ownfiles.Forget(path)
+		}
 		if errors.Is(err, os.ErrExist) {
 			continue
 		}
 		if err != nil {
 			return nil, fmt.Errorf("cannot create the recording: %w", err)
 		}
+		ownfiles.Add(path)
 		w, err := NewWriter(f, h, red)
 		if err != nil {
 			f.Close()

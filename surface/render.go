@@ -82,9 +82,17 @@ func entryTitle(e *Entry) string {
 	return fmt.Sprintf("%s %s %s", e.Object, name, e.Status)
 }
 
+// Heading is what heads the report: its Title, or "Old → New".
+func (r *Report) Heading() string {
+	if r.Title != "" {
+		return r.Title
+	}
+	return r.Old + " → " + r.New
+}
+
 func writeText(w io.Writer, r *Report, showDiff bool) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s → %s\n", termsafe.Line(r.Old), termsafe.Line(r.New))
+	fmt.Fprintf(&b, "%s\n", termsafe.Line(r.Heading()))
 	for i := range r.Entries {
 		e := &r.Entries[i]
 		fmt.Fprintf(&b, "\n%s  [%s]\n", termsafe.Line(entryTitle(e)), verdict(e.Breaking))
@@ -121,7 +129,7 @@ func mdCell(s string) string {
 
 func writeMarkdown(w io.Writer, r *Report) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Tool surface: %s → %s\n\n", mdCell(r.Old), mdCell(r.New))
+	fmt.Fprintf(&b, "## Tool surface: %s\n\n", mdCell(r.Heading()))
 	fmt.Fprintf(&b, "%s\n", r.Summary())
 	if r.Empty() {
 		_, err := io.WriteString(w, b.String())

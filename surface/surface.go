@@ -105,7 +105,11 @@ type Entry struct {
 
 // Report is the comparison of two surfaces.
 type Report struct {
-	Old, New   string  `json:"-"`
+	Old, New string `json:"-"`
+	// Title, when set, heads the report instead of "Old → New": where both are one
+	// server (a restart under --watch) it says what changed, "after server.js changed
+	// (12:03:04)".
+	Title      string  `json:"-"`
 	Entries    []Entry `json:"entries"`
 	Breaking   int     `json:"breaking"`   // breaking changes
 	Compatible int     `json:"compatible"` // compatible changes

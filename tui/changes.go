@@ -28,7 +28,7 @@ type changesView struct {
 type changeSet struct {
 	server string
 	at     time.Time
-	cause  string // "after the restart" or "after list_changed"
+	cause  string // "after server.js changed" (a watched file's edit), "after the restart" or "after list_changed"; safe to draw
 	report *surface.Report
 }
 
@@ -36,16 +36,18 @@ type changeSet struct {
 const maxChangeSets = 100
 
 // add keeps a report; entries the server's last set already showed (the same edit
-// seen through list_changed and then through the restart) are not repeated. It
-// reports whether anything was new.
+// seen through list_changed and then through the restart) are not repeated, but that
+// set's heading then names both causes. It reports whether anything was new.
 func (c *changesView) add(server, cause string, at time.Time, r *surface.Report) (*surface.Report, bool) {
 	if r == nil || r.Empty() {
 		return nil, false
 	}
 	var prev *surface.Report
+	var prevSet *changeSet
 	for i := len(c.sets) - 1; i >= 0; i-- {
 		if c.sets[i].server == server {
-			prev = c.sets[i].report
+			prevSet = &c.sets[i]
+			prev = prevSet.report
 			break
 		}
 	}
@@ -64,6 +66,14 @@ func (c *changesView) add(server, cause string, at time.Time, r *surface.Report)
 		}
 	}
 	if fresh.Empty() {
+		// The same change seen again by another route (a server that reloads itself
+		// sends list_changed, and the watch restarts it for the edit): the heading
+		// names both, so the file that was edited shows even when list_changed came
+		// first.
+		if prevSet != nil && !strings.Contains(prevSet.cause, cause) {
+			prevSet.cause += " · " + cause
+			c.dirty = true
+		}
 		return nil, false
 	}
 	c.sets = append(c.sets, changeSet{server: server, at: at, cause: cause, report: fresh})

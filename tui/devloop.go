@@ -71,7 +71,14 @@ func (m *model) onSurfaceChanged(s *server, e workbench.Event) tea.Cmd {
 		}
 		m.notice = what
 	} else {
-		m.onSurfaceReport(s.name, "after the restart", e.Time, e.Surface)
+		// The heading names the edit that set the restart off ("after server.js
+		// changed"): before and after are the same server, and its name twice said
+		// nothing. File names are the user's, but still untrusted text.
+		cause := "after the restart"
+		if len(e.Files) > 0 {
+			cause = "after " + safe(workbench.ShortPaths(e.Files)) + " changed"
+		}
+		m.onSurfaceReport(s.name, cause, e.Time, e.Surface)
 	}
 	if m.isHTTP(s) {
 		// An HTTP server restarted itself: the list is fetched again here.

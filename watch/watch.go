@@ -3,6 +3,17 @@
 // small writes, or by writing a temporary file and renaming it over the original)
 // is one "changed" event. It watches directories, not files, so a file replaced by a
 // rename is still watched afterwards. It uses fsnotify (inotify, kqueue, ...).
+//
+// What is not an edit is never told, wherever it is watched from (see ignored and
+// output): mcpscope's own output (its standard output or error redirected to a file,
+// its recordings, history and saved files: package ownfiles), a file a process
+// mcpscope started holds open for writing (a server's log; Linux, from /proc), and
+// editors' backup and temporary files. Under a directory watched whole, also what
+// the .gitignore files of the directory and of its parents up to the repository's
+// root ignore, version control and dependency directories (.git, node_modules,
+// __pycache__, .venv, vendor, hidden directories) and logs (*.log). A server
+// writing into the directory it is watched from restarted itself three times a
+// second, forever (issue 20).
 package watch
 
 import (
@@ -16,6 +27,11 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	ignore "github.com/sabhiram/go-gitignore"
+
+	"github.com/mcpscope/mcpscope/internal/ownfiles"
+	"github.com/mcpscope/mcpscope/internal/proctree"
+	"github.com/mcpscope/mcpscope/internal/readfile"
 )
 
 // DefaultDebounce is the quiet time after the last write before a change is told.
@@ -54,10 +70,37 @@ type Watcher struct {
 	dirs    map[string]bool // directories watched whole (recursively)
 	globs   []string        // patterns, matched against the full path
 	watched map[string]bool // directories added to fsnotify
+	ignores []gitignore     // the .gitignore files that apply to the directories
+	// outputs are files once seen open for writing by a process mcpscope started:
+	// still its output when it next writes them after closing them in between.
+	outputs map[string]bool
 }
 
-// skipDir are directories not descended into when a directory is watched.
+// gitignore is one .gitignore file: its patterns apply to paths under base.
+type gitignore struct {
+	path, base string
+	gi         *ignore.GitIgnore
+}
+
+// skipDir are directories not descended into when a directory is watched, and whose
+// contents are not edits: version control, dependencies, caches. (Hidden directories
+// are skipped too.)
 var skipDir = map[string]bool{".git": true, "node_modules": true, "__pycache__": true, ".venv": true, "vendor": true}
+
+// noiseFile reports whether a file's name says it is no source under a directory
+// watched whole: a log (a server's, npm's) or a temporary file (written, then renamed
+// over the real name, which is an event of its own).
+func noiseFile(base string) bool {
+	return strings.HasSuffix(base, ".log") || strings.HasSuffix(base, ".tmp")
+}
+
+// editorFile reports whether a file's name is an editor's backup or probe file.
+func editorFile(base string) bool {
+	return strings.HasSuffix(base, "~") || strings.HasPrefix(base, ".#") || strings.HasSuffix(base, ".swp") || strings.HasSuffix(base, ".swx") || base == "4913"
+}
+
+// maxGitignore bounds the size of a .gitignore read.
+const maxGitignore = 1 << 20
 
 // New watches paths: each a file, a directory or a glob (a pattern with * ? or [).
 // A path that does not exist is told as a Missing event (its parent directory is
@@ -75,7 +118,7 @@ func New(paths []string, debounce time.Duration) (*Watcher, error) {
 		return nil, fmt.Errorf("watching files: %w", err)
 	}
 	w := &Watcher{fs: fw, debounce: debounce, out: make(chan Event, 16), stop: make(chan struct{}), done: make(chan struct{}),
-		files: map[string]bool{}, dirs: map[string]bool{}, watched: map[string]bool{}}
+		files: map[string]bool{}, dirs: map[string]bool{}, watched: map[string]bool{}, outputs: map[string]bool{}}
 	w.Events = w.out
 	var missing []string
 	for _, p := range paths {
@@ -103,6 +146,7 @@ func New(paths []string, debounce time.Duration) (*Watcher, error) {
 			_ = w.addDir(filepath.Dir(abs)) // it may appear later
 		case st.IsDir():
 			w.dirs[abs] = true
+			w.loadIgnores(abs)
 			w.addTree(abs)
 		default:
 			w.files[abs] = true
@@ -139,7 +183,7 @@ func (w *Watcher) addTree(root string) {
 		if err != nil || !d.IsDir() {
 			return nil
 		}
-		if p != root && (skipDir[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+		if p != root && (skipDir[d.Name()] || strings.HasPrefix(d.Name(), ".") || w.gitignored(p, true)) {
 			return filepath.SkipDir
 		}
 		if n++; n > 4096 {
@@ -150,10 +194,81 @@ func (w *Watcher) addTree(root string) {
 	})
 }
 
-// relevant reports whether an event's path is one of ours.
+// loadIgnores reads the .gitignore files that apply under dir: its own and its
+// parents' up to the repository's root (the directory holding .git), or the file
+// system's root outside a repository. Only the watched directory's own are read from
+// below it; nested ones deeper down are not (the common case is one at the root).
+func (w *Watcher) loadIgnores(dir string) {
+	for d := dir; ; {
+		w.loadIgnore(filepath.Join(d, ".gitignore"))
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return
+		}
+		d = parent
+	}
+}
+
+// loadIgnore reads (or reads again) one .gitignore; a missing or unreadable one
+// ignores nothing.
+func (w *Watcher) loadIgnore(path string) {
+	var gi *ignore.GitIgnore
+	if b, err := readfile.Read(path, maxGitignore); err == nil {
+		gi = ignore.CompileIgnoreLines(strings.Split(string(b), "\n")...)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := range w.ignores {
+		if w.ignores[i].path == path {
+			w.ignores[i].gi = gi
+			return
+		}
+	}
+	if gi != nil {
+		w.ignores = append(w.ignores, gitignore{path: path, base: filepath.Dir(path), gi: gi})
+	}
+}
+
+// gitignored reports whether a .gitignore ignores p (a directory when dir).
+func (w *Watcher) gitignored(p string, dir bool) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.gitignoredLocked(p, dir)
+}
+
+func (w *Watcher) gitignoredLocked(p string, dir bool) bool {
+	for _, g := range w.ignores {
+		if g.gi == nil {
+			continue
+		}
+		rel, err := filepath.Rel(g.base, p)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if dir {
+			rel += "/"
+		}
+		if g.gi.MatchesPath(rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// relevant reports whether an event's path is one of ours and, by its name and
+// place, could be an edit (see the package comment); output says whether it is
+// written by mcpscope or what it started.
 func (w *Watcher) relevant(p string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	base := filepath.Base(p)
+	if editorFile(base) {
+		return false // editor backup and probe files
+	}
 	if w.files[p] {
 		return true
 	}
@@ -162,16 +277,56 @@ func (w *Watcher) relevant(p string) bool {
 			return true
 		}
 	}
-	base := filepath.Base(p)
-	if strings.HasSuffix(base, "~") || strings.HasPrefix(base, ".#") || strings.HasSuffix(base, ".swp") || strings.HasSuffix(base, ".swx") || base == "4913" {
-		return false // editor backup and probe files
-	}
 	for d := range w.dirs {
-		if p == d || strings.HasPrefix(p, d+string(filepath.Separator)) {
+		if p == d {
 			return true
 		}
+		rel, ok := strings.CutPrefix(p, d+string(filepath.Separator))
+		if !ok {
+			continue
+		}
+		parts := strings.Split(rel, string(filepath.Separator))
+		for _, part := range parts[:len(parts)-1] {
+			if skipDir[part] || strings.HasPrefix(part, ".") {
+				return false
+			}
+		}
+		if skipDir[base] || base == ".gitignore" || noiseFile(base) {
+			return false
+		}
+		st, err := os.Lstat(p)
+		isDir := err == nil && st.IsDir()
+		if isDir && strings.HasPrefix(base, ".") {
+			return false
+		}
+		if w.gitignoredLocked(p, isDir) {
+			return false
+		}
+		return true
 	}
 	return false
+}
+
+// output reports whether p is written by mcpscope itself or by a process it started
+// (see the package comment); the second is remembered for the rest of the watch.
+func (w *Watcher) output(p string) bool {
+	if ownfiles.Is(p) {
+		return true
+	}
+	w.mu.Lock()
+	known := w.outputs[p]
+	w.mu.Unlock()
+	if known {
+		return true
+	}
+	st, err := os.Stat(p)
+	if err != nil || !proctree.WrittenByDescendant(st) {
+		return false
+	}
+	w.mu.Lock()
+	w.outputs[p] = true
+	w.mu.Unlock()
+	return true
 }
 
 func (w *Watcher) run(missing []string) {
@@ -212,6 +367,23 @@ func (w *Watcher) run(missing []string) {
 			if ev.Op == fsnotify.Chmod {
 				continue
 			}
+			if filepath.Base(ev.Name) == ".gitignore" {
+				w.mu.Lock()
+				loaded := false
+				for _, g := range w.ignores {
+					loaded = loaded || g.path == ev.Name
+				}
+				for d := range w.dirs {
+					loaded = loaded || filepath.Dir(ev.Name) == d
+				}
+				w.mu.Unlock()
+				if loaded {
+					w.loadIgnore(ev.Name)
+				}
+			}
+			if !w.relevant(ev.Name) {
+				continue
+			}
 			if ev.Op&fsnotify.Create != 0 {
 				w.mu.Lock()
 				inTree := false
@@ -223,7 +395,7 @@ func (w *Watcher) run(missing []string) {
 					w.addTree(ev.Name)
 				}
 			}
-			if !w.relevant(ev.Name) {
+			if w.output(ev.Name) {
 				continue
 			}
 			pending[ev.Name] = true

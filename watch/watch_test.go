@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/ownfiles"
 )
 
 const deadline = 30 * time.Second
@@ -178,4 +180,46 @@ func TestDefaultPaths(t *testing.T) {
 	if got := DefaultPaths([]string{bin, "--stdio"}); !slices.Equal(got, []string{bin}) {
 		t.Fatalf("binary: %v", got)
 	}
+}
+
+// Under a directory watched whole, what is not an edit is never told: what .gitignore
+// ignores (the directory's own and its parent's, up to the repository's root), version
+// control and dependency directories, logs and temporary files, and the files
+// mcpscope itself writes. Each restarted a watched server (issue 20).
+func TestIgnoresWhatIsNotAnEdit(t *testing.T) {
+	repo := t.TempDir()
+	os.Mkdir(filepath.Join(repo, ".git"), 0o755)
+	write(t, filepath.Join(repo, ".gitignore"), "dist/\n")
+	dir := filepath.Join(repo, "server")
+	os.Mkdir(dir, 0o755)
+	write(t, filepath.Join(dir, ".gitignore"), "# generated\n*.cache\n/out/\n")
+	sentinel := filepath.Join(dir, "server.js")
+	write(t, sentinel, "")
+	rec := filepath.Join(dir, "session.jsonl")
+	write(t, rec, "")
+	ownfiles.Add(rec)
+	w, err := New([]string{dir}, 50*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+
+	write(t, filepath.Join(dir, "tools.cache"), "x")
+	os.MkdirAll(filepath.Join(dir, "out", "sub"), 0o755)
+	write(t, filepath.Join(dir, "out", "a.js"), "x")
+	os.Mkdir(filepath.Join(dir, "dist"), 0o755)
+	write(t, filepath.Join(dir, "dist", "bundle.js"), "x")
+	os.MkdirAll(filepath.Join(dir, "node_modules", "dep"), 0o755)
+	write(t, filepath.Join(dir, "node_modules", "dep", "index.js"), "x")
+	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+	write(t, filepath.Join(dir, ".git", "index"), "x")
+	write(t, filepath.Join(dir, "npm-debug.log"), "x")
+	write(t, filepath.Join(dir, ".server.js.tmp"), "x")
+	write(t, rec, "{}\n")
+	settle(t, w, sentinel)
+
+	// A .gitignore edited while watched counts from then on, and is no edit itself.
+	write(t, filepath.Join(dir, ".gitignore"), "*.cache\n/out/\nschema.json\n")
+	write(t, filepath.Join(dir, "schema.json"), "{}")
+	settle(t, w, sentinel)
 }

@@ -65,6 +65,10 @@ type Event struct {
 	Text   string
 	// Surface is the classified comparison of an EventSurfaceChanged.
 	Surface *surface.Report
+	// Files are the watched files whose change set off a restart (or an HTTP
+	// server's re-list): on the EventWatch that says so, and on the
+	// EventSurfaceChanged that follows it. Absolute paths.
+	Files []string
 	// Auth is the login step of an EventAuth.
 	Auth *oauth.Step
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -100,13 +101,15 @@ func (w *Workbench) startWatchLocked(s *server) {
 					}
 				}
 			}
-			changed := shortPaths(ev.Paths)
+			changed := ShortPaths(ev.Paths)
+			files := uniquePaths(ev.Paths)
+			at := time.Now()
 			var cur *surface.Surface
 			if http {
-				w.emit(Event{Server: name, Kind: EventWatch, Text: changed + " changed: re-listing (an HTTP server restarts itself; mcpscope does not)"})
+				w.emit(Event{Server: name, Kind: EventWatch, Files: files, Text: changed + " changed: re-listing (an HTTP server restarts itself; mcpscope does not)"})
 				cur, err = w.surfaceOf(ctx, name)
 			} else {
-				w.emit(Event{Server: name, Kind: EventWatch, Text: changed + " changed: restarting"})
+				w.emit(Event{Server: name, Kind: EventWatch, Files: files, Text: changed + " changed: restarting"})
 				if err = w.restart(name, overlapRestarts); err != nil {
 					return // removed or closed
 				}
@@ -134,7 +137,10 @@ func (w *Workbench) startWatchLocked(s *server) {
 				r = &surface.Report{}
 			}
 			last = cur
-			w.emit(Event{Server: name, Kind: EventSurfaceChanged, Surface: r, Text: r.Summary()})
+			// Before and after are the same server: the heading says what changed and
+			// when, not "node → node".
+			r.Title = fmt.Sprintf("after %s changed (%s)", changed, at.Format("15:04:05"))
+			w.emit(Event{Server: name, Kind: EventSurfaceChanged, Surface: r, Files: files, Text: r.Summary()})
 		}
 	}()
 }
@@ -149,7 +155,16 @@ func (w *Workbench) surfaceOf(ctx context.Context, name string) (*surface.Surfac
 	return surface.FromSession(ctx, sess, name)
 }
 
-func shortPaths(paths []string) string {
+// uniquePaths is paths sorted, each once (a backoff wait adds a burst's paths again).
+func uniquePaths(paths []string) []string {
+	out := slices.Clone(paths)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// ShortPaths names changed files for a message: their base names, each once, the
+// first three and how many more.
+func ShortPaths(paths []string) string {
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range paths {

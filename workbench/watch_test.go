@@ -144,6 +144,10 @@ func TestWatchRestarts(t *testing.T) {
 		t.Errorf("%d restarts for one burst of writes", n)
 	}
 	r := e.Surface
+	// The comparison says what set it off, not "sh → sh" (issue 20).
+	if !strings.HasPrefix(r.Title, "after tools.json changed (") || len(e.Files) != 1 || e.Files[0] != tools {
+		t.Errorf("the comparison does not name the edit: title %q, files %v", r.Title, e.Files)
+	}
 	greet := r.Find(surface.ObjTool, "greet")
 	if greet == nil || !r.HasBreaking() {
 		t.Fatalf("surface event: %+v", r)

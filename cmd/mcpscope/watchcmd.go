@@ -139,6 +139,7 @@ func inspectWatch(ctx context.Context, c *common, srv namedServer, w *watchFlag,
 		return usageErr("%v", err)
 	}
 	out := termsafe.NewWriter(stdout)
+	errOut := termsafe.NewWriter(stderr)
 	say := func(format string, a ...any) {
 		fmt.Fprintf(out, "[%s] "+format+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...)
 	}
@@ -153,6 +154,15 @@ func inspectWatch(ctx context.Context, c *common, srv namedServer, w *watchFlag,
 			switch e.Kind {
 			case workbench.EventWatch:
 				say("%s", e.Text)
+				if len(e.Files) > 0 {
+					// What set the restart off, on stderr too: stdout may be a pipe to a
+					// file or a program, and a person watching the terminal asks why.
+					what := "restarting"
+					if spec.Target.URL != "" {
+						what = "re-listing"
+					}
+					fmt.Fprintf(errOut, "mcpscope: %s changed; %s\n", workbench.ShortPaths(e.Files), what)
+				}
 			case workbench.EventStatus:
 				switch e.Status.State {
 				case workbench.StateConnected:

@@ -2,6 +2,7 @@ package proctree
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
 func start(t *testing.T, argv ...string) *Tree {
@@ -108,5 +111,43 @@ func BenchmarkStart(b *testing.B) {
 				tr.Release()
 			}
 		})
+	}
+}
+
+// A file a process under this one holds open for writing is told; one it only reads,
+// or that nobody started by us writes, is not.
+func TestWrittenByDescendant(t *testing.T) {
+	if !Supported() {
+		t.Skip("no /proc")
+	}
+	dir := t.TempDir()
+	log, src, ready := filepath.Join(dir, "server.log"), filepath.Join(dir, "server.js"), filepath.Join(dir, "ready")
+	os.WriteFile(src, []byte("x"), 0o644)
+	// The writer is a grandchild: the shell starts it in the background and waits.
+	start(t, "/bin/sh", "-c", `exec 3>>"$0"; exec 4<"$1"; (touch "$2"; exec sleep 600) & wait`, log, src, ready)
+	testutil.Eventually(t, "the shell's child to start", func() (bool, string) {
+		_, err := os.Stat(ready)
+		return err == nil, fmt.Sprint(err)
+	})
+	fi := func(p string) os.FileInfo {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	if !WrittenByDescendant(fi(log)) {
+		t.Error("the log the server's child holds open for writing was not told")
+	}
+	if WrittenByDescendant(fi(src)) {
+		t.Error("a file the server only reads was taken for its output")
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "mine"), os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if WrittenByDescendant(fi(f.Name())) {
+		t.Error("a file this process writes was taken for a descendant's")
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode"
+
+	"github.com/mcpscope/mcpscope/internal/ownfiles"
 )
 
 // Name makes s a safe file name: one path element, no separators, NUL or control
@@ -56,15 +58,23 @@ func Create(dir, name string, perm fs.FileMode) (*os.File, string, error) {
 		if n > 1 {
 			try = fmt.Sprintf("%s-%d%s", stem, n, ext)
 		}
+		// Known as mcpscope's own before it exists, so that a watch of dir knows it
+		// from its first event: a saved file is no edit (issue 20).
+		path := filepath.Join(dir, try)
+		ownfiles.Expect(path)
 		// O_EXCL: an existing file, or a link (dangling or not), is never opened.
 		f, err := root.OpenFile(try, os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
+		if err != nil {
+			ownfiles.Forget(path) // someone else's file (a source, maybe)
+		}
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
 			return nil, "", err
 		}
-		return f, filepath.Join(dir, try), nil
+		ownfiles.Add(path)
+		return f, path, nil
 	}
 	return nil, "", fmt.Errorf("too many files named %s-*%s in %s", stem, ext, dir)
 }
