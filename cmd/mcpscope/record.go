@@ -123,7 +123,7 @@ func startRecordingFrom(c *common, target client.Target, tap *wire.Tap, snap *re
 		McpscopeVersion: client.Version,
 		Target: record.Target{
 			Transport: "stdio",
-			Argv:      recordedArgv(target.Argv),
+			Argv:      record.StoredArgv(target.Argv),
 			Env:       append(targetEnv, envNames...),
 			Dir:       target.Dir,
 			Framing:   c.framing,
@@ -260,7 +260,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				break
 			}
 		}
-		target.Argv, target.Dir = liveArgv(argv), rec.Header.Target.Dir
+		target.Argv, target.Dir = record.LiveArgv(argv), rec.Header.Target.Dir
 	}
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })

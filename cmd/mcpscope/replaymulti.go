@@ -121,7 +121,7 @@ func recordedTarget(file, server string, t record.Target, stderr io.Writer) (cli
 			break
 		}
 	}
-	return client.Target{Argv: liveArgv(t.Argv), Dir: t.Dir}, nil
+	return client.Target{Argv: record.LiveArgv(t.Argv), Dir: t.Dir}, nil
 }
 
 func orOne(server string) string {
