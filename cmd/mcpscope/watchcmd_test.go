@@ -65,7 +65,7 @@ func TestInspectWatch(t *testing.T) {
 			}
 		}
 	}
-	waitLine("connected: 1 tool(s): greet")
+	waitLine("connected: 1 tool: greet")
 	toolFile(t, dir, "tools.json", schemaBreaking)
 	waitLine("changed: restarting")
 	waitLine(`! new required parameter "lang"`)
@@ -73,7 +73,7 @@ func TestInspectWatch(t *testing.T) {
 	os.WriteFile(tools, []byte(`{"tools": [`), 0o644)
 	waitLine("waiting for the next change")
 	toolFile(t, dir, "tools.json", schemaOptional)
-	waitLine("connected: 1 tool(s): greet")
+	waitLine("connected: 1 tool: greet")
 	waitLine(`parameter "lang" was removed`)
 
 	cmd.Process.Signal(syscall.SIGINT)

@@ -68,10 +68,10 @@ func TestInspectWatchRecordsEachRestart(t *testing.T) {
 			}
 		}
 	}
-	waitLine("connected: 1 tool(s): greet")
+	waitLine("connected: 1 tool: greet")
 	toolFile(t, dir, "tools.json", schemaOptional)
 	waitLine("changed: restarting")
-	waitLine("connected: 1 tool(s): greet")
+	waitLine("connected: 1 tool: greet")
 
 	cmd.Process.Signal(syscall.SIGINT)
 	select {
