@@ -30,6 +30,9 @@ type server struct {
 	err     error
 	exit    *wire.Exit
 	tools   []client.Tool
+	// refused are the tools the server lists that mcpscope does not offer, with why
+	// (the last listing's): a form left on one says why it cannot send.
+	refused []client.RefusedTool
 	// stderrFrom is where this attempt's lines start in the model's stderr.
 	stderrFrom int
 	// everReady: some attempt connected (so quitting after a failure is not an
@@ -509,7 +512,7 @@ func (m *model) onTools(msg toolsMsg) tea.Cmd {
 		m.notice = "listing tools failed: " + msg.err.Error()
 		return nil
 	}
-	s.tools = msg.list.Tools
+	s.tools, s.refused = msg.list.Tools, msg.list.Refused
 	m.refreshTools()
 	if len(msg.list.Problems) > 0 {
 		m.notice = "tool list: " + strings.Join(msg.list.Problems, "; ")

@@ -207,6 +207,11 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	t, ok := findTool(list.Tools, tool)
 	if !ok {
+		if why := list.RefusedWhy(tool); why != "" {
+			// Listed, but not offered: say why, as --inspect does, rather than that
+			// the server has no such tool.
+			return usageErr("the server lists tool %q, but mcpscope refused it: %s", tool, why) // stderr is a termsafe writer
+		}
 		return usageErr("the server has no tool %q; it has: %s", tool, toolNames(list.Tools, tool))
 	}
 	arguments, err := inspect.BuildArgs(t, argsJSON, pairs)

@@ -88,3 +88,19 @@ func TestForcedProtocolTheServerDoesNotSpeak(t *testing.T) {
 	// Negotiated, the same server is fine.
 	expect(t, mcpscope(t, nil, "--inspect", url), 0, []string{"echo"}, nil)
 }
+
+// A tool the server lists but mcpscope refused to offer (here an x-mcp-header on a
+// number, which a 2026-07-28 HTTP client must drop) is named with why, as --inspect
+// says it, not as a tool the server does not have.
+func TestCallARefusedToolSaysWhy(t *testing.T) {
+	t.Parallel()
+	url := strictModernServer(t, `[{"name":"ok","inputSchema":{"type":"object"}},
+		{"name":"bad","inputSchema":{"type":"object","properties":{"n":{"type":"number","x-mcp-header":"N"}}}}]`)
+	r := mcpscope(t, nil, "--inspect", url)
+	expect(t, r, 0, []string{"ok"}, nil)
+	r = mcpscope(t, nil, "call", "bad", "n=1", url)
+	expect(t, r, 2, nil, []string{`the server lists tool "bad", but mcpscope refused it: `, "x-mcp-header"})
+	if strings.Contains(r.stderr, "has no tool") {
+		t.Errorf("said the server has no such tool:\n%s", r.stderr)
+	}
+}
