@@ -486,8 +486,8 @@ func (m *model) onCounts(msg countsMsg) {
 		return
 	}
 	s.counts.fetching = false
-	if msg.counts.gen != s.gen && msg.counts.gen != s.reqGen() {
-		return // a restart made them stale (reqGen: a reconnect's, before its status)
+	if !s.answers(msg.counts.gen) {
+		return // a restart made them stale
 	}
 	s.counts = msg.counts
 }
@@ -505,7 +505,7 @@ func (m *model) fetchAllTools() tea.Cmd {
 
 func (m *model) onTools(msg toolsMsg) tea.Cmd {
 	s := m.server(msg.server)
-	if s == nil || (msg.gen != s.gen && msg.gen != s.reqGen()) {
+	if !s.answers(msg.gen) {
 		return nil
 	}
 	if msg.err != nil {
@@ -582,6 +582,15 @@ func (s *server) reqGen() int {
 		return s.gen + 1
 	}
 	return s.gen
+}
+
+// answers reports whether an answer fetched on connection gen is for this server as it
+// is now: its current connection, or the reconnect of an idle server, whose answer
+// may come before its connecting status (reqGen). Anything older is stale (a restart
+// came since) and is dropped. Every per-server answer (tools, counts, lists) is
+// accepted by this one rule.
+func (s *server) answers(gen int) bool {
+	return s != nil && (gen == s.gen || gen == s.reqGen())
 }
 
 // notConnected says why a server cannot take a request.
