@@ -468,9 +468,12 @@ func mockAnsweredAs(meta json.RawMessage) string {
 	if len(meta) == 0 || !bytes.Contains(meta, []byte(record.MockMetaKey)) {
 		return ""
 	}
-	var m map[string]record.MockNote
-	if json.Unmarshal(meta, &m) != nil {
+	// Only the mock's member is decoded: another _meta member that is not an object
+	// (a number, a string) must not hide the note.
+	var m map[string]json.RawMessage
+	var note record.MockNote
+	if json.Unmarshal(meta, &m) != nil || json.Unmarshal(m[record.MockMetaKey], &note) != nil {
 		return ""
 	}
-	return m[record.MockMetaKey].AnsweredAs
+	return note.AnsweredAs
 }
