@@ -534,15 +534,22 @@ func (m *model) onTools(msg toolsMsg) tea.Cmd {
 func (m *model) refreshTools() {
 	var entries []listTool
 	down := map[string]string{}
-	for _, s := range m.servers {
+	var bare []bareServer
+	order := make(map[string]int, len(m.servers))
+	for i, s := range m.servers {
+		order[s.name] = i
 		if !s.callable() {
 			down[s.name] = s.stateWord()
+			if len(s.tools) == 0 && s.state != stateConnecting {
+				// Failed (or exited) before it listed a tool: its header says so.
+				bare = append(bare, bareServer{name: s.name, why: safe(oneLine(s.status.Reason, 300))})
+			}
 		}
 		for _, t := range s.tools {
 			entries = append(entries, listTool{server: s.name, tool: t})
 		}
 	}
-	m.list.down = down
+	m.list.down, m.list.bare, m.list.order = down, bare, order
 	m.list.setEntries(entries, m.several())
 }
 
@@ -754,12 +761,39 @@ func (m *model) serversView(width, height int) string {
 		return ansi.Truncate(mark+row, width, "…")
 	})
 	lines = append(lines, rows...)
+	lines = append(lines, m.refusedRows(nameW, width)...)
 	lines = append(lines, "")
 	if c := m.srvList.cursor; c < len(m.servers) {
 		m.srvDetail.setLines(m.serverDetailCached(m.servers[c], width))
 		lines = append(lines, m.srvDetail.view(max(height-len(lines), 1)))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// maxRefusedRows bounds the rows of config entries left out: the detail needs the rest.
+const maxRefusedRows = 5
+
+// refusedRows are the config entries mcpscope could not use (opts.Refused), one row
+// each under the servers, saying why: they are not in the session, and the start's
+// notice said only the first. Not selectable: nothing can be done to them here.
+func (m *model) refusedRows(nameW, width int) []string {
+	var out []string
+	n := 0
+	for _, r := range m.opts.Refused {
+		if m.server(r.Name) != nil {
+			continue // given in the session under that name
+		}
+		n++
+		if n > maxRefusedRows {
+			continue
+		}
+		row := fmt.Sprintf("  %-*s  %s  %s", nameW, truncate(safe(r.Name), 21), m.st.err.Render("✗ not in the session"), m.st.muted.Render(safe(oneLine(r.Why, 300))))
+		out = append(out, ansi.Truncate(row, width, "…"))
+	}
+	if n > maxRefusedRows {
+		out = append(out, m.st.muted.Render(fmt.Sprintf("  and %d more left out (:add NAME says why)", n-maxRefusedRows)))
+	}
+	return out
 }
 
 // show is one count as a row shows it: "-" when the server does not offer the
