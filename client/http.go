@@ -437,6 +437,65 @@ func abbreviateString(s string, n int) string {
 	return s
 }
 
+// unsupportedVersion reads a -32022 (UnsupportedProtocolVersion) error body: the
+// versions the server speaks (data.supported) and the one it was asked for
+// (data.requested, often absent when the request was a legacy initialize).
+func unsupportedVersion(body []byte) (supported []string, requested string, ok bool) {
+	var r struct {
+		Error *struct {
+			Code int `json:"code"`
+			Data struct {
+				Supported []string `json:"supported"`
+				Requested string   `json:"requested"`
+			} `json:"data"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &r) != nil || r.Error == nil || r.Error.Code != -32022 {
+		return nil, "", false
+	}
+	return r.Error.Data.Supported, r.Error.Data.Requested, true
+}
+
+// describeVersionRefusal says a -32022 answer in words: the server does not speak the
+// version asked for, and what it offered. asked is the version the client sent when
+// the server's data does not name it. "" when the body is not a -32022 error.
+func describeVersionRefusal(body []byte, asked string) string {
+	supported, requested, ok := unsupportedVersion(body)
+	if !ok {
+		return ""
+	}
+	if requested == "" {
+		requested = asked
+	}
+	if requested == "" {
+		requested = "the version mcpscope asked for"
+	}
+	offered := "no version it speaks"
+	if len(supported) > 0 {
+		offered = strings.Join(supported, ", ")
+	}
+	// Both are the server's strings: one line, made safe where it is shown.
+	return fmt.Sprintf("the server does not speak %s; it offered %s", abbreviateString(requested, 40), abbreviateString(offered, 200))
+}
+
+// describe is describeProblem for this session: a refused protocol version names the
+// one this session asked for (--protocol, or what it negotiated).
+func (s *Session) describe(p wire.HTTPProblem) string {
+	if p.What == "status" {
+		asked := s.opts.Protocol
+		if asked == "" {
+			asked = s.info.ProtocolVersion
+		}
+		if why := describeVersionRefusal(p.Body, asked); why != "" {
+			if s.opts.Protocol != "" {
+				why += "; force one of those with --protocol, or leave --protocol out to negotiate"
+			}
+			return why
+		}
+	}
+	return describeProblem(p)
+}
+
 // describeProblem says in one line what one HTTP exchange went wrong with.
 func describeProblem(p wire.HTTPProblem) string {
 	what := p.Method + " " + p.URL
@@ -445,6 +504,9 @@ func describeProblem(p wire.HTTPProblem) string {
 	}
 	switch p.What {
 	case "status":
+		if why := describeVersionRefusal(p.Body, ""); why != "" {
+			return why
+		}
 		s := fmt.Sprintf("%s → HTTP %d %s", what, p.Status, http.StatusText(p.Status))
 		if t := bodyText(p.Body, 160); t != "" {
 			s += ": " + t
@@ -554,12 +616,12 @@ func (s *Session) httpConnectError(parent, cctx context.Context, err error, prob
 	case cctx.Err() == context.DeadlineExceeded:
 		reason = fmt.Sprintf("the server did not complete the handshake within %v (--connect-timeout)", s.opts.ConnectTimeout)
 		if last.What != "" {
-			reason += "; last: " + describeProblem(last)
+			reason += "; last: " + s.describe(last)
 		}
 	case last.What == "transport":
 		reason = fmt.Sprintf("cannot reach %s: %s", s.target.URL, last.Err)
 	case last.What != "":
-		reason = "could not connect: " + describeProblem(last)
+		reason = "could not connect: " + s.describe(last)
 	default:
 		reason = "could not connect to " + s.target.URL + ": " + err.Error()
 	}
@@ -596,7 +658,7 @@ func (s *Session) httpCallError(err error, capture *wire.Capture) error {
 		}
 	}
 	if p := lastProblem(probs); p.What != "" {
-		return &ServerError{Reason: describeProblem(p)}
+		return &ServerError{Reason: s.describe(p)}
 	}
 	if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, mcp.ErrSessionMissing) {
 		return &ServerError{Reason: "the connection to the server ended: " + err.Error()}

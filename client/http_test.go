@@ -679,6 +679,9 @@ func TestHTTPInvalidParamHeaderDropped(t *testing.T) {
 	if len(list.Problems) != 2 || !strings.Contains(list.Problems[0], `"bad"`) || !strings.Contains(list.Problems[1], "not reached through properties alone") {
 		t.Errorf("problems = %q", list.Problems)
 	}
+	if len(list.Refused) != 2 || list.RefusedWhy("bad") == "" || list.RefusedWhy("deep") == "" || list.RefusedWhy("ok") != "" {
+		t.Errorf("refused = %+v", list.Refused)
+	}
 	// The marked argument travels as Mcp-Param-Region, base64 when not header-safe.
 	for arg, want := range map[string]string{"us-west1": "us-west1", "zürich": "=?base64?esO8cmljaA==?="} {
 		if _, err := s.Call(ctx(t), "ok", json.RawMessage(`{"region":"`+arg+`"}`), client.CallOptions{}); err != nil {

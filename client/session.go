@@ -691,7 +691,27 @@ type ToolList struct {
 	Tools    []Tool
 	Pages    int
 	Problems []string // what was wrong with the list itself (tools that are not objects, a bad cursor)
-	bytes    int      // of the pages' results, which the tools keep parts of
+	// Refused are the tools the server listed that mcpscope does not offer, each with
+	// why (also said in Problems): a call to one by name says why, not that the server
+	// has no such tool.
+	Refused []RefusedTool
+	bytes   int // of the pages' results, which the tools keep parts of
+}
+
+// RefusedTool is a tool the server listed and mcpscope refused to offer.
+type RefusedTool struct {
+	Name string // as the server sent it: untrusted
+	Why  string
+}
+
+// RefusedWhy says why the tool named name was refused, "" when it was not.
+func (l *ToolList) RefusedWhy(name string) string {
+	for _, r := range l.Refused {
+		if r.Name == name {
+			return r.Why
+		}
+	}
+	return ""
 }
 
 // Bounds on one listing: an endless cursor must not fill memory. Far above real
@@ -757,7 +777,9 @@ func (s *Session) listTools(ctx context.Context, page func(cursor string) (json.
 			for _, t := range tools {
 				if s.h != nil && s.info.Era == EraModern {
 					if why := invalidParamHeaders(t.InputSchema); why != "" {
-						list.Problems = append(list.Problems, fmt.Sprintf("tool %q is not shown: %s (a 2026-07-28 HTTP client must drop such a tool)", t.Name, why))
+						why = why + " (a 2026-07-28 HTTP client must drop such a tool)"
+						list.Problems = append(list.Problems, fmt.Sprintf("tool %q is not shown: %s", t.Name, why))
+						list.Refused = append(list.Refused, RefusedTool{Name: t.Name, Why: why})
 						continue
 					}
 				}

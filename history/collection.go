@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/record"
 )
 
@@ -21,7 +22,12 @@ func (l *Log) SaveCollection(path string, entries []Entry, surface *record.Surfa
 	if len(entries) == 0 {
 		return nil, nil, fmt.Errorf("a collection needs at least one call")
 	}
-	w, err := record.Create(path, record.Header{Target: l.hdr.Target, Surface: surface}, l.red)
+	w, err := record.Create(path, record.Header{
+		McpscopeVersion: client.Version, // which mcpscope wrote it, as a recording says
+		Target:          l.hdr.Target,
+		Client:          &record.Peer{Name: "mcpscope", Version: client.Version},
+		Surface:         surface,
+	}, l.red)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -161,7 +161,9 @@ func recordTarget(t client.Target, red *record.Redactor) record.Target {
 	if t.URL != "" {
 		return record.Target{Transport: "http", URL: red.URL(t.URL)}
 	}
-	return record.Target{Transport: "stdio", Argv: red.Argv(t.Argv), Dir: t.Dir}
+	// The bundled host as `mcpscope host`, as a recording names it: a collection saved
+	// from this header must run on another machine, and with another build.
+	return record.Target{Transport: "stdio", Argv: red.Argv(record.StoredArgv(t.Argv)), Dir: t.Dir}
 }
 
 // Path is the file of this history.

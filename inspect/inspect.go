@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
@@ -280,12 +281,7 @@ func writeTable(w io.Writer, info client.Info, list *client.ToolList) error {
 }
 
 // count says how many of a kind there are, one in the singular ("1 tool", "2 tools").
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+func count(n int, noun string) string { return plural.Count(n, noun) }
 
 // mdEscape makes s one safe table cell.
 func mdEscape(s string) string {

@@ -50,8 +50,8 @@ type mockEntry struct {
 
 // MetaKey is the member of a result's _meta where the mock says that the request's
 // params differ from every recorded one (note), and which recorded request answered
-// (answeredAs).
-const MetaKey = "io.mcpscope/mock"
+// (answeredAs): record.MockMetaKey, which the workbench reads.
+const MetaKey = record.MockMetaKey
 
 // NewMock prepares a mock server for rec.
 func NewMock(rec *record.Recording) *Mock {
@@ -246,7 +246,7 @@ func withMockNote(resp json.RawMessage, note, answeredAs string) json.RawMessage
 	if json.Unmarshal(result["_meta"], &meta) != nil || meta == nil {
 		meta = map[string]json.RawMessage{}
 	}
-	meta[MetaKey], _ = json.Marshal(map[string]string{"note": note, "answeredAs": answeredAs})
+	meta[MetaKey], _ = json.Marshal(record.MockNote{Note: note, AnsweredAs: answeredAs})
 	result["_meta"], _ = json.Marshal(meta)
 	msg["result"], _ = json.Marshal(result)
 	b, err := json.Marshal(orderedMessage(msg))

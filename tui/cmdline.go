@@ -149,7 +149,7 @@ func (m *model) runCommand(text string) tea.Cmd {
 		if !m.configured(name) {
 			for _, r := range m.opts.Refused {
 				if r.Name == name && len(args) == 1 {
-					m.notice = r.Why // its file, line and reason
+					m.notice = "cannot add " + safe(name) + ": " + safe(r.Why) // its file, line and reason
 					return nil
 				}
 			}

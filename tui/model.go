@@ -622,12 +622,31 @@ func (m *model) syncForm() {
 	}
 }
 
+// ownerKind says why a call from the form cannot go to its owner now (ownerOK: it can).
+// Callers decide by it, never by the wording of the text.
+type ownerKind int
+
+const (
+	ownerOK            ownerKind = iota
+	ownerDown                    // the server cannot take a call (stopped, failed, restarting)
+	ownerGone                    // the server no longer lists the tool
+	ownerRefused                 // the server lists it, but mcpscope refused it (why says why)
+	ownerSchemaChanged           // the tool's schema is not the form's: the form is rebuilt
+)
+
+// ownerProblem is why a call from the form cannot go: its kind, and the text the
+// notice shows (safe).
+type ownerProblem struct {
+	kind ownerKind
+	text string
+}
+
 // formOwnerTool is the form owner's tool as its server lists it now, or why a call
 // from the form cannot go.
-func (m *model) formOwnerTool() (client.Tool, *server, string) {
+func (m *model) formOwnerTool() (client.Tool, *server, ownerProblem) {
 	s := m.server(m.formSrv)
 	if !s.callable() {
-		return client.Tool{}, s, m.notConnected(s)
+		return client.Tool{}, s, ownerProblem{ownerDown, m.notConnected(s)}
 	}
 	name := m.formTool
 	if m.several() {
@@ -635,7 +654,11 @@ func (m *model) formOwnerTool() (client.Tool, *server, string) {
 	}
 	i := slices.IndexFunc(s.tools, func(t client.Tool) bool { return t.Name == m.formTool })
 	if i < 0 {
-		return client.Tool{}, s, safe(name) + " is no longer in " + safe(s.name) + "'s tool list; nothing was sent"
+		if j := slices.IndexFunc(s.refused, func(r client.RefusedTool) bool { return r.Name == m.formTool }); j >= 0 {
+			// Still listed, but not offered: why, as --inspect and call say it.
+			return client.Tool{}, s, ownerProblem{ownerRefused, safe(name) + " is listed by " + safe(s.name) + " but mcpscope refused it: " + safe(s.refused[j].Why) + "; nothing was sent"}
+		}
+		return client.Tool{}, s, ownerProblem{ownerGone, safe(name) + " is no longer in " + safe(s.name) + "'s tool list; nothing was sent"}
 	}
 	t := s.tools[i]
 	schema := t.InputSchema
@@ -643,9 +666,9 @@ func (m *model) formOwnerTool() (client.Tool, *server, string) {
 		schema = json.RawMessage(`{"type":"object"}`)
 	}
 	if string(schema) != m.formSchema {
-		return client.Tool{}, s, safe(name) + "'s input schema changed; its form is rebuilt, nothing was sent"
+		return client.Tool{}, s, ownerProblem{ownerSchemaChanged, safe(name) + "'s input schema changed; its form is rebuilt, nothing was sent"}
 	}
-	return t, s, ""
+	return t, s, ownerProblem{}
 }
 
 func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
@@ -1095,9 +1118,9 @@ func (m *model) sendCallAs(anyway, asTask bool) tea.Cmd {
 	// The call goes to the form's owner, as its server lists it now: not to whatever
 	// row the cursor is on, and never with a schema the form was not built from.
 	t, srv, why := m.formOwnerTool()
-	if why != "" {
-		m.notice = why
-		if strings.Contains(why, "schema changed") {
+	if why.kind != ownerOK {
+		m.notice = why.text
+		if why.kind == ownerSchemaChanged {
 			m.syncForm()
 		}
 		return nil
@@ -1876,8 +1899,8 @@ func (m *model) toolView(width, height int) string {
 			hint = "tab or enter to fill in the arguments"
 		}
 		head := m.st.accent.Render("Arguments") + m.st.muted.Render("  "+hint)
-		if _, _, why := m.formOwnerTool(); why != "" && !strings.Contains(why, "schema changed") {
-			why = strings.ReplaceAll(why, "nothing was sent", "enter sends nothing")
+		if _, _, p := m.formOwnerTool(); p.kind != ownerOK && p.kind != ownerSchemaChanged {
+			why := strings.ReplaceAll(p.text, "nothing was sent", "enter sends nothing")
 			head = m.st.accent.Render("Arguments") + "  " + m.st.err.Render(ansi.Truncate(why, max(width-11, 1), "…"))
 		}
 		if m.formNote != "" && m.formNoteF == m.form {

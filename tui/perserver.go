@@ -39,7 +39,7 @@ func fetchAll(servers []*server, offers func(*server) bool, fetch func(*server) 
 func fetchMissing[L perServer](servers []*server, lists map[string]L, offers func(*server) bool, fetch func(*server) tea.Cmd) tea.Cmd {
 	return fetchAll(servers, func(s *server) bool {
 		l, ok := lists[s.name]
-		return offers(s) && (!ok || (l.lazy().gen != s.gen && l.lazy().gen != s.reqGen()))
+		return offers(s) && (!ok || !s.answers(l.lazy().gen))
 	}, fetch)
 }
 
@@ -68,7 +68,7 @@ func listFor[T any, L interface {
 func answerFor[L perServer](m *model, lists map[string]L, server string, gen int) (L, bool) {
 	s := m.server(server)
 	l, ok := lists[server]
-	if s == nil || !ok || (gen != s.gen && gen != s.reqGen()) || l.lazy().gen != gen {
+	if !ok || !s.answers(gen) || l.lazy().gen != gen {
 		var none L
 		return none, false
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/validate"
 )
 
@@ -464,18 +465,15 @@ func cutAt(line string, width int) int {
 // to a call with other arguments, from the result's _meta; "" when the arguments
 // matched a recorded call.
 func mockAnsweredAs(meta json.RawMessage) string {
-	if len(meta) == 0 || !bytes.Contains(meta, []byte(mockMetaKey)) {
+	if len(meta) == 0 || !bytes.Contains(meta, []byte(record.MockMetaKey)) {
 		return ""
 	}
-	var m map[string]struct {
-		AnsweredAs string `json:"answeredAs"`
-	}
-	if json.Unmarshal(meta, &m) != nil {
+	// Only the mock's member is decoded: another _meta member that is not an object
+	// (a number, a string) must not hide the note.
+	var m map[string]json.RawMessage
+	var note record.MockNote
+	if json.Unmarshal(meta, &m) != nil || json.Unmarshal(m[record.MockMetaKey], &note) != nil {
 		return ""
 	}
-	return m[mockMetaKey].AnsweredAs
+	return note.AnsweredAs
 }
-
-// mockMetaKey is replay.MetaKey (not imported: package replay registers a -update
-// flag, which the TUI's golden tests register too).
-const mockMetaKey = "io.mcpscope/mock"

@@ -30,6 +30,9 @@ type server struct {
 	err     error
 	exit    *wire.Exit
 	tools   []client.Tool
+	// refused are the tools the server lists that mcpscope does not offer, with why
+	// (the last listing's): a form left on one says why it cannot send.
+	refused []client.RefusedTool
 	// stderrFrom is where this attempt's lines start in the model's stderr.
 	stderrFrom int
 	// everReady: some attempt connected (so quitting after a failure is not an
@@ -483,8 +486,8 @@ func (m *model) onCounts(msg countsMsg) {
 		return
 	}
 	s.counts.fetching = false
-	if msg.counts.gen != s.gen && msg.counts.gen != s.reqGen() {
-		return // a restart made them stale (reqGen: a reconnect's, before its status)
+	if !s.answers(msg.counts.gen) {
+		return // a restart made them stale
 	}
 	s.counts = msg.counts
 }
@@ -502,14 +505,14 @@ func (m *model) fetchAllTools() tea.Cmd {
 
 func (m *model) onTools(msg toolsMsg) tea.Cmd {
 	s := m.server(msg.server)
-	if s == nil || (msg.gen != s.gen && msg.gen != s.reqGen()) {
+	if !s.answers(msg.gen) {
 		return nil
 	}
 	if msg.err != nil {
 		m.notice = "listing tools failed: " + msg.err.Error()
 		return nil
 	}
-	s.tools = msg.list.Tools
+	s.tools, s.refused = msg.list.Tools, msg.list.Refused
 	m.refreshTools()
 	if len(msg.list.Problems) > 0 {
 		m.notice = "tool list: " + strings.Join(msg.list.Problems, "; ")
@@ -531,15 +534,22 @@ func (m *model) onTools(msg toolsMsg) tea.Cmd {
 func (m *model) refreshTools() {
 	var entries []listTool
 	down := map[string]string{}
-	for _, s := range m.servers {
+	var bare []bareServer
+	order := make(map[string]int, len(m.servers))
+	for i, s := range m.servers {
+		order[s.name] = i
 		if !s.callable() {
 			down[s.name] = s.stateWord()
+			if len(s.tools) == 0 && s.state != stateConnecting {
+				// Failed (or exited) before it listed a tool: its header says so.
+				bare = append(bare, bareServer{name: s.name, why: safe(oneLine(s.status.Reason, 300))})
+			}
 		}
 		for _, t := range s.tools {
 			entries = append(entries, listTool{server: s.name, tool: t})
 		}
 	}
-	m.list.down = down
+	m.list.down, m.list.bare, m.list.order = down, bare, order
 	m.list.setEntries(entries, m.several())
 }
 
@@ -579,6 +589,15 @@ func (s *server) reqGen() int {
 		return s.gen + 1
 	}
 	return s.gen
+}
+
+// answers reports whether an answer fetched on connection gen is for this server as it
+// is now: its current connection, or the reconnect of an idle server, whose answer
+// may come before its connecting status (reqGen). Anything older is stale (a restart
+// came since) and is dropped. Every per-server answer (tools, counts, lists) is
+// accepted by this one rule.
+func (s *server) answers(gen int) bool {
+	return s != nil && (gen == s.gen || gen == s.reqGen())
 }
 
 // notConnected says why a server cannot take a request.
@@ -742,12 +761,39 @@ func (m *model) serversView(width, height int) string {
 		return ansi.Truncate(mark+row, width, "…")
 	})
 	lines = append(lines, rows...)
+	lines = append(lines, m.refusedRows(nameW, width)...)
 	lines = append(lines, "")
 	if c := m.srvList.cursor; c < len(m.servers) {
 		m.srvDetail.setLines(m.serverDetailCached(m.servers[c], width))
 		lines = append(lines, m.srvDetail.view(max(height-len(lines), 1)))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// maxRefusedRows bounds the rows of config entries left out: the detail needs the rest.
+const maxRefusedRows = 5
+
+// refusedRows are the config entries mcpscope could not use (opts.Refused), one row
+// each under the servers, saying why: they are not in the session, and the start's
+// notice said only the first. Not selectable: nothing can be done to them here.
+func (m *model) refusedRows(nameW, width int) []string {
+	var out []string
+	n := 0
+	for _, r := range m.opts.Refused {
+		if m.server(r.Name) != nil {
+			continue // given in the session under that name
+		}
+		n++
+		if n > maxRefusedRows {
+			continue
+		}
+		row := fmt.Sprintf("  %-*s  %s  %s", nameW, truncate(safe(r.Name), 21), m.st.err.Render("✗ not in the session"), m.st.muted.Render(safe(oneLine(r.Why, 300))))
+		out = append(out, ansi.Truncate(row, width, "…"))
+	}
+	if n > maxRefusedRows {
+		out = append(out, m.st.muted.Render(fmt.Sprintf("  and %d more left out (:add NAME says why)", n-maxRefusedRows)))
+	}
+	return out
 }
 
 // show is one count as a row shows it: "-" when the server does not offer the

@@ -46,6 +46,12 @@ type toolList struct {
 	// that the selection (and the open form) stays on them instead of falling onto
 	// another server's tool.
 	down map[string]string
+	// bare are the servers, in the session's order, that cannot take a call and have
+	// no tool listed (one that failed before listing), each with why (safe, one line):
+	// with several servers each still gets its header, so that the list says what
+	// became of it instead of leaving it out. order is every server's place.
+	bare  []bareServer
+	order map[string]int
 	// ghost is the index in tools of the selected tool that its server no longer
 	// lists (when hasGhost). It stays, drawn as gone, until the user moves away: the
 	// selection says the tool is gone rather than silently landing on another one.
@@ -61,6 +67,9 @@ type row struct {
 	header  string
 	count   int // the header's number of tools
 }
+
+// bareServer is a server without tools in the list: its name and why.
+type bareServer struct{ name, why string }
 
 // listTool is a tool of one server.
 type listTool struct {
@@ -143,8 +152,15 @@ func (l *toolList) setEntries(entries []listTool, several bool) {
 		// Until the user moves, the cursor stays on the first tool, whichever server
 		// answered first.
 		l.cursor = 0
-		if len(l.rows) > 1 && l.rows[0].tool < 0 && !l.collapsed[l.rows[0].header] {
-			l.cursor = 1
+		// Past the headers of servers without tools, then past the first group's
+		// header onto its first tool when the group is open.
+		first := 0
+		for first < len(l.rows)-1 && l.rows[first].tool < 0 && l.isBare(l.rows[first].header) {
+			first++
+		}
+		l.cursor = first
+		if first+1 < len(l.rows) && l.rows[first].tool < 0 && !l.collapsed[l.rows[first].header] && l.rows[first+1].tool >= 0 {
+			l.cursor = first + 1
 		}
 	}
 }
@@ -235,8 +251,18 @@ func (l *toolList) refilter() {
 	l.rows = l.rows[:0]
 	if l.filter == "" {
 		l.prev, l.prevFilter = nil, ""
+		// The headers of servers without tools go at their server's place.
+		bi := 0
+		bareBefore := func(place int) {
+			for ; l.several && bi < len(l.bare) && l.order[l.bare[bi].name] < place; bi++ {
+				l.rows = append(l.rows, row{tool: -1, header: l.bare[bi].name})
+			}
+		}
 		for i := range l.tools {
 			if l.several && (i == 0 || l.servers[i] != l.servers[i-1]) {
+				if place, ok := l.order[l.servers[i]]; ok {
+					bareBefore(place)
+				}
 				n := 0
 				for j := i; j < len(l.tools) && l.servers[j] == l.servers[i]; j++ {
 					n++
@@ -248,6 +274,7 @@ func (l *toolList) refilter() {
 			}
 			l.rows = append(l.rows, row{tool: i})
 		}
+		bareBefore(len(l.order))
 	} else {
 		// Typing one more character narrows the last result, so only its tools need
 		// looking at; anything else searches everything.
@@ -394,6 +421,9 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 			line := st.accent.Render(mark+safe(r.header)) + st.muted.Render(" "+strconv.Itoa(r.count))
 			if word, ok := l.down[r.header]; ok {
 				line = st.muted.Render(mark+safe(r.header)+" ") + st.err.Render(word) + st.muted.Render(" "+strconv.Itoa(r.count))
+				if why := l.bareWhy(r.header); why != "" {
+					line += st.muted.Render(": " + why)
+				}
 			}
 			if selected {
 				line = st.selected.Render("› ") + line
@@ -434,6 +464,21 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 	})
 	b.WriteString(strings.Join(lines, "\n"))
 	return b.String()
+}
+
+// bareWhy is why the server without tools has none ("" when it has tools).
+func (l *toolList) bareWhy(name string) string {
+	for _, b := range l.bare {
+		if b.name == name {
+			return b.why
+		}
+	}
+	return ""
+}
+
+// isBare reports whether the server is in the list without tools (l.bare).
+func (l *toolList) isBare(name string) bool {
+	return slices.ContainsFunc(l.bare, func(b bareServer) bool { return b.name == name })
 }
 
 // badgeString shows the four hints: a set hint in colour and capitals, a spec default

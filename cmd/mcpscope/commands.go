@@ -17,6 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/inspect"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/validate"
 )
@@ -67,7 +68,7 @@ func (n *noiseNote) report(stderr io.Writer) {
 	if n.size > 200 {
 		first += " (" + wire.HumanBytes(int64(n.size)) + ")"
 	}
-	fmt.Fprintf(stderr, "mcpscope: note: the server wrote %d non-JSON line(s) to stdout, skipped (the first: %q); use --trace to see them\n", n.lines, first)
+	fmt.Fprintf(stderr, "mcpscope: note: the server wrote %s to stdout, skipped (the first: %q); use --trace to see them\n", plural.Count(n.lines, "non-JSON line"), first)
 }
 
 // connect opens a session for a one-shot command with everything the common flags
@@ -206,6 +207,11 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	t, ok := findTool(list.Tools, tool)
 	if !ok {
+		if why := list.RefusedWhy(tool); why != "" {
+			// Listed, but not offered: say why, as --inspect does, rather than that
+			// the server has no such tool.
+			return usageErr("the server lists tool %q, but mcpscope refused it: %s", tool, why) // stderr is a termsafe writer
+		}
 		return usageErr("the server has no tool %q; it has: %s", tool, toolNames(list.Tools, tool))
 	}
 	arguments, err := inspect.BuildArgs(t, argsJSON, pairs)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/browser"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/readfile"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
@@ -240,7 +241,7 @@ func (f *interactFlags) answerElicit(ctx context.Context, req client.ElicitReque
 		}
 		content, missing := fillDefaults(fields, answers)
 		if len(missing) > 0 {
-			fmt.Fprintf(f.stderr, "mcpscope: --elicit-answers lacks the required field(s) %s, which have no default; cancelled\n", strings.Join(missing, ", "))
+			fmt.Fprintf(f.stderr, "mcpscope: --elicit-answers lacks the required %s %s, which have no default; cancelled\n", plural.Noun(len(missing), "field"), strings.Join(missing, ", "))
 			return client.ElicitResponse{Action: "cancel"}, nil
 		}
 		data, _ := json.Marshal(content)
@@ -390,7 +391,7 @@ func (f *interactFlags) answerSampling(ctx context.Context, req client.SamplingR
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sampled++
-	summary := fmt.Sprintf("%d message(s), maxTokens %d", len(req.Messages), req.MaxTokens)
+	summary := fmt.Sprintf("%s, maxTokens %d", plural.Count(len(req.Messages), "message"), req.MaxTokens)
 	if len(req.Tools) > 0 {
 		summary += ", with tools"
 	}

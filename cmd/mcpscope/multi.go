@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/inspect"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -147,7 +148,7 @@ func inspectMany(ctx context.Context, c *common, servers []namedServer, stdout, 
 	case failed == len(sections):
 		return &exitError{code: exitServer, msg: fmt.Sprintf("every server failed (%d of %d)", failed, len(sections))}
 	case failed > 0 && c.naming.strict:
-		return &exitError{code: exitServer, msg: fmt.Sprintf("%d of %d servers failed (--strict)", failed, len(sections))}
+		return &exitError{code: exitServer, msg: fmt.Sprintf("%d of %s failed (--strict)", failed, plural.Count(len(sections), "server"))}
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ func TestPrimitiveCommandsOnTheHost(t *testing.T) {
 	expect(t, mcpscope(t, nil, "skill", "hello-world"), 0, []string{"name: hello-world", "skill://hello-world/scripts/hello.sh", "digest and size match"}, nil)
 	expect(t, mcpscope(t, nil, "ping", "--protocol", "2025-11-25"), 0, []string{"pong"}, nil)
 	expect(t, mcpscope(t, nil, "ping"), 0, []string{"pong: server/discover answered in "}, nil)
-	expect(t, mcpscope(t, nil, "call", "sample", "messages=1000", "--sampling-reply", "a canned reply"), 0, []string{"The model replied: a canned reply"}, []string{"1000 message(s), maxTokens 200"})
+	expect(t, mcpscope(t, nil, "call", "sample", "messages=1000", "--sampling-reply", "a canned reply"), 0, []string{"The model replied: a canned reply"}, []string{"1000 messages, maxTokens 200"})
 	expect(t, mcpscope(t, nil, "call", "sample", "--protocol", "2025-11-25", "--sampling-reply", "old era"), 0, []string{"The model replied: old era"}, nil)
 	expect(t, mcpscope(t, nil, "call", "research", "topic=go", "delayMs=20", "--task"), 0, []string{"Report on go: 4 stages done."}, []string{" working: ", "completed: done"})
 	expect(t, mcpscope(t, nil, "call", "research", "topic=old", "delayMs=20", "--protocol", "2025-11-25"), 0, []string{"Report on old"}, []string{"completed: done"})

@@ -41,7 +41,7 @@ func (c *common) recordTarget(target client.Target, envNames []string) (record.T
 	names, secrets := record.EnvSecrets(target.Env)
 	return record.Target{
 		Transport: "stdio",
-		Argv:      recordedArgv(target.Argv),
+		Argv:      record.StoredArgv(target.Argv),
 		Env:       append(names, envNames...),
 		Dir:       target.Dir,
 		Framing:   c.framing,

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/host"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/pollread"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/record"
@@ -123,7 +124,7 @@ func startRecordingFrom(c *common, target client.Target, tap *wire.Tap, snap *re
 		McpscopeVersion: client.Version,
 		Target: record.Target{
 			Transport: "stdio",
-			Argv:      recordedArgv(target.Argv),
+			Argv:      record.StoredArgv(target.Argv),
 			Env:       append(targetEnv, envNames...),
 			Dir:       target.Dir,
 			Framing:   c.framing,
@@ -228,7 +229,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				break
 			}
 		}
-		target.Argv, target.Dir = liveArgv(argv), rec.Header.Target.Dir
+		target.Argv, target.Dir = record.LiveArgv(argv), rec.Header.Target.Dir
 	}
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
@@ -292,12 +293,12 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if report.OK() {
 			fmt.Fprintf(stderr, "mcpscope: %s already matches the server; responses not rewritten\n", file)
 		} else {
-			fmt.Fprintf(stderr, "mcpscope: updated %s: %d exchange(s) rewritten from the live server\n", file, len(report.Failures))
+			fmt.Fprintf(stderr, "mcpscope: updated %s: %s rewritten from the live server\n", file, plural.Count(len(report.Failures), "exchange"))
 		}
 		return nil
 	}
 	if !report.OK() {
-		return &exitError{code: exitServer, msg: fmt.Sprintf("%s differs from the live server in %d of %d exchanges (--update accepts the live answers)", file, len(report.Failures), report.Replayed)}
+		return &exitError{code: exitServer, msg: fmt.Sprintf("%s differs from the live server in %d of %s (--update accepts the live answers)", file, len(report.Failures), plural.Count(report.Replayed, "exchange"))}
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/replay"
@@ -121,7 +122,7 @@ func recordedTarget(file, server string, t record.Target, stderr io.Writer) (cli
 			break
 		}
 	}
-	return client.Target{Argv: liveArgv(t.Argv), Dir: t.Dir}, nil
+	return client.Target{Argv: record.LiveArgv(t.Argv), Dir: t.Dir}, nil
 }
 
 func orOne(server string) string {
@@ -263,7 +264,7 @@ func replayServers(ctx context.Context, c *common, rec *record.Recording, a repl
 		var parts []string
 		for _, r := range reports {
 			if f := failed[r.Server]; f != nil {
-				parts = append(parts, fmt.Sprintf("server %q in %d of %d exchanges", r.Server, len(f.Failures), f.Replayed))
+				parts = append(parts, fmt.Sprintf("server %q in %d of %s", r.Server, len(f.Failures), plural.Count(f.Replayed, "exchange")))
 			}
 		}
 		return &exitError{code: exitServer, msg: fmt.Sprintf("%s differs from the live servers: %s", a.file, strings.Join(parts, "; "))}

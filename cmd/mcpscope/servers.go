@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcpscope/mcpscope/config"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
@@ -99,6 +100,6 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "\n%d servers. Inspect one with: mcpscope --inspect NAME\n", len(f.Entries))
+	fmt.Fprintf(stdout, "\n%s. Inspect one with: mcpscope --inspect NAME\n", plural.Count(len(f.Entries), "server"))
 	return nil
 }

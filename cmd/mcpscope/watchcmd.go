@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/surface"
 	"github.com/mcpscope/mcpscope/watch"
@@ -175,7 +176,7 @@ func inspectWatch(ctx context.Context, c *common, srv namedServer, w *watchFlag,
 					for _, t := range tools.Tools {
 						names = append(names, t.Name)
 					}
-					say("connected: %d tool(s): %s", len(names), strings.Join(names, ", "))
+					say("connected: %s: %s", plural.Count(len(names), "tool"), strings.Join(names, ", "))
 				case workbench.StateFailed, workbench.StateExited:
 					say("the server %s: %s", e.Status.State, e.Status.Reason)
 					for _, l := range e.Status.Stderr {

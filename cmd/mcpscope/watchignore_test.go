@@ -37,7 +37,7 @@ func TestInspectWatchIgnoresItsOwnAndTheServersOutput(t *testing.T) {
 	}
 	r := startWatch(t, filepath.Join(dir, "w.out"), "--inspect", "--watch", "--watch-debounce", "100ms",
 		"--record", filepath.Join(dir, "session.jsonl"), "--", "sh", script)
-	r.waitLine("connected: 1 tool(s): greet")
+	r.waitLine("connected: 1 tool: greet")
 	testutil.WaitFile(t, filepath.Join(dir, "server-output.txt"), "tick\ntick\n")
 
 	// What is not a source: ignored by .gitignore, and the usual noise.
@@ -58,7 +58,7 @@ func TestInspectWatchIgnoresItsOwnAndTheServersOutput(t *testing.T) {
 		if !strings.HasSuffix(line, "] tools.json changed: restarting") {
 			t.Fatalf("edit %d: the restart was set off by something else: %q\nstdout:\n%s", i+1, line, r.out())
 		}
-		r.waitLine("connected: 1 tool(s): greet")
+		r.waitLine("connected: 1 tool: greet")
 		r.waitLine("after tools.json changed (")
 	}
 	r.interrupt()

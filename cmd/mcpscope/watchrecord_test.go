@@ -18,10 +18,10 @@ func TestInspectWatchRecordsEachRestart(t *testing.T) {
 	tools := toolFile(t, dir, "tools.json", schemaV1)
 	rec := filepath.Join(dir, "watch.jsonl")
 	r := startWatch(t, "", "--inspect", "--watch", tools, "--watch-debounce", "100ms", "--record", rec, "--trace", "--", bin, "host", "--tools", tools)
-	r.waitLine("connected: 1 tool(s): greet")
+	r.waitLine("connected: 1 tool: greet")
 	toolFile(t, dir, "tools.json", schemaOptional)
 	r.waitLine("changed: restarting")
-	r.waitLine("connected: 1 tool(s): greet")
+	r.waitLine("connected: 1 tool: greet")
 	r.interrupt()
 	data, err := os.ReadFile(rec)
 	if err != nil {

@@ -1,24 +1,26 @@
-package main
+package record
 
 import (
 	"os"
 	"path/filepath"
 )
 
-// A recording made with the bundled host names it `mcpscope host`, not the path of the
-// binary that ran it (under `go run` a build-cache path that exists nowhere else);
-// replay runs such a command with the mcpscope that is running.
+// A file mcpscope writes (a recording, a History collection) names the bundled host
+// `mcpscope host ARGS`, not the path of the binary that ran it (under `go run` a
+// build-cache path that exists nowhere else, otherwise a path on one machine); replay,
+// serve and open run such a command with the mcpscope that is running. One rule here,
+// so that every writer and every reader of the files agree.
 
-// recordedArgv is argv as a recording stores it.
-func recordedArgv(argv []string) []string {
+// StoredArgv is argv as a file stores it: the running binary's `host` is `mcpscope host`.
+func StoredArgv(argv []string) []string {
 	if len(argv) < 2 || argv[1] != "host" || !isSelf(argv[0]) {
 		return argv
 	}
 	return append([]string{"mcpscope"}, argv[1:]...)
 }
 
-// liveArgv is a recorded argv as it is run: `mcpscope ...` is this binary.
-func liveArgv(argv []string) []string {
+// LiveArgv is a stored argv as it is run: `mcpscope ...` is this binary.
+func LiveArgv(argv []string) []string {
 	if len(argv) == 0 || argv[0] != "mcpscope" {
 		return argv
 	}
