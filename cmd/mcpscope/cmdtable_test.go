@@ -313,3 +313,43 @@ func TestEveryTableCommandHasHelp(t *testing.T) {
 		walk(c)
 	}
 }
+
+// The fish script completes as fish runs it: commands, a command's own flags, and
+// auth's subcommands with only the flags each honours.
+func TestFishCompletion(t *testing.T) {
+	t.Parallel()
+	fish, err := exec.LookPath("fish")
+	if err != nil {
+		t.Skip("fish is not installed (.ci/run installs it)")
+	}
+	code, script, errOut := runCLI(t, "completion", "fish")
+	if code != 0 {
+		t.Fatalf("completion fish: exit %d %s", code, errOut)
+	}
+	file := filepath.Join(t.TempDir(), "mcpscope.fish")
+	if err := os.WriteFile(file, []byte(script), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	complete := func(line string) string {
+		t.Helper()
+		cmd := exec.Command(fish, "--no-config", "-c", "source "+file+"; complete -C '"+line+"'")
+		cmd.Env = append(os.Environ(), "PATH=/usr/bin:/bin") // no mcpscope on PATH: no server lookup
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("fish complete -C %q: %v\n%s", line, err, out)
+		}
+		return string(out)
+	}
+	if got := complete("mcpscope res"); !strings.Contains(got, "resources\t") {
+		t.Errorf("mcpscope res<TAB> offers:\n%s", got)
+	}
+	if got := complete("mcpscope diff --fo"); !strings.Contains(got, "--format") {
+		t.Errorf("mcpscope diff --fo<TAB> offers:\n%s", got)
+	}
+	if got := complete("mcpscope auth "); !strings.Contains(got, "logout\t") || !strings.Contains(got, "login\t") {
+		t.Errorf("mcpscope auth <TAB> offers:\n%s", got)
+	}
+	if got := complete("mcpscope auth login --a"); strings.Contains(got, "--all") {
+		t.Errorf("auth login does not take --all, yet it is offered:\n%s", got)
+	}
+}
