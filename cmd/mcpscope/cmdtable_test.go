@@ -353,3 +353,40 @@ func TestFishCompletion(t *testing.T) {
 		t.Errorf("auth login does not take --all, yet it is offered:\n%s", got)
 	}
 }
+
+// The grouped Flags section of mcpscope --help is written by hand (grouped by purpose),
+// so this keeps it honest: every flag it names is one the workbench or some command
+// takes, and every flag of the workbench is named there.
+func TestTopLevelFlagsAreRealFlags(t *testing.T) {
+	t.Parallel()
+	known := map[string]bool{}
+	for _, f := range sortedFlags(workbenchFlags()) {
+		known[f] = true
+	}
+	var walk func([]*command)
+	walk = func(list []*command) {
+		for _, c := range list {
+			for _, f := range sortedFlags(c.flagSet()) {
+				known[f] = true
+			}
+			walk(c.subs)
+		}
+	}
+	walk(commandTable)
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?:^|[\s,(])(--?[a-zA-Z][a-zA-Z0-9-]*)`).FindAllStringSubmatch(globalFlagsHelp, -1) {
+		named[m[1]] = true
+	}
+	delete(named, "--help") // "CMD --help" in the prose
+	delete(named, "-y")     // 'npx -y pkg', an example of a command line
+	for f := range named {
+		if !known[f] {
+			t.Errorf("mcpscope --help names %s, which no command takes", f)
+		}
+	}
+	for _, f := range sortedFlags(workbenchFlags()) {
+		if !named[f] {
+			t.Errorf("the workbench takes %s, which mcpscope --help does not name", f)
+		}
+	}
+}

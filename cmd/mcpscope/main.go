@@ -37,10 +37,15 @@ Flags:
   --protocol VERSION             force a protocol version instead of negotiating
   --framing auto|ndjson|content-length   stdio framing (default auto)
   --repair                       accept a missing "jsonrpc" tag and ids echoed as strings
-  -e K=V, --env-file FILE        add to the server's environment
-  -H 'Name: value', --bearer TOKEN, --bearer-env VAR   HTTP headers and credentials
+  -e K=V (--env), --env-file FILE   add to the server's environment
+  -H 'Name: value' (--header), --bearer TOKEN, --bearer-env VAR   HTTP headers and credentials
   --login, --no-oauth, --client-id ID, --client-secret S, --scope 'a b', --redirect-port N
-                                 OAuth: log in on a 401 (see mcpscope auth)
+                                 OAuth: log in on a 401 (see mcpscope auth); --paste reads
+                                 the redirected URL from stdin
+  --oauth-grant authorization-code|client-credentials|jwt-bearer   OAuth grant; with
+                                 --client-secret-env VAR, --client-key FILE (--client-key-alg),
+                                 --assertion-file FILE | --assertion-env VAR,
+                                 --client-metadata-url URL (see mcpscope auth login --help)
   --transport streamable|sse     force an HTTP transport
   --allow-cross-origin           follow a redirect to another origin, without credentials
   --config FILE                  read server NAMEs from this client config
@@ -60,6 +65,7 @@ Flags:
   --trace                        print every wire event to stderr
   --theme auto|dark|light|high-contrast, --no-confirm   the workbench
   --keep SIZE                    workbench: memory for Traffic, Logs and Stderr (default 64MiB)
+  --idle-disconnect DURATION     workbench: stop a server idle this long; the next call reconnects it
   --watch [PATH]                 workbench and --inspect: restart the server when a watched file changes
                                  (plain: the files of its command line; PATH: a file, directory or glob;
                                  --watch-debounce 250ms); the Changes view shows what the edit changed
