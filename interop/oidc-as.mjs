@@ -22,8 +22,9 @@
 // "mcp-resource" (secret "mcp-resource-secret") is the resource server's, for
 // introspection. When ready it prints "issuer http://127.0.0.1:PORT" on stdout.
 // GET /test/log answers the token endpoint's requests so far (grant_type, resource,
-// client_id, the error if any) and every token it issued (so a test can check that
-// none leaks); it is for tests only.
+// client_id, the error if any), every token it issued (so a test can check that
+// none leaks), the client_id of each authorization request and of each client read
+// (RFC 7592); it is for tests only.
 import crypto from 'node:crypto';
 import http from 'node:http';
 import Provider from 'oidc-provider';
@@ -38,6 +39,8 @@ const ttl = Number(value('--ttl', '3600'));
 const noRefresh = flag('--no-refresh');
 
 const tokenLog = []; // one entry per token request
+const authorizeLog = []; // the client_id of each authorization request (not the resumes after login and consent)
+const clientReads = []; // the client_id of each client read (RFC 7592, GET /reg/ID)
 const issued = []; // every token and secret handed out
 
 let provider;
@@ -49,9 +52,11 @@ const server = http.createServer((req, res) => {
   const u = new URL(req.url, 'http://x');
   if (u.pathname === '/test/log') {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ token: tokenLog, secrets: issued }));
+    res.end(JSON.stringify({ token: tokenLog, secrets: issued, authorize: authorizeLog, client_reads: clientReads }));
     return;
   }
+  if (u.pathname === '/auth') authorizeLog.push(u.searchParams.get('client_id'));
+  if (req.method === 'GET' && u.pathname.startsWith('/reg/')) clientReads.push(u.pathname.slice('/reg/'.length));
   if (u.pathname.startsWith('/interaction/')) {
     approve(req, res).catch((err) => {
       res.writeHead(500, { 'content-type': 'text/plain' });

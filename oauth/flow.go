@@ -3,6 +3,7 @@ package oauth
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -1099,7 +1100,8 @@ func sameRedirect(registered, redirect string) bool {
 type client struct {
 	id, secret, method string
 	how                string
-	stored             bool // the registration kept for the issuer
+	stored             bool          // the registration kept for the issuer
+	reg                *Registration // the dynamic registration (kept, or made now); nil for other clients
 }
 
 // register picks the client: pre-registered; a client ID metadata document where
@@ -1123,7 +1125,8 @@ func (m *Manager) register(ctx context.Context, d *discovered, redirect string) 
 	if m.opts.Store != nil {
 		if r := m.opts.Store.LoadRegistration(asm.Issuer); r != nil && (redirect == "" || slices.ContainsFunc(r.RedirectURIs, func(u string) bool { return sameRedirect(u, redirect) })) {
 			m.secret(r.ClientSecret)
-			return &client{id: r.ClientID, secret: r.ClientSecret, method: r.AuthMethod, stored: true, how: "the client registered with " + asm.Issuer + " before (" + r.ClientID + ")"}, nil
+			m.secret(r.AccessToken)
+			return &client{id: r.ClientID, secret: r.ClientSecret, method: r.AuthMethod, stored: true, reg: r, how: "the client registered with " + asm.Issuer + " before (" + r.ClientID + ")"}, nil
 		}
 	}
 	if asm.RegistrationEndpoint == "" {
@@ -1144,7 +1147,12 @@ func (m *Manager) register(ctx context.Context, d *discovered, redirect string) 
 		meta.RedirectURIs = []string{redirect}
 	}
 	m.step("registration", "dynamic registration at %s (redirect %s, token_endpoint_auth_method %s)", asm.RegistrationEndpoint, redirect, method)
-	resp, err := oauthex.RegisterClient(ctx, asm.RegistrationEndpoint, meta, m.client)
+	// The SDK's response type drops RFC 7592's members: keep a copy of the body
+	// (already bounded by logTransport) to read them.
+	var raw []byte
+	hc := *m.client
+	hc.Transport = &bodyCopy{base: m.client.Transport, into: &raw}
+	resp, err := oauthex.RegisterClient(ctx, asm.RegistrationEndpoint, meta, &hc)
 	if err != nil {
 		// The SDK quotes the response body in its errors: show a line of it, not a MiB.
 		return nil, errorf("dynamic registration at %s failed: %s", asm.RegistrationEndpoint, abbreviate(err.Error(), 300))
@@ -1158,12 +1166,48 @@ func (m *Manager) register(ctx context.Context, d *discovered, redirect string) 
 		}
 	}
 	m.step("registration", "registered client %s (client_secret %s, token_endpoint_auth_method %s)", resp.ClientID, mask(resp.ClientSecret), got)
+	r := &Registration{Issuer: asm.Issuer, ClientID: resp.ClientID, ClientSecret: resp.ClientSecret, AuthMethod: got, RedirectURIs: meta.RedirectURIs}
+	var mgmt struct {
+		URI   string `json:"registration_client_uri"`
+		Token string `json:"registration_access_token"`
+	}
+	if json.Unmarshal(raw, &mgmt) == nil && mgmt.URI != "" && mgmt.Token != "" {
+		m.secret(mgmt.Token)
+		// The token goes only where the authorization server said, and not in the
+		// clear to another host.
+		if err := checkSecureURL("registration_client_uri", mgmt.URI); err != nil {
+			m.step("registration", "not keeping the client's configuration endpoint: %v", err)
+		} else {
+			r.ClientURI, r.AccessToken = mgmt.URI, mgmt.Token
+		}
+	}
 	if m.opts.Store != nil {
-		if err := m.opts.Store.SaveRegistration(&Registration{Issuer: asm.Issuer, ClientID: resp.ClientID, ClientSecret: resp.ClientSecret, AuthMethod: got, RedirectURIs: meta.RedirectURIs}); err != nil {
+		if err := m.opts.Store.SaveRegistration(r); err != nil {
 			m.step("registration", "could not keep the registration: %v", err)
 		}
 	}
-	return &client{id: resp.ClientID, secret: resp.ClientSecret, method: got, how: "dynamic registration at " + asm.RegistrationEndpoint}, nil
+	return &client{id: resp.ClientID, secret: resp.ClientSecret, method: got, reg: r, how: "dynamic registration at " + asm.RegistrationEndpoint}, nil
+}
+
+// bodyCopy hands a copy of each response body it passes on to into.
+type bodyCopy struct {
+	base http.RoundTripper
+	into *[]byte
+}
+
+func (b *bodyCopy) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := b.base.RoundTrip(req)
+	if err != nil || resp.Body == nil {
+		return resp, err
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	*b.into = data
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	return resp, nil
 }
 
 func (m *Manager) authorizationCode(ctx context.Context, d *discovered, chs []oauthex.Challenge) (*Entry, error) {
@@ -1200,18 +1244,28 @@ func (m *Manager) authorizationCode(ctx context.Context, d *discovered, chs []oa
 	}
 	cfg := config(c)
 	authURL := cfg.AuthCodeURL(state, params...)
-	if c.stored && m.authorizeRefuses(ctx, authURL) {
-		// The authorization server no longer knows the kept client (restarted,
-		// reset, the client deleted or expired): the browser would show
-		// invalid_client and no redirect would come. Register again now.
-		m.step("registration", "%s", m.forgetClient(d.asm.Issuer, c.id, "its authorization endpoint refuses the request"))
-		if c, err = m.register(ctx, d, redirect); err != nil {
-			return nil, err
+	if c.stored {
+		if why := m.forgotten(ctx, c.reg, authURL); why != "" {
+			// The authorization server no longer knows the kept client (restarted,
+			// reset, the client deleted or expired): the browser would show
+			// invalid_client and no redirect would come. Register again now.
+			m.step("registration", "%s", m.forgetClient(d.asm.Issuer, c.id, why))
+			if c, err = m.register(ctx, d, redirect); err != nil {
+				return nil, err
+			}
+			m.step("registration", "client: %s", c.how)
+			cfg = config(c)
+			authURL = cfg.AuthCodeURL(state, params...)
+		} else if c.reg.ClientSecret != c.secret {
+			// The client read handed out a new secret (RFC 7592 §2.1).
+			c.secret = c.reg.ClientSecret
+			cfg = config(c)
 		}
-		m.step("registration", "client: %s", c.how)
-		cfg = config(c)
-		authURL = cfg.AuthCodeURL(state, params...)
 	}
+	// Until a token comes back through it, this client's login is unfinished: if
+	// none ever does (the person gave up on invalid_client in the browser), the
+	// next login checks the client first.
+	m.markUnfinished(c.reg, true)
 	m.step("authorize", "authorization URL: %s", authURL)
 	res, err := m.receive(ctx, ln, authURL, state)
 	if err != nil {
@@ -1249,14 +1303,113 @@ func (m *Manager) authorizationCode(ctx context.Context, d *discovered, chs []oa
 		}
 		return nil, errorf("the token request to %s failed: %v", d.asm.TokenEndpoint, tokenErr(err))
 	}
+	m.markUnfinished(c.reg, false)
 	return m.entryFrom(d, c, tok, scopes, "authorization_code"), nil
+}
+
+// markUnfinished records on a kept registration whether a login through it is
+// waiting for its token (see Registration.Unfinished).
+func (m *Manager) markUnfinished(r *Registration, unfinished bool) {
+	if r == nil || m.opts.Store == nil || r.Unfinished == unfinished {
+		return
+	}
+	r.Unfinished = unfinished
+	if err := m.opts.Store.SaveRegistration(r); err != nil {
+		m.step("registration", "could not update the kept registration: %v", err)
+	}
+}
+
+// forgotten says why the authorization server no longer knows a kept client, or
+// "" when it still does or cannot be told.
+//
+// It is asked without an authorization request where it can be: an authorization
+// request is a login attempt at the server (counted by its limits, logs and
+// lockouts, as the conformance suite's auth/scope-retry-limit counts them), with
+// a PKCE challenge, scopes and resource that no person asked for. So: RFC 7592's
+// client read when the registration gave its configuration endpoint; otherwise
+// the authorization URL is requested (authorizeRefuses) only when the last login
+// through the client never came back with a token, the one way a forgotten client
+// shows itself to a person (invalid_client in the browser, no redirect). A client
+// whose last login finished is used as it is; should the server have forgotten it
+// since, the person is told by the browser, and the next login checks it.
+func (m *Manager) forgotten(ctx context.Context, r *Registration, authURL string) string {
+	if r == nil {
+		return ""
+	}
+	if r.ClientURI != "" && r.AccessToken != "" {
+		status, body, err := m.readClient(ctx, r)
+		switch {
+		case err != nil:
+			m.step("registration", "reading the client %s at %s failed (%v)", r.ClientID, r.ClientURI, err)
+		case status == http.StatusUnauthorized || status == http.StatusNotFound:
+			// RFC 7592 §2.1: 401 for a client that does not exist (or a registration
+			// access token no longer valid: the client cannot be managed either, and
+			// a new registration costs nothing); 404 where a server says it so.
+			return fmt.Sprintf("reading it at its registration_client_uri answered HTTP %d", status)
+		case status < 300:
+			// RFC 7592 §2.1: a new client secret or registration access token in the
+			// answer replaces the kept one at once.
+			var now struct {
+				Secret string `json:"client_secret"`
+				Token  string `json:"registration_access_token"`
+			}
+			if json.Unmarshal(body, &now) == nil && ((now.Secret != "" && now.Secret != r.ClientSecret) || (now.Token != "" && now.Token != r.AccessToken)) {
+				m.secret(now.Secret)
+				m.secret(now.Token)
+				r.ClientSecret = cmp.Or(now.Secret, r.ClientSecret)
+				r.AccessToken = cmp.Or(now.Token, r.AccessToken)
+				if m.opts.Store != nil {
+					if err := m.opts.Store.SaveRegistration(r); err != nil {
+						m.step("registration", "could not update the kept registration: %v", err)
+					}
+				}
+			}
+			m.step("registration", "the authorization server still knows the client %s (read at its registration_client_uri)", r.ClientID)
+			return ""
+		case status == http.StatusForbidden:
+			// Known, but not to be read by this client.
+			return ""
+		default:
+			m.step("registration", "reading the client %s at %s answered HTTP %d; not telling whether it is known", r.ClientID, r.ClientURI, status)
+		}
+	}
+	if r.Unfinished {
+		m.step("registration", "the last login through the client %s did not finish; checking that %s still knows it", r.ClientID, r.Issuer)
+		if m.authorizeRefuses(ctx, authURL) {
+			return "its authorization endpoint refuses the request"
+		}
+	}
+	return ""
+}
+
+// readClient is RFC 7592's client read request (§2.1): a GET of the client's
+// configuration endpoint with its registration access token. It returns the status
+// and the body (bounded by logTransport).
+func (m *Manager) readClient(ctx context.Context, r *Registration) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.ClientURI, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Authorization", "Bearer "+r.AccessToken)
+	c := *m.client
+	// Never to another place with the token (net/http drops Authorization on a
+	// cross-host redirect, but a same-host one may downgrade the scheme).
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, body, err
 }
 
 // authorizeRefuses asks the authorization endpoint for the authorization URL
 // without following its redirect, as the browser will: a 4xx is a request it will
 // not serve (an unknown client, chiefly), where a usable one redirects to a login
-// page or back. Only a kept registration is checked this way: it is the one that may
-// have been forgotten since.
+// page or back. It is itself an authorization request: forgotten says when it is
+// sent.
 func (m *Manager) authorizeRefuses(ctx context.Context, authURL string) bool {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
 	if err != nil {

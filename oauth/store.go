@@ -51,6 +51,18 @@ type Registration struct {
 	ClientSecret string   `json:"client_secret,omitempty"`
 	AuthMethod   string   `json:"token_endpoint_auth_method,omitempty"`
 	RedirectURIs []string `json:"redirect_uris,omitempty"`
+	// ClientURI and AccessToken are the client's configuration endpoint and the
+	// token that reads it (RFC 7592 §3: registration_client_uri and
+	// registration_access_token, a secret), when the registration response carried
+	// them: a login checks with them that the authorization server still knows the
+	// client, without an authorization request.
+	ClientURI   string `json:"registration_client_uri,omitempty"`
+	AccessToken string `json:"registration_access_token,omitempty"`
+	// Unfinished: a login through this client sent the person to the authorization
+	// endpoint and has not come back with a token (yet, or ever: a forgotten client
+	// gets invalid_client in the browser and no redirect). Only then is a client
+	// without ClientURI checked with an authorization request of mcpscope's own.
+	Unfinished bool `json:"login_unfinished,omitempty"`
 }
 
 // Store keeps logins in a directory, one file per issuer and resource, mode 0600,

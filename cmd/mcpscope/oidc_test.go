@@ -135,9 +135,22 @@ func TestOIDCForgottenRegistration(t *testing.T) {
 		t.Fatalf("%d registrations kept, want 1", n)
 	}
 
+	first := as.Log()
+	if len(first.Authorize) != 1 {
+		t.Errorf("the first login sent %d authorization requests, want 1: %v", len(first.Authorize), first.Authorize)
+	}
+
+	// The restarted AS forgot the client. mcpscope finds that out by reading the
+	// client (RFC 7592, with the registration access token the registration gave)
+	// before opening the browser, not by sending an authorization request of its
+	// own: the AS sees one, the browser's, for the new client.
 	as.Restart()
 	r = mcpscope(t, env, "auth", "login", "-v", "--redirect-port", port, as.URL)
 	expect(t, r, 0, []string{"logged in to " + as.URL}, []string{"no longer knows the client", "dynamic registration at"})
+	if l := as.Log(); len(l.Authorize) != 1 || len(l.ClientReads) != 1 || l.ClientReads[0] == l.Authorize[0] {
+		t.Errorf("after the restart: authorization requests %v, client reads %v; want one read of the forgotten client, then one authorization request with the new one", l.Authorize, l.ClientReads)
+	}
+	noSecrets(t, "auth login -v", r.stdout+r.stderr, append(first.Secrets, as.Log().Secrets...))
 	r = mcpscope(t, env, "call", "whoami", as.URL)
 	expect(t, r, 0, []string{"hello, test-user"}, nil)
 

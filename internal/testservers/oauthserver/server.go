@@ -62,6 +62,11 @@ type Knobs struct {
 	// and guards every other request (as the conformance auth/scope-step-up does);
 	// its resource metadata lists another scope (mcp:profile) than the 401's.
 	OpenInitialize bool
+	// StrictClients: /authorize answers 400 invalid_client, without redirecting, for a
+	// client_id it does not know (RFC 6749 §4.1.2.1), as a real authorization server
+	// does for a client it forgot (see Forget); Refused is then called with it.
+	StrictClients bool
+	Refused       func(clientID string)
 }
 
 // Server is a running authorization and resource server.
@@ -73,21 +78,24 @@ type Server struct {
 	srv *http.Server
 	ln  net.Listener
 
-	mu          sync.Mutex
-	codes       map[string]string // code → client
-	access      map[string]time.Time
-	scopes      map[string]string // access token → the scopes granted
-	codeScope   map[string]string // code → the scopes asked for
-	refScope    map[string]string // refresh token → scopes
-	refresh     map[string]bool
-	Refreshes   atomic.Int32 // refresh_token grants served
-	Codes       atomic.Int32 // authorization_code grants served
-	Registered  atomic.Int32
-	ClientCreds atomic.Int32        // client_credentials grants served
-	Secrets     []string            // every token, code and client secret handed out
-	revoked     []string            // "hint token" for each token revoked at /revoke
-	clients     map[string][]string // client_id → registered redirect URIs
-	forged      int                 // the status the loopback listener answered the forged redirect (ForgeFirst)
+	mu         sync.Mutex
+	codes      map[string]string // code → client
+	access     map[string]time.Time
+	scopes     map[string]string // access token → the scopes granted
+	codeScope  map[string]string // code → the scopes asked for
+	refScope   map[string]string // refresh token → scopes
+	refresh    map[string]bool
+	Refreshes  atomic.Int32 // refresh_token grants served
+	Codes      atomic.Int32 // authorization_code grants served
+	Registered atomic.Int32
+	// Authorizations counts the requests to /authorize, served or refused (the
+	// conformance suite's auth/scope-retry-limit counts them the same way).
+	Authorizations atomic.Int32
+	ClientCreds    atomic.Int32        // client_credentials grants served
+	Secrets        []string            // every token, code and client secret handed out
+	revoked        []string            // "hint token" for each token revoked at /revoke
+	clients        map[string][]string // client_id → registered redirect URIs
+	forged         int                 // the status the loopback listener answered the forged redirect (ForgeFirst)
 }
 
 // ForgedStatus is the HTTP status the loopback listener answered the forged
@@ -263,7 +271,16 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 201, meta)
 }
 
+// Forget drops every registered client, as an in-memory authorization server does
+// when it restarts.
+func (s *Server) Forget() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clients = map[string][]string{}
+}
+
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
+	s.Authorizations.Add(1)
 	q := r.URL.Query()
 	if q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" {
 		http.Error(w, "PKCE S256 required", 400)
@@ -272,6 +289,13 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	uris, known := s.clients[q.Get("client_id")]
 	s.mu.Unlock()
+	if !known && s.Knobs.StrictClients {
+		http.Error(w, "invalid_client: unknown client", 400)
+		if s.Knobs.Refused != nil {
+			s.Knobs.Refused(q.Get("client_id"))
+		}
+		return
+	}
 	if known && !redirectAllowed(uris, q.Get("redirect_uri")) {
 		http.Error(w, "redirect_uri not registered for this client", 400)
 		return

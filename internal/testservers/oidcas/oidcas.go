@@ -196,6 +196,10 @@ type TokenRequest struct {
 type Log struct {
 	Token   []TokenRequest `json:"token"`
 	Secrets []string       `json:"secrets"` // every token and client secret it issued
+	// Authorize is the client_id of each authorization request (a browser's, or
+	// anything else's), ClientReads of each RFC 7592 client read.
+	Authorize   []string `json:"authorize"`
+	ClientReads []string `json:"client_reads"`
 }
 
 // Count returns how many token requests had the grant type.
