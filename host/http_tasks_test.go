@@ -221,3 +221,24 @@ func TestTaskErrorsByRevision(t *testing.T) {
 		}
 	})
 }
+
+// On 2026-07-28 tasks/get, tasks/update and tasks/cancel are routed by Mcp-Name, the
+// task's id (SEP-2663 §Routing Headers, as tools/call's is its name): a header that
+// names another task is -32020 with HTTP 400 and the request does not run; the same
+// id (or the header left out, as clients before SEP-2663 do) is served.
+func TestTasksMcpNameMustMatchTheTask(t *testing.T) {
+	_, base := newHTTPHost(t)
+	e := &httpEra{url: base + "/mcp", version: modernVersion, tasks: true}
+	id := e.startResearch(t, "slow", 10000)
+	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		params := fmt.Sprintf(`"taskId":%q,"inputResponses":{}`, id)
+		status, res, rerr, body := e.request(t, m, "another-task", params)
+		if status != http.StatusBadRequest || rerr == nil || rerr["code"] != float64(-32020) || res != nil {
+			t.Errorf("%s with Mcp-Name naming another task: %d %s; want 400 with -32020", m, status, body)
+		}
+		e.mustResult(t, m, " "+id+" ", params) // optional whitespace is not part of the value
+	}
+	if st := e.mustResult(t, "tasks/get", "", fmt.Sprintf(`"taskId":%q`, id)); st["status"] != "cancelled" {
+		t.Errorf("after the matching cancel: %v", st)
+	}
+}
