@@ -518,7 +518,13 @@ func (st *taskStore) view(t *hostTask, isModern bool) map[string]any {
 		v["ttlMs"], v["pollIntervalMs"] = taskTTL.Milliseconds(), taskPoll.Milliseconds()
 		switch t.status {
 		case "input_required":
-			v["inputRequests"] = t.pending
+			// A copy: the answer is marshalled after the lock, while tasks/update
+			// may take keys out of pending.
+			pending := make(mcp.InputRequestMap, len(t.pending))
+			for k, r := range t.pending {
+				pending[k] = r
+			}
+			v["inputRequests"] = pending
 		case "completed":
 			v["result"] = t.result
 		case "failed":
