@@ -272,3 +272,26 @@ func TestHostTasks(t *testing.T) {
 		})
 	}
 }
+
+// A tasks/cancel answered without the task (an empty ack: the 2026-07-28 extension's
+// answer, and what some servers send) does not say how the task ended: CancelTask
+// asks tasks/get after it and returns the task as the server then has it, with its
+// status message, rather than a cancelled task made up from the ack.
+func TestCancelTaskEmptyAckAsksTasksGet(t *testing.T) {
+	t.Parallel()
+	f := connect(t, "primitives", client.Options{})
+	_, task, err := f.s.StartTask(ctx(t), "forever", nil, 0)
+	if err != nil || task == nil || task.ID != "t-forever" {
+		t.Fatalf("StartTask = %+v, %v", task, err)
+	}
+	got, err := f.s.CancelTask(ctx(t), task.ID)
+	if err != nil || got == nil {
+		t.Fatalf("CancelTask = %+v, %v", got, err)
+	}
+	if got.ID != "t-forever" || got.Status != "cancelled" || got.StatusMessage != "cancelled on request" {
+		t.Errorf("after an empty cancel ack the task is %+v, want the server's cancelled task with its message", got)
+	}
+	if e, ok := f.rec.find(wire.KindMessage, `"tasks/get"`); !ok || !strings.Contains(string(e.Data), "t-forever") {
+		t.Error("no tasks/get after the empty cancel ack")
+	}
+}

@@ -388,7 +388,12 @@ func (s *Session) GetTask(ctx context.Context, id string) (*Task, error) {
 	return &t, nil
 }
 
-// CancelTask asks tasks/cancel.
+// CancelTask asks tasks/cancel and returns the task as it is after the cancel. A
+// 2025-11-25 server answers with the task; the 2026-07-28 extension answers an empty
+// ack ({resultType:"complete"}: the cancel is cooperative, and the task's state is
+// for tasks/get to say), and some 2025 servers answer {} too. After an answer that
+// carries no task, CancelTask asks tasks/get, so that a caller never takes the ack
+// for the task's last state (it has neither its status nor its message).
 func (s *Session) CancelTask(ctx context.Context, id string) (*Task, error) {
 	params := map[string]any{"taskId": id}
 	if s.TaskDialect() == Tasks2026 {
@@ -398,12 +403,14 @@ func (s *Session) CancelTask(ctx context.Context, id string) (*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, derr := decodeTask(res)
-	if derr != nil {
-		// Some servers answer {} to a cancel.
-		return &Task{ID: id, Status: "cancelled", Raw: res}, nil
+	if t, derr := decodeTask(res); derr == nil && t.ID == id {
+		return &t, nil
 	}
-	return &t, nil
+	t, err := s.GetTask(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("tasks/cancel was acknowledged, but tasks/get after it failed: %w", err)
+	}
+	return t, nil
 }
 
 // ListTasks lists every page of tasks/list (2025-11-25; the 2026-07-28 extension

@@ -238,6 +238,7 @@ func (h *Host) addConformance() {
 
 	h.addConformanceResources()
 	h.addConformanceMRTR()
+	h.addConformanceTasks()
 	h.addConformancePrompts()
 }
 

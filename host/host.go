@@ -79,6 +79,7 @@ type Host struct {
 	pendingBad []byte   // broken content seen once by the fallback poll, reported if the next poll sees it again
 	lastErr    error    // the error of the last reload, nil if it was good
 	demo       *demoState
+	tasks      *taskStore // the tools that run as tasks, and their tasks (with the demo)
 
 	stop      chan struct{}
 	done      chan struct{}

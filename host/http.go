@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -150,6 +151,18 @@ func (m *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	modern := version >= modernVersion || (version == "" && p.metaVersion >= modernVersion)
+	if modern && p.ok && len(p.id) > 0 && taskRouted(p.method) {
+		// SEP-2663 routes tasks/get, tasks/update and tasks/cancel by Mcp-Name, the
+		// task's id, as SEP-2243 routes tools/call by the tool's name; the SDK checks
+		// only the methods it knows. A header that names another task is refused
+		// before anything runs. One left out is served: clients written before
+		// SEP-2663 (mcpscope's among them) do not send it.
+		if name, ok := headerValue(r.Header.Get("Mcp-Name")); r.Header.Get("Mcp-Name") != "" && (!ok || name != p.taskID) {
+			writeRPCError(w, http.StatusBadRequest, p.id, mcp.CodeHeaderMismatch,
+				fmt.Sprintf("header mismatch: Mcp-Name %q does not match params.taskId %q of %s", r.Header.Get("Mcp-Name"), p.taskID, p.method), nil)
+			return
+		}
+	}
 	if p.ok && len(p.id) > 0 && !modern {
 		// Which methods exist is the server's to say (its own and every custom method
 		// the host added, the one table stdio dispatches with too); the SDK refuses an
@@ -182,6 +195,25 @@ func (m *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m.json.ServeHTTP(w, r)
+}
+
+// taskRouted reports whether a 2026-07-28 request of method carries the task's id in
+// Mcp-Name (SEP-2663 §Streamable HTTP: Routing Headers).
+func taskRouted(method string) bool {
+	return method == "tasks/get" || method == "tasks/update" || method == "tasks/cancel"
+}
+
+// headerValue decodes an Mcp-Name value: optional whitespace around it is not part
+// of it (RFC 9110 §5.5), and =?base64?…?= holds a value a header cannot carry as is.
+func headerValue(v string) (string, bool) {
+	v = strings.Trim(v, " \t")
+	if enc, ok := strings.CutPrefix(v, "=?base64?"); ok {
+		if enc, ok = strings.CutSuffix(enc, "?="); ok {
+			b, err := base64.StdEncoding.DecodeString(enc)
+			return string(b), err == nil
+		}
+	}
+	return v, true
 }
 
 // sdkNotHandled begins the SDK's plain-text refusal of a method its server does not
@@ -241,6 +273,7 @@ type peeked struct {
 	id          json.RawMessage // nil for a notification
 	method      string
 	name        string // params.name
+	taskID      string // params.taskId
 	metaVersion string // params._meta["io.modelcontextprotocol/protocolVersion"]
 	progress    bool   // params._meta.progressToken is set
 	logLevel    bool   // params._meta["io.modelcontextprotocol/logLevel"] is set
@@ -251,15 +284,16 @@ func peek(body []byte) peeked {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
 		Params struct {
-			Name string                     `json:"name"`
-			Meta map[string]json.RawMessage `json:"_meta"`
+			Name   string                     `json:"name"`
+			TaskID string                     `json:"taskId"`
+			Meta   map[string]json.RawMessage `json:"_meta"`
 		} `json:"params"`
 	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(trimmed, &msg) != nil {
 		return peeked{}
 	}
-	p := peeked{ok: msg.Method != "", method: msg.Method, name: msg.Params.Name}
+	p := peeked{ok: msg.Method != "", method: msg.Method, name: msg.Params.Name, taskID: msg.Params.TaskID}
 	if len(msg.ID) > 0 && string(msg.ID) != "null" {
 		p.id = msg.ID
 	}

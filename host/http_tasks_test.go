@@ -210,14 +210,36 @@ func TestTaskErrorsByRevision(t *testing.T) {
 		if ack["resultType"] != "complete" || ack["taskId"] != nil || ack["status"] != nil {
 			t.Errorf("tasks/update = %v; want an ack (only resultType complete)", ack)
 		}
-		if res := e.mustResult(t, "tasks/cancel", "", fmt.Sprintf(`"taskId":%q`, id)); res["resultType"] != "complete" {
-			t.Errorf("tasks/cancel = %v", res)
+		// A cancel is an empty ack, of an ended task too; tasks/get says how it ended.
+		if res := e.mustResult(t, "tasks/cancel", "", fmt.Sprintf(`"taskId":%q`, id)); res["resultType"] != "complete" || res["taskId"] != nil || res["status"] != nil {
+			t.Errorf("tasks/cancel = %v; want an empty ack", res)
 		}
-		if st := e.mustResult(t, "tasks/get", "", fmt.Sprintf(`"taskId":%q`, id)); st["status"] != "cancelled" {
+		if st := e.mustResult(t, "tasks/get", "", fmt.Sprintf(`"taskId":%q`, id)); st["status"] != "cancelled" || st["statusMessage"] != "cancelled by the client" {
 			t.Errorf("tasks/get after the cancel = %v", st)
 		}
-		if again := e.mustResult(t, "tasks/cancel", "", fmt.Sprintf(`"taskId":%q`, id)); again["resultType"] != "complete" || again["status"] != "cancelled" {
-			t.Errorf("a second cancel = %v; want it answered as the first", again)
+		if again := e.mustResult(t, "tasks/cancel", "", fmt.Sprintf(`"taskId":%q`, id)); again["resultType"] != "complete" || again["taskId"] != nil || again["status"] != nil {
+			t.Errorf("a second cancel = %v; want it answered as the first (an empty ack)", again)
 		}
 	})
+}
+
+// On 2026-07-28 tasks/get, tasks/update and tasks/cancel are routed by Mcp-Name, the
+// task's id (SEP-2663 §Routing Headers, as tools/call's is its name): a header that
+// names another task is -32020 with HTTP 400 and the request does not run; the same
+// id (or the header left out, as clients before SEP-2663 do) is served.
+func TestTasksMcpNameMustMatchTheTask(t *testing.T) {
+	_, base := newHTTPHost(t)
+	e := &httpEra{url: base + "/mcp", version: modernVersion, tasks: true}
+	id := e.startResearch(t, "slow", 10000)
+	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		params := fmt.Sprintf(`"taskId":%q,"inputResponses":{}`, id)
+		status, res, rerr, body := e.request(t, m, "another-task", params)
+		if status != http.StatusBadRequest || rerr == nil || rerr["code"] != float64(-32020) || res != nil {
+			t.Errorf("%s with Mcp-Name naming another task: %d %s; want 400 with -32020", m, status, body)
+		}
+		e.mustResult(t, m, " "+id+" ", params) // optional whitespace is not part of the value
+	}
+	if st := e.mustResult(t, "tasks/get", "", fmt.Sprintf(`"taskId":%q`, id)); st["status"] != "cancelled" {
+		t.Errorf("after the matching cancel: %v", st)
+	}
 }

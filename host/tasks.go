@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -15,11 +16,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Tasks, which the SDK does not know: the research tool runs as a task in both
-// dialects; its execution.taskSupport is "required". In the 2025-11-25 era
-// (capabilities.tasks) a call of it must ask for a task (params.task; a plain call
-// is -32601); in 2026-07-28 it is one when the request declares the
-// io.modelcontextprotocol/tasks extension, and a plain call otherwise.
+// Tasks, which the SDK does not know. One store runs every tool that can be a task
+// (taskTool: the demo's research, and the conformance profile's fixtures), in both
+// dialects. In the 2025-11-25 era (capabilities.tasks) the tool's
+// execution.taskSupport decides: a call of a "required" tool must ask for a task
+// (params.task; a plain call is -32601), and a tool with none refuses one. In
+// 2026-07-28 a call is a task when the request declares the
+// io.modelcontextprotocol/tasks extension; without it an "optional" tool (and
+// research, which can answer at once) gets a plain call, and a tool that can only run
+// as a task is -32021 naming the extension.
 // A middleware adds what the SDK's types cannot carry (capabilities.tasks, the tool's
 // execution member, the task-shaped result) and tasks/* are custom methods.
 
@@ -33,16 +38,94 @@ const (
 
 func init() { demoToolNames = append(demoToolNames, researchTool) }
 
+// taskTool is a tool the store can run as a task.
+type taskTool struct {
+	support string // its execution.taskSupport: "required" or "optional"
+	// plainWithoutExt: a 2026-07-28 call that does not declare the tasks extension
+	// is answered by the tool's own handler (a plain call) even though support is
+	// "required". Only research: it answers at once, and clients without the
+	// extension can use it.
+	plainWithoutExt bool
+	// begins reports whether this call starts the task (nil: every call does); a
+	// tool that gathers its input in multi-round-trip rounds first leaves the
+	// rounds before to its own handler. An error refuses the call.
+	begins func(req *mcp.CallToolRequest, isModern bool) (bool, error)
+	// run is the task's work. A tool error is a result with isError (the task
+	// completes); an error is a protocol error (the task fails).
+	run func(ctx context.Context, p *mcp.CallToolParamsRaw, tc *taskCtl) (*mcp.CallToolResult, error)
+}
+
 type hostTask struct {
-	id, status, message string
-	created, updated    time.Time
-	result              *mcp.CallToolResult
-	cancel              context.CancelFunc
+	id, tool, status, message string
+	modern                    bool // created by a 2026-07-28 request: input is asked with tasks/update
+	created, updated          time.Time
+	result                    *mcp.CallToolResult
+	err                       *jsonrpc.Error // a protocol error: the task failed
+	cancel                    context.CancelFunc
+	// While input_required: what is still asked (key: request), what was answered,
+	// and answered, closed when nothing is pending any more.
+	pending  mcp.InputRequestMap
+	answers  mcp.InputResponseMap
+	answered chan struct{}
 }
 
 type taskStore struct {
 	mu    sync.Mutex
 	tasks map[string]*hostTask
+	tools map[string]*taskTool // by tool name; registered before the host serves
+}
+
+// register makes the tool called name runnable as a task. The tool itself (schema,
+// plain-call handler) is registered with the server by the caller.
+func (st *taskStore) register(name string, t *taskTool) { st.tools[name] = t }
+
+// taskCtl is what a running task's work reports through; nil for a plain call.
+type taskCtl struct {
+	st *taskStore
+	t  *hostTask
+}
+
+// status sets the task's status message.
+func (tc *taskCtl) status(msg string) {
+	if tc == nil {
+		return
+	}
+	tc.st.mu.Lock()
+	if tc.t.status == "working" {
+		tc.t.message, tc.t.updated = msg, time.Now().UTC()
+	}
+	tc.st.mu.Unlock()
+}
+
+// ask parks the task in input_required with reqs (tasks/get shows them as
+// inputRequests) until tasks/update has answered every one, and returns the
+// answers. Only a 2026-07-28 task can ask: before it, a task's input is a request on
+// the client's session during tasks/result, which the host does not send.
+func (tc *taskCtl) ask(ctx context.Context, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+	if tc == nil || !tc.t.modern {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "this tool asks for input mid-task, which the host does on 2026-07-28 only (tasks/update); call it as a 2026-07-28 task"}
+	}
+	st, t := tc.st, tc.t
+	st.mu.Lock()
+	if t.status != "working" {
+		st.mu.Unlock()
+		return nil, fmt.Errorf("task %s is %s", t.id, t.status)
+	}
+	t.pending, t.answers, t.answered = mcp.InputRequestMap{}, mcp.InputResponseMap{}, make(chan struct{})
+	for k, v := range reqs {
+		t.pending[k] = v
+	}
+	t.status, t.message, t.updated = "input_required", "waiting for the client's input", time.Now().UTC()
+	answered := t.answered
+	st.mu.Unlock()
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-answered:
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return t.answers, nil
 }
 
 type researchIn struct {
@@ -91,11 +174,12 @@ type taskIDParams struct {
 	mcp.ParamsBase
 	TaskID         string          `json:"taskId"`
 	Cursor         string          `json:"cursor,omitempty"`
-	InputResponses json.RawMessage `json:"inputResponses,omitempty"` // tasks/update; research never asks for input
+	InputResponses json.RawMessage `json:"inputResponses,omitempty"` // tasks/update
 }
 
 func (h *Host) addTasks() {
-	st := &taskStore{tasks: map[string]*hostTask{}}
+	st := &taskStore{tasks: map[string]*hostTask{}, tools: map[string]*taskTool{}}
+	h.tasks = st
 	s := h.server
 	mcp.AddTool(s, &mcp.Tool{
 		Name: researchTool, Title: "Research (a task)",
@@ -104,6 +188,17 @@ func (h *Host) addTasks() {
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in researchIn) (*mcp.CallToolResult, any, error) {
 		return runResearch(ctx, in, nil)
 	})
+	st.register(researchTool, &taskTool{support: "required", plainWithoutExt: true,
+		run: func(ctx context.Context, p *mcp.CallToolParamsRaw, tc *taskCtl) (*mcp.CallToolResult, error) {
+			var in researchIn
+			if len(p.Arguments) > 0 {
+				if err := json.Unmarshal(p.Arguments, &in); err != nil {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "research: " + err.Error()}
+				}
+			}
+			res, _, err := runResearch(ctx, in, tc.status)
+			return res, err
+		}})
 	s.AddReceivingMiddleware(st.middleware)
 	// One handler for both revisions' methods; handle refuses those the request's
 	// revision does not have.
@@ -275,14 +370,16 @@ func (st *taskStore) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if err != nil {
 				return res, err
 			}
-			// required in both eras (a 2026-07-28 client that does not opt into the
-			// extension still gets a plain answer).
-			support := "required"
+			// Each task tool's own execution.taskSupport, in both eras (a 2026-07-28
+			// client that does not opt into the extension still reads it).
 			return patch(req, res, func(m map[string]any) {
 				tools, _ := m["tools"].([]any)
 				for _, t := range tools {
-					if tm, ok := t.(map[string]any); ok && tm["name"] == researchTool {
-						tm["execution"] = map[string]any{"taskSupport": support}
+					if tm, ok := t.(map[string]any); ok {
+						name, _ := tm["name"].(string)
+						if tt := st.tools[name]; tt != nil {
+							tm["execution"] = map[string]any{"taskSupport": tt.support}
+						}
 					}
 				}
 			})
@@ -291,32 +388,48 @@ func (st *taskStore) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if !ok || cr.Params == nil {
 				return next(ctx, method, req)
 			}
+			name := cr.Params.Name
+			tool := st.tools[name]
 			// 2026-07-28: the extension declared on the request decides, and a
 			// legacy params.task is tolerated but never makes a task. Before, the
-			// tool's execution.taskSupport does (mcp-wire.md §6.6): research's is
-			// "required", every other tool's is absent (forbidden).
+			// tool's execution.taskSupport does (mcp-wire.md §6.6): absent
+			// (forbidden) refuses a task, required refuses a plain call.
 			isModern, wantsTask := modern(req)
 			if !isModern {
 				wantsTask = legacyTaskAsked(req)
 				switch {
-				case cr.Params.Name == researchTool && !wantsTask:
-					return nil, methodNotFound(fmt.Sprintf("tool %q runs only as a task (execution.taskSupport is required): call it with params.task", researchTool))
-				case cr.Params.Name != researchTool && wantsTask:
-					return nil, methodNotFound(fmt.Sprintf("tool %q does not run as a task (it has no execution.taskSupport): call it without params.task", cr.Params.Name))
+				case tool != nil && tool.support == "required" && !wantsTask:
+					return nil, methodNotFound(fmt.Sprintf("tool %q runs only as a task (execution.taskSupport is required): call it with params.task", name))
+				case tool == nil && wantsTask:
+					return nil, methodNotFound(fmt.Sprintf("tool %q does not run as a task (it has no execution.taskSupport): call it without params.task", name))
 				}
 			}
-			if cr.Params.Name != researchTool || !wantsTask {
+			if tool == nil {
 				return next(ctx, method, req)
 			}
-			var in researchIn
-			if len(cr.Params.Arguments) > 0 {
-				if err := json.Unmarshal(cr.Params.Arguments, &in); err != nil {
-					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "research: " + err.Error()}
+			if !wantsTask {
+				if isModern && tool.support == "required" && !tool.plainWithoutExt {
+					return nil, tasksExtMissing(fmt.Sprintf("tools/call of %q (it runs only as a task)", name))
+				}
+				return next(ctx, method, req)
+			}
+			if tool.begins != nil {
+				begin, err := tool.begins(cr, isModern)
+				if err != nil {
+					return nil, err
+				}
+				if !begin {
+					return next(ctx, method, req)
 				}
 			}
-			t := st.start(in)
+			// The task is in the store before its CreateTaskResult is sent, so a
+			// tasks/get right after it finds it.
+			t := st.start(name, tool, cr.Params, isModern)
 			out := st.view(t, isModern)
 			if isModern {
+				delete(out, "result") // the outcome is for tasks/get
+				delete(out, "error")
+				delete(out, "inputRequests")
 				out["resultType"] = "task"
 			} else {
 				out = map[string]any{"task": out}
@@ -351,39 +464,49 @@ func newTaskID() string {
 	return hex.EncodeToString(b)
 }
 
-func (st *taskStore) start(in researchIn) *hostTask {
+// start runs tool's work for the call p as a new task.
+func (st *taskStore) start(name string, tool *taskTool, p *mcp.CallToolParamsRaw, isModern bool) *hostTask {
 	ctx, cancel := context.WithTimeout(context.Background(), taskTTL)
 	now := time.Now().UTC()
-	t := &hostTask{id: newTaskID(), status: "working", message: "starting", created: now, updated: now, cancel: cancel}
+	t := &hostTask{id: newTaskID(), tool: name, status: "working", message: "starting", modern: isModern, created: now, updated: now, cancel: cancel}
 	st.mu.Lock()
 	st.tasks[t.id] = t
 	st.mu.Unlock()
+	// The work gets its own copy of what it reads: the request is the SDK's.
+	call := &mcp.CallToolParamsRaw{Name: p.Name, Arguments: append(json.RawMessage(nil), p.Arguments...), InputResponses: p.InputResponses, RequestState: p.RequestState}
 	go func() {
 		defer cancel()
-		res, _, err := runResearch(ctx, in, func(msg string) {
-			st.mu.Lock()
-			if t.status == "working" {
-				t.message, t.updated = msg, time.Now().UTC()
-			}
-			st.mu.Unlock()
-		})
+		res, err := tool.run(ctx, call, &taskCtl{st: st, t: t})
 		st.mu.Lock()
 		defer st.mu.Unlock()
-		if t.status != "working" {
-			return // cancelled
+		if t.status == "cancelled" {
+			return
 		}
-		t.updated = time.Now().UTC()
-		if err != nil {
-			t.status, t.message = "failed", err.Error()
-			t.result = errorResult(err.Error())
+		t.updated, t.pending = time.Now().UTC(), nil
+		if err != nil || res == nil {
+			// A protocol error: the task failed, with the error a plain call would
+			// have answered.
+			var rpcErr *jsonrpc.Error
+			switch {
+			case errors.As(err, &rpcErr):
+			case err != nil:
+				rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+			default:
+				rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: name + " returned no result"}
+			}
+			t.status, t.message, t.err = "failed", rpcErr.Message, rpcErr
 			return
 		}
 		t.status, t.message, t.result = "completed", "done", res
+		if res.IsError {
+			t.message = "done: the tool reported an error"
+		}
 	}()
 	return t
 }
 
-// view is the task as the dialect shows it.
+// view is the task as the dialect shows it: in 2026-07-28 (a DetailedTask) with
+// what it asks for while input_required, and its result or error once ended.
 func (st *taskStore) view(t *hostTask, isModern bool) map[string]any {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -393,13 +516,56 @@ func (st *taskStore) view(t *hostTask, isModern bool) map[string]any {
 	}
 	if isModern {
 		v["ttlMs"], v["pollIntervalMs"] = taskTTL.Milliseconds(), taskPoll.Milliseconds()
-		if t.result != nil {
+		switch t.status {
+		case "input_required":
+			// A copy: the answer is marshalled after the lock, while tasks/update
+			// may take keys out of pending.
+			pending := make(mcp.InputRequestMap, len(t.pending))
+			for k, r := range t.pending {
+				pending[k] = r
+			}
+			v["inputRequests"] = pending
+		case "completed":
 			v["result"] = t.result
+		case "failed":
+			v["error"] = t.err
 		}
 	} else {
 		v["ttl"], v["pollInterval"] = taskTTL.Milliseconds(), taskPoll.Milliseconds()
 	}
 	return v
+}
+
+// update gives a task the answers of tasks/update: each one to the request it
+// answers; one that answers nothing pending is ignored (the extension acks it
+// anyway). When nothing is pending any more the task works on.
+func (st *taskStore) update(t *hostTask, responses json.RawMessage) error {
+	var raw map[string]json.RawMessage
+	if len(responses) > 0 && json.Unmarshal(responses, &raw) != nil {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tasks/update: inputResponses is not an object"}
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if t.status != "input_required" {
+		return nil
+	}
+	for key, r := range raw {
+		if _, ok := t.pending[key]; !ok {
+			continue
+		}
+		one, _ := json.Marshal(map[string]json.RawMessage{key: r})
+		var m mcp.InputResponseMap
+		if err := json.Unmarshal(one, &m); err != nil {
+			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tasks/update: " + err.Error()}
+		}
+		t.answers[key] = m[key]
+		delete(t.pending, key)
+	}
+	if len(t.pending) == 0 {
+		t.status, t.message, t.updated = "working", "working on the answers", time.Now().UTC()
+		close(t.answered)
+	}
+	return nil
 }
 
 func (st *taskStore) handle(ctx context.Context, method string, p *taskIDParams) (*rawResult, error) {
@@ -455,35 +621,42 @@ func (st *taskStore) handle(ctx context.Context, method string, p *taskIDParams)
 	case "tasks/get":
 		return reply(st.view(t, isModern))
 	case "tasks/update":
-		// The research task never asks for input, so there is nothing to give the
-		// responses to; the ack is what the extension answers either way.
+		// An empty ack: what the task does with the answers is for tasks/get to say.
+		if err := st.update(t, p.InputResponses); err != nil {
+			return nil, err
+		}
 		return reply(map[string]any{})
 	case "tasks/cancel":
+		// 2026-07-28 answers an empty ack ({resultType:"complete"}), for an ended
+		// task too (the extension reserves -32602 for an unknown one): the cancel is
+		// cooperative and tasks/get says how the task ended. 2025-11-25 answers the
+		// task, and refuses to cancel an ended one.
 		st.mu.Lock()
-		if t.status != "working" {
+		switch t.status {
+		case "working", "input_required":
+			t.status, t.message, t.updated, t.pending = "cancelled", "cancelled by the client", time.Now().UTC(), nil
 			st.mu.Unlock()
-			if isModern {
-				// The extension reserves -32602 for an unknown task: cancelling an
-				// ended one answers as a cancel does (idempotent).
-				return reply(st.view(t, isModern))
+			t.cancel()
+		default:
+			st.mu.Unlock()
+			if !isModern {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("task %s is already %s", id, t.status)}
 			}
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("task %s is already %s", id, t.status)}
 		}
-		t.status, t.message, t.updated = "cancelled", "cancelled by the client", time.Now().UTC()
-		st.mu.Unlock()
-		t.cancel()
-		// The answer carries the task, in 2026-07-28 too, where the extension's
-		// scenarios want an empty ack: mcpscope's client takes a cancel's task as
-		// the task's last state (it asks tasks/get no more), and an empty ack would
-		// lose the status message.
+		if isModern {
+			return reply(map[string]any{})
+		}
 		return reply(st.view(t, isModern))
 	default: // tasks/result: wait for the end
 		for {
 			st.mu.Lock()
-			status, res := t.status, t.result
+			status, res, rpcErr := t.status, t.result, t.err
 			st.mu.Unlock()
 			switch status {
-			case "completed", "failed":
+			case "failed":
+				// What the call would have answered (mcp-wire.md §6.6).
+				return nil, rpcErr
+			case "completed":
 				b, err := json.Marshal(res)
 				return &rawResult{raw: b, modern: isModern}, err
 			case "cancelled":

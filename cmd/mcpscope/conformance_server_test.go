@@ -18,26 +18,6 @@ import (
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
-// knownServerFailures are scenarios that fail against the host for a reason another
-// branch fixes (fix-hostp: the host's dispatch of tasks and skills). It is consulted
-// only to say so when they fail: a known failure still fails the test.
-var knownServerFailures = map[string]string{
-	"sep-2640-skills-enumeration":  "fix-hostp: HTTP does not serve skills/list (-32601)",
-	"tasks-capability-negotiation": tasksTodo + "; fix-hostp: tasks/* over HTTP, -32021 for a client that did not declare tasks",
-	"tasks-dispatch-and-envelope":  tasksTodo + "; fix-hostp: tasks/* over HTTP, -32602 for an unknown task id",
-	"tasks-lifecycle":              tasksTodo + "; fix-hostp: tasks/get, tasks/update and tasks/cancel over HTTP",
-	"tasks-wire-fields":            tasksTodo + "; fix-hostp: tasks/get over HTTP",
-	"tasks-request-state-removal":  tasksTodo + "; fix-hostp: tasks/get over HTTP",
-	"tasks-mrtr-input":             tasksTodo + "; fix-hostp: tasks/get and tasks/update over HTTP",
-	"tasks-request-headers":        tasksTodo + "; fix-hostp: tasks/get over HTTP",
-	"tasks-required-task-error":    tasksTodo + "; fix-hostp: -32021 for a client that did not declare tasks",
-	"tasks-mrtr-composition":       tasksTodo + "; fix-hostp: tasks over HTTP",
-}
-
-// tasksTodo: the tasks extension's fixture tools are not written yet; the host's task
-// machinery serves only its research tool.
-const tasksTodo = "NOT YET IN THE PROFILE: the tasks fixtures (slow_compute, greet, failing_job, protocol_error_job, confirm_delete, multi_input, test_tool_with_task)"
-
 // TestConformanceServer runs every server scenario of both pinned conformance suites
 // (--suite all: the active ones, the pending ones, the 2026-07-28 ones and the
 // extensions) against one "mcpscope host --conformance --http", each suite once, and
@@ -69,11 +49,7 @@ func TestConformanceServer(t *testing.T) {
 			}
 			sort.Strings(names)
 			for _, s := range names {
-				line := s
-				if why := knownServerFailures[s]; why != "" {
-					line += " (known: " + why + ")"
-				}
-				problems = append(problems, line+":\n    "+strings.Join(failures[s], "\n    "))
+				problems = append(problems, s+":\n    "+strings.Join(failures[s], "\n    "))
 			}
 			if len(listed) == 0 {
 				problems = append(problems, "the suite listed no server scenarios")

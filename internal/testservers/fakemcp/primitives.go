@@ -20,6 +20,9 @@ func (s *server) primitives(id json.RawMessage, req request) bool {
 	}
 	_ = json.Unmarshal(req.Params, &p)
 	task := map[string]any{"taskId": "t-forever", "status": "working", "statusMessage": "still thinking", "createdAt": "2026-01-01T00:00:00Z", "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttl": 60000, "pollInterval": 100}
+	if s.foreverCancelled {
+		task["status"], task["statusMessage"] = "cancelled", "cancelled on request"
+	}
 	switch req.Method {
 	case "initialize":
 		s.reply(id, map[string]any{
@@ -71,8 +74,10 @@ func (s *server) primitives(id json.RawMessage, req request) bool {
 	case "tasks/list":
 		s.reply(id, map[string]any{"tasks": []any{task}})
 	case "tasks/cancel":
-		task["status"] = "cancelled"
-		s.reply(id, task)
+		// An ack without the task, as the 2026-07-28 extension answers a cancel:
+		// the task's state is for tasks/get to say.
+		s.foreverCancelled = true
+		s.reply(id, map[string]any{})
 	default:
 		return false
 	}

@@ -68,6 +68,8 @@ type server struct {
 	endlessPage int  // endless: pages sent
 	media       media
 	asked       asksState // asks: the sampling requests sent
+
+	foreverCancelled bool // primitives: tasks/cancel was asked for t-forever
 }
 
 func newServer(scenario string, in io.Reader, out io.Writer) *server {
