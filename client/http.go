@@ -751,8 +751,9 @@ func (s *Session) rawHTTP(ctx context.Context, method string, params json.RawMes
 		if s.info.Era == EraModern {
 			header.Set("Mcp-Method", method)
 			var p struct {
-				Name *string `json:"name"`
-				URI  *string `json:"uri"`
+				Name   *string `json:"name"`
+				URI    *string `json:"uri"`
+				TaskID *string `json:"taskId"`
 			}
 			_ = json.Unmarshal(params, &p)
 			switch {
@@ -760,6 +761,10 @@ func (s *Session) rawHTTP(ctx context.Context, method string, params json.RawMes
 				header.Set("Mcp-Name", EncodeHeaderValue(*p.Name))
 			case method == "resources/read" && p.URI != nil:
 				header.Set("Mcp-Name", EncodeHeaderValue(*p.URI))
+			case (method == "tasks/get" || method == "tasks/update" || method == "tasks/cancel") && p.TaskID != nil:
+				// The tasks extension (SEP-2663) names the task as tools/call names
+				// its tool; a server may refuse a header naming another task.
+				header.Set("Mcp-Name", EncodeHeaderValue(*p.TaskID))
 			}
 		}
 	}
