@@ -364,6 +364,7 @@ func (m *Manager) refreshLocked(ctx context.Context, force bool) error {
 	m.fromRefresh = ne.AccessToken
 	m.refreshErr = nil
 	m.step("refresh", "new access token %s, %s", mask(ne.AccessToken), expiryText(ne.Expiry))
+	m.claimsStep(ne.AccessToken, ne.Issuer, ne.Resource)
 	if m.opts.Store != nil {
 		return m.opts.Store.Save(&ne)
 	}
@@ -744,6 +745,9 @@ type discovered struct {
 	prm      *oauthex.ProtectedResourceMetadata // nil: none (2025-03-26 server)
 	asm      *oauthex.AuthServerMeta
 	fallback bool // the 2025-03-26 default endpoints
+	// The documents as fetched, for the steps and the stored login (auth status).
+	rmeta *ResourceMetadata
+	imeta *IssuerMetadata
 }
 
 func (m *Manager) login(ctx context.Context, chs []oauthex.Challenge, status int) (*Entry, error) {
@@ -813,7 +817,8 @@ func (m *Manager) discover(ctx context.Context, chs []oauthex.Challenge, status 
 		if len(prm.AuthorizationServers) == 0 {
 			return nil, errorf("the protected resource metadata at %s names no authorization_servers", u)
 		}
-		m.step("metadata", "protected resource %s: authorization servers %s, scopes_supported %s", prm.Resource, strings.Join(prm.AuthorizationServers, ", "), scopeText(prm.ScopesSupported))
+		d.rmeta = resourceMetadata(u, &prm)
+		m.step("metadata", "%s", d.rmeta.text())
 		d.prm = &prm
 		d.resource = prm.Resource
 		break
@@ -846,6 +851,14 @@ func (m *Manager) discover(ctx context.Context, chs []oauthex.Challenge, status 
 		} else if strings.TrimSuffix(asm.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
 			return nil, errorf("the authorization server metadata at %s names the issuer %q, not %s; refusing it (RFC 8414 §3.3: a mix-up or a forged document)", u, asm.Issuer, issuer)
 		}
+		// The document as fetched, before anything in it is refused: what is wrong
+		// with a setup is seen here first.
+		d.imeta = issuerMetadata(u, &asm, false)
+		m.step("metadata", "%s", d.imeta.text())
+		m.step("metadata", "%s", d.imeta.loginText())
+		for _, n := range d.imeta.Notes {
+			m.step("warning", "%s", n)
+		}
 		if !slices.Contains(asm.CodeChallengeMethodsSupported, "S256") && !machineGrant(m.opts.Grant) {
 			if len(asm.CodeChallengeMethodsSupported) == 0 {
 				return nil, errorf("the authorization server %s does not list code_challenge_methods_supported: it may not support PKCE, which MCP requires; refusing to log in there", issuer)
@@ -857,8 +870,6 @@ func (m *Manager) discover(ctx context.Context, chs []oauthex.Challenge, status 
 				return nil, err
 			}
 		}
-		m.step("metadata", "authorization server %s: authorize %s, token %s, registration %s, scopes_supported %s, client ID metadata documents %v",
-			asm.Issuer, asm.AuthorizationEndpoint, asm.TokenEndpoint, orNone(asm.RegistrationEndpoint), scopeText(asm.ScopesSupported), asm.ClientIDMetadataDocumentSupported)
 		d.asm = &asm
 		return d, nil
 	}
@@ -868,7 +879,8 @@ func (m *Manager) discover(ctx context.Context, chs []oauthex.Challenge, status 
 	base := strings.TrimSuffix(issuer, "/")
 	d.asm = &oauthex.AuthServerMeta{Issuer: issuer, AuthorizationEndpoint: base + "/authorize", TokenEndpoint: base + "/token", RegistrationEndpoint: base + "/register"}
 	d.fallback = true
-	m.step("metadata", "no authorization server metadata; using the 2025-03-26 defaults %s/authorize, /token, /register", base)
+	d.imeta = issuerMetadata("", d.asm, true)
+	m.step("metadata", "%s", d.imeta.text())
 	return d, nil
 }
 
@@ -1102,6 +1114,7 @@ type client struct {
 	how                string
 	stored             bool          // the registration kept for the issuer
 	reg                *Registration // the dynamic registration (kept, or made now); nil for other clients
+	meta               *ClientMetadata
 }
 
 // register picks the client: pre-registered; a client ID metadata document where
@@ -1117,16 +1130,26 @@ func (m *Manager) register(ctx context.Context, d *discovered, redirect string) 
 				c.method = "client_secret_post"
 			}
 		}
+		c.meta = &ClientMetadata{Source: "pre-registered", ClientID: clip(c.id), TokenEndpointAuthMethod: c.method, SecretIssued: c.secret != ""}
 		return c, nil
 	}
 	if m.opts.ClientMetadataURL != "" && asm.ClientIDMetadataDocumentSupported {
-		return &client{id: m.opts.ClientMetadataURL, method: "none", how: "client ID metadata document " + m.opts.ClientMetadataURL}, nil
+		return &client{id: m.opts.ClientMetadataURL, method: "none", how: "client ID metadata document " + m.opts.ClientMetadataURL,
+			meta: &ClientMetadata{Source: "client ID metadata document", ClientID: clip(m.opts.ClientMetadataURL), TokenEndpointAuthMethod: "none"}}, nil
 	}
 	if m.opts.Store != nil {
 		if r := m.opts.Store.LoadRegistration(asm.Issuer); r != nil && (redirect == "" || slices.ContainsFunc(r.RedirectURIs, func(u string) bool { return sameRedirect(u, redirect) })) {
 			m.secret(r.ClientSecret)
 			m.secret(r.AccessToken)
-			return &client{id: r.ClientID, secret: r.ClientSecret, method: r.AuthMethod, stored: true, reg: r, how: "the client registered with " + asm.Issuer + " before (" + r.ClientID + ")"}, nil
+			meta := r.Metadata
+			if meta == nil {
+				// Kept before mcpscope kept the registration's answer.
+				meta = &ClientMetadata{ClientID: clip(r.ClientID), RedirectURIs: clipAll(r.RedirectURIs), TokenEndpointAuthMethod: clip(r.AuthMethod), SecretIssued: r.ClientSecret != ""}
+			} else {
+				meta = new(*meta)
+			}
+			meta.Source = "kept registration"
+			return &client{id: r.ClientID, secret: r.ClientSecret, method: r.AuthMethod, stored: true, reg: r, meta: meta, how: "the client registered with " + asm.Issuer + " before (" + r.ClientID + ")"}, nil
 		}
 	}
 	if asm.RegistrationEndpoint == "" {
@@ -1166,7 +1189,11 @@ func (m *Manager) register(ctx context.Context, d *discovered, redirect string) 
 		}
 	}
 	m.step("registration", "registered client %s (client_secret %s, token_endpoint_auth_method %s)", resp.ClientID, mask(resp.ClientSecret), got)
-	r := &Registration{Issuer: asm.Issuer, ClientID: resp.ClientID, ClientSecret: resp.ClientSecret, AuthMethod: got, RedirectURIs: meta.RedirectURIs}
+	cm := registeredClient(raw, redirect, method)
+	if cm == nil {
+		cm = &ClientMetadata{Source: "dynamic registration", ClientID: clip(resp.ClientID), TokenEndpointAuthMethod: got, SecretIssued: resp.ClientSecret != ""}
+	}
+	r := &Registration{Issuer: asm.Issuer, ClientID: resp.ClientID, ClientSecret: resp.ClientSecret, AuthMethod: got, RedirectURIs: meta.RedirectURIs, Metadata: cm}
 	var mgmt struct {
 		URI   string `json:"registration_client_uri"`
 		Token string `json:"registration_access_token"`
@@ -1186,7 +1213,7 @@ func (m *Manager) register(ctx context.Context, d *discovered, redirect string) 
 			m.step("registration", "could not keep the registration: %v", err)
 		}
 	}
-	return &client{id: resp.ClientID, secret: resp.ClientSecret, method: got, reg: r, how: "dynamic registration at " + asm.RegistrationEndpoint}, nil
+	return &client{id: resp.ClientID, secret: resp.ClientSecret, method: got, reg: r, meta: cm, how: "dynamic registration at " + asm.RegistrationEndpoint}, nil
 }
 
 // bodyCopy hands a copy of each response body it passes on to into.
@@ -1226,6 +1253,7 @@ func (m *Manager) authorizationCode(ctx context.Context, d *discovered, chs []oa
 		return nil, err
 	}
 	m.step("registration", "client: %s", c.how)
+	m.clientStep(c.meta)
 	scopes := m.scopes(d, chs, true)
 	m.step("authorize", "scopes asked for: %s", scopeText(scopes))
 	verifier := oauth2.GenerateVerifier()
@@ -1254,6 +1282,7 @@ func (m *Manager) authorizationCode(ctx context.Context, d *discovered, chs []oa
 				return nil, err
 			}
 			m.step("registration", "client: %s", c.how)
+			m.clientStep(c.meta)
 			cfg = config(c)
 			authURL = cfg.AuthCodeURL(state, params...)
 		} else if c.reg.ClientSecret != c.secret {
@@ -1437,8 +1466,10 @@ func (m *Manager) entryFrom(d *discovered, c *client, tok *oauth2.Token, asked [
 	}
 	e := &Entry{scopesGranted: granted, Server: m.server, Issuer: d.asm.Issuer, Resource: d.resource, ClientID: c.id, ClientSecret: c.secret,
 		TokenEndpoint: d.asm.TokenEndpoint, AuthMethod: c.method, Grant: grant, Scopes: scopes, TokenType: tok.TokenType,
-		AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry, Issued: time.Now()}
+		AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry, Issued: time.Now(),
+		ResourceMeta: d.rmeta, IssuerMeta: d.imeta, Client: c.meta}
 	m.step("token", "access token %s (%s), refresh token %s, scopes %s, %s", mask(tok.AccessToken), orNone(tok.TokenType), mask(tok.RefreshToken), scopeText(scopes), expiryText(tok.Expiry))
+	m.claimsStep(tok.AccessToken, d.asm.Issuer, d.resource)
 	return e
 }
 
@@ -1484,6 +1515,8 @@ func (m *Manager) clientCredentials(ctx context.Context, d *discovered, chs []oa
 		return nil, errorf("--oauth-grant client-credentials needs --client-secret or --client-key for client %s", c.id)
 	}
 	m.step("registration", "client credentials: %s", c.how)
+	c.meta = &ClientMetadata{Source: "pre-registered", ClientID: clip(c.id), GrantTypes: []string{"client_credentials"}, TokenEndpointAuthMethod: c.method, SecretIssued: c.secret != ""}
+	m.clientStep(c.meta)
 	scopes := m.scopes(d, chs, false)
 	tok, err := m.clientCredentialsToken(ctx, d.asm.Issuer, d.asm.TokenEndpoint, c.id, c.secret, c.method, d.resource, scopes)
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
 // Step is one thing the flow did, for a log a person reads: which metadata URL was
@@ -20,7 +22,7 @@ import (
 // redirect received, the token response (secrets masked), scopes and expiry.
 type Step struct {
 	Time time.Time
-	Kind string // discovery, metadata, registration, authorize, redirect, token, refresh, store, error
+	Kind string // discovery, metadata, registration, client, authorize, redirect, token, claims, refresh, store, warning, error
 	Text string // one line, secrets masked
 }
 
@@ -57,7 +59,9 @@ func (l *Log) add(kind, format string, a ...any) {
 	if l == nil {
 		return
 	}
-	s := Step{Time: time.Now(), Kind: kind, Text: fmt.Sprintf(format, a...)}
+	// A step quotes what servers sent (metadata, claims, errors): it is made safe
+	// for a terminal here, once, for every reader (auth login -v, the Auth view).
+	s := Step{Time: time.Now(), Kind: kind, Text: termsafe.Line(fmt.Sprintf(format, a...))}
 	l.mu.Lock()
 	l.all = append(l.all, s)
 	subs := slices.Clone(l.subs)

@@ -38,6 +38,11 @@ type Entry struct {
 	// refresh margin is relative to it).
 	Issued time.Time `json:"issued,omitempty"`
 	Saved  time.Time `json:"saved"`
+	// What the login went through, as fetched or registered (no secret in them),
+	// for auth status: nil in a login stored before mcpscope kept them.
+	ResourceMeta *ResourceMetadata `json:"resource_metadata,omitempty"`
+	IssuerMeta   *IssuerMetadata   `json:"issuer_metadata,omitempty"`
+	Client       *ClientMetadata   `json:"client_metadata,omitempty"`
 	// scopesGranted: Scopes are what the token response said was granted (not only
 	// what was asked for).
 	scopesGranted bool
@@ -63,6 +68,9 @@ type Registration struct {
 	// gets invalid_client in the browser and no redirect). Only then is a client
 	// without ClientURI checked with an authorization request of mcpscope's own.
 	Unfinished bool `json:"login_unfinished,omitempty"`
+	// Metadata is what the registration answered (no secret in it), shown again
+	// when a later login reuses the client.
+	Metadata *ClientMetadata `json:"metadata,omitempty"`
 }
 
 // Store keeps logins in a directory, one file per issuer and resource, mode 0600,

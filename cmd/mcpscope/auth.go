@@ -16,6 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/config"
 	"github.com/mcpscope/mcpscope/internal/readfile"
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/oauth"
 )
 
@@ -284,7 +285,7 @@ func authSub(ctx context.Context, sub string, args []string, stdout, stderr io.W
 			}
 			return &exitError{code: exitServer, msg: "login to " + server + " failed: " + err.Error()}
 		}
-		fmt.Fprintf(stdout, "logged in to %s\n  issuer  %s\n  scopes  %s\n  expiry  %s\n", e.Server, e.Issuer, scopes(e.Scopes), expiry(e))
+		fmt.Fprintf(stdout, "logged in to %s\n  issuer  %s\n  scopes  %s\n  expiry  %s\n", termsafe.Line(e.Server), termsafe.Line(e.Issuer), termsafe.Line(scopes(e.Scopes)), expiry(e))
 		if e.RefreshToken == "" && e.Grant == "authorization_code" && !e.Expiry.IsZero() {
 			// Without a refresh token the login ends with the token: say so now
 			// rather than when a later command stops.
@@ -307,10 +308,19 @@ func authSub(ctx context.Context, sub string, args []string, stdout, stderr io.W
 				Expiry   *time.Time `json:"expiry,omitempty"`
 				Refresh  bool       `json:"refreshable"`
 				Grant    string     `json:"grant,omitempty"`
+				// What a server's author debugs a login with: the documents as
+				// fetched and the client as registered (kept at the login; absent
+				// for a login stored before), and the token's claims decoded from
+				// the stored token (never the token, a secret or the signature).
+				ResourceMeta *oauth.ResourceMetadata `json:"resource_metadata,omitempty"`
+				IssuerMeta   *oauth.IssuerMetadata   `json:"issuer_metadata,omitempty"`
+				Client       *oauth.ClientMetadata   `json:"client_metadata,omitempty"`
+				Claims       *oauth.Claims           `json:"token_claims"`
 			}
 			rows := []row{}
 			for _, e := range es {
-				r := row{Server: e.Server, Issuer: e.Issuer, Resource: e.Resource, Scopes: e.Scopes, Refresh: e.RefreshToken != "" || (e.Grant == "client_credentials" && e.ClientSecret != ""), Grant: e.Grant}
+				r := row{Server: e.Server, Issuer: e.Issuer, Resource: e.Resource, Scopes: e.Scopes, Refresh: e.RefreshToken != "" || (e.Grant == "client_credentials" && e.ClientSecret != ""), Grant: e.Grant,
+					ResourceMeta: e.ResourceMeta, IssuerMeta: e.IssuerMeta, Client: e.Client, Claims: oauth.DecodeClaims(e.AccessToken, e.Issuer, e.Resource)}
 				if !e.Expiry.IsZero() {
 					t := e.Expiry
 					r.Expiry = &t
@@ -331,7 +341,11 @@ func authSub(ctx context.Context, sub string, args []string, stdout, stderr io.W
 		}
 		for _, e := range es {
 			refresh := renewal(e)
-			fmt.Fprintf(stdout, "%s\n  issuer  %s\n  scopes  %s\n  expiry  %s (%s)\n", e.Server, e.Issuer, scopes(e.Scopes), expiry(e), refresh)
+			fmt.Fprintf(stdout, "%s\n  issuer  %s\n  scopes  %s\n  expiry  %s (%s)\n", termsafe.Line(e.Server), termsafe.Line(e.Issuer), termsafe.Line(scopes(e.Scopes)), expiry(e), refresh)
+			// The claims' audience and expiry: a token for another audience is the
+			// commonest reason a server refuses a login that worked (DecodeClaims
+			// makes its strings safe).
+			fmt.Fprintf(stdout, "  claims  %s\n", oauth.DecodeClaims(e.AccessToken, e.Issuer, e.Resource).Summary())
 		}
 		return nil
 	case "logout":

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -67,6 +68,13 @@ type Knobs struct {
 	// does for a client it forgot (see Forget); Refused is then called with it.
 	StrictClients bool
 	Refused       func(clientID string)
+	// ChallengeMethods, when set, is the metadata's code_challenge_methods_supported
+	// (["S256"] otherwise).
+	ChallengeMethods []string
+	// JWTSubject, when set, makes the access tokens JWTs (RFC 9068 claims: iss, sub
+	// this, aud the resource asked for, client_id, scope, iat, exp; signed with a
+	// key of the test's own, which nothing verifies) instead of opaque strings.
+	JWTSubject string
 }
 
 // Server is a running authorization and resource server.
@@ -227,12 +235,16 @@ func (s *Server) asMeta(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, "<html><body>Sign in</body></html>")
 		return
 	}
+	methods := []string{"S256"}
+	if s.Knobs.ChallengeMethods != nil {
+		methods = s.Knobs.ChallengeMethods
+	}
 	iss := s.Issuer
 	if s.Knobs.WrongIssuer {
 		iss = "https://evil.example"
 	}
 	writeJSON(w, 200, map[string]any{"issuer": iss, "authorization_endpoint": s.Issuer + "/authorize", "token_endpoint": s.Issuer + "/token",
-		"registration_endpoint": s.Issuer + "/register", "code_challenge_methods_supported": []string{"S256"}, "revocation_endpoint": s.Issuer + "/revoke",
+		"registration_endpoint": s.Issuer + "/register", "code_challenge_methods_supported": methods, "revocation_endpoint": s.Issuer + "/revoke",
 		"scopes_supported": []string{"mcp:read", "offline_access"}, "token_endpoint_auth_methods_supported": []string{"client_secret_post"},
 		"authorization_response_iss_parameter_supported": s.Knobs.IssParamAdvertise})
 }
@@ -389,9 +401,12 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, map[string]any{"token_type": "Bearer", "expires_in": exp})
 		return
 	}
-	at := s.newSecret("at-")
 	if granted == "" {
 		granted = "mcp:read offline_access"
+	}
+	at := s.newSecret("at-")
+	if s.Knobs.JWTSubject != "" {
+		at = s.jwt(r.Form.Get("resource"), r.Form.Get("client_id"), granted, exp)
 	}
 	resp := map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": exp, "scope": granted}
 	s.mu.Lock()
@@ -407,6 +422,21 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		resp["refresh_token"] = rt
 	}
 	writeJSON(w, 200, resp)
+}
+
+// jwt makes a JWT access token (RFC 9068's claims) and keeps it as a secret: its
+// signature is random bytes, which is all a client that does not verify it sees.
+func (s *Server) jwt(aud, clientID, scope string, exp int) string {
+	enc := base64.RawURLEncoding
+	now := time.Now()
+	hdr, _ := json.Marshal(map[string]string{"alg": "RS256", "typ": "at+jwt", "kid": "test"})
+	claims, _ := json.Marshal(map[string]any{"iss": s.Issuer, "sub": s.Knobs.JWTSubject, "aud": aud, "client_id": clientID,
+		"scope": scope, "iat": now.Unix(), "exp": now.Add(time.Duration(exp) * time.Second).Unix(), "jti": rand.Text()})
+	tok := enc.EncodeToString(hdr) + "." + enc.EncodeToString(claims) + "." + enc.EncodeToString([]byte(rand.Text()+rand.Text()))
+	s.mu.Lock()
+	s.Secrets = append(s.Secrets, tok)
+	s.mu.Unlock()
+	return tok
 }
 
 // redirectAllowed matches a redirect URI against the registered ones exactly, except
