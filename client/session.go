@@ -60,6 +60,9 @@ type OAuthClient struct {
 	ClientID, ClientSecret string
 	Scopes                 []string
 	RedirectPort           int // 0: the default
+	// Enterprise-managed authorization (oauth.GrantIDJAG): the identity provider's
+	// token endpoint and client, and the person's ID token (a secret).
+	IDPTokenEndpoint, IDPClientID, IDPClientSecret, IDToken string
 }
 
 func (t Target) String() string {

@@ -313,16 +313,29 @@ func members(obj []byte, base int) ([]member, error) {
 // OAuthClient is an entry's "oauth" block (Claude Code and VS Code spell it so): a
 // client registered with the server's authorization server, and the redirect port
 // registered for it. The secret may be a ${VAR} placeholder; it is never listed.
+// mcpscope's own members for enterprise-managed authorization (--oauth-grant
+// id-jag): the identity provider's token endpoint and client, and the person's ID
+// token (a placeholder such as ${ID_TOKEN}: it is a secret, and expires); an entry
+// with an idToken logs in so without the flag.
 type OAuthClient struct {
-	ClientID     string   `json:"clientId"`
-	ClientSecret string   `json:"clientSecret,omitempty"`
-	Scopes       []string `json:"scopes,omitempty"`
-	CallbackPort int      `json:"callbackPort,omitempty"`
+	ClientID         string   `json:"clientId"`
+	ClientSecret     string   `json:"clientSecret,omitempty"`
+	Scopes           []string `json:"scopes,omitempty"`
+	CallbackPort     int      `json:"callbackPort,omitempty"`
+	IDPTokenEndpoint string   `json:"idpTokenEndpoint,omitempty"`
+	IDPClientID      string   `json:"idpClientId,omitempty"`
+	IDPClientSecret  string   `json:"idpClientSecret,omitempty"`
+	IDToken          string   `json:"idToken,omitempty"`
 }
 
-// MarshalJSON lists the block without its secret.
+// MarshalJSON lists the block without its secrets (whether each is given).
 func (o OAuthClient) MarshalJSON() ([]byte, error) {
-	return json.Marshal(map[string]any{"clientId": o.ClientID, "clientSecret": o.ClientSecret != "", "scopes": o.Scopes, "callbackPort": o.CallbackPort})
+	m := map[string]any{"clientId": o.ClientID, "clientSecret": o.ClientSecret != "", "scopes": o.Scopes, "callbackPort": o.CallbackPort}
+	if o.IDPTokenEndpoint != "" || o.IDToken != "" || o.IDPClientID != "" {
+		m["idpTokenEndpoint"], m["idpClientId"] = o.IDPTokenEndpoint, o.IDPClientID
+		m["idpClientSecret"], m["idToken"] = o.IDPClientSecret != "", o.IDToken != ""
+	}
+	return json.Marshal(m)
 }
 
 // entryFields is the JSON of one entry, as the clients spell it.

@@ -44,7 +44,9 @@ const (
 )
 
 // machineGrant reports whether the grant needs no person (no browser, no redirect).
-func machineGrant(g string) bool { return g == GrantClientCredentials || g == GrantJWTBearer }
+func machineGrant(g string) bool {
+	return g == GrantClientCredentials || g == GrantJWTBearer || g == GrantIDJAG
+}
 
 // Options configure a Manager.
 type Options struct {
@@ -66,6 +68,12 @@ type Options struct {
 	Grant string
 	// Assertion is the workload's JWT for GrantJWTBearer (a secret: never shown).
 	Assertion string
+	// GrantIDJAG (exchange.go): the person's ID token from the enterprise identity
+	// provider (a secret), the IdP's token endpoint where it is exchanged for an
+	// ID-JAG, and the IdP's client for that request (the secret: never shown).
+	IDToken                      string
+	IDPTokenEndpoint             string
+	IDPClientID, IDPClientSecret string
 	// Scopes, when set, are asked for instead of the discovered ones.
 	Scopes []string
 	// RedirectPort is the loopback listener's port: -1 means DefaultRedirectPort, 0
@@ -167,6 +175,8 @@ func New(server string, opts Options) *Manager {
 	m.client = &http.Client{Transport: &logTransport{m: m, base: base}, Timeout: 60 * time.Second}
 	m.secret(opts.ClientSecret)
 	m.secret(opts.Assertion)
+	m.secret(opts.IDToken)
+	m.secret(opts.IDPClientSecret)
 	return m
 }
 
@@ -339,6 +349,11 @@ func (m *Manager) refreshLocked(ctx context.Context, force bool) error {
 		tok, err = m.clientCredentialsToken(ctx, e.Issuer, e.TokenEndpoint, e.ClientID, e.ClientSecret, e.AuthMethod, e.Resource, e.Scopes)
 	case e.Grant == jwtBearerGrant && m.opts.Assertion != "":
 		tok, err = m.jwtBearerToken(ctx, e.TokenEndpoint, e.ClientID, e.Resource, e.Scopes)
+	case e.Grant == idJAGEntry && m.opts.IDToken != "" && m.opts.IDPTokenEndpoint != "":
+		m.step("refresh", "an ID-JAG login has no refresh token: exchanging the ID token again")
+		tok, err = m.idJAGToken(ctx, e.Issuer, e.TokenEndpoint, e.ClientID, e.ClientSecret, e.AuthMethod, e.Resource, e.Scopes)
+	case e.Grant == idJAGEntry:
+		return m.idJAGCannotRenew(e)
 	default:
 		if time.Now().Before(e.Expiry) {
 			return errorf("the stored token for %s %s and no refresh token came with it (the authorization server did not grant offline access); log in again before then: mcpscope auth login %s", m.server, expiryText(e.Expiry), shellQuote(m.server))
@@ -451,7 +466,7 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 		return false, errorf("%s still answers HTTP %d after %d tries to log in (or refresh) in this session; stopping there (is the token meant for this server? `mcpscope auth login -v %s` shows each step)",
 			m.server, status, m.opts.MaxAttempts, shellQuote(m.server))
 	}
-	if status == http.StatusUnauthorized && m.entry != nil && sent != "" && !m.triedRefresh && (m.entry.RefreshToken != "" || m.entry.Grant == "client_credentials" || m.entry.Grant == jwtBearerGrant) {
+	if status == http.StatusUnauthorized && m.entry != nil && sent != "" && !m.triedRefresh && (m.entry.RefreshToken != "" || m.entry.Grant == "client_credentials" || m.entry.Grant == jwtBearerGrant || m.entry.Grant == idJAGEntry) {
 		m.triedRefresh = true
 		m.step("refresh", "the server refused the stored token (HTTP 401); refreshing it")
 		if err := m.refreshLocked(ctx, true); err == nil {
@@ -532,7 +547,7 @@ func (m *Manager) keptMachineLogin(e *Entry) string {
 	grant := "machine"
 	if e != nil {
 		who = "client " + e.ClientID
-		grant = map[string]string{"client_credentials": "client-credentials", jwtBearerGrant: "jwt-bearer"}[e.Grant]
+		grant = map[string]string{"client_credentials": "client-credentials", jwtBearerGrant: "jwt-bearer", idJAGEntry: "id-jag"}[e.Grant]
 	}
 	return fmt.Sprintf("the %s login (%s) is kept: it is not replaced by a browser login (--login) or another client without being asked; to log in as a person instead, run mcpscope auth logout %s, then mcpscope auth login %s",
 		grant, who, shellQuote(m.server), shellQuote(m.server))
@@ -549,6 +564,8 @@ func (m *Manager) grant() string {
 			return GrantClientCredentials
 		case jwtBearerGrant:
 			return GrantJWTBearer
+		case idJAGEntry:
+			return GrantIDJAG
 		}
 	}
 	return m.opts.Grant
@@ -762,6 +779,8 @@ func (m *Manager) login(ctx context.Context, chs []oauthex.Challenge, status int
 		e, err = m.clientCredentials(ctx, d, chs)
 	case GrantJWTBearer:
 		e, err = m.jwtBearer(ctx, d, chs)
+	case GrantIDJAG:
+		e, err = m.idJAG(ctx, d, chs)
 	default:
 		e, err = m.authorizationCode(ctx, d, chs)
 	}

@@ -28,7 +28,7 @@ type Entry struct {
 	ClientSecret  string    `json:"client_secret,omitempty"`
 	TokenEndpoint string    `json:"token_endpoint"`
 	AuthMethod    string    `json:"token_endpoint_auth_method,omitempty"`
-	Grant         string    `json:"grant,omitempty"` // authorization_code or client_credentials
+	Grant         string    `json:"grant,omitempty"` // authorization_code, client_credentials, the jwt-bearer URN, or id-jag (exchange.go)
 	Scopes        []string  `json:"scopes,omitempty"`
 	TokenType     string    `json:"token_type,omitempty"`
 	AccessToken   string    `json:"access_token"`

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -35,7 +36,14 @@ type oauthFlags struct {
 	paste           bool // read a pasted redirect URL or code from stdin
 	assertionFile   string
 	assertionEnv    string
-	noOAuth         bool
+	// --oauth-grant id-jag (enterprise-managed authorization)
+	idTokenFile        string
+	idTokenEnv         string
+	idpTokenEndpoint   string
+	idpClientID        string
+	idpClientSecret    string
+	idpClientSecretEnv string
+	noOAuth            bool
 }
 
 func (c *common) registerOAuth(fs *flag.FlagSet) { c.oauthF.register(fs) }
@@ -48,9 +56,15 @@ func (o *oauthFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.signingAlg, "client-key-alg", "", "OAuth: the JWT signing algorithm for --client-key (default: by the key)")
 	fs.StringVar(&o.metadataURL, "client-metadata-url", "", "OAuth: an https URL of this client's metadata document, used as client_id where supported")
 	fs.StringVar(&o.scope, "scope", "", "OAuth: the scopes to ask for, space-separated (default: what the server names)")
-	fs.StringVar(&o.grant, "oauth-grant", oauth.GrantAuthorizationCode, "OAuth grant: authorization-code, client-credentials or jwt-bearer")
+	fs.StringVar(&o.grant, "oauth-grant", oauth.GrantAuthorizationCode, "OAuth grant: authorization-code, client-credentials, jwt-bearer or id-jag (enterprise-managed: an ID token exchanged at the IdP)")
 	fs.StringVar(&o.assertionFile, "assertion-file", "", "OAuth jwt-bearer: a file holding the workload's JWT (never printed or recorded)")
 	fs.StringVar(&o.assertionEnv, "assertion-env", "", "OAuth jwt-bearer: read the workload's JWT from this environment variable")
+	fs.StringVar(&o.idTokenFile, "id-token-file", "", "OAuth id-jag: a file holding your ID token from the enterprise identity provider (never printed or recorded)")
+	fs.StringVar(&o.idTokenEnv, "id-token-env", "", "OAuth id-jag: read the ID token from this environment variable")
+	fs.StringVar(&o.idpTokenEndpoint, "idp-token-endpoint", "", "OAuth id-jag: the identity provider's token endpoint, where the ID token is exchanged for an ID-JAG")
+	fs.StringVar(&o.idpClientID, "idp-client-id", "", "OAuth id-jag: this client's ID at the identity provider")
+	fs.StringVar(&o.idpClientSecret, "idp-client-secret", "", "OAuth id-jag: that client's secret at the identity provider (never printed or recorded)")
+	fs.StringVar(&o.idpClientSecretEnv, "idp-client-secret-env", "", "OAuth id-jag: read the identity provider client's secret from this environment variable")
 	fs.IntVar(&o.redirectPort, "redirect-port", oauth.DefaultRedirectPort, "OAuth: the loopback port for the login's redirect (0: any)")
 	fs.BoolVar(&o.login, "login", false, "OAuth: on a 401, run the browser login even without a terminal")
 	fs.BoolVar(&o.paste, "paste", false, "OAuth: read the redirected URL (or the code) from stdin")
@@ -72,8 +86,10 @@ func (o *oauthFlags) managerOptions(stderr io.Writer, interactive bool) (oauth.O
 		opts.Grant = oauth.GrantClientCredentials
 	case oauth.GrantJWTBearer, "jwt_bearer":
 		opts.Grant = oauth.GrantJWTBearer
+	case oauth.GrantIDJAG, "id_jag":
+		opts.Grant = oauth.GrantIDJAG
 	default:
-		return opts, usageErr("--oauth-grant %q: use authorization-code, client-credentials or jwt-bearer", o.grant)
+		return opts, usageErr("--oauth-grant %q: use authorization-code, client-credentials, jwt-bearer or id-jag", o.grant)
 	}
 	switch {
 	case o.assertionFile != "" && o.assertionEnv != "":
@@ -96,6 +112,9 @@ func (o *oauthFlags) managerOptions(stderr io.Writer, interactive bool) (oauth.O
 	if opts.Assertion != "" && opts.Grant != oauth.GrantJWTBearer {
 		return opts, usageErr("--assertion-file and --assertion-env are for --oauth-grant jwt-bearer")
 	}
+	if err := o.idJAGOptions(&opts); err != nil {
+		return opts, err
+	}
 	if o.clientSecretEnv != "" {
 		if o.clientSecret != "" {
 			return opts, usageErr("give --client-secret or --client-secret-env, not both")
@@ -114,6 +133,9 @@ func (o *oauthFlags) managerOptions(stderr io.Writer, interactive bool) (oauth.O
 	}
 	if (opts.ClientSecret != "" || o.clientKey != "") && opts.ClientID == "" {
 		return opts, usageErr("--client-secret and --client-key need --client-id")
+	}
+	if opts.Grant == oauth.GrantIDJAG && opts.ClientID == "" {
+		return opts, usageErr("--oauth-grant id-jag needs --client-id (with --client-secret or --client-secret-env): the client registered with the server's authorization server, which presents the ID-JAG")
 	}
 	if opts.Grant == oauth.GrantClientCredentials && (opts.ClientID == "" || (opts.ClientSecret == "" && o.clientKey == "")) {
 		return opts, usageErr("--oauth-grant client-credentials needs --client-id with --client-secret (or --client-secret-env) or --client-key")
@@ -134,6 +156,70 @@ func (o *oauthFlags) managerOptions(stderr io.Writer, interactive bool) (oauth.O
 	return opts, nil
 }
 
+// idJAGOptions reads the flags of --oauth-grant id-jag: the ID token (a file or a
+// variable, never the command line, where other users' ps would show it), the
+// IdP's token endpoint (https, or http on this machine: the ID token and the IdP
+// client's secret are sent there) and the IdP's client.
+func (o *oauthFlags) idJAGOptions(opts *oauth.Options) error {
+	switch {
+	case o.idTokenFile != "" && o.idTokenEnv != "":
+		return usageErr("give --id-token-file or --id-token-env, not both")
+	case o.idTokenFile != "":
+		data, err := readfile.Read(o.idTokenFile, readfile.MaxEnvFile)
+		if err != nil {
+			return usageErr("--id-token-file: %v", err)
+		}
+		opts.IDToken = strings.TrimSpace(string(data))
+	case o.idTokenEnv != "":
+		opts.IDToken = strings.TrimSpace(os.Getenv(o.idTokenEnv))
+		if opts.IDToken == "" {
+			return usageErr("--id-token-env %s: the variable is not set or empty", o.idTokenEnv)
+		}
+	}
+	opts.IDPTokenEndpoint, opts.IDPClientID, opts.IDPClientSecret = o.idpTokenEndpoint, o.idpClientID, o.idpClientSecret
+	if o.idpClientSecretEnv != "" {
+		if o.idpClientSecret != "" {
+			return usageErr("give --idp-client-secret or --idp-client-secret-env, not both")
+		}
+		opts.IDPClientSecret = os.Getenv(o.idpClientSecretEnv)
+		if opts.IDPClientSecret == "" {
+			return usageErr("--idp-client-secret-env %s: the variable is not set or empty", o.idpClientSecretEnv)
+		}
+	}
+	given := opts.IDToken != "" || opts.IDPTokenEndpoint != "" || opts.IDPClientID != "" || opts.IDPClientSecret != ""
+	switch {
+	case opts.Grant != oauth.GrantIDJAG && given:
+		return usageErr("--id-token-file, --id-token-env, --idp-token-endpoint and --idp-client-id/--idp-client-secret are for --oauth-grant id-jag")
+	case opts.Grant != oauth.GrantIDJAG:
+		return nil
+	case opts.IDToken == "":
+		return usageErr("--oauth-grant id-jag needs the ID token from your identity provider: --id-token-file FILE or --id-token-env VAR")
+	case opts.IDPTokenEndpoint == "":
+		return usageErr("--oauth-grant id-jag needs --idp-token-endpoint URL: the identity provider's token endpoint, where the ID token is exchanged")
+	case opts.IDPClientSecret != "" && opts.IDPClientID == "":
+		return usageErr("--idp-client-secret needs --idp-client-id")
+	}
+	if err := checkTokenEndpoint(opts.IDPTokenEndpoint); err != nil {
+		return usageErr("--idp-token-endpoint %s: %v", opts.IDPTokenEndpoint, err)
+	}
+	return nil
+}
+
+// checkTokenEndpoint refuses an endpoint that secrets must not be sent to: one
+// that is neither https nor http on this machine.
+func checkTokenEndpoint(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("not an https URL")
+	}
+	h := u.Hostname()
+	loopback := h == "localhost" || h == "127.0.0.1" || h == "::1"
+	if u.Scheme == "https" || (u.Scheme == "http" && loopback) {
+		return nil
+	}
+	return fmt.Errorf("the ID token and the IdP client's secret go there: it must be https (or http on this machine)")
+}
+
 func stdinIsTerminal() bool { return isTerminal(os.Stdin) }
 
 // applyOAuth lets a session log in on a 401: with a stored token, a refresh or
@@ -147,7 +233,7 @@ func (c *common) applyOAuth(o *client.Options, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o.Secrets = append(o.Secrets, mo.ClientSecret, mo.Assertion)
+	o.Secrets = append(o.Secrets, mo.ClientSecret, mo.Assertion, mo.IDToken, mo.IDPClientSecret)
 	o.Auth = func(target client.Target, note, secret func(string)) wire.Authorizer {
 		opts := mo
 		withEntry(&opts, target.OAuth, c.oauthF)
@@ -180,9 +266,18 @@ func (c *common) workbenchOAuth() (func(client.Target) oauth.Options, error) {
 	}, nil
 }
 
-// withEntry takes a config entry's oauth block where the flags say nothing.
+// withEntry takes a config entry's oauth block where the flags say nothing. An
+// entry with an ID token logs in by enterprise-managed authorization (id-jag)
+// unless the flags name another grant.
 func withEntry(o *oauth.Options, e *client.OAuthClient, f oauthFlags) {
-	if e == nil || f.clientID != "" {
+	if e == nil {
+		return
+	}
+	if e.IDToken != "" && (f.grant == "" || f.grant == oauth.GrantAuthorizationCode) && o.IDToken == "" {
+		o.Grant = oauth.GrantIDJAG
+		o.IDToken, o.IDPTokenEndpoint, o.IDPClientID, o.IDPClientSecret = e.IDToken, e.IDPTokenEndpoint, e.IDPClientID, e.IDPClientSecret
+	}
+	if f.clientID != "" {
 		return
 	}
 	o.ClientID, o.ClientSecret = e.ClientID, e.ClientSecret
@@ -468,6 +563,8 @@ func renewal(e *oauth.Entry) string {
 		return "renews with client credentials when given --client-key"
 	case e.Grant == "urn:ietf:params:oauth:grant-type:jwt-bearer":
 		return "renews with the workload's JWT when given --assertion-file or --assertion-env"
+	case e.Grant == oauth.GrantIDJAG:
+		return "renews by exchanging the ID token again when given --id-token-file or --id-token-env (and --idp-token-endpoint)"
 	}
 	return "no refresh token"
 }

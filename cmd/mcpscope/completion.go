@@ -20,7 +20,7 @@ var flagValues = map[string][]string{
 	"theme":       {"auto", "dark", "light", "high-contrast"},
 	"fail-on":     {"breaking", "any", "none"},
 	"elicit":      {"accept", "decline", "cancel"},
-	"oauth-grant": {"authorization-code", "client-credentials", "jwt-bearer"},
+	"oauth-grant": {"authorization-code", "client-credentials", "jwt-bearer", "id-jag"},
 }
 
 // complEntry is what completion knows of one command, from the table and its flag set.

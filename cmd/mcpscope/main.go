@@ -42,10 +42,14 @@ Flags:
   --login, --no-oauth, --client-id ID, --client-secret S, --scope 'a b', --redirect-port N
                                  OAuth: log in on a 401 (see mcpscope auth); --paste reads
                                  the redirected URL from stdin
-  --oauth-grant authorization-code|client-credentials|jwt-bearer   OAuth grant; with
+  --oauth-grant authorization-code|client-credentials|jwt-bearer|id-jag   OAuth grant; with
                                  --client-secret-env VAR, --client-key FILE (--client-key-alg),
                                  --assertion-file FILE | --assertion-env VAR,
                                  --client-metadata-url URL (see mcpscope auth login --help)
+  --id-token-file FILE | --id-token-env VAR, --idp-token-endpoint URL, --idp-client-id ID,
+  --idp-client-secret S | --idp-client-secret-env VAR
+                                 OAuth id-jag (enterprise-managed authorization): your ID token
+                                 from the identity provider, exchanged there for an ID-JAG
   --transport streamable|sse     force an HTTP transport
   --allow-cross-origin           follow a redirect to another origin, without credentials
   --config FILE                  read server NAMEs from this client config

@@ -22,12 +22,11 @@ func TestOAuthConformance(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Fatal("curl is needed as the test's browser")
 	}
-	// Extensions left out: cross-app access / enterprise-managed authorization
-	// (RFC 8693 token exchange with an IdP's ID token, then a JWT bearer grant),
-	// DPoP (sender-constrained tokens). Workload identity federation runs
-	// (--oauth-grant jwt-bearer --assertion-file).
-	skip := map[string]bool{"auth/cross-app-access-complete-flow": true, "auth/enterprise-managed-authorization": true,
-		"auth/dpop": true, "auth/dpop-nonce": true}
+	// Extensions left out: DPoP (sender-constrained tokens). Workload identity
+	// federation runs (--oauth-grant jwt-bearer --assertion-file), and so do cross-app
+	// access / enterprise-managed authorization (--oauth-grant id-jag --id-token-file
+	// --idp-token-endpoint --idp-client-id).
+	skip := map[string]bool{"auth/dpop": true, "auth/dpop-nonce": true}
 	bin := testutil.Mcpscope(t)
 	wrap := filepath.Join(testutil.Root(), "cmd", "mcpscope", "testdata", "oauth-conformance.sh")
 	env := func(dir string) []string {

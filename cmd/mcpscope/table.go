@@ -149,7 +149,14 @@ with it. An unmatched request gets a JSON-RPC error listing the recorded ones.`,
 			exits: exitsPlain, run: runAuth,
 			subs: []*command{
 				{name: "login", args: "URL|NAME [-v] [flags]", summary: "log in to a server (-v: every step)",
-					long: "Runs the OAuth login for a server (its URL, or a config NAME with a url) and stores\nthe tokens; -v prints every step.", run: runAuthSub("login"), complete: "server"},
+					long: "Runs the OAuth login for a server (its URL, or a config NAME with a url) and stores\nthe tokens; -v prints every step.\n" +
+						"Grants (--oauth-grant): authorization-code (a browser), client-credentials (--client-id with\n" +
+						"--client-secret or --client-key), jwt-bearer (the workload's JWT: --assertion-file), and id-jag:\n" +
+						"enterprise-managed authorization (cross-app access), where your ID token from the enterprise\n" +
+						"identity provider (--id-token-file or --id-token-env) is exchanged at its token endpoint\n" +
+						"(--idp-token-endpoint, as --idp-client-id) for an ID-JAG (RFC 8693), which the client\n" +
+						"registered with the server's authorization server (--client-id, --client-secret) presents\n" +
+						"as a jwt-bearer assertion (RFC 7523). Neither the ID token nor the ID-JAG is ever shown.", run: runAuthSub("login"), complete: "server"},
 				{name: "status", args: "[URL|NAME] [--format table|json]", summary: "show the stored logins",
 					long: "Shows the stored logins (of one server, or all): issuer, scopes, expiry.", run: runAuthSub("status"),
 					formats: []string{"table", "json"}, complete: "server"},

@@ -75,6 +75,16 @@ type Knobs struct {
 	// this, aud the resource asked for, client_id, scope, iat, exp; signed with a
 	// key of the test's own, which nothing verifies) instead of opaque strings.
 	JWTSubject string
+	// Enterprise-managed authorization (cross-app access, SEP-990): with XAAClientID
+	// set the server also plays the enterprise identity provider. Its token endpoint
+	// /idp/token takes an RFC 8693 token exchange of Server.IDToken (the person's ID
+	// token, issued to the IdP client IDPClientID) for an ID-JAG naming this
+	// authorization server as audience and the MCP endpoint as resource; the
+	// authorization server's /token takes that ID-JAG as an RFC 7523 jwt-bearer
+	// assertion from the client XAAClientID (with XAAClientSecret), and nothing
+	// else signed by nobody.
+	XAAClientID, XAAClientSecret string
+	IDPClientID                  string
 }
 
 // Server is a running authorization and resource server.
@@ -104,6 +114,21 @@ type Server struct {
 	revoked        []string            // "hint token" for each token revoked at /revoke
 	clients        map[string][]string // client_id → registered redirect URIs
 	forged         int                 // the status the loopback listener answered the forged redirect (ForgeFirst)
+
+	// IDToken is the person's ID token the IdP issued (XAAClientID), and
+	// IDPTokenEndpoint the IdP's token endpoint, where it is exchanged.
+	IDToken, IDPTokenEndpoint string
+	jags                      map[string]jag // ID-JAG issued → what it says
+	Exchanges                 atomic.Int32   // token exchanges served (an ID-JAG issued)
+	JWTBearers                atomic.Int32   // jwt-bearer grants served with an ID-JAG
+	exchangeForms             []url.Values   // the token exchange requests received
+}
+
+// jag is what an ID-JAG issued by the test IdP says (its claims, kept here rather
+// than verified from a signature: the test AS trusts only what its IdP issued).
+type jag struct {
+	audience, resource, clientID, subject string
+	expiry                                time.Time
 }
 
 // ForgedStatus is the HTTP status the loopback listener answered the forged
@@ -121,9 +146,16 @@ func Start(t testing.TB, k Knobs) *Server {
 		t.Fatal(err)
 	}
 	s := &Server{Knobs: k, ln: ln, codes: map[string]string{}, access: map[string]time.Time{}, refresh: map[string]bool{},
-		scopes: map[string]string{}, codeScope: map[string]string{}, refScope: map[string]string{}, clients: map[string][]string{}}
+		scopes: map[string]string{}, codeScope: map[string]string{}, refScope: map[string]string{}, clients: map[string][]string{},
+		jags: map[string]jag{}}
 	base := "http://" + ln.Addr().String()
 	s.URL, s.Issuer = base+"/mcp", base
+	if k.XAAClientID != "" {
+		s.IDPTokenEndpoint = base + "/idp/token"
+		s.IDToken = fakeJWT(map[string]any{"alg": "ES256"}, map[string]any{"iss": base + "/idp", "sub": "demo-user", "aud": k.IDPClientID,
+			"exp": time.Now().Add(time.Hour).Unix()})
+		s.Secrets = append(s.Secrets, s.IDToken)
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/.well-known/oauth-protected-resource/", s.prm)
 	mux.HandleFunc("/.well-known/oauth-authorization-server", s.asMeta)
@@ -131,6 +163,7 @@ func Start(t testing.TB, k Knobs) *Server {
 	mux.HandleFunc("/authorize", s.authorize)
 	mux.HandleFunc("/token", s.token)
 	mux.HandleFunc("/revoke", s.revoke)
+	mux.HandleFunc("/idp/token", s.idpToken)
 	ms := mcp.NewServer(&mcp.Implementation{Name: "oauth-test", Version: "1"}, nil)
 	mcp.AddTool(ms, &mcp.Tool{Name: "whoami", Description: "says hello"}, func(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello, logged-in user"}}}, nil, nil
@@ -243,10 +276,14 @@ func (s *Server) asMeta(w http.ResponseWriter, r *http.Request) {
 	if s.Knobs.WrongIssuer {
 		iss = "https://evil.example"
 	}
-	writeJSON(w, 200, map[string]any{"issuer": iss, "authorization_endpoint": s.Issuer + "/authorize", "token_endpoint": s.Issuer + "/token",
+	meta := map[string]any{"issuer": iss, "authorization_endpoint": s.Issuer + "/authorize", "token_endpoint": s.Issuer + "/token",
 		"registration_endpoint": s.Issuer + "/register", "code_challenge_methods_supported": methods, "revocation_endpoint": s.Issuer + "/revoke",
 		"scopes_supported": []string{"mcp:read", "offline_access"}, "token_endpoint_auth_methods_supported": []string{"client_secret_post"},
-		"authorization_response_iss_parameter_supported": s.Knobs.IssParamAdvertise})
+		"authorization_response_iss_parameter_supported": s.Knobs.IssParamAdvertise}
+	if s.Knobs.XAAClientID != "" {
+		meta["grant_types_supported"] = []string{"authorization_code", "refresh_token", "client_credentials", jwtBearer}
+	}
+	writeJSON(w, 200, meta)
 }
 
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
@@ -383,6 +420,11 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 			granted = "mcp:read"
 		}
 		s.ClientCreds.Add(1)
+	case jwtBearer:
+		var ok bool
+		if granted, ok = s.jwtBearerGrant(w, r); !ok {
+			return
+		}
 	default:
 		writeJSON(w, 400, map[string]string{"error": "unsupported_grant_type"})
 		return
@@ -413,7 +455,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	s.access[at] = time.Now().Add(time.Duration(exp) * time.Second)
 	s.scopes[at] = granted
 	s.mu.Unlock()
-	if !s.Knobs.NoRefresh && r.Form.Get("grant_type") != "client_credentials" {
+	if !s.Knobs.NoRefresh && r.Form.Get("grant_type") != "client_credentials" && r.Form.Get("grant_type") != jwtBearer {
 		rt := s.newSecret("rt-")
 		s.mu.Lock()
 		s.refresh[rt] = true
@@ -485,4 +527,102 @@ func (s *Server) HasToken(tok string) bool {
 	defer s.mu.Unlock()
 	_, ok := s.access[tok]
 	return ok
+}
+
+const (
+	jwtBearer     = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+	tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
+	idJAGType     = "urn:ietf:params:oauth:token-type:id-jag"
+	idTokenType   = "urn:ietf:params:oauth:token-type:id_token"
+)
+
+// fakeJWT is a JWT-shaped string with a random signature: the test IdP and AS
+// recognise their own by value, so nothing here signs or verifies.
+func fakeJWT(header, claims map[string]any) string {
+	h, _ := json.Marshal(header)
+	c, _ := json.Marshal(claims)
+	enc := base64.RawURLEncoding
+	return enc.EncodeToString(h) + "." + enc.EncodeToString(c) + "." + enc.EncodeToString([]byte(rand.Text()))
+}
+
+// idpToken is the IdP's token endpoint: RFC 8693 token exchange of the person's ID
+// token for an ID-JAG (draft-ietf-oauth-identity-assertion-authz-grant §4.3), for
+// the IdP client only, with every parameter the draft requires checked.
+func (s *Server) idpToken(w http.ResponseWriter, r *http.Request) {
+	r.ParseForm()
+	s.mu.Lock()
+	s.exchangeForms = append(s.exchangeForms, r.Form)
+	s.mu.Unlock()
+	id, _, ok := r.BasicAuth()
+	if !ok {
+		id = r.Form.Get("client_id")
+	}
+	f := r.Form
+	switch {
+	case s.Knobs.XAAClientID == "":
+		writeJSON(w, 404, map[string]string{"error": "not_found"})
+	case f.Get("grant_type") != tokenExchange:
+		writeJSON(w, 400, map[string]string{"error": "unsupported_grant_type"})
+	case id != s.Knobs.IDPClientID:
+		writeJSON(w, 401, map[string]string{"error": "invalid_client", "error_description": "unknown IdP client " + id})
+	case f.Get("requested_token_type") != idJAGType || f.Get("subject_token_type") != idTokenType:
+		writeJSON(w, 400, map[string]string{"error": "invalid_request", "error_description": "requested_token_type must be id-jag and subject_token_type id_token"})
+	case f.Get("subject_token") != s.IDToken:
+		writeJSON(w, 400, map[string]string{"error": "invalid_grant", "error_description": "unknown ID token"})
+	case f.Get("audience") != s.Issuer || f.Get("resource") != s.URL:
+		writeJSON(w, 400, map[string]string{"error": "invalid_target", "error_description": "audience must be " + s.Issuer + " and resource " + s.URL})
+	default:
+		exp := time.Now().Add(5 * time.Minute)
+		j := jag{audience: f.Get("audience"), resource: f.Get("resource"), clientID: s.Knobs.XAAClientID, subject: "demo-user", expiry: exp}
+		tok := fakeJWT(map[string]any{"alg": "ES256", "typ": "oauth-id-jag+jwt"}, map[string]any{"iss": s.Issuer + "/idp", "sub": j.subject,
+			"aud": j.audience, "resource": j.resource, "client_id": j.clientID, "exp": exp.Unix(), "jti": rand.Text()})
+		s.mu.Lock()
+		s.jags[tok] = j
+		s.Secrets = append(s.Secrets, tok)
+		s.mu.Unlock()
+		s.Exchanges.Add(1)
+		writeJSON(w, 200, map[string]any{"access_token": tok, "issued_token_type": idJAGType, "token_type": "N_A", "expires_in": 300})
+	}
+}
+
+// jwtBearerGrant checks an RFC 7523 grant whose assertion is an ID-JAG: the client
+// authenticates, the ID-JAG is one the IdP issued, unexpired, for this
+// authorization server, this client and (when named) this resource. It answers the
+// refusal itself; ok false then.
+func (s *Server) jwtBearerGrant(w http.ResponseWriter, r *http.Request) (granted string, ok bool) {
+	id, sec, basic := r.BasicAuth()
+	if !basic {
+		id, sec = r.Form.Get("client_id"), r.Form.Get("client_secret")
+	}
+	if s.Knobs.XAAClientID == "" || id != s.Knobs.XAAClientID || sec != s.Knobs.XAAClientSecret {
+		writeJSON(w, 401, map[string]string{"error": "invalid_client"})
+		return "", false
+	}
+	s.mu.Lock()
+	j, known := s.jags[r.Form.Get("assertion")]
+	s.mu.Unlock()
+	switch {
+	case !known || time.Now().After(j.expiry):
+		writeJSON(w, 400, map[string]string{"error": "invalid_grant", "error_description": "not an ID-JAG from the IdP, or expired"})
+	case j.audience != s.Issuer || j.clientID != id:
+		writeJSON(w, 400, map[string]string{"error": "invalid_grant", "error_description": "the ID-JAG is for another audience or client"})
+	case r.Form.Get("resource") != "" && r.Form.Get("resource") != j.resource:
+		writeJSON(w, 400, map[string]string{"error": "invalid_target"})
+	default:
+		s.JWTBearers.Add(1)
+		granted = r.Form.Get("scope")
+		if granted == "" {
+			granted = "mcp:read"
+		}
+		return granted, true
+	}
+	return "", false
+}
+
+// ExchangeForms are the forms of the token exchange requests the IdP received, for
+// a test to check what was (and was not) sent to it.
+func (s *Server) ExchangeForms() []url.Values {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.exchangeForms)
 }
