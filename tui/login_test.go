@@ -151,3 +151,47 @@ func TestLoginStepUpAsks(t *testing.T) {
 		return m.current != nil && !m.current.running && strings.Contains(h.screen(), "admin done with admin:write")
 	})
 }
+
+// A token revoked mid-session (401 to it, the refresh refused with invalid_grant):
+// the server is no longer shown connected; its row on 7 Servers says it needs a
+// login and why; L there opens the login for that server, which connects it again.
+func TestRevokedMidSessionLForThatServer(t *testing.T) {
+	srv := oauthserver.Start(t, oauthserver.Knobs{})
+	h := oauthHarness(t, srv, "curl -sfL -o /dev/null", true)
+	h.until("sec needs login", func(m *model) bool {
+		s := m.server("sec")
+		return s != nil && s.status.State == workbench.StateNeedsLogin && m.server("host").state == stateReady
+	})
+	h.press("7", "L")
+	h.until("sec connected", func(m *model) bool {
+		s := m.server("sec")
+		return m.login == nil && s.state == stateReady && len(s.tools) > 0
+	})
+	srv.RevokeAll()
+	if !h.m.selectTool("sec", "whoami") {
+		t.Fatal("no whoami tool")
+	}
+	h.press("1", "enter", "enter") // the selected tool; enter fills in its form, enter calls it
+	h.until("sec needs login again", func(m *model) bool {
+		return m.current != nil && !m.current.running && m.server("sec").status.State == workbench.StateNeedsLogin
+	})
+	h.press("7")
+	h.until("the row on sec", func(m *model) bool { return m.srvList.cursor == 0 })
+	screen := h.screen()
+	for _, want := range []string{"needs login", "L logs in", "refused the refresh token"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("7 Servers lacks %q after the revocation:\n%s", want, screen)
+		}
+	}
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "› sec ") && !strings.Contains(l, "✗ needs login") {
+			t.Errorf("sec's row does not say it needs login: %s", l)
+		}
+	}
+	codes := srv.Codes.Load()
+	h.press("L")
+	h.until("sec connected after the login", func(m *model) bool {
+		s := m.server("sec")
+		return m.login == nil && s.state == stateReady && len(s.tools) > 0 && srv.Codes.Load() == codes+1
+	})
+}

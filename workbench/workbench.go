@@ -459,7 +459,7 @@ func (w *Workbench) connect(ctx context.Context, s *server, gen int, oldGone cha
 		st := failure(err, s.stderr.get())
 		if s.needLogin != nil {
 			st.State, st.Err = StateNeedsLogin, s.needLogin
-			st.Reason = s.spec.Target.URL + " needs an OAuth login: there is no usable stored token for it"
+			st.Reason = needLoginReason(s, s.needLogin)
 		}
 		w.setStatusLocked(s, st)
 		return
