@@ -195,3 +195,41 @@ func TestRevokedMidSessionLForThatServer(t *testing.T) {
 		return m.login == nil && s.state == stateReady && len(s.tools) > 0 && srv.Codes.Load() == codes+1
 	})
 }
+
+// After a step-up's y and the login, the refused call is run again by itself (as the
+// CLI does), to the same server, tool and arguments, and the result shown is the
+// re-run's, not the refusal.
+func TestStepUpRerunsTheCall(t *testing.T) {
+	srv := oauthserver.Start(t, oauthserver.Knobs{StepUpScope: "admin:write"})
+	h := oauthHarness(t, srv, "curl -sfL -o /dev/null", true)
+	h.until("sec needs login", func(m *model) bool {
+		return m.server("sec").status.State == workbench.StateNeedsLogin && m.server("host").state == stateReady
+	})
+	h.press("7", "L")
+	h.until("sec connected", func(m *model) bool {
+		s := m.server("sec")
+		return m.login == nil && s.state == stateReady && len(s.tools) == 2
+	})
+	if !h.m.selectTool("sec", "admin") {
+		t.Fatal("no admin tool")
+	}
+	h.press("1", "enter", "enter")
+	h.until("the step-up question", func(m *model) bool { return m.ask != nil })
+	h.contains("sec refused the request for want of scope")
+	failed := h.m.current
+	// The cursor moves elsewhere meanwhile: the re-run still goes to sec/admin.
+	if !h.m.selectTool("host", "echo") {
+		t.Fatal("no host/echo")
+	}
+	h.press("y")
+	h.until("the re-run's result", func(m *model) bool {
+		o := m.current
+		return o != nil && o != failed && !o.running && o.result != nil && m.login == nil
+	})
+	o := h.m.current
+	if o.server != "sec" || o.tool.Name != "admin" || string(o.args) != string(failed.args) {
+		t.Errorf("the re-run went to %s/%s with %s; want sec/admin with %s", o.server, o.tool.Name, o.args, failed.args)
+	}
+	h.press("2")
+	h.until("the admin result on screen", func(m *model) bool { return strings.Contains(h.screen(), "admin done with admin:write") })
+}

@@ -78,6 +78,7 @@ func (a *authorizer) Challenge(ctx context.Context, status int, header http.Head
 			case a.s.status.State != StateConnected:
 				// Connecting: connect makes the status from needLogin.
 			case ne.Scope != "":
+				a.s.scopeRefusals++
 				a.w.emitLocked(Event{Server: a.s.spec.Name, Kind: EventNeedsScope, Text: ne.Scope})
 			default:
 				// The token stopped working mid-session (revoked, expired without a
