@@ -10,6 +10,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/oauth"
@@ -47,7 +48,7 @@ type rerunPending struct {
 
 // loginKeys is the dialog's key map.
 type loginKeys struct {
-	Send, Cancel, Erase key.Binding
+	Send, Cancel, Erase, Copy key.Binding
 }
 
 func defaultLoginKeys() loginKeys {
@@ -55,6 +56,8 @@ func defaultLoginKeys() loginKeys {
 		Send:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send the pasted URL or code")),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the login")),
 		Erase:  key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "erase")),
+		// A control key: letters are text in the paste field.
+		Copy: key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy the authorization URL (OSC 52)")),
 	}
 }
 
@@ -213,6 +216,15 @@ func (m *model) onLoginKey(k tea.KeyPressMsg) tea.Cmd {
 		if d.err == "" {
 			m.notice = "login to " + d.server + " cancelled"
 		}
+	case key.Matches(k, m.loginKeys.Copy):
+		if d.url == "" {
+			m.notice = "no authorization URL yet"
+			return nil
+		}
+		// The whole URL, whatever the pane wrapped: copying it off the screen over
+		// SSH picks up the borders and the line breaks.
+		m.notice = "authorization URL copied (OSC 52)"
+		return tea.SetClipboard(d.url)
 	case d.err != "":
 		if key.Matches(k, m.loginKeys.Send) {
 			m.login = nil // enter closes a failed login's dialog too
@@ -277,9 +289,16 @@ func (m *model) loginView(width, height int) string {
 	case d.url == "":
 		lines = append(lines, m.spinner.View()+" finding the server's authorization server and registering…")
 	default:
-		lines = append(lines, wrapText("The browser ($BROWSER, else xdg-open) was asked to open this URL; open it yourself if it did not:", width)...)
-		for _, l := range wrapHard(safe(d.url), max(width-2, 10)) {
-			lines = append(lines, "  "+st.accent.Render(l))
+		lines = append(lines, wrapText("The browser ($BROWSER, else xdg-open) was asked to open this URL; open it yourself if it did not (ctrl+y copies the URL whole; a terminal that knows links opens it from any of its lines):", width)...)
+		link := linkable(d.url)
+		for _, l := range wrapHard(safe(d.url), max(width, 10)) {
+			l = st.accent.Render(l)
+			if link {
+				// Every piece links to the whole URL (OSC 8), so a click on any
+				// line opens it, and a terminal's "copy link" copies it whole.
+				l = ansi.SetHyperlink(d.url) + l + ansi.ResetHyperlink()
+			}
+			lines = append(lines, l)
 		}
 		lines = append(lines, "", m.spinner.View()+" waiting for the redirect to this machine…")
 	}
@@ -291,6 +310,21 @@ func (m *model) loginView(width, height int) string {
 	}
 	lines = append(lines, "", st.muted.Render("enter sends what is pasted · esc cancels · the other servers go on"))
 	return strings.Join(fitLines(lines, height), "\n")
+}
+
+// linkable reports whether a URL may go into an OSC 8 hyperlink: it comes from the
+// authorization server, so only http(s), and only printable ASCII (no escape, no
+// control, nothing that could end the sequence early).
+func linkable(u string) bool {
+	if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+		return false
+	}
+	for i := 0; i < len(u); i++ {
+		if u[i] <= ' ' || u[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 func fitLines(lines []string, height int) []string {

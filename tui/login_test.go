@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -232,4 +233,49 @@ func TestStepUpRerunsTheCall(t *testing.T) {
 	}
 	h.press("2")
 	h.until("the admin result on screen", func(m *model) bool { return strings.Contains(h.screen(), "admin done with admin:write") })
+}
+
+// The authorization URL copies whole: ctrl+y in the login dialog puts it on the
+// clipboard (OSC 52), the dialog draws it as an OSC 8 link to the whole URL, and the
+// Auth view shows the authorize step in full (wrapped, never cut with …).
+func TestLoginURLCopiesWhole(t *testing.T) {
+	srv := oauthserver.Start(t, oauthserver.Knobs{NoRedirect: true})
+	h := oauthHarness(t, srv, "mcpscope-no-such-browser", false)
+	h.until("sec needs login", func(m *model) bool {
+		return m.server("sec").status.State == workbench.StateNeedsLogin
+	})
+	h.press("L")
+	h.until("the authorization URL in the dialog", func(m *model) bool { return m.login != nil && m.login.url != "" })
+	u := h.m.login.url
+	if len(u) < 120 {
+		t.Fatalf("the URL is too short to wrap: %s", u)
+	}
+	h.contains("ctrl+y copies the URL whole")
+	cmd := h.m.onKey(keyMsg("ctrl+y"))
+	if cmd == nil {
+		t.Fatal("ctrl+y did nothing")
+	}
+	if got := fmt.Sprintf("%v", cmd()); !strings.Contains(got, u) {
+		t.Errorf("ctrl+y did not copy the URL: %q", got)
+	}
+	if h.m.login == nil || h.m.login.text != "" {
+		t.Errorf("ctrl+y typed into the paste field: %+v", h.m.login)
+	}
+	if v := h.m.loginView(80, 40); !strings.Contains(v, "\x1b]8;") || !strings.Contains(v, u) {
+		t.Errorf("the dialog has no OSC 8 link to the whole URL:\n%q", v)
+	}
+	h.press("esc", ":")
+	h.typeText("auth")
+	h.press("enter", "G") // the last steps: the authorization URL among them
+	var joined strings.Builder
+	for _, l := range strings.Split(h.screen(), "\n") {
+		_, l, _ = strings.Cut(l, "││") // the right pane's inside
+		if i := strings.LastIndex(l, "│"); i > 0 {
+			l = l[:i]
+		}
+		joined.WriteString(strings.TrimSpace(l))
+	}
+	if !strings.Contains(joined.String(), u) {
+		t.Errorf("the Auth view does not show the authorization URL whole (%s):\n%s", u, h.screen())
+	}
 }
