@@ -238,6 +238,10 @@ func (e *NeedLoginError) Error() string {
 		if e.Scope != "" {
 			return fmt.Sprintf("%s needs a token with more scope (%s); %s", e.Server, e.Scope, e.Hint)
 		}
+		if e.Why != "" {
+			// Why the stored login cannot be used says more than "no usable token".
+			return e.Why + "; or " + e.Hint
+		}
 		return fmt.Sprintf("%s needs an OAuth login and there is no usable stored token for it; %s", e.Server, e.Hint)
 	}
 	cmd := "mcpscope auth login " + shellQuote(e.Server)

@@ -56,7 +56,13 @@ func (m *model) authLines(width int) []string {
 			kind = st.accent.Render(kind)
 		}
 		indent := len(head) + 13
-		rows := wrapText(a.step.Text, max(width-indent, 20))
+		// A URL is one word longer than the pane: broken, never cut with … (the
+		// user copies it from here).
+		w := max(width-indent, 20)
+		var rows []string
+		for _, r := range wrapText(a.step.Text, w) {
+			rows = append(rows, wrapHard(r, w)...)
+		}
 		for i, r := range rows {
 			if i == 0 {
 				out = append(out, st.muted.Render(head)+kind+r)

@@ -30,7 +30,7 @@ func (m *model) focusedHelp() (string, [][]key.Binding) {
 		return "Roots", [][]key.Binding{m.keys.rootsHelp(), scroll}
 	case m.login != nil:
 		l := m.loginKeys
-		return "OAuth login", [][]key.Binding{{l.Send, l.Cancel, l.Erase}}
+		return "OAuth login", [][]key.Binding{{l.Send, l.Copy, l.Cancel, l.Erase}}
 	case m.ask != nil:
 		return "Question", [][]key.Binding{{k.Yes, k.No}}
 	case m.cmd != nil:

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/oauth"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -27,11 +30,25 @@ type loginDialog struct {
 	paste  chan string
 	cancel context.CancelFunc
 	err    string // the login failed: why (the dialog stays until esc)
+	// stepUp: started by a step-up's y; the call refused for want of scope runs
+	// again once the login connected the server anew (after gen, the server's
+	// connection when the login started), as the CLI does.
+	stepUp  bool
+	gen     int
+	started time.Time
+}
+
+// rerunPending is a call refused for want of scope, to run again once its server
+// connected after the step-up's login (a connection newer than afterGen) and listed
+// its tools.
+type rerunPending struct {
+	o        *outcome
+	afterGen int
 }
 
 // loginKeys is the dialog's key map.
 type loginKeys struct {
-	Send, Cancel, Erase key.Binding
+	Send, Cancel, Erase, Copy key.Binding
 }
 
 func defaultLoginKeys() loginKeys {
@@ -39,6 +56,8 @@ func defaultLoginKeys() loginKeys {
 		Send:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send the pasted URL or code")),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the login")),
 		Erase:  key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "erase")),
+		// A control key: letters are text in the paste field.
+		Copy: key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy the authorization URL (OSC 52)")),
 	}
 }
 
@@ -76,7 +95,7 @@ func (m *model) startLogin(name string, scopes []string) tea.Cmd {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), loginWait)
-	d := &loginDialog{server: name, scopes: scopes, paste: make(chan string, 8), cancel: cancel}
+	d := &loginDialog{server: name, scopes: scopes, paste: make(chan string, 8), cancel: cancel, gen: m.server(name).gen, started: time.Now()}
 	m.login = d
 	m.notice = ""
 	wb, send := m.wb, m.send
@@ -104,7 +123,7 @@ func (m *model) onLoginURL(msg loginURLMsg) {
 	}
 }
 
-func (m *model) onLoginDone(msg loginDoneMsg) {
+func (m *model) onLoginDone(msg loginDoneMsg) tea.Cmd {
 	d := m.login
 	mine := d != nil && d == msg.d // a cancelled login's end does not close a newer one
 	switch {
@@ -114,6 +133,12 @@ func (m *model) onLoginDone(msg loginDoneMsg) {
 		}
 		e := msg.entry
 		m.notice = fmt.Sprintf("logged in to %s (issuer %s, scopes %s); connecting with the token…", msg.server, safe(e.Issuer), safe(strings.Join(e.Scopes, " ")))
+		if o := m.refusedForScope(msg.d); o != nil {
+			o.rerun = true
+			m.rerun = &rerunPending{o: o, afterGen: msg.d.gen}
+			m.notice += " " + m.toolLabel(o.server, o.tool.Name) + " runs again once connected"
+			return m.rerunAfterLogin()
+		}
 	case errors.Is(msg.err, context.Canceled):
 		if mine {
 			m.login = nil
@@ -123,6 +148,62 @@ func (m *model) onLoginDone(msg loginDoneMsg) {
 		d.err = msg.err.Error()
 	default:
 		m.notice = "login to " + msg.server + " failed: " + oneLine(msg.err.Error(), 300)
+	}
+	return nil
+}
+
+// refusedForScope is the call a step-up's login was for: the newest call to its
+// server, refused for want of scope before the login started, not run again yet.
+func (m *model) refusedForScope(d *loginDialog) *outcome {
+	if d == nil || !d.stepUp {
+		return nil
+	}
+	for i := len(m.calls) - 1; i >= 0; i-- {
+		o := m.calls[i]
+		if o.server == d.server && o.stepUp != "" && !o.rerun && !o.running && o.started.Before(d.started) {
+			return o
+		}
+	}
+	return nil
+}
+
+// rerunAfterLogin runs the call refused for want of scope again once its server
+// connected after the login and listed its tools: to the same server, tool and
+// arguments, and only while the tool is listed with the schema it was called with
+// (the form owner rule: nothing else decides where a call goes). It goes through
+// requestCall, so a destructive tool asks again.
+func (m *model) rerunAfterLogin() tea.Cmd {
+	p := m.rerun
+	if p == nil {
+		return nil
+	}
+	s := m.server(p.o.server)
+	if s == nil {
+		m.rerun = nil
+		return nil
+	}
+	if s.gen <= p.afterGen || s.toolsGen != s.gen || !s.callable() {
+		return nil // not connected anew yet, or its tools not listed on this connection
+	}
+	m.rerun = nil
+	name := m.toolLabel(s.name, p.o.tool.Name)
+	i := slices.IndexFunc(s.tools, func(t client.Tool) bool { return t.Name == p.o.tool.Name })
+	if i < 0 {
+		m.notice = name + " is no longer in " + safe(s.name) + "'s tool list after the login; the refused call was not run again"
+		return nil
+	}
+	if t := s.tools[i]; string(t.InputSchema) != string(p.o.tool.InputSchema) {
+		m.notice = name + "'s input schema changed after the login; the refused call was not run again"
+		return nil
+	}
+	return m.requestCall(s.name, s.tools[i], p.o.args)
+}
+
+// dropRerun forgets the call to run again when its server failed after the login.
+func (m *model) dropRerun(s *server, why string) {
+	if p := m.rerun; p != nil && p.o.server == s.name && s.gen > p.afterGen {
+		m.rerun = nil
+		m.notice = s.name + " " + why + " after the login; " + m.toolLabel(s.name, p.o.tool.Name) + " was not run again"
 	}
 }
 
@@ -135,6 +216,15 @@ func (m *model) onLoginKey(k tea.KeyPressMsg) tea.Cmd {
 		if d.err == "" {
 			m.notice = "login to " + d.server + " cancelled"
 		}
+	case key.Matches(k, m.loginKeys.Copy):
+		if d.url == "" {
+			m.notice = "no authorization URL yet"
+			return nil
+		}
+		// The whole URL, whatever the pane wrapped: copying it off the screen over
+		// SSH picks up the borders and the line breaks.
+		m.notice = "authorization URL copied (OSC 52)"
+		return tea.SetClipboard(d.url)
 	case d.err != "":
 		if key.Matches(k, m.loginKeys.Send) {
 			m.login = nil // enter closes a failed login's dialog too
@@ -199,9 +289,16 @@ func (m *model) loginView(width, height int) string {
 	case d.url == "":
 		lines = append(lines, m.spinner.View()+" finding the server's authorization server and registering…")
 	default:
-		lines = append(lines, wrapText("The browser ($BROWSER, else xdg-open) was asked to open this URL; open it yourself if it did not:", width)...)
-		for _, l := range wrapHard(safe(d.url), max(width-2, 10)) {
-			lines = append(lines, "  "+st.accent.Render(l))
+		lines = append(lines, wrapText("The browser ($BROWSER, else xdg-open) was asked to open this URL; open it yourself if it did not (ctrl+y copies the URL whole; a terminal that knows links opens it from any of its lines):", width)...)
+		link := linkable(d.url)
+		for _, l := range wrapHard(safe(d.url), max(width, 10)) {
+			l = st.accent.Render(l)
+			if link {
+				// Every piece links to the whole URL (OSC 8), so a click on any
+				// line opens it, and a terminal's "copy link" copies it whole.
+				l = ansi.SetHyperlink(d.url) + l + ansi.ResetHyperlink()
+			}
+			lines = append(lines, l)
 		}
 		lines = append(lines, "", m.spinner.View()+" waiting for the redirect to this machine…")
 	}
@@ -213,6 +310,21 @@ func (m *model) loginView(width, height int) string {
 	}
 	lines = append(lines, "", st.muted.Render("enter sends what is pasted · esc cancels · the other servers go on"))
 	return strings.Join(fitLines(lines, height), "\n")
+}
+
+// linkable reports whether a URL may go into an OSC 8 hyperlink: it comes from the
+// authorization server, so only http(s), and only printable ASCII (no escape, no
+// control, nothing that could end the sequence early).
+func linkable(u string) bool {
+	if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+		return false
+	}
+	for i := 0; i < len(u); i++ {
+		if u[i] <= ' ' || u[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 func fitLines(lines []string, height int) []string {
@@ -245,7 +357,13 @@ func (m *model) onNeedsScope(server, scope string) {
 	scopes := strings.Fields(scope)
 	m.ask = &question{
 		text: fmt.Sprintf("%s refused the request for want of scope: it asks for %s. Log in again to ask for it (a browser login)? y/n", server, safe(scope)),
-		yes:  func() tea.Cmd { return m.startLogin(server, scopes) },
-		no:   "not asking for more scope; the request stays refused (:login " + server + " asks later)",
+		yes: func() tea.Cmd {
+			cmd := m.startLogin(server, scopes)
+			if d := m.login; cmd != nil && d != nil && d.server == server {
+				d.stepUp = true // the refused call runs again after the login
+			}
+			return cmd
+		},
+		no: "not asking for more scope; the request stays refused (:login " + server + " asks later)",
 	}
 }

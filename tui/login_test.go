@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -150,4 +151,131 @@ func TestLoginStepUpAsks(t *testing.T) {
 	h.until("the admin result", func(m *model) bool {
 		return m.current != nil && !m.current.running && strings.Contains(h.screen(), "admin done with admin:write")
 	})
+}
+
+// A token revoked mid-session (401 to it, the refresh refused with invalid_grant):
+// the server is no longer shown connected; its row on 7 Servers says it needs a
+// login and why; L there opens the login for that server, which connects it again.
+func TestRevokedMidSessionLForThatServer(t *testing.T) {
+	srv := oauthserver.Start(t, oauthserver.Knobs{})
+	h := oauthHarness(t, srv, "curl -sfL -o /dev/null", true)
+	h.until("sec needs login", func(m *model) bool {
+		s := m.server("sec")
+		return s != nil && s.status.State == workbench.StateNeedsLogin && m.server("host").state == stateReady
+	})
+	h.press("7", "L")
+	h.until("sec connected", func(m *model) bool {
+		s := m.server("sec")
+		return m.login == nil && s.state == stateReady && len(s.tools) > 0
+	})
+	srv.RevokeAll()
+	if !h.m.selectTool("sec", "whoami") {
+		t.Fatal("no whoami tool")
+	}
+	h.press("1", "enter", "enter") // the selected tool; enter fills in its form, enter calls it
+	h.until("sec needs login again", func(m *model) bool {
+		return m.current != nil && !m.current.running && m.server("sec").status.State == workbench.StateNeedsLogin
+	})
+	h.press("7")
+	h.until("the row on sec", func(m *model) bool { return m.srvList.cursor == 0 })
+	screen := h.screen()
+	for _, want := range []string{"needs login", "L logs in", "refused the refresh token"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("7 Servers lacks %q after the revocation:\n%s", want, screen)
+		}
+	}
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "› sec ") && !strings.Contains(l, "✗ needs login") {
+			t.Errorf("sec's row does not say it needs login: %s", l)
+		}
+	}
+	codes := srv.Codes.Load()
+	h.press("L")
+	h.until("sec connected after the login", func(m *model) bool {
+		s := m.server("sec")
+		return m.login == nil && s.state == stateReady && len(s.tools) > 0 && srv.Codes.Load() == codes+1
+	})
+}
+
+// After a step-up's y and the login, the refused call is run again by itself (as the
+// CLI does), to the same server, tool and arguments, and the result shown is the
+// re-run's, not the refusal.
+func TestStepUpRerunsTheCall(t *testing.T) {
+	srv := oauthserver.Start(t, oauthserver.Knobs{StepUpScope: "admin:write"})
+	h := oauthHarness(t, srv, "curl -sfL -o /dev/null", true)
+	h.until("sec needs login", func(m *model) bool {
+		return m.server("sec").status.State == workbench.StateNeedsLogin && m.server("host").state == stateReady
+	})
+	h.press("7", "L")
+	h.until("sec connected", func(m *model) bool {
+		s := m.server("sec")
+		return m.login == nil && s.state == stateReady && len(s.tools) == 2
+	})
+	if !h.m.selectTool("sec", "admin") {
+		t.Fatal("no admin tool")
+	}
+	h.press("1", "enter", "enter")
+	h.until("the step-up question", func(m *model) bool { return m.ask != nil })
+	h.contains("sec refused the request for want of scope")
+	failed := h.m.current
+	// The cursor moves elsewhere meanwhile: the re-run still goes to sec/admin.
+	if !h.m.selectTool("host", "echo") {
+		t.Fatal("no host/echo")
+	}
+	h.press("y")
+	h.until("the re-run's result", func(m *model) bool {
+		o := m.current
+		return o != nil && o != failed && !o.running && o.result != nil && m.login == nil
+	})
+	o := h.m.current
+	if o.server != "sec" || o.tool.Name != "admin" || string(o.args) != string(failed.args) {
+		t.Errorf("the re-run went to %s/%s with %s; want sec/admin with %s", o.server, o.tool.Name, o.args, failed.args)
+	}
+	h.press("2")
+	h.until("the admin result on screen", func(m *model) bool { return strings.Contains(h.screen(), "admin done with admin:write") })
+}
+
+// The authorization URL copies whole: ctrl+y in the login dialog puts it on the
+// clipboard (OSC 52), the dialog draws it as an OSC 8 link to the whole URL, and the
+// Auth view shows the authorize step in full (wrapped, never cut with …).
+func TestLoginURLCopiesWhole(t *testing.T) {
+	srv := oauthserver.Start(t, oauthserver.Knobs{NoRedirect: true})
+	h := oauthHarness(t, srv, "mcpscope-no-such-browser", false)
+	h.until("sec needs login", func(m *model) bool {
+		return m.server("sec").status.State == workbench.StateNeedsLogin
+	})
+	h.press("L")
+	h.until("the authorization URL in the dialog", func(m *model) bool { return m.login != nil && m.login.url != "" })
+	u := h.m.login.url
+	if len(u) < 120 {
+		t.Fatalf("the URL is too short to wrap: %s", u)
+	}
+	h.contains("ctrl+y copies the URL whole")
+	cmd := h.m.onKey(keyMsg("ctrl+y"))
+	if cmd == nil {
+		t.Fatal("ctrl+y did nothing")
+	}
+	if got := fmt.Sprintf("%v", cmd()); !strings.Contains(got, u) {
+		t.Errorf("ctrl+y did not copy the URL: %q", got)
+	}
+	if h.m.login == nil || h.m.login.text != "" {
+		t.Errorf("ctrl+y typed into the paste field: %+v", h.m.login)
+	}
+	if v := h.m.loginView(80, 40); !strings.Contains(v, "\x1b]8;") || !strings.Contains(v, u) {
+		t.Errorf("the dialog has no OSC 8 link to the whole URL:\n%q", v)
+	}
+	h.press("esc", ":")
+	h.typeText("auth")
+	h.press("enter", "G") // the last steps: the authorization URL among them
+	var joined strings.Builder
+	for _, l := range strings.Split(h.screen(), "\n") {
+		_, l, _ = strings.Cut(l, "││") // the right pane's inside
+		if i := strings.LastIndex(l, "│"); i > 0 {
+			l = l[:i]
+		}
+		joined.WriteString(strings.TrimSpace(l))
+	}
+	if !strings.Contains(joined.String(), u) {
+		t.Errorf("the Auth view does not show the authorization URL whole (%s):\n%s", u, h.screen())
+	}
 }

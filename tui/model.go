@@ -208,7 +208,8 @@ type model struct {
 
 	logFilter logFilter // the Logs tab's level and logger filters (logfilter.go)
 
-	login     *loginDialog // an OAuth login running (or failed) for a server
+	login     *loginDialog  // an OAuth login running (or failed) for a server
+	rerun     *rerunPending // a call refused for want of scope, run again after the step-up's login
 	loginKeys loginKeys
 	auth      authView // the Auth tab: every OAuth step
 
@@ -425,8 +426,7 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onLoginURL(msg)
 		return m, nil
 	case loginDoneMsg:
-		m.onLoginDone(msg)
-		return m, nil
+		return m, m.onLoginDone(msg)
 	case noticeMsg:
 		m.notice = msg.text
 		return m, nil
@@ -566,6 +566,10 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 			}
 		} else {
 			o.result, o.err = msg.result, msg.err
+		}
+		var nse *workbench.NeedsScopeError
+		if errors.As(msg.err, &nse) {
+			o.stepUp = nse.Scope
 		}
 		check := o.checkCmd()
 		m.lastCall = msg.elapsed

@@ -44,13 +44,18 @@ type outcome struct {
 	// interrupted says why the call ended without an answer: a watched file changed
 	// and the server was restarted.
 	interrupted string
-	checked     bool // structured content validated
-	checking    bool // the check runs (a command)
-	violation   []validate.Violation
-	schemaErr   error
-	linked      []linkedResource     // resource_link targets read with "o"
-	pictures    map[int]*inlineImage // content index -> picture sent to the terminal
-	wraps       map[wrapKey]*wrapped // big texts wrapped so far, by width
+	// stepUp is the scope the server refused the call for want of (403
+	// insufficient_scope): after the step-up's login the call runs again
+	// (rerun: it has been taken for that).
+	stepUp    string
+	rerun     bool
+	checked   bool // structured content validated
+	checking  bool // the check runs (a command)
+	violation []validate.Violation
+	schemaErr error
+	linked    []linkedResource     // resource_link targets read with "o"
+	pictures  map[int]*inlineImage // content index -> picture sent to the terminal
+	wraps     map[wrapKey]*wrapped // big texts wrapped so far, by width
 }
 
 // linkedResource is what reading one resource_link returned.

@@ -30,6 +30,9 @@ type server struct {
 	err     error
 	exit    *wire.Exit
 	tools   []client.Tool
+	// toolsGen is the connection (gen) the tools were listed on: a down server
+	// keeps its last ones.
+	toolsGen int
 	// refused are the tools the server lists that mcpscope does not offer, with why
 	// (the last listing's): a form left on one says why it cannot send.
 	refused []client.RefusedTool
@@ -384,6 +387,7 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 		return m.fetchTools(s, false) // then its counts (onTools)
 	case workbench.StateFailed, workbench.StateNeedsLogin:
 		s.state, s.err, s.exit = stateFailed, st.Err, st.Exit
+		m.dropRerun(s, "it is "+s.stateWord())
 		if s.err == nil {
 			s.err = errors.New(st.Reason)
 		}
@@ -402,6 +406,7 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 		}
 	case workbench.StateExited:
 		s.state, s.exit = stateDied, st.Exit
+		m.dropRerun(s, "exited")
 		if m.several() {
 			m.notice = s.name + " " + s.stateWord() + "; the other servers go on (ctrl+r on 7 Servers restarts it)"
 		}
@@ -513,18 +518,20 @@ func (m *model) onTools(msg toolsMsg) tea.Cmd {
 		return nil
 	}
 	s.tools, s.refused = msg.list.Tools, msg.list.Refused
+	s.toolsGen = s.gen
 	m.refreshTools()
 	if len(msg.list.Problems) > 0 {
 		m.notice = "tool list: " + strings.Join(msg.list.Problems, "; ")
 	}
 	m.syncForm()
+	rerun := m.rerunAfterLogin()
 	if m.several() || m.tab == tabServers {
 		// Resources and prompts are counted once the tools are on screen (they do not
 		// hold up the first screen). One server: when the Servers tab is opened, so
 		// that its Traffic holds what it always did.
-		return m.fetchCounts(s)
+		return tea.Batch(rerun, m.fetchCounts(s))
 	}
-	return nil
+	return rerun
 }
 
 // refreshTools puts every server's tools in the list, in the servers' order. A server

@@ -71,15 +71,46 @@ func (a *authorizer) Challenge(ctx context.Context, status int, header http.Head
 	var ne *oauth.NeedLoginError
 	if errors.As(err, &ne) {
 		a.w.mu.Lock()
-		if a.s.gen == a.gen {
+		var sess *client.Session
+		if a.s.gen == a.gen && a.w.servers[a.s.spec.Name] == a.s {
 			a.s.needLogin = ne
-			if ne.Scope != "" && a.s.status.State == StateConnected {
+			switch {
+			case a.s.status.State != StateConnected:
+				// Connecting: connect makes the status from needLogin.
+			case ne.Scope != "":
+				a.s.scopeRefusals++
 				a.w.emitLocked(Event{Server: a.s.spec.Name, Kind: EventNeedsScope, Text: ne.Scope})
+			default:
+				// The token stopped working mid-session (revoked, expired without a
+				// refresh token, the refresh refused): the session can do nothing
+				// more without a login, so it is ended and the server says it needs
+				// one, and why, rather than staying "connected" while every request
+				// fails (L logs in only a server that needs login).
+				sess = a.w.detachLocked(a.s)
+				a.w.setStatusLocked(a.s, Status{State: StateNeedsLogin, Err: ne, Reason: needLoginReason(a.s, ne)})
+				if sess != nil {
+					// Closed off this goroutine: it is inside one of the session's
+					// own requests.
+					a.w.wg.Add(1)
+				}
 			}
 		}
 		a.w.mu.Unlock()
+		if sess != nil {
+			go func() { defer a.w.wg.Done(); _ = sess.Close() }()
+		}
 	}
 	return retry, err
+}
+
+// needLoginReason is the status line of a server that needs a login: why the stored
+// login cannot be used when that is known (expired without a refresh token, the
+// refresh refused, the client forgotten), else that there is none.
+func needLoginReason(s *server, ne *oauth.NeedLoginError) string {
+	if ne != nil && ne.Why != "" {
+		return s.spec.Target.URL + " needs an OAuth login: " + ne.Why
+	}
+	return s.spec.Target.URL + " needs an OAuth login: there is no usable stored token for it"
 }
 
 // authOptionLocked sets the session's authorizer of the server's manager.

@@ -213,3 +213,51 @@ func TestLoginBadInput(t *testing.T) {
 		})
 	}
 }
+
+// A token revoked mid-session (the server answers 401 to it, and the refresh is
+// refused with invalid_grant): the server is no longer "connected" but "needs login",
+// with the reason (the refresh refused), so that L logs it in again; a login
+// connects it again.
+func TestRevokedMidSessionNeedsLogin(t *testing.T) {
+	srv := oauthserver.Start(t, oauthserver.Knobs{})
+	w := oauthBench(t, t.TempDir())
+	must(t, w.Add(workbench.Spec{Name: "sec", Target: client.Target{URL: srv.URL}}))
+	if st := wait(t, w, "sec"); st.State != workbench.StateNeedsLogin {
+		t.Fatalf("sec: %+v", st)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	if _, err := w.Login(ctx, "sec", &oauth.Interaction{}); err != nil {
+		t.Fatal(err)
+	}
+	if st := wait(t, w, "sec"); st.State != workbench.StateConnected {
+		t.Fatalf("sec after the login: %+v", st)
+	}
+	srv.RevokeAll()
+	if _, err := w.Call(ctx, workbench.ToolID{Server: "sec", Tool: "whoami"}, []byte(`{}`), client.CallOptions{}); err == nil {
+		t.Fatal("whoami answered with a revoked token")
+	}
+	var st workbench.Status
+	waitFor(t, "sec needs login after the revocation", func() bool {
+		st, _ = w.Status("sec")
+		return st.State == workbench.StateNeedsLogin
+	})
+	for _, want := range []string{"refused the refresh token", "invalid_grant"} {
+		if !strings.Contains(st.Reason, want) || st.Err == nil || !strings.Contains(st.Err.Error(), want) {
+			t.Errorf("the status does not say why (%q): %+v", want, st)
+		}
+	}
+	if !strings.Contains(st.Err.Error(), "L on the server") {
+		t.Errorf("the status does not say how to log in: %v", st.Err)
+	}
+	if _, err := w.Login(ctx, "sec", &oauth.Interaction{}); err != nil {
+		t.Fatal(err)
+	}
+	if st := wait(t, w, "sec"); st.State != workbench.StateConnected {
+		t.Fatalf("sec after the second login: %+v", st)
+	}
+	res, err := w.Call(ctx, workbench.ToolID{Server: "sec", Tool: "whoami"}, []byte(`{}`), client.CallOptions{})
+	if err != nil || !strings.Contains(string(res.Raw), "hello, logged-in user") {
+		t.Fatalf("whoami after the second login: %v %v", res, err)
+	}
+}

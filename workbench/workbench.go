@@ -165,6 +165,9 @@ type server struct {
 	// of the current connection that only a person can answer.
 	auth      *oauth.Manager
 	needLogin *oauth.NeedLoginError
+	// scopeRefusals counts the 403 insufficient_scope answers (step-ups) seen, so
+	// that Call can tell its own failure was one (NeedsScopeError).
+	scopeRefusals int
 }
 
 // New makes an empty workbench; Add servers to it, Close it when done.
@@ -459,7 +462,7 @@ func (w *Workbench) connect(ctx context.Context, s *server, gen int, oldGone cha
 		st := failure(err, s.stderr.get())
 		if s.needLogin != nil {
 			st.State, st.Err = StateNeedsLogin, s.needLogin
-			st.Reason = s.spec.Target.URL + " needs an OAuth login: there is no usable stored token for it"
+			st.Reason = needLoginReason(s, s.needLogin)
 		}
 		w.setStatusLocked(s, st)
 		return
@@ -879,8 +882,43 @@ func (w *Workbench) Call(ctx context.Context, id ToolID, args []byte, opts clien
 		return nil, err
 	}
 	defer release()
-	return sess.Call(ctx, id.Tool, args, opts)
+	w.mu.Lock()
+	s := w.servers[id.Server]
+	refusals := 0
+	if s != nil {
+		refusals = s.scopeRefusals
+	}
+	w.mu.Unlock()
+	res, err := sess.Call(ctx, id.Tool, args, opts)
+	if err != nil {
+		w.mu.Lock()
+		var ne *oauth.NeedLoginError
+		stepUp := false
+		if s != nil {
+			ne = s.needLogin
+			stepUp = s.scopeRefusals != refusals && ne != nil && ne.Scope != ""
+		}
+		w.mu.Unlock()
+		if stepUp {
+			// The session's error has lost the type on the way through the SDK: say
+			// it was a step-up, so that the caller can run the call again after the
+			// login (as the CLI does).
+			return nil, &NeedsScopeError{Server: id.Server, Scope: ne.Scope, Err: err}
+		}
+	}
+	return res, err
 }
+
+// NeedsScopeError is a call the server refused for want of scope (403
+// insufficient_scope): a login with Scope (EventNeedsScope offers it) lets it
+// through when run again.
+type NeedsScopeError struct {
+	Server, Scope string
+	Err           error
+}
+
+func (e *NeedsScopeError) Error() string { return e.Err.Error() }
+func (e *NeedsScopeError) Unwrap() error { return e.Err }
 
 // Close stops every server (each process is reaped before Close returns) and ends
 // the event streams.

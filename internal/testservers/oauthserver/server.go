@@ -514,6 +514,16 @@ func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 }
 
+// RevokeAll revokes every access and refresh token handed out (an administrator
+// ending the grants mid-session): the MCP endpoint answers 401 to them and a
+// refresh is refused with invalid_grant.
+func (s *Server) RevokeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.access = map[string]time.Time{}
+	s.refresh = map[string]bool{}
+}
+
 // Revoked lists the tokens revoked so far, each as "HINT TOKEN".
 func (s *Server) Revoked() []string {
 	s.mu.Lock()
