@@ -317,6 +317,10 @@ func (w *Workbench) startLocked(s *server, old *client.Session, why string) {
 
 func (w *Workbench) startOverlapLocked(s *server, old *client.Session, why string, overlap bool) {
 	s.gen++
+	// Requests in flight are counted per generation: an older one's release is
+	// ignored (it checks gen), so its count must not outlive it and keep the new
+	// connection from ever going idle.
+	s.inflight = 0
 	gen := s.gen
 	ctx, cancel := context.WithCancel(w.ctx)
 	s.cancel = cancel
@@ -530,6 +534,7 @@ func (w *Workbench) onWire(s *server, gen int, e wire.Event) {
 // cancelled; its own goroutine closes what it gets.
 func (w *Workbench) detachLocked(s *server) *client.Session {
 	s.gen++
+	s.inflight = 0 // see startOverlapLocked
 	if s.cancel != nil {
 		s.cancel()
 	}

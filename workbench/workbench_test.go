@@ -535,3 +535,28 @@ func TestFloodingServerDisturbsNoOther(t *testing.T) {
 		}
 	}
 }
+
+// A request in flight across a restart does not keep the new connection from going
+// idle: the count of requests in flight belongs to a connection, and the old one's
+// release is not the new one's.
+func TestIdleArmsAfterARestartMidRequest(t *testing.T) {
+	_, env := testutil.PIDFile(t)
+	w := newBench(t, workbench.Options{Client: base(), IdleDisconnect: 100 * time.Millisecond})
+	must(t, w.Add(fake(t, "a", "ndjson", env)))
+	if st := wait(t, w, "a"); st.State != workbench.StateConnected {
+		t.Fatalf("a: %+v", st)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	_, release, err := w.Session(ctx, "a") // a request in flight
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, w.Restart("a"))
+	waitFor(t, "a to connect again", func() bool {
+		st, _ := w.Status("a")
+		return st.State == workbench.StateConnected
+	})
+	release() // the old connection's request ends
+	waitFor(t, "a to go idle after the restart", func() bool { st, _ := w.Status("a"); return st.State == workbench.StateIdle })
+}
