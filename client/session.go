@@ -59,7 +59,8 @@ type Target struct {
 type OAuthClient struct {
 	ClientID, ClientSecret string
 	Scopes                 []string
-	RedirectPort           int // 0: the default
+	RedirectPort           int  // 0: the default
+	DPoP                   bool // ask for DPoP-bound tokens (the entry's "dpop": true)
 }
 
 func (t Target) String() string {

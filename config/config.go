@@ -318,11 +318,14 @@ type OAuthClient struct {
 	ClientSecret string   `json:"clientSecret,omitempty"`
 	Scopes       []string `json:"scopes,omitempty"`
 	CallbackPort int      `json:"callbackPort,omitempty"`
+	// DPoP asks for DPoP-bound tokens (RFC 9449) even where the server does not say
+	// it wants them (mcpscope's own member; --dpop for one command).
+	DPoP bool `json:"dpop,omitempty"`
 }
 
 // MarshalJSON lists the block without its secret.
 func (o OAuthClient) MarshalJSON() ([]byte, error) {
-	return json.Marshal(map[string]any{"clientId": o.ClientID, "clientSecret": o.ClientSecret != "", "scopes": o.Scopes, "callbackPort": o.CallbackPort})
+	return json.Marshal(map[string]any{"clientId": o.ClientID, "clientSecret": o.ClientSecret != "", "scopes": o.Scopes, "callbackPort": o.CallbackPort, "dpop": o.DPoP})
 }
 
 // entryFields is the JSON of one entry, as the clients spell it.

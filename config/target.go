@@ -273,7 +273,7 @@ func (e *Entry) Target(inputs map[string]string) (client.Target, error) {
 		}
 		if e.OAuth != nil {
 			t.OAuth = &client.OAuthClient{ClientID: x.expand(e.OAuth.ClientID), ClientSecret: x.expand(e.OAuth.ClientSecret),
-				Scopes: e.OAuth.Scopes, RedirectPort: e.OAuth.CallbackPort}
+				Scopes: e.OAuth.Scopes, RedirectPort: e.OAuth.CallbackPort, DPoP: e.OAuth.DPoP}
 			if t.OAuth.ClientSecret != "" {
 				t.Secrets = append(t.Secrets, t.OAuth.ClientSecret)
 			}

@@ -20,7 +20,7 @@ import (
 // redirect received, the token response (secrets masked), scopes and expiry.
 type Step struct {
 	Time time.Time
-	Kind string // discovery, metadata, registration, authorize, redirect, token, refresh, store, error
+	Kind string // discovery, metadata, registration, authorize, redirect, token, refresh, dpop, store, error
 	Text string // one line, secrets masked
 }
 

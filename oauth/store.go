@@ -38,6 +38,9 @@ type Entry struct {
 	// refresh margin is relative to it).
 	Issued time.Time `json:"issued,omitempty"`
 	Saved  time.Time `json:"saved"`
+	// DPoPKey is the private key (PKCS#8 PEM) the tokens are bound to when
+	// TokenType is DPoP (RFC 9449): a secret kept in this 0600 file, never sent.
+	DPoPKey string `json:"dpop_key,omitempty"`
 	// scopesGranted: Scopes are what the token response said was granted (not only
 	// what was asked for).
 	scopesGranted bool

@@ -82,6 +82,16 @@ func (a *authorizer) Challenge(ctx context.Context, status int, header http.Head
 	return retry, err
 }
 
+// Authorize and Answered pass the DPoP side of a request (wire.RequestAuthorizer)
+// to the manager.
+func (a *authorizer) Authorize(req *http.Request, token string) error {
+	return a.s.auth.Authorize(req, token)
+}
+
+func (a *authorizer) Answered(req *http.Request, status int, header http.Header) bool {
+	return a.s.auth.Answered(req, status, header)
+}
+
 // authOptionLocked sets the session's authorizer of the server's manager.
 func (w *Workbench) authOptionLocked(s *server, gen int, o *client.Options) {
 	if s.auth == nil {

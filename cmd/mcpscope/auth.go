@@ -35,6 +35,7 @@ type oauthFlags struct {
 	assertionFile   string
 	assertionEnv    string
 	noOAuth         bool
+	dpop            bool // DPoP-bound tokens even where the server does not ask
 }
 
 func (c *common) registerOAuth(fs *flag.FlagSet) { c.oauthF.register(fs) }
@@ -54,13 +55,14 @@ func (o *oauthFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.login, "login", false, "OAuth: on a 401, run the browser login even without a terminal")
 	fs.BoolVar(&o.paste, "paste", false, "OAuth: read the redirected URL (or the code) from stdin")
 	fs.BoolVar(&o.noOAuth, "no-oauth", false, "never log in; a 401 is an error")
+	fs.BoolVar(&o.dpop, "dpop", false, "OAuth: ask for DPoP-bound tokens (RFC 9449) even where the server does not say it wants them")
 }
 
 // managerOptions reads the flags into the options of an oauth.Manager.
 func (o *oauthFlags) managerOptions(stderr io.Writer, interactive bool) (oauth.Options, error) {
 	opts := oauth.Options{ClientID: o.clientID, ClientSecret: o.clientSecret, ClientMetadataURL: o.metadataURL,
 		SigningAlg: o.signingAlg, Scopes: strings.Fields(o.scope), RedirectPort: o.redirectPort,
-		Browser: os.Getenv("BROWSER"), Out: stderr}
+		Browser: os.Getenv("BROWSER"), Out: stderr, DPoP: o.dpop}
 	if o.redirectPort < 0 || o.redirectPort > 65535 {
 		return opts, usageErr("--redirect-port %d: give a port from 1 to 65535, or 0 for any", o.redirectPort)
 	}
@@ -181,6 +183,9 @@ func (c *common) workbenchOAuth() (func(client.Target) oauth.Options, error) {
 
 // withEntry takes a config entry's oauth block where the flags say nothing.
 func withEntry(o *oauth.Options, e *client.OAuthClient, f oauthFlags) {
+	if e != nil && e.DPoP {
+		o.DPoP = true // an entry's "dpop": true holds whichever client logs in
+	}
 	if e == nil || f.clientID != "" {
 		return
 	}

@@ -46,6 +46,8 @@ Flags:
                                  --client-secret-env VAR, --client-key FILE (--client-key-alg),
                                  --assertion-file FILE | --assertion-env VAR,
                                  --client-metadata-url URL (see mcpscope auth login --help)
+  --dpop                         OAuth: ask for DPoP-bound tokens (RFC 9449) even where the
+                                 server does not say it wants them
   --transport streamable|sse     force an HTTP transport
   --allow-cross-origin           follow a redirect to another origin, without credentials
   --config FILE                  read server NAMEs from this client config

@@ -67,6 +67,21 @@ type Knobs struct {
 	// does for a client it forgot (see Forget); Refused is then called with it.
 	StrictClients bool
 	Refused       func(clientID string)
+	// DPoP: the server wants DPoP-bound tokens (RFC 9449): the authorization server
+	// lists dpop_signing_alg_values_supported, the resource metadata says
+	// dpop_bound_access_tokens_required, the 401 challenge is DPoP's; the token
+	// endpoint refuses a request without a valid proof and binds the tokens it
+	// issues (token_type DPoP) to the proof's key; the MCP endpoint takes only
+	// "Authorization: DPoP" with a valid proof of that key (signature, typ, htm,
+	// htu, iat, ath, a jti never seen before). What it refused is in DPoPProblems.
+	DPoP bool
+	// DPoPNonce: both the token endpoint and the MCP endpoint want a nonce of their
+	// own in each proof (use_dpop_nonce with a DPoP-Nonce header otherwise).
+	DPoPNonce bool
+	// DPoPUnadvertised: with DPoP, the resource says nothing of it (no
+	// dpop_bound_access_tokens_required, a Bearer challenge): only the user's
+	// --dpop (or the config entry's) makes a client send proofs.
+	DPoPUnadvertised bool
 }
 
 // Server is a running authorization and resource server.
@@ -96,6 +111,7 @@ type Server struct {
 	revoked        []string            // "hint token" for each token revoked at /revoke
 	clients        map[string][]string // client_id → registered redirect URIs
 	forged         int                 // the status the loopback listener answered the forged redirect (ForgeFirst)
+	dpop           dpopState
 }
 
 // ForgedStatus is the HTTP status the loopback listener answered the forged
@@ -160,6 +176,12 @@ func (s *Server) AllSecrets() []string {
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if s.Knobs.DPoP {
+			var ok bool
+			if tok, ok = s.dpopGuard(w, r); !ok {
+				return
+			}
+		}
 		if s.Knobs.OpenInitialize && r.Method == http.MethodPost && tok == "" {
 			body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -218,7 +240,11 @@ func (s *Server) prm(w http.ResponseWriter, r *http.Request) {
 	if s.Knobs.OpenInitialize {
 		supported = []string{"mcp:profile"} // not what the 401 names: a login that never saw it asks for this
 	}
-	writeJSON(w, 200, map[string]any{"resource": resource, "authorization_servers": []string{as}, "scopes_supported": supported})
+	meta := map[string]any{"resource": resource, "authorization_servers": []string{as}, "scopes_supported": supported}
+	if s.Knobs.DPoP && !s.Knobs.DPoPUnadvertised {
+		meta["dpop_bound_access_tokens_required"] = true
+	}
+	writeJSON(w, 200, meta)
 }
 
 func (s *Server) asMeta(w http.ResponseWriter, r *http.Request) {
@@ -231,10 +257,14 @@ func (s *Server) asMeta(w http.ResponseWriter, r *http.Request) {
 	if s.Knobs.WrongIssuer {
 		iss = "https://evil.example"
 	}
-	writeJSON(w, 200, map[string]any{"issuer": iss, "authorization_endpoint": s.Issuer + "/authorize", "token_endpoint": s.Issuer + "/token",
+	meta := map[string]any{"issuer": iss, "authorization_endpoint": s.Issuer + "/authorize", "token_endpoint": s.Issuer + "/token",
 		"registration_endpoint": s.Issuer + "/register", "code_challenge_methods_supported": []string{"S256"}, "revocation_endpoint": s.Issuer + "/revoke",
 		"scopes_supported": []string{"mcp:read", "offline_access"}, "token_endpoint_auth_methods_supported": []string{"client_secret_post"},
-		"authorization_response_iss_parameter_supported": s.Knobs.IssParamAdvertise})
+		"authorization_response_iss_parameter_supported": s.Knobs.IssParamAdvertise}
+	if s.Knobs.DPoP {
+		meta["dpop_signing_alg_values_supported"] = []string{"ES256"}
+	}
+	writeJSON(w, 200, meta)
 }
 
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
@@ -331,6 +361,13 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	r.ParseForm()
+	jkt := ""
+	if s.Knobs.DPoP {
+		var ok bool
+		if jkt, ok = s.dpopToken(w, r); !ok {
+			return
+		}
+	}
 	var granted string
 	switch r.Form.Get("grant_type") {
 	case "authorization_code":
@@ -394,6 +431,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		granted = "mcp:read offline_access"
 	}
 	resp := map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": exp, "scope": granted}
+	if jkt != "" {
+		resp["token_type"] = "DPoP"
+		s.bind(at, jkt)
+	}
 	s.mu.Lock()
 	s.access[at] = time.Now().Add(time.Duration(exp) * time.Second)
 	s.scopes[at] = granted
@@ -405,6 +446,9 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		s.refScope[rt] = granted
 		s.mu.Unlock()
 		resp["refresh_token"] = rt
+		if jkt != "" {
+			s.bind(rt, jkt)
+		}
 	}
 	writeJSON(w, 200, resp)
 }
