@@ -63,6 +63,7 @@ type OAuthClient struct {
 	// Enterprise-managed authorization (oauth.GrantIDJAG): the identity provider's
 	// token endpoint and client, and the person's ID token (a secret).
 	IDPTokenEndpoint, IDPClientID, IDPClientSecret, IDToken string
+	DPoP                                                    bool // ask for DPoP-bound tokens (the entry's "dpop": true)
 }
 
 func (t Target) String() string {

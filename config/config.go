@@ -326,11 +326,14 @@ type OAuthClient struct {
 	IDPClientID      string   `json:"idpClientId,omitempty"`
 	IDPClientSecret  string   `json:"idpClientSecret,omitempty"`
 	IDToken          string   `json:"idToken,omitempty"`
+	// DPoP asks for DPoP-bound tokens (RFC 9449) even where the server does not say
+	// it wants them (mcpscope's own member; --dpop for one command).
+	DPoP bool `json:"dpop,omitempty"`
 }
 
 // MarshalJSON lists the block without its secrets (whether each is given).
 func (o OAuthClient) MarshalJSON() ([]byte, error) {
-	m := map[string]any{"clientId": o.ClientID, "clientSecret": o.ClientSecret != "", "scopes": o.Scopes, "callbackPort": o.CallbackPort}
+	m := map[string]any{"clientId": o.ClientID, "clientSecret": o.ClientSecret != "", "scopes": o.Scopes, "callbackPort": o.CallbackPort, "dpop": o.DPoP}
 	if o.IDPTokenEndpoint != "" || o.IDToken != "" || o.IDPClientID != "" {
 		m["idpTokenEndpoint"], m["idpClientId"] = o.IDPTokenEndpoint, o.IDPClientID
 		m["idpClientSecret"], m["idToken"] = o.IDPClientSecret != "", o.IDToken != ""

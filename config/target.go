@@ -273,7 +273,7 @@ func (e *Entry) Target(inputs map[string]string) (client.Target, error) {
 		}
 		if e.OAuth != nil {
 			t.OAuth = &client.OAuthClient{ClientID: x.expand(e.OAuth.ClientID), ClientSecret: x.expand(e.OAuth.ClientSecret),
-				Scopes: e.OAuth.Scopes, RedirectPort: e.OAuth.CallbackPort,
+				Scopes: e.OAuth.Scopes, RedirectPort: e.OAuth.CallbackPort, DPoP: e.OAuth.DPoP,
 				IDPTokenEndpoint: x.expand(e.OAuth.IDPTokenEndpoint), IDPClientID: x.expand(e.OAuth.IDPClientID),
 				IDPClientSecret: x.expand(e.OAuth.IDPClientSecret), IDToken: strings.TrimSpace(x.expand(e.OAuth.IDToken))}
 			for _, s := range []string{t.OAuth.ClientSecret, t.OAuth.IDPClientSecret, t.OAuth.IDToken} {

@@ -74,6 +74,9 @@ type Options struct {
 	IDToken                      string
 	IDPTokenEndpoint             string
 	IDPClientID, IDPClientSecret string
+	// DPoP asks for DPoP-bound tokens (RFC 9449) even where the server does not say
+	// it wants them (--dpop, a config entry's oauth.dpop); see dpop.go.
+	DPoP bool
 	// Scopes, when set, are asked for instead of the discovered ones.
 	Scopes []string
 	// RedirectPort is the loopback listener's port: -1 means DefaultRedirectPort, 0
@@ -151,6 +154,7 @@ type Manager struct {
 	interaction *Interaction
 	pasteOnce   sync.Once
 	pasted      chan string // lines of Options.Paste, read by one goroutine
+	dpop        dpopState
 }
 
 // New returns a manager for the MCP endpoint server.
@@ -172,7 +176,7 @@ func New(server string, opts Options) *Manager {
 	if opts.HTTPClient != nil && opts.HTTPClient.Transport != nil {
 		base = opts.HTTPClient.Transport
 	}
-	m.client = &http.Client{Transport: &logTransport{m: m, base: base}, Timeout: 60 * time.Second}
+	m.client = &http.Client{Transport: &dpopTransport{m: m, base: &logTransport{m: m, base: base}}, Timeout: 60 * time.Second}
 	m.secret(opts.ClientSecret)
 	m.secret(opts.Assertion)
 	m.secret(opts.IDToken)
@@ -344,8 +348,11 @@ func (m *Manager) refreshLocked(ctx context.Context, force bool) error {
 	if !force && !expiring(e) {
 		return nil
 	}
+	ctx, err := m.dpopRefresh(ctx, e)
+	if err != nil {
+		return err
+	}
 	var tok *oauth2.Token
-	var err error
 	switch {
 	case e.RefreshToken != "":
 		tok, err = m.refreshToken(ctx, e)
@@ -769,10 +776,18 @@ type discovered struct {
 	// The documents as fetched, for the steps and the stored login (auth status).
 	rmeta *ResourceMetadata
 	imeta *IssuerMetadata
+	// dpopAlgs is the authorization server's dpop_signing_alg_values_supported
+	// (the SDK's AuthServerMeta drops it).
+	dpopAlgs []string
 }
 
 func (m *Manager) login(ctx context.Context, chs []oauthex.Challenge, status int) (*Entry, error) {
 	d, err := m.discover(ctx, chs, status)
+	if err != nil {
+		m.step("error", "%v", err)
+		return nil, err
+	}
+	ctx, key, err := m.dpopLogin(ctx, d, chs)
 	if err != nil {
 		m.step("error", "%v", err)
 		return nil, err
@@ -792,6 +807,7 @@ func (m *Manager) login(ctx context.Context, chs []oauthex.Challenge, status int
 		m.step("error", "%v", err)
 		return nil, err
 	}
+	m.dpopBind(e, key)
 	if m.opts.Store != nil {
 		if err := m.opts.Store.Save(e); err != nil {
 			return nil, err
@@ -859,11 +875,16 @@ func (m *Manager) discover(ctx context.Context, chs []oauthex.Challenge, status 
 		return nil, err
 	}
 	for _, u := range asMetadataURLs(issuer, d.prm == nil) {
-		var asm oauthex.AuthServerMeta
-		st, err := m.getJSON(ctx, u, &asm)
+		var meta struct {
+			oauthex.AuthServerMeta
+			DPoPAlgs []string `json:"dpop_signing_alg_values_supported"`
+		}
+		st, err := m.getJSON(ctx, u, &meta)
 		if err != nil {
 			return nil, errorf("the authorization server metadata at %s is unusable: %v", u, err)
 		}
+		asm := meta.AuthServerMeta
+		d.dpopAlgs = meta.DPoPAlgs
 		if st != http.StatusOK {
 			continue
 		}

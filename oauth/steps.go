@@ -22,7 +22,7 @@ import (
 // redirect received, the token response (secrets masked), scopes and expiry.
 type Step struct {
 	Time time.Time
-	Kind string // discovery, metadata, registration, client, authorize, redirect, exchange, token, claims, refresh, store, warning, error
+	Kind string // discovery, metadata, registration, client, authorize, redirect, exchange, token, claims, refresh, dpop, store, warning, error
 	Text string // one line, secrets masked
 }
 

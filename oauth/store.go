@@ -43,6 +43,9 @@ type Entry struct {
 	ResourceMeta *ResourceMetadata `json:"resource_metadata,omitempty"`
 	IssuerMeta   *IssuerMetadata   `json:"issuer_metadata,omitempty"`
 	Client       *ClientMetadata   `json:"client_metadata,omitempty"`
+	// DPoPKey is the private key (PKCS#8 PEM) the tokens are bound to when
+	// TokenType is DPoP (RFC 9449): a secret kept in this 0600 file, never sent.
+	DPoPKey string `json:"dpop_key,omitempty"`
 	// scopesGranted: Scopes are what the token response said was granted (not only
 	// what was asked for).
 	scopesGranted bool

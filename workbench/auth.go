@@ -113,6 +113,16 @@ func needLoginReason(s *server, ne *oauth.NeedLoginError) string {
 	return s.spec.Target.URL + " needs an OAuth login: there is no usable stored token for it"
 }
 
+// Authorize and Answered pass the DPoP side of a request (wire.RequestAuthorizer)
+// to the manager.
+func (a *authorizer) Authorize(req *http.Request, token string) error {
+	return a.s.auth.Authorize(req, token)
+}
+
+func (a *authorizer) Answered(req *http.Request, status int, header http.Header) bool {
+	return a.s.auth.Answered(req, status, header)
+}
+
 // authOptionLocked sets the session's authorizer of the server's manager.
 func (w *Workbench) authOptionLocked(s *server, gen int, o *client.Options) {
 	if s.auth == nil {

@@ -132,6 +132,21 @@ type Authorizer interface {
 	Challenge(ctx context.Context, status int, header http.Header, sent string) (retry bool, err error)
 }
 
+// RequestAuthorizer is an Authorizer that sets each request's credentials itself:
+// a sender-constrained token (DPoP, RFC 9449) goes under its own scheme with a
+// proof made for that one request (its method and URL, a fresh jti), so the tap
+// cannot write "Bearer TOKEN" for it. Package oauth's Manager is one.
+type RequestAuthorizer interface {
+	Authorizer
+	// Authorize sets the Authorization header (and a DPoP proof) of one try of a
+	// request for the token Token gave.
+	Authorize(req *http.Request, token string) error
+	// Answered sees each answer to such a request; true: the server wants it sent
+	// again with a nonce it just gave (use_dpop_nonce), which Authorize puts in the
+	// next proof. The tap sends a request again for that once.
+	Answered(req *http.Request, status int, header http.Header) bool
+}
+
 // AddSecret adds a value never to appear in an event (a token learned during the
 // session); safe for concurrent use.
 func (t *HTTPTap) AddSecret(v string) {
@@ -413,6 +428,8 @@ func (t *HTTPTap) authorized(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
+	ra, _ := t.opts.Auth.(RequestAuthorizer)
+	nonceRetried := false
 	for try := 0; ; try++ {
 		tok, err := t.opts.Auth.Token(ctx)
 		if err != nil {
@@ -426,9 +443,21 @@ func (t *HTTPTap) authorized(req *http.Request) (*http.Response, error) {
 		}
 		if tok != "" {
 			t.AddSecret(tok)
-			r.Header.Set("Authorization", "Bearer "+tok)
+			if ra == nil {
+				r.Header.Set("Authorization", "Bearer "+tok)
+			} else if aerr := ra.Authorize(r, tok); aerr != nil {
+				return nil, fmt.Errorf("oauth: %s", t.redactString(aerr.Error()))
+			}
 		}
 		resp, err := t.roundTrip(r)
+		if err == nil && ra != nil && tok != "" && ra.Answered(r, resp.StatusCode, resp.Header) && !nonceRetried && try < 8 {
+			// RFC 9449 §9: the resource server wants its nonce in the proof; once per
+			// request, so that a server that keeps asking ends in its 401.
+			nonceRetried = true
+			resp.Body.Close()
+			t.opts.Tap.Emit(Event{Kind: KindSynthetic, Text: fmt.Sprintf("oauth: the server asked for a DPoP nonce (use_dpop_nonce); sending %s %s again with it", req.Method, t.redactURL(req.URL))})
+			continue
+		}
 		if err != nil || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) || try >= 8 {
 			return resp, err
 		}

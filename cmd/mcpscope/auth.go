@@ -44,6 +44,7 @@ type oauthFlags struct {
 	idpClientSecret    string
 	idpClientSecretEnv string
 	noOAuth            bool
+	dpop               bool // DPoP-bound tokens even where the server does not ask
 }
 
 func (c *common) registerOAuth(fs *flag.FlagSet) { c.oauthF.register(fs) }
@@ -69,13 +70,14 @@ func (o *oauthFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.login, "login", false, "OAuth: on a 401, run the browser login even without a terminal")
 	fs.BoolVar(&o.paste, "paste", false, "OAuth: read the redirected URL (or the code) from stdin")
 	fs.BoolVar(&o.noOAuth, "no-oauth", false, "never log in; a 401 is an error")
+	fs.BoolVar(&o.dpop, "dpop", false, "OAuth: ask for DPoP-bound tokens (RFC 9449) even where the server does not say it wants them")
 }
 
 // managerOptions reads the flags into the options of an oauth.Manager.
 func (o *oauthFlags) managerOptions(stderr io.Writer, interactive bool) (oauth.Options, error) {
 	opts := oauth.Options{ClientID: o.clientID, ClientSecret: o.clientSecret, ClientMetadataURL: o.metadataURL,
 		SigningAlg: o.signingAlg, Scopes: strings.Fields(o.scope), RedirectPort: o.redirectPort,
-		Browser: os.Getenv("BROWSER"), Out: stderr}
+		Browser: os.Getenv("BROWSER"), Out: stderr, DPoP: o.dpop}
 	if o.redirectPort < 0 || o.redirectPort > 65535 {
 		return opts, usageErr("--redirect-port %d: give a port from 1 to 65535, or 0 for any", o.redirectPort)
 	}
@@ -272,6 +274,9 @@ func (c *common) workbenchOAuth() (func(client.Target) oauth.Options, error) {
 func withEntry(o *oauth.Options, e *client.OAuthClient, f oauthFlags) {
 	if e == nil {
 		return
+	}
+	if e.DPoP {
+		o.DPoP = true // an entry's "dpop": true holds whichever client logs in
 	}
 	if e.IDToken != "" && (f.grant == "" || f.grant == oauth.GrantAuthorizationCode) && o.IDToken == "" {
 		o.Grant = oauth.GrantIDJAG

@@ -50,6 +50,8 @@ Flags:
   --idp-client-secret S | --idp-client-secret-env VAR
                                  OAuth id-jag (enterprise-managed authorization): your ID token
                                  from the identity provider, exchanged there for an ID-JAG
+  --dpop                         OAuth: ask for DPoP-bound tokens (RFC 9449) even where the
+                                 server does not say it wants them
   --transport streamable|sse     force an HTTP transport
   --allow-cross-origin           follow a redirect to another origin, without credentials
   --config FILE                  read server NAMEs from this client config

@@ -22,11 +22,12 @@ func TestOAuthConformance(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Fatal("curl is needed as the test's browser")
 	}
-	// Extensions left out: DPoP (sender-constrained tokens). Workload identity
-	// federation runs (--oauth-grant jwt-bearer --assertion-file), and so do cross-app
-	// access / enterprise-managed authorization (--oauth-grant id-jag --id-token-file
-	// --idp-token-endpoint --idp-client-id).
-	skip := map[string]bool{"auth/dpop": true, "auth/dpop-nonce": true}
+	// Every auth scenario runs: workload identity federation (--oauth-grant
+	// jwt-bearer --assertion-file), cross-app access / enterprise-managed
+	// authorization (--oauth-grant id-jag --id-token-file --idp-token-endpoint
+	// --idp-client-id), and DPoP (auth/dpop, auth/dpop-nonce, in 0.2.0 only) without
+	// --dpop: the server's DPoP challenge is what asks for it.
+	skip := map[string]bool{}
 	bin := testutil.Mcpscope(t)
 	wrap := filepath.Join(testutil.Root(), "cmd", "mcpscope", "testdata", "oauth-conformance.sh")
 	env := func(dir string) []string {

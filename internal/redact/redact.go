@@ -27,11 +27,16 @@ const MinSecret = 4
 const MinEncoded = 8
 
 // CredentialHeader reports whether an HTTP header carries a credential by its name:
-// Authorization, Proxy-Authorization, Cookie, Set-Cookie, and names such as X-Api-Key,
-// X-Auth-Token, Private-Token, X-Client-Secret, X-Signature. Its values are redacted
+// Authorization, Proxy-Authorization, Cookie, Set-Cookie, DPoP (RFC 9449's proof), and
+// names such as X-Api-Key, X-Auth-Token, Private-Token, X-Client-Secret, X-Signature. Its values are redacted
 // in every event and never sent to another origin.
 func CredentialHeader(name string) bool {
 	n := strings.ToLower(name)
+	if n == "dpop" {
+		// RFC 9449's proof: a signed credential of its own (not DPoP-Nonce, the
+		// server's public nonce).
+		return true
+	}
 	for _, s := range []string{"authorization", "cookie", "token", "secret", "password", "passwd", "passphrase",
 		"apikey", "credential", "private", "signature", "bearer"} {
 		if strings.Contains(n, s) {

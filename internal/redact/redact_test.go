@@ -73,12 +73,12 @@ func TestSetLeavesShortValuesAndOtherText(t *testing.T) {
 
 func TestCredentialHeader(t *testing.T) {
 	for _, h := range []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key", "X-Auth-Token",
-		"Private-Token", "X-Client-Secret", "Api-Key", "X-Amz-Security-Token", "X-Signature", "Key", "X-Access-Key", "X-Auth"} {
+		"Private-Token", "X-Client-Secret", "Api-Key", "X-Amz-Security-Token", "X-Signature", "Key", "X-Access-Key", "X-Auth", "DPoP", "Dpop"} {
 		if !CredentialHeader(h) {
 			t.Errorf("%s is a credential header", h)
 		}
 	}
-	for _, h := range []string{"Content-Type", "Accept", "Mcp-Session-Id", "Mcp-Protocol-Version", "User-Agent", "X-Tenant", "Keep-Alive", "WWW-Authenticate", "Authentication-Info"} {
+	for _, h := range []string{"Content-Type", "Accept", "Mcp-Session-Id", "Mcp-Protocol-Version", "User-Agent", "X-Tenant", "Keep-Alive", "WWW-Authenticate", "Authentication-Info", "DPoP-Nonce"} {
 		if CredentialHeader(h) {
 			t.Errorf("%s is not a credential header", h)
 		}

@@ -85,6 +85,21 @@ type Knobs struct {
 	// else signed by nobody.
 	XAAClientID, XAAClientSecret string
 	IDPClientID                  string
+	// DPoP: the server wants DPoP-bound tokens (RFC 9449): the authorization server
+	// lists dpop_signing_alg_values_supported, the resource metadata says
+	// dpop_bound_access_tokens_required, the 401 challenge is DPoP's; the token
+	// endpoint refuses a request without a valid proof and binds the tokens it
+	// issues (token_type DPoP) to the proof's key; the MCP endpoint takes only
+	// "Authorization: DPoP" with a valid proof of that key (signature, typ, htm,
+	// htu, iat, ath, a jti never seen before). What it refused is in DPoPProblems.
+	DPoP bool
+	// DPoPNonce: both the token endpoint and the MCP endpoint want a nonce of their
+	// own in each proof (use_dpop_nonce with a DPoP-Nonce header otherwise).
+	DPoPNonce bool
+	// DPoPUnadvertised: with DPoP, the resource says nothing of it (no
+	// dpop_bound_access_tokens_required, a Bearer challenge): only the user's
+	// --dpop (or the config entry's) makes a client send proofs.
+	DPoPUnadvertised bool
 }
 
 // Server is a running authorization and resource server.
@@ -122,6 +137,7 @@ type Server struct {
 	Exchanges                 atomic.Int32   // token exchanges served (an ID-JAG issued)
 	JWTBearers                atomic.Int32   // jwt-bearer grants served with an ID-JAG
 	exchangeForms             []url.Values   // the token exchange requests received
+	dpop                      dpopState
 }
 
 // jag is what an ID-JAG issued by the test IdP says (its claims, kept here rather
@@ -201,6 +217,12 @@ func (s *Server) AllSecrets() []string {
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if s.Knobs.DPoP {
+			var ok bool
+			if tok, ok = s.dpopGuard(w, r); !ok {
+				return
+			}
+		}
 		if s.Knobs.OpenInitialize && r.Method == http.MethodPost && tok == "" {
 			body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -259,7 +281,11 @@ func (s *Server) prm(w http.ResponseWriter, r *http.Request) {
 	if s.Knobs.OpenInitialize {
 		supported = []string{"mcp:profile"} // not what the 401 names: a login that never saw it asks for this
 	}
-	writeJSON(w, 200, map[string]any{"resource": resource, "authorization_servers": []string{as}, "scopes_supported": supported})
+	meta := map[string]any{"resource": resource, "authorization_servers": []string{as}, "scopes_supported": supported}
+	if s.Knobs.DPoP && !s.Knobs.DPoPUnadvertised {
+		meta["dpop_bound_access_tokens_required"] = true
+	}
+	writeJSON(w, 200, meta)
 }
 
 func (s *Server) asMeta(w http.ResponseWriter, r *http.Request) {
@@ -282,6 +308,9 @@ func (s *Server) asMeta(w http.ResponseWriter, r *http.Request) {
 		"authorization_response_iss_parameter_supported": s.Knobs.IssParamAdvertise}
 	if s.Knobs.XAAClientID != "" {
 		meta["grant_types_supported"] = []string{"authorization_code", "refresh_token", "client_credentials", jwtBearer}
+	}
+	if s.Knobs.DPoP {
+		meta["dpop_signing_alg_values_supported"] = []string{"ES256"}
 	}
 	writeJSON(w, 200, meta)
 }
@@ -380,6 +409,13 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	r.ParseForm()
+	jkt := ""
+	if s.Knobs.DPoP {
+		var ok bool
+		if jkt, ok = s.dpopToken(w, r); !ok {
+			return
+		}
+	}
 	var granted string
 	switch r.Form.Get("grant_type") {
 	case "authorization_code":
@@ -451,6 +487,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		at = s.jwt(r.Form.Get("resource"), r.Form.Get("client_id"), granted, exp)
 	}
 	resp := map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": exp, "scope": granted}
+	if jkt != "" {
+		resp["token_type"] = "DPoP"
+		s.bind(at, jkt)
+	}
 	s.mu.Lock()
 	s.access[at] = time.Now().Add(time.Duration(exp) * time.Second)
 	s.scopes[at] = granted
@@ -462,6 +502,9 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		s.refScope[rt] = granted
 		s.mu.Unlock()
 		resp["refresh_token"] = rt
+		if jkt != "" {
+			s.bind(rt, jkt)
+		}
 	}
 	writeJSON(w, 200, resp)
 }
