@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
@@ -52,12 +53,12 @@ func Write(w io.Writer, format string, r *Report, showDiff bool) error {
 	return writeText(w, r, showDiff)
 }
 
-// Summary is one line: "2 breaking, 3 compatible changes in 4 tools".
+// Summary is one line: "2 breaking, 3 compatible changes in 4 objects (compared: tools)".
 func (r *Report) Summary() string {
 	if r.Empty() {
 		return "no changes (" + compared(r) + ")"
 	}
-	return fmt.Sprintf("%d breaking, %d compatible change(s) in %d object(s) (%s)", r.Breaking, r.Compatible, len(r.Entries), compared(r))
+	return fmt.Sprintf("%d breaking, %d compatible %s in %s (%s)", r.Breaking, r.Compatible, plural.Noun(r.Compatible, "change"), plural.Count(len(r.Entries), "object"), compared(r))
 }
 
 func compared(r *Report) string {
