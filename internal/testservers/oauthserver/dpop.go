@@ -193,7 +193,13 @@ func (s *Server) checkProof(r *http.Request, tok string) (jkt, nonce, why string
 	if hdr.JWK["kty"] != "EC" || hdr.JWK["crv"] != "P-256" || errx != nil || erry != nil || len(sig) != 64 {
 		return "", "", "the jwk is not a P-256 public key"
 	}
-	pub := &ecdsa.PublicKey{Curve: elliptic.P256(), X: new(big.Int).SetBytes(x), Y: new(big.Int).SetBytes(y)}
+	if len(x) != 32 || len(y) != 32 {
+		return "", "", "the jwk is not a P-256 public key"
+	}
+	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), append(append([]byte{4}, x...), y...))
+	if err != nil {
+		return "", "", "the jwk is not a point of P-256: " + err.Error()
+	}
 	digest := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
 	if !ecdsa.Verify(pub, digest[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
 		return "", "", "the signature does not verify"
