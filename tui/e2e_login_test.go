@@ -45,8 +45,17 @@ func TestEndToEndLogin(t *testing.T) {
 	x.waitFor("each OAuth step as it happens")
 	x.keys("g")
 	screens := x.waitFor("metadata")
+	// The login has more steps than the pane holds (the metadata as fetched, the
+	// client, the claims): page down until each step has been on screen, in order.
 	for _, want := range []string{"registration", "authorize", "authorization URL", "received via the loopback redirect", "[redacted,"} {
-		screens += x.waitFor(want)
+		for i := 0; !strings.Contains(screens, want); i++ {
+			if i == 40 {
+				t.Fatalf("the Auth view never showed %q:\n%s", want, screens)
+			}
+			before := x.screen()
+			x.keys("NPage")
+			screens += x.waitUntil("the next page or "+want, func(s string) bool { return s != before || strings.Contains(s, want) })
+		}
 	}
 	x.keys("G")
 	screens += x.waitFor("token")
