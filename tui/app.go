@@ -150,16 +150,20 @@ func (m *model) exitError() error {
 }
 
 // pump batches wire events and log notifications so that a chatty server cannot
-// flood the UI with one message (and one redraw) per frame: they are collected and
+// flood the UI with one message (and one redraw) per event: they are collected and
 // delivered together at most every 16 ms, and the server's reader never waits for
-// the UI.
+// the UI. It is the production path of both: the workbench subscription hands every
+// log to log (servers.go), every wire frame comes to listen; only status and the
+// other events the screen must act on go to the program on their own, so that they
+// never queue behind a burst of logs (issue 23: 1,000 logs at a start held the tool
+// list back a second, each log its own Update and its own View).
 type pump struct {
 	send    func(tea.Msg)
 	sending sync.Mutex
 	mu      sync.Mutex
 	pending []wire.Event
-	servers []string // the server of each pending event
-	logs    []string // log lines, formatted as they arrived
+	servers []string   // the server of each pending event
+	logs    []logEntry // log notifications, formatted as they arrived
 	// While the screen cannot take messages (an $EDITOR runs), what waits is bounded:
 	// past max bytes, events and lines are counted, not kept, and the next batch says
 	// how many were dropped.
@@ -170,10 +174,17 @@ type pump struct {
 	once                sync.Once
 }
 
+// logEntry is one log notification as the Logs tab shows it: the line (formatted and
+// made safe on the reader's goroutine, not in Update), its level and logger for the
+// filters, and its server.
+type logEntry struct {
+	server, level, logger, line string
+}
+
 type wireBatchMsg struct {
 	events  []wire.Event
 	servers []string // which server each event came from
-	logs    []string
+	logs    []logEntry
 }
 
 func newPump(send func(tea.Msg)) *pump {
@@ -210,7 +221,7 @@ func (p *pump) flush() {
 		servers = append(servers, "")
 	}
 	if p.lostLog > 0 {
-		logs = append(logs, fmt.Sprintf("… %d log lines were dropped while the screen was busy", p.lostLog))
+		logs = append(logs, logEntry{line: fmt.Sprintf("… %d log lines were dropped while the screen was busy", p.lostLog)})
 	}
 	p.lostEvents, p.lostLog = 0, 0
 	p.mu.Unlock()
@@ -234,25 +245,28 @@ func (p *pump) listen(server string, e wire.Event) {
 	p.pending = append(p.pending, e)
 	p.servers = append(p.servers, server)
 	p.mu.Unlock()
-	select {
-	case p.wake <- struct{}{}:
-	default:
-	}
+	p.poke()
 }
 
-// log queues one log notification as the line the Logs tab shows.
-func (p *pump) log(l client.LogMessage) {
-	line := logLine(time.Now(), l)
+// log queues one log notification of a server, received at t, as the line the Logs
+// tab shows.
+func (p *pump) log(server string, t time.Time, l client.LogMessage) {
+	e := logEntry{server: server, level: l.Level, logger: l.Logger, line: logLine(t, l)}
 	p.mu.Lock()
-	if n := len(line) + 16; p.bytes+n <= p.max {
+	if n := len(e.line) + len(e.level) + len(e.logger) + 64; p.bytes+n <= p.max {
 		p.bytes += n
 	} else {
 		p.lostLog++
 		p.mu.Unlock()
 		return
 	}
-	p.logs = append(p.logs, line)
+	p.logs = append(p.logs, e)
 	p.mu.Unlock()
+	p.poke()
+}
+
+// poke wakes the flusher (once per batch: the wake channel holds one).
+func (p *pump) poke() {
 	select {
 	case p.wake <- struct{}{}:
 	default:

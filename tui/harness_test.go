@@ -30,6 +30,9 @@ type harness struct {
 	wake  chan struct{}
 	// emitted counts the wire events the tap has sent, for caughtUp.
 	emitted atomic.Int64
+	// updates counts the messages given to Update (each one costs the program a
+	// View): how many a burst of server events took to reach the screen.
+	updates int
 }
 
 func newHarness(t testing.TB, target client.Target, width, height int) *harness {
@@ -98,6 +101,7 @@ func (h *harness) run(cmd tea.Cmd) {
 }
 
 func (h *harness) update(msg tea.Msg) {
+	h.updates++
 	_, cmd := h.m.Update(msg)
 	h.runQuiet(cmd)
 }

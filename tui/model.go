@@ -368,7 +368,7 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case taskAnsweredMsg:
 		return m, m.onTaskAnswered(msg)
 	case logMsg:
-		m.onLogs([]string{logLine(time.Now(), msg.m)})
+		m.onLogs([]logEntry{{level: msg.m.Level, logger: msg.m.Logger, line: logLine(time.Now(), msg.m)}})
 		return m, nil
 	case progressMsg:
 		for _, o := range m.calls {
@@ -516,9 +516,21 @@ func (m *model) onWire(events []wire.Event, servers []string) {
 	}
 }
 
-func (m *model) onLogs(lines []string) {
-	for _, l := range lines {
-		m.addLog("", "", l) // level and logger not known: shown whatever the filter
+func (m *model) onLogs(logs []logEntry) {
+	several, width := m.several(), m.nameWidth()
+	var last string
+	for _, l := range logs {
+		if several && l.server != "" {
+			m.addLogFrom(l.level, l.logger, padName(l.server, width)+" │ "+l.line, l.server)
+		} else {
+			m.addLog(l.level, l.logger, l.line) // with its level and logger (logfilter.go)
+		}
+		if l.server != "" && l.server != last {
+			if s := m.server(l.server); s != nil {
+				s.last = time.Now() // the server was heard from (the Servers tab)
+			}
+			last = l.server
+		}
 	}
 }
 

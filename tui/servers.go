@@ -217,6 +217,15 @@ func (m *model) connect() tea.Cmd {
 			if e.Kind == workbench.EventWire {
 				continue
 			}
+			if e.Kind == workbench.EventLog && pump != nil {
+				// Logs go in the pump's batches, one message per frame whatever
+				// their number; the events after them do not wait for the screen
+				// to take each one.
+				if e.Log != nil {
+					pump.log(e.Server, e.Time, *e.Log)
+				}
+				continue
+			}
 			if e.Kind == workbench.EventStatus && pump != nil {
 				pump.flush() // the wire events before this status come first
 			}
@@ -313,14 +322,9 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 	}
 	s.last = e.Time
 	switch e.Kind {
-	case workbench.EventLog:
+	case workbench.EventLog: // without a pump (tests of one view); else batched
 		if e.Log != nil {
-			line := logLine(e.Time, *e.Log)
-			if m.several() {
-				m.addLogFrom(e.Log.Level, e.Log.Logger, padName(e.Server, m.nameWidth())+" │ "+line, e.Server)
-			} else {
-				m.addLog(e.Log.Level, e.Log.Logger, line) // with its level and logger (logfilter.go)
-			}
+			m.onLogs([]logEntry{{server: e.Server, level: e.Log.Level, logger: e.Log.Logger, line: logLine(e.Time, *e.Log)}})
 		}
 	case workbench.EventToolsChanged:
 		if s.state == stateReady {

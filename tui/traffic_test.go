@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -110,7 +111,7 @@ func TestFloodStaysBoundedAndScrollsBack(t *testing.T) {
 	h.m.pump = newPump(func(msg tea.Msg) { msgs.Add(1); h.post(msg) })
 	for i := range n {
 		h.m.pump.listen(h.m.srv.name, wire.Event{Kind: wire.KindStderr, Data: []byte(fmt.Sprintf("stderr line %06d of the flood", i)), Size: 30})
-		h.m.pump.log(logMessage(fmt.Sprintf("log line %06d of the flood", i)))
+		h.m.pump.log(h.m.srv.name, time.Now(), logMessage(fmt.Sprintf("log line %06d of the flood", i)))
 	}
 	h.until("the flood", func(m *model) bool {
 		return m.logs.len() >= n && m.stderr.len() >= n && m.traffic.size() >= base+n
@@ -180,7 +181,7 @@ func TestPumpStaysBoundedWhileTheScreenIsBusy(t *testing.T) {
 	p.mu.Unlock()
 	for i := range 10000 {
 		p.listen("main", wire.Event{Kind: wire.KindStderr, Data: []byte(fmt.Sprintf("line %05d of a flood", i))})
-		p.log(logMessage("a log line"))
+		p.log("main", time.Now(), logMessage("a log line"))
 	}
 	p.mu.Lock()
 	if p.bytes > p.max || p.lostEvents == 0 {
@@ -189,7 +190,7 @@ func TestPumpStaysBoundedWhileTheScreenIsBusy(t *testing.T) {
 	p.mu.Unlock()
 	close(release)
 	var events []wire.Event
-	var logs []string
+	var logs []logEntry
 	for len(events) == 0 || !strings.Contains(events[len(events)-1].Text, "dropped") {
 		b := <-got
 		events, logs = append(events, b.events...), append(logs, b.logs...)
@@ -197,8 +198,8 @@ func TestPumpStaysBoundedWhileTheScreenIsBusy(t *testing.T) {
 	if last := events[len(events)-1]; !strings.Contains(last.Text, "wire events were dropped while the screen was busy") {
 		t.Errorf("no notice of the dropped events: %+v", last)
 	}
-	if !strings.Contains(logs[len(logs)-1], "log lines were dropped") {
-		t.Errorf("no notice of the dropped log lines: %q", logs[len(logs)-1])
+	if !strings.Contains(logs[len(logs)-1].line, "log lines were dropped") {
+		t.Errorf("no notice of the dropped log lines: %q", logs[len(logs)-1].line)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sync/atomic"
 	"syscall"
 
@@ -26,7 +27,34 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	stop := cpuProfile(os.Getenv("MCPSCOPE_CPUPROFILE"), os.Stderr)
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// cpuProfile writes a CPU profile of the whole run to file (MCPSCOPE_CPUPROFILE=FILE,
+// for go tool pprof), so that what the binary really does under a load can be
+// profiled, not only a benchmark's path; the returned func ends it. An empty file
+// name profiles nothing.
+func cpuProfile(file string, stderr io.Writer) func() {
+	if file == "" {
+		return func() {}
+	}
+	f, err := os.Create(file)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpscope: MCPSCOPE_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(stderr, "mcpscope: MCPSCOPE_CPUPROFILE: %v\n", err)
+		}
+	}
 }
 
 // globalFlagsHelp ends mcpscope --help: the flags of the workbench that most commands

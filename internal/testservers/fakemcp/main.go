@@ -56,6 +56,7 @@ var scenarios = map[string]string{
 	"stray":           "a response to id 424242 (never sent) before every tools/call reply, and the reply twice",
 	"mute":            "reads every request and never answers; exits at stdin EOF",
 	"flood":           "after initialize, sends notifications/message about every millisecond, forever",
+	"log-burst":       "before answering initialize, sends $FAKEMCP_LOGS (default 1000) notifications/message as fast as it can, the last one saying \"log burst done\"",
 	"hostile":         "names, descriptions, results, errors, logs, stdout noise and stderr carry terminal escapes",
 	"leaky":           "echo answers, and stderr repeats, the message in base64, hex, URL escaping and upper case; startup prints the argv and $API_TOKEN so",
 	"bad-names":       "echo returns blocks whose types are paths (../../../escaped, /tmp/…)",

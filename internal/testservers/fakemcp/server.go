@@ -216,6 +216,9 @@ func (s *server) handle(msg []byte) {
 		}
 		s.replyError(id, codeMethodNotFound, "Method not found: server/discover")
 	case "initialize":
+		if s.scenario == "log-burst" {
+			s.logBurst() // before the answer: the client has them all before it is connected
+		}
 		s.reply(id, s.initialize(req.Params))
 		if s.scenario == "flood" {
 			go s.flood()
@@ -411,6 +414,20 @@ func mustWrite(w io.Writer, b []byte) {
 		fmt.Fprintf(os.Stderr, "fakemcp: writing stdout: %v\n", err)
 		os.Exit(1)
 	}
+}
+
+// logBurst sends $FAKEMCP_LOGS (default 1000) log notifications as fast as stdout
+// takes them, the last one "log burst done": what the log benchmark (scripts/bench-logs)
+// times, and what the start of a chatty server looks like.
+func (s *server) logBurst() {
+	n, err := strconv.Atoi(os.Getenv("FAKEMCP_LOGS"))
+	if err != nil || n < 1 {
+		n = 1000
+	}
+	for i := 1; i < n; i++ {
+		s.notify("notifications/message", map[string]any{"level": "info", "logger": "burst", "data": fmt.Sprintf("burst message %d", i)})
+	}
+	s.notify("notifications/message", map[string]any{"level": "info", "logger": "burst", "data": "log burst done"})
 }
 
 // flood sends log notifications about every millisecond until the process ends (a
