@@ -30,6 +30,7 @@ func main() {
 	var n atomic.Int64
 	done := make(chan struct{})
 	c := mcp.NewClient(&mcp.Implementation{Name: "sdklogs", Version: "1"}, &mcp.ClientOptions{
+		//lint:ignore SA1019 the logging API, deprecated by 2026-07-28 (SEP-2577), is what the flood server speaks and what this reference client measures
 		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
 			n.Add(1)
 			if s, _ := r.Params.Data.(string); s == marker {
