@@ -6,6 +6,7 @@
 package inspect
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -119,6 +120,28 @@ func NewReport(info client.Info, list *client.ToolList) Report {
 
 // Write renders the report in the given format.
 func Write(w io.Writer, format string, info client.Info, list *client.ToolList) error {
+	return buffered(w, func(w io.Writer) error { return write(w, format, info, list) })
+}
+
+// buffered runs write against a buffer over w and flushes it whatever write returned,
+// so what was written before an error still goes out. A report is hundreds of small
+// writes (a cell, a padding, a newline: 365 for a 20-tool table), each a write(2) when
+// w is the process's stdout; buffered they are one or a few. Nothing waits for input
+// while a report is written (every question was asked before), so flushing at the end
+// cannot hold text back from a prompt.
+func buffered(w io.Writer, write func(io.Writer) error) error {
+	if _, ok := w.(*bufio.Writer); ok {
+		return write(w) // already buffered (WriteServers writing a section)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	err := write(bw)
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func write(w io.Writer, format string, info client.Info, list *client.ToolList) error {
 	switch format {
 	case FormatJSON:
 		enc := json.NewEncoder(w)

@@ -284,6 +284,10 @@ func compact(raw json.RawMessage) string {
 
 // WriteWith renders the report with the other primitives too.
 func WriteWith(w io.Writer, format string, info client.Info, list *client.ToolList, p *Primitives) error {
+	return buffered(w, func(w io.Writer) error { return writeWith(w, format, info, list, p) })
+}
+
+func writeWith(w io.Writer, format string, info client.Info, list *client.ToolList, p *Primitives) error {
 	if p == nil {
 		p = &Primitives{}
 	}

@@ -50,6 +50,10 @@ type ServerEntry struct {
 // heading with the server's name and status, then what Write shows for one server
 // (or why it failed); for JSON a ServersReport.
 func WriteServers(w io.Writer, format string, sections []Section) error {
+	return buffered(w, func(w io.Writer) error { return writeServers(w, format, sections) })
+}
+
+func writeServers(w io.Writer, format string, sections []Section) error {
 	switch format {
 	case FormatJSON:
 		doc := ServersReport{FormatVersion: FormatVersion, Servers: []ServerEntry{}}
