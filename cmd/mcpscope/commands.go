@@ -167,7 +167,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var asTask bool
 	fs.BoolVar(&asTask, "task", false, "run the call as a task (a tool whose taskSupport is required always is)")
 	var noValidate bool
-	fs.BoolVar(&noValidate, "no-validate", false, "send the call even when a required argument is missing (to see what the server does)")
+	fs.BoolVar(&noValidate, "no-validate", false, "send the call even when a required argument is missing (to see what the server does); with --args JSON alone, without listing the tools first")
 	// Positionals: TOOL, then key=value pairs; the first other word starts the
 	// server command when "--" is not used.
 	pos, argv, err := parse(fs, args, func(pos []string, arg string) bool {
@@ -199,20 +199,29 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer done()
 	// --timeout is applied per request by the session (progress restarts it).
-	// The tool list gives the schema that key=value pairs are coerced by, and lets an
-	// unknown name fail with the names that exist.
-	list, err := s.Tools(ctx)
-	if err != nil {
-		return err
-	}
-	t, ok := findTool(list.Tools, tool)
-	if !ok {
-		if why := list.RefusedWhy(tool); why != "" {
-			// Listed, but not offered: say why, as --inspect does, rather than that
-			// the server has no such tool.
-			return usageErr("the server lists tool %q, but mcpscope refused it: %s", tool, why) // stderr is a termsafe writer
+	// The tool list gives the schema that key=value pairs are coerced by, that the
+	// required arguments and the structured output are checked by, and whether the
+	// tool must run as a task, and lets an unknown name fail with the names that exist.
+	// --no-validate with the arguments as JSON uses none of that: the call goes out as
+	// written, a round trip sooner, and the server judges it (an unknown tool, a
+	// missing argument or a tool that wants a task is its error to report). --task
+	// still lists, to refuse a tool that forbids tasks.
+	t := client.Tool{Name: tool}
+	if !noValidate || len(pairs) > 0 || asTask {
+		list, err := s.Tools(ctx)
+		if err != nil {
+			return err
 		}
-		return usageErr("the server has no tool %q; it has: %s", tool, toolNames(list.Tools, tool))
+		var ok bool
+		t, ok = findTool(list.Tools, tool)
+		if !ok {
+			if why := list.RefusedWhy(tool); why != "" {
+				// Listed, but not offered: say why, as --inspect does, rather than that
+				// the server has no such tool.
+				return usageErr("the server lists tool %q, but mcpscope refused it: %s", tool, why) // stderr is a termsafe writer
+			}
+			return usageErr("the server has no tool %q; it has: %s", tool, toolNames(list.Tools, tool))
+		}
 	}
 	arguments, err := inspect.BuildArgs(t, argsJSON, pairs)
 	if err != nil {
