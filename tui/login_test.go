@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -271,27 +272,24 @@ func TestLoginURLCopiesWhole(t *testing.T) {
 	}
 	h.press("esc", ":")
 	h.typeText("auth")
-	h.press("enter", "g")
-	// How many steps come before the URL depends on the server's metadata and the
-	// warnings it earns: scroll a line at a time from the top until the URL's
-	// lines are all on screen, joined without the pane's borders.
-	inside := func(screen string) string {
-		var joined strings.Builder
-		for _, l := range strings.Split(screen, "\n") {
-			_, l, _ = strings.Cut(l, "││") // the right pane's inside
-			if i := strings.LastIndex(l, "│"); i > 0 {
-				l = l[:i]
-			}
-			joined.WriteString(strings.TrimSpace(l))
+	h.press("enter")
+	h.contains("each OAuth step as it happens")
+	// Every line the Auth tab draws, at the width it drew them, joined without their
+	// indent: the URL must be there whole (broken over lines, never cut with …). How
+	// far down it is depends on the warnings the server's metadata and the temp
+	// dir's mode earn, so this reads the lines rather than a screen.
+	var joined strings.Builder
+	width := h.m.auth.width
+	if width <= 0 {
+		t.Fatal("the Auth tab was not drawn")
+	}
+	for _, l := range h.m.authLines(width) {
+		if w := ansi.StringWidth(l); w > width {
+			t.Errorf("a line %d wide in a pane %d wide is cut with … when drawn: %q", w, width, ansi.Strip(l))
 		}
-		return joined.String()
+		joined.WriteString(strings.TrimSpace(ansi.Strip(l)))
 	}
-	found := false
-	for i := 0; i < 400 && !found; i++ {
-		found = strings.Contains(inside(h.screen()), u)
-		h.press("down")
-	}
-	if !found {
-		t.Errorf("the Auth view never shows the authorization URL whole (%s):\n%s", u, h.screen())
+	if !strings.Contains(joined.String(), u) {
+		t.Errorf("the Auth view does not show the authorization URL whole (%s):\n%s", u, joined.String())
 	}
 }
