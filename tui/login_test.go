@@ -274,6 +274,17 @@ func TestLoginURLCopiesWhole(t *testing.T) {
 	h.typeText("auth")
 	h.press("enter")
 	h.contains("each OAuth step as it happens")
+	// The dialog shows the URL as soon as the login has it; its step reaches the
+	// Auth tab through the workbench's events, which may come a moment later.
+	h.until("the authorization URL's step", func(m *model) bool {
+		for _, a := range m.auth.steps {
+			if strings.Contains(a.step.Text, u) {
+				return true
+			}
+		}
+		return false
+	})
+	h.screen() // drawn with that step
 	// Every line the Auth tab draws, at the width it drew them, joined without their
 	// indent: the URL must be there whole (broken over lines, never cut with …). How
 	// far down it is depends on the warnings the server's metadata and the temp
