@@ -1,12 +1,7 @@
 package tui
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
-	"net"
-	"net/http"
-	"net/http/httptest"
+	"github.com/mcpscope/mcpscope/internal/testservers/strictmodern"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,49 +9,10 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 )
 
-// modernHTTPServer serves Streamable HTTP of 2026-07-28 (server/discover, tools/list
-// of whatever tools holds now, tools/call answering "called"). It listens on
-// 127.0.0.1 and closes when the test ends.
+// modernHTTPServer is internal/testservers/strictmodern listing whatever tools holds now.
 func modernHTTPServer(t *testing.T, tools *atomic.Value) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			http.Error(w, "POST only", http.StatusMethodNotAllowed)
-			return
-		}
-		body, _ := io.ReadAll(r.Body)
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		_ = json.Unmarshal(body, &msg)
-		if len(msg.ID) == 0 {
-			w.WriteHeader(http.StatusAccepted)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		meta := `"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modern","version":"1"}}`
-		switch msg.Method {
-		case "server/discover":
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},%s}}`, msg.ID, meta)
-		case "tools/list":
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"tools":%s,%s}}`, msg.ID, tools.Load().(string), meta)
-		case "tools/call":
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"called"}],%s}}`, msg.ID, meta)
-		default:
-			w.WriteHeader(http.StatusNotFound)
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`, msg.ID)
-		}
-	}))
-	srv.Listener.Close()
-	srv.Listener = ln
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return srv.URL + "/mcp"
+	return strictmodern.Start(t, func() string { return tools.Load().(string) })
 }
 
 // A form left on a tool that the server still lists but mcpscope now refuses (its
