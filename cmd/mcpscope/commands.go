@@ -19,6 +19,7 @@ import (
 	"github.com/mcpscope/mcpscope/inspect"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/validate"
 )
 
@@ -74,7 +75,7 @@ func (n *noiseNote) report(stderr io.Writer) {
 // connect opens a session for a one-shot command with everything the common flags
 // ask for (tracing, recording). done closes the session, then finishes the recording
 // and prints the note about skipped stdout lines.
-func connect(ctx context.Context, c *common, target client.Target, stderr io.Writer, mods ...func(*client.Options) error) (s *client.Session, done func(), err error) {
+func connect(ctx context.Context, c *common, target target.Target, stderr io.Writer, mods ...func(*client.Options) error) (s *client.Session, done func(), err error) {
 	tap := &wire.Tap{}
 	note := &noiseNote{}
 	tap.Listen(note.listen)

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpscope/mcpscope/history"
 	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/tui"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -402,11 +403,11 @@ func runOpen(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// (mcpscope serve FILE --server NAME), its traffic and calls under that name.
 	var specs []workbench.Spec
 	for _, n := range rec.ServerNames() {
-		specs = append(specs, workbench.Spec{Name: n, Target: client.Target{Argv: []string{self, "serve", pos[0], "--server", n}}})
+		specs = append(specs, workbench.Spec{Name: n, Target: target.Target{Argv: []string{self, "serve", pos[0], "--server", n}}})
 	}
 	o := wbf.options()
 	o.Servers, o.Browse = specs, rec
-	o.Target, o.Name = client.Target{Argv: []string{self, "serve", pos[0]}}, "recording "+pos[0]
+	o.Target, o.Name = target.Target{Argv: []string{self, "serve", pos[0]}}, "recording "+pos[0]
 	o.Client = client.Options{Tap: &wire.Tap{}}
 	return tui.Run(ctx, o)
 }
