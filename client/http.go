@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // Transport names, as Info.Transport shows them.
@@ -42,10 +43,7 @@ func ParseTransport(s string) (string, bool) {
 }
 
 // IsURL reports whether a target word is an HTTP URL.
-func IsURL(s string) bool {
-	l := strings.ToLower(s)
-	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
-}
+func IsURL(s string) bool { return target.IsURL(s) }
 
 // httpConn is the HTTP side of a session.
 type httpConn struct {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/jsonscan"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // Version is mcpscope's version, sent as clientInfo.
@@ -34,44 +35,14 @@ const (
 	EraLegacy = "legacy" // 2024-11-05 … 2025-11-25: initialize handshake
 )
 
-// Target is what to connect to: a command (Argv) or an HTTP URL.
-type Target struct {
-	Argv []string // a server command, run as a child speaking stdio
-	Env  []string // K=V pairs for the command's environment (from a config entry); Options.Env comes after
-	Dir  string   // the command's working directory (from a config entry); Options.Dir wins
+// Target is what to connect to: a command (Argv) or an HTTP URL. It is package
+// target's (plain data, no SDK, so that config can make one); the name stays here
+// so that code which only connects need not import both.
+type Target = target.Target
 
-	URL string // an http:// or https:// MCP endpoint
-	// Transport for a URL: "" (detect), "streamable" or "sse". Options.Transport wins.
-	Transport string
-	// Header is sent with every HTTP request (from a config entry); Options.Header wins.
-	Header http.Header
-	// Secrets are values that must never appear in an event (tokens from a config).
-	Secrets []string
-
-	// OAuth is a config entry's "oauth" block: the client to log in with.
-	OAuth *OAuthClient
-
-	Name   string // the config entry's name, when the target came from a config file
-	Config string // the config file it came from
-}
-
-// OAuthClient is a client registered with a server's authorization server.
-type OAuthClient struct {
-	ClientID, ClientSecret string
-	Scopes                 []string
-	RedirectPort           int // 0: the default
-	// Enterprise-managed authorization (oauth.GrantIDJAG): the identity provider's
-	// token endpoint and client, and the person's ID token (a secret).
-	IDPTokenEndpoint, IDPClientID, IDPClientSecret, IDToken string
-	DPoP                                                    bool // ask for DPoP-bound tokens (the entry's "dpop": true)
-}
-
-func (t Target) String() string {
-	if t.URL != "" {
-		return t.URL
-	}
-	return fmt.Sprint(t.Argv)
-}
+// OAuthClient is a client registered with a server's authorization server (package
+// target's).
+type OAuthClient = target.OAuthClient
 
 // Options configures a session.
 type Options struct {
@@ -238,10 +209,9 @@ func (s *Session) session() *mcp.ClientSession {
 // SupportedVersions lists the protocol versions mcpscope speaks, newest first.
 func SupportedVersions() []string { return mcp.SupportedProtocolVersions() }
 
-// UsageError is a mistake in what the user asked for.
-type UsageError struct{ Msg string }
-
-func (e *UsageError) Error() string { return e.Msg }
+// UsageError is a mistake in what the user asked for (package target's, so that
+// config can return one without the SDK; errors.As finds it under either name).
+type UsageError = target.UsageError
 
 // Connect starts or reaches the server and completes the handshake.
 func Connect(ctx context.Context, target Target, opts Options) (*Session, error) {

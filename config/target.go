@@ -15,12 +15,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/redact"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 func usageErr(format string, a ...any) error {
-	return &client.UsageError{Msg: fmt.Sprintf(format, a...)}
+	return &target.UsageError{Msg: fmt.Sprintf(format, a...)}
 }
 
 // Found is what the config files in use yield.
@@ -238,12 +238,12 @@ func (x *expander) miss(s string) {
 
 // Target resolves the entry's placeholders and makes it a target. inputs are the
 // values of ${input:ID} (--input ID=VALUE).
-func (e *Entry) Target(inputs map[string]string) (client.Target, error) {
+func (e *Entry) Target(inputs map[string]string) (target.Target, error) {
 	if e.Problem != "" {
-		return client.Target{}, usageErr("%s", e.Problem)
+		return target.Target{}, usageErr("%s", e.Problem)
 	}
 	x := &expander{e: e, inputs: inputs}
-	t := client.Target{Name: e.Name, Config: e.File}
+	t := target.Target{Name: e.Name, Config: e.File}
 	if e.Type == "stdio" {
 		t.Argv = append(t.Argv, x.expand(e.Command))
 		for _, a := range e.Args {
@@ -256,7 +256,7 @@ func (e *Entry) Target(inputs map[string]string) (client.Target, error) {
 			}
 			kv, err := readEnv(path)
 			if err != nil {
-				return client.Target{}, usageErr("server %q (%s): envFile %v", e.Name, e.Where(), err)
+				return target.Target{}, usageErr("server %q (%s): envFile %v", e.Name, e.Where(), err)
 			}
 			t.Env = append(t.Env, kv...)
 		}
@@ -272,7 +272,7 @@ func (e *Entry) Target(inputs map[string]string) (client.Target, error) {
 			t.Transport = "sse"
 		}
 		if e.OAuth != nil {
-			t.OAuth = &client.OAuthClient{ClientID: x.expand(e.OAuth.ClientID), ClientSecret: x.expand(e.OAuth.ClientSecret),
+			t.OAuth = &target.OAuthClient{ClientID: x.expand(e.OAuth.ClientID), ClientSecret: x.expand(e.OAuth.ClientSecret),
 				Scopes: e.OAuth.Scopes, RedirectPort: e.OAuth.CallbackPort, DPoP: e.OAuth.DPoP,
 				IDPTokenEndpoint: x.expand(e.OAuth.IDPTokenEndpoint), IDPClientID: x.expand(e.OAuth.IDPClientID),
 				IDPClientSecret: x.expand(e.OAuth.IDPClientSecret), IDToken: strings.TrimSpace(x.expand(e.OAuth.IDToken))}
@@ -297,7 +297,7 @@ func (e *Entry) Target(inputs map[string]string) (client.Target, error) {
 		}
 	}
 	if len(x.missing) > 0 {
-		return client.Target{}, &MissingError{Server: e.Name, Where: e.Where(), Missing: x.missing}
+		return target.Target{}, &MissingError{Server: e.Name, Where: e.Where(), Missing: x.missing}
 	}
 	return t, nil
 }
@@ -315,11 +315,12 @@ func (e *MissingError) Error() string {
 	return fmt.Sprintf("server %q (%s) needs:\n  %s", e.Server, e.Where, strings.Join(e.Missing, "\n  "))
 }
 
-// Unwrap makes it a *client.UsageError for errors.As (exit code 2).
-func (e *MissingError) Unwrap() error { return &client.UsageError{Msg: e.Error()} }
+// Unwrap makes it a *target.UsageError (client.UsageError) for errors.As (exit code 2).
+func (e *MissingError) Unwrap() error { return &target.UsageError{Msg: e.Error()} }
 
-// sensitiveName: the one rule for credential header names (wire.SensitiveHeader).
-func sensitiveName(name string) bool { return wire.SensitiveHeader(name) }
+// sensitiveName: the one rule for credential header names (package redact's, which
+// wire.SensitiveHeader is too).
+func sensitiveName(name string) bool { return redact.CredentialHeader(name) }
 
 // ParseInputs reads --input ID=VALUE flags.
 func ParseInputs(kvs []string) (map[string]string, error) {
@@ -389,7 +390,7 @@ func readEnv(path string) ([]string, error) {
 // from (nil for a URL or a command) and the entry's own request timeout.
 type Server struct {
 	Name    string
-	Target  client.Target
+	Target  target.Target
 	Timeout time.Duration
 	Entry   *Entry
 	// Err, from All, says why a configured server cannot be used as it is (a missing
@@ -519,17 +520,17 @@ func (s *Sources) Resolve(ctx context.Context, argv []string) (Server, error) {
 	if len(argv) == 0 {
 		return Server{}, usageErr("no server named")
 	}
-	if client.IsURL(argv[0]) {
+	if target.IsURL(argv[0]) {
 		if len(argv) > 1 {
 			return Server{}, usageErr("a URL target takes nothing after it, got %q", strings.Join(argv[1:], " "))
 		}
-		return Server{Target: client.Target{URL: argv[0]}}, nil
+		return Server{Target: target.Target{URL: argv[0]}}, nil
 	}
 	if len(argv) > 1 || strings.ContainsAny(argv[0], "/\\") {
 		if s.File != "" {
 			return Server{}, usageErr("--config names servers; give one NAME from it, not a command")
 		}
-		return Server{Target: client.Target{Argv: argv}}, nil
+		return Server{Target: target.Target{Argv: argv}}, nil
 	}
 	name := argv[0]
 	f, err := s.Found(ctx)
@@ -552,7 +553,7 @@ func (s *Sources) Resolve(ctx context.Context, argv []string) (Server, error) {
 		for _, b := range f.Broken {
 			reason += "\n(could not read " + b.Error() + ")"
 		}
-		return Server{}, &client.ServerError{Reason: reason}
+		return Server{}, errors.New(reason) // not a usage error: exit 1, as a server that cannot start
 	}
-	return Server{Target: client.Target{Argv: argv}}, nil
+	return Server{Target: target.Target{Argv: argv}}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/history"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // A collection saved from the bundled host names it `mcpscope host ARGS`, as a
@@ -21,7 +22,7 @@ func TestCollectionHeaderNamesTheBundledHostAndVersion(t *testing.T) {
 		t.Skip(err)
 	}
 	dir := t.TempDir()
-	target := client.Target{Argv: []string{self, "host", "--framing", "ndjson"}}
+	target := target.Target{Argv: []string{self, "host", "--framing", "ndjson"}}
 	l, err := history.Open(history.Server{Name: "host", Target: target}, history.Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)

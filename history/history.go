@@ -26,10 +26,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/ownfiles"
 	"github.com/mcpscope/mcpscope/internal/readfile"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // Format and Version identify a history file.
@@ -75,7 +75,7 @@ type header struct {
 // Server names whose history a Log holds.
 type Server struct {
 	Name   string
-	Target client.Target
+	Target target.Target
 }
 
 // Key is the server's identity in the store: its name and command line or URL, with
@@ -157,7 +157,7 @@ func Open(srv Server, opts Options) (*Log, error) {
 	return l, nil
 }
 
-func recordTarget(t client.Target, red *record.Redactor) record.Target {
+func recordTarget(t target.Target, red *record.Redactor) record.Target {
 	if t.URL != "" {
 		return record.Target{Transport: "http", URL: red.URL(t.URL)}
 	}

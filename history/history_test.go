@@ -16,6 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/replay"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 func TestMain(m *testing.M) {
@@ -31,7 +32,7 @@ const (
 	argvSecret   = "argv-key-zyxwvutsrqponm"
 )
 
-var srv = history.Server{Name: "dev", Target: client.Target{Argv: []string{"./server", "--api-key", argvSecret}}}
+var srv = history.Server{Name: "dev", Target: target.Target{Argv: []string{"./server", "--api-key", argvSecret}}}
 
 // redactor is what a session with -e API_TOKEN=… and --bearer … builds.
 func redactor() *record.Redactor {
@@ -84,7 +85,7 @@ func TestPersistedAcrossProcessesAndRedacted(t *testing.T) {
 		t.Errorf("search: %+v", got)
 	}
 	// Another server (same name, another command) has its own history.
-	other, _ := history.Open(history.Server{Name: "dev", Target: client.Target{Argv: []string{"./other"}}}, history.Options{})
+	other, _ := history.Open(history.Server{Name: "dev", Target: target.Target{Argv: []string{"./other"}}}, history.Options{})
 	if len(other.Entries()) != 0 {
 		t.Errorf("another command shares the history")
 	}
@@ -191,7 +192,7 @@ func TestDamagedFileIsSetAside(t *testing.T) {
 // collection, replayed (all, then --only some) against the host.
 func TestCollectionReplays(t *testing.T) {
 	dir := t.TempDir()
-	target := client.Target{Argv: []string{testutil.Mcpscope(t), "host"}}
+	target := target.Target{Argv: []string{testutil.Mcpscope(t), "host"}}
 	ctx := testutil.Context(t)
 	s, err := client.Connect(ctx, target, client.Options{})
 	if err != nil {

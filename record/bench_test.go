@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 func TestMain(m *testing.M) { testutil.Main(m) }
@@ -42,7 +43,7 @@ func BenchmarkEchoLoop(b *testing.B) {
 				tap.Listen(w.Listen)
 			}
 			ctx := context.Background()
-			s, err := client.Connect(ctx, client.Target{Argv: argv}, client.Options{Tap: tap})
+			s, err := client.Connect(ctx, target.Target{Argv: argv}, client.Options{Tap: tap})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -89,7 +90,7 @@ func BenchmarkEchoLoopPaired(b *testing.B) {
 	argv := []string{testutil.Mcpscope(b), "host"}
 	ctx := context.Background()
 	connect := func(tap *wire.Tap) *client.Session {
-		s, err := client.Connect(ctx, client.Target{Argv: argv}, client.Options{Tap: tap})
+		s, err := client.Connect(ctx, target.Target{Argv: argv}, client.Options{Tap: tap})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/replay"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 const benchExchanges = 10000
@@ -35,7 +36,7 @@ func benchRecording(b *testing.B, argv []string) *record.Recording {
 		}
 		tap.Listen(w.Listen)
 		ctx := context.Background()
-		s, err := client.Connect(ctx, client.Target{Argv: argv}, client.Options{Tap: tap})
+		s, err := client.Connect(ctx, target.Target{Argv: argv}, client.Options{Tap: tap})
 		if err != nil {
 			benchErr = err
 			return
@@ -72,7 +73,7 @@ func BenchmarkReplay10k(b *testing.B) {
 	ctx := context.Background()
 	b.Run("replay", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			report, err := replay.Run(ctx, rec, client.Target{Argv: argv}, replay.Options{})
+			report, err := replay.Run(ctx, rec, target.Target{Argv: argv}, replay.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -83,7 +84,7 @@ func BenchmarkReplay10k(b *testing.B) {
 	})
 	b.Run("send", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			s, err := client.Connect(ctx, client.Target{Argv: argv}, client.Options{})
+			s, err := client.Connect(ctx, target.Target{Argv: argv}, client.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}

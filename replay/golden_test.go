@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/replay"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 func TestMain(m *testing.M) { testutil.Main(m) }
@@ -202,7 +203,7 @@ func recordGolden(t *testing.T, bin string, g golden) {
 	tap.Listen(w.Listen)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := client.Connect(ctx, client.Target{Argv: append([]string{bin}, g.args...)}, client.Options{Tap: tap, Protocol: g.protocol, Framing: framing})
+	s, err := client.Connect(ctx, target.Target{Argv: append([]string{bin}, g.args...)}, client.Options{Tap: tap, Protocol: g.protocol, Framing: framing})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // DefaultTimeout bounds each exchange when Options.Timeout is zero.
@@ -187,7 +188,7 @@ var removedIn2026 = map[string]bool{
 // Run replays rec against the server target starts. It returns an error only when
 // the replay could not start (bad options, the server would not connect); differences
 // and an exchange the server failed are in the report.
-func Run(ctx context.Context, rec *record.Recording, target client.Target, opts Options) (*Report, error) {
+func Run(ctx context.Context, rec *record.Recording, target target.Target, opts Options) (*Report, error) {
 	patterns, err := parsePatterns(append(append(append([]string{}, DefaultIgnore...), rec.Header.Ignore...), opts.Ignore...))
 	if err != nil {
 		return nil, &client.UsageError{Msg: err.Error()}

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/replay"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // recordFake records a session with a fake server scenario into a file.
@@ -30,7 +31,7 @@ func recordFake(t *testing.T, scenario string, run func(s *client.Session)) stri
 	}
 	tap := &wire.Tap{}
 	tap.Listen(w.Listen)
-	s, err := client.Connect(context.Background(), client.Target{Argv: argv}, client.Options{Tap: tap})
+	s, err := client.Connect(context.Background(), target.Target{Argv: argv}, client.Options{Tap: tap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestRunServerDies(t *testing.T) {
 		t.Fatal(err)
 	}
 	pidfile, env := testutil.PIDFile(t)
-	report, err := replay.Run(context.Background(), rec, client.Target{Argv: testutil.FakeServer(t, "ndjson")}, replay.Options{Client: client.Options{Env: []string{env}}})
+	report, err := replay.Run(context.Background(), rec, target.Target{Argv: testutil.FakeServer(t, "ndjson")}, replay.Options{Client: client.Options{Env: []string{env}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestRunTimeout(t *testing.T) {
 	os.WriteFile(path, bytes.Replace(b, []byte(`"steps":1`), []byte(`"steps":400`), 1), 0o600)
 	rec, _ := record.Load(path)
 	// The slow call takes 400 × 50 ms: a replay that waited for it would find it equal.
-	report, err := replay.Run(context.Background(), rec, client.Target{Argv: testutil.FakeServer(t, "progress")}, replay.Options{Timeout: 300 * time.Millisecond, Client: client.Options{Grace: 100 * time.Millisecond}})
+	report, err := replay.Run(context.Background(), rec, target.Target{Argv: testutil.FakeServer(t, "progress")}, replay.Options{Timeout: 300 * time.Millisecond, Client: client.Options{Grace: 100 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestHTTPRoundTrip(t *testing.T) {
 			tap := &wire.Tap{}
 			tap.Listen(w.Listen)
 			ctx := context.Background()
-			s, err := client.Connect(ctx, client.Target{URL: url}, client.Options{Tap: tap, Protocol: protocol})
+			s, err := client.Connect(ctx, target.Target{URL: url}, client.Options{Tap: tap, Protocol: protocol})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,7 +168,7 @@ func TestHTTPRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				report, err := replay.Run(ctx, rec, client.Target{URL: url}, replay.Options{Update: true})
+				report, err := replay.Run(ctx, rec, target.Target{URL: url}, replay.Options{Update: true})
 				if err != nil {
 					t.Fatal(err)
 				}

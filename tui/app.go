@@ -23,6 +23,7 @@ import (
 	"github.com/mcpscope/mcpscope/history"
 	"github.com/mcpscope/mcpscope/oauth"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -45,7 +46,7 @@ type Options struct {
 	// OnAdd, when set, is told of every server that joins the session, before its
 	// first wire event (a recorder of several adds it to its file).
 	OnAdd  func(workbench.Spec)
-	Target client.Target
+	Target target.Target
 	// Name is how the target is shown (the command line, a URL, a config name).
 	Name   string
 	Client client.Options
@@ -77,7 +78,7 @@ type Options struct {
 	Roots []client.Root
 	// OAuth, when set, gives the OAuth options of each HTTP server: a 401 without a
 	// usable stored token makes it "needs login", and L (or :login NAME) logs in.
-	OAuth func(client.Target) oauth.Options
+	OAuth func(target.Target) oauth.Options
 	// Keep is the memory that Traffic, Logs and Stderr hold together (half for
 	// Traffic, a quarter each for Logs and Stderr); older frames and lines go to a
 	// private spill file, read back when scrolled to (0: spool.DefaultKeep, 64 MiB).

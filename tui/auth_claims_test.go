@@ -3,9 +3,9 @@ package tui
 import (
 	"testing"
 
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testservers/oidcas"
 	"github.com/mcpscope/mcpscope/oauth"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -19,9 +19,9 @@ func TestAuthViewShowsMetadataClientAndClaims(t *testing.T) {
 	as := oidcas.Start(t, oidcas.Options{TTL: 600})
 	store := &oauth.Store{Dir: t.TempDir()}
 	h := newHarnessWith(t, Options{
-		Servers: []workbench.Spec{{Name: "sec", Target: client.Target{URL: as.URL}}},
+		Servers: []workbench.Spec{{Name: "sec", Target: target.Target{URL: as.URL}}},
 		Theme:   "dark",
-		OAuth: func(client.Target) oauth.Options {
+		OAuth: func(target.Target) oauth.Options {
 			return oauth.Options{Store: store, RedirectPort: 0, Browser: oidcas.Browser(t)}
 		},
 	}, 160, 60)

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -197,7 +198,7 @@ func TestQuitQuestionFollowsTheRunningCalls(t *testing.T) {
 // Item 10: after a failed start, Traffic and Stderr can be reached, and the failure
 // shows the first stderr lines as well as the last.
 func TestFailedStartKeepsTheDiagnostics(t *testing.T) {
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "exit-at-once")}, 100, 30)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "exit-at-once")}, 100, 30)
 	h.until("the failure", func(m *model) bool { return m.srv.state == stateFailed })
 	h.contains("Could not connect", "missing configuration FOO_TOKEN", "1 Tool", "5 Stderr")
 	h.press("5")
@@ -211,7 +212,7 @@ func TestFailedStartKeepsTheDiagnostics(t *testing.T) {
 
 // Item 10: a cause printed first survives a long trace after it.
 func TestFailureShowsTheFirstAndLastStderrLines(t *testing.T) {
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "exit-verbose")}, 100, 30)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "exit-verbose")}, 100, 30)
 	h.until("the failure", func(m *model) bool { return m.srv.state == stateFailed })
 	h.until("the stderr lines", func(m *model) bool { return m.stderr.len() >= 62 })
 	h.contains("the cause: cannot open database notes.db", "fakemcp: giving up", "more lines (5 shows them all)")
@@ -226,7 +227,7 @@ func TestOpenMarksTheRecording(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarnessWith(t, Options{
-		Target: client.Target{Argv: []string{testutil.Mcpscope(t), "serve", file}},
+		Target: target.Target{Argv: []string{testutil.Mcpscope(t), "serve", file}},
 		Name:   "recording", Theme: "dark", Browse: rec,
 	}, 140, 40)
 	h.until("the mock's tools", func(m *model) bool { return len(m.list.tools) > 0 })
@@ -260,7 +261,7 @@ func TestHTTPStatusFollowsTheTransport(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := tc.start(t)
-			h := newHarness(t, client.Target{URL: "http://" + srv.Addr + tc.path}, 120, 40)
+			h := newHarness(t, target.Target{URL: "http://" + srv.Addr + tc.path}, 120, 40)
 			h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 && m.srv.state == stateReady })
 			h.contains("connected")
 			srv.Kill()
@@ -376,7 +377,7 @@ func TestLongNoticeIsShownWhole(t *testing.T) {
 
 // Smaller: an HTTP target without serverInfo is named by its URL.
 func TestURLTargetIsNamed(t *testing.T) {
-	m := newModel(Options{Target: client.Target{URL: "http://127.0.0.1:1/mcp"}, Theme: "dark"})
+	m := newModel(Options{Target: target.Target{URL: "http://127.0.0.1:1/mcp"}, Theme: "dark"})
 	if got := m.displayName(); got != "http://127.0.0.1:1/mcp" {
 		t.Errorf("named %q", got)
 	}
@@ -481,7 +482,7 @@ func TestOpenShowsCallsOfAnUnservableRecording(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarnessWith(t, Options{
-		Target: client.Target{Argv: []string{testutil.Mcpscope(t), "serve", file}},
+		Target: target.Target{Argv: []string{testutil.Mcpscope(t), "serve", file}},
 		Name:   "recording", Theme: "dark", Browse: rec,
 	}, 120, 40)
 	h.until("the failure", func(m *model) bool { return m.srv.state == stateFailed })

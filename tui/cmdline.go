@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -184,10 +185,10 @@ func (m *model) runCommand(text string) tea.Cmd {
 				m.notice = "add " + name + " --: the command is missing (add NAME -- CMD ARGS…)"
 				return nil
 			}
-			spec := workbench.Spec{Name: name, Target: client.Target{Argv: argv}, Source: workbench.SourceSession}
+			spec := workbench.Spec{Name: name, Target: target.Target{Argv: argv}, Source: workbench.SourceSession}
 			return done("add "+name, func() error { return wb.Add(spec) })
 		case len(args) == 2 && client.IsURL(args[1]):
-			spec := workbench.Spec{Name: name, Target: client.Target{URL: args[1]}, Source: workbench.SourceSession}
+			spec := workbench.Spec{Name: name, Target: target.Target{URL: args[1]}, Source: workbench.SourceSession}
 			return done("add "+name, func() error { return wb.Add(spec) })
 		default:
 			m.notice = "add " + name + ": give a URL, or a command after -- (" + cmdUsage + ")"

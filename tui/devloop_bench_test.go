@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/serverstart"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -44,7 +45,7 @@ func benchEditToToolList(b *testing.B, debounce time.Duration) {
 	argv := []string{"/bin/sh", "-c", `cp "$1" "$2" && exec "$0" host --tools "$2"`, testutil.Mcpscope(b), tools, served}
 	start := serverstart.Median(b, argv, 15, client.Options{})
 	opts := Options{Name: "dev", Theme: "dark", Servers: []workbench.Spec{{Name: "dev",
-		Target: client.Target{Argv: argv}, Watch: []string{tools}, WatchDebounce: debounce}}}
+		Target: target.Target{Argv: argv}, Watch: []string{tools}, WatchDebounce: debounce}}}
 	h := newHarnessWith(b, opts, 120, 40)
 	h.until("the tools", func(m *model) bool { return greetDesc(m) == "v0" && m.srv.state == stateReady })
 	// The moment the debounce fired, from the workbench's own event.
@@ -89,7 +90,7 @@ func BenchmarkWatchServerStart(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s, err := client.Connect(ctx, client.Target{Argv: argv}, client.Options{Tap: nil})
+		s, err := client.Connect(ctx, target.Target{Argv: argv}, client.Options{Tap: nil})
 		if err != nil {
 			b.Fatal(err)
 		}

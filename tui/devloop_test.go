@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/history"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -87,7 +87,7 @@ func watchedHarness(t *testing.T, opts Options) (*harness, devServer) {
 		t.Fatal(err)
 	}
 	script := fmt.Sprintf(`echo $$ > %q/$$; exec %q host --tools %q --demo`, d.pidDir, testutil.Mcpscope(t), d.tools)
-	opts.Servers = []workbench.Spec{{Name: "dev", Target: client.Target{Argv: []string{"/bin/sh", "-c", script}},
+	opts.Servers = []workbench.Spec{{Name: "dev", Target: target.Target{Argv: []string{"/bin/sh", "-c", script}},
 		Watch: []string{d.tools}, WatchDebounce: 100 * time.Millisecond}}
 	opts.Name, opts.Theme = "dev server", "dark"
 	h := newHarnessWith(t, opts, 120, 40)
@@ -220,7 +220,7 @@ func TestWatchFailedStartShowsItsOwnStderr(t *testing.T) {
 	// fails a moment after it starts, with one stderr line naming its pid.
 	script := `if grep -q BROKEN "$1"; then sleep 0.2; echo "start $$: the tool file is broken" >&2; exit 1; fi; "$0" host --tools "$1"; sleep 0.1`
 	opts := Options{Name: "dev", Theme: "dark", Servers: []workbench.Spec{{Name: "dev",
-		Target: client.Target{Argv: []string{"/bin/sh", "-c", script, testutil.Mcpscope(t), tools}},
+		Target: target.Target{Argv: []string{"/bin/sh", "-c", script, testutil.Mcpscope(t), tools}},
 		Watch:  []string{tools}, WatchDebounce: 50 * time.Millisecond}}}
 	h := newHarnessWith(t, opts, 120, 40)
 	h.until("the tools", func(m *model) bool { return greetDesc(m) == "v1" && m.srv.state == stateReady })
@@ -390,7 +390,7 @@ func TestWatchHTTPRelists(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "server.ts")
 	os.WriteFile(src, []byte("v1"), 0o644)
 	h := newHarnessWith(t, Options{Name: "ts", Theme: "dark", Servers: []workbench.Spec{{Name: "ts",
-		Target: client.Target{URL: "http://" + srv.Addr + "/mcp"}, Watch: []string{src}, WatchDebounce: 50 * time.Millisecond}}}, 120, 40)
+		Target: target.Target{URL: "http://" + srv.Addr + "/mcp"}, Watch: []string{src}, WatchDebounce: 50 * time.Millisecond}}}, 120, 40)
 	h.until("connected", func(m *model) bool { return m.srv.state == stateReady && len(m.list.tools) > 0 })
 	gen := h.m.srv.gen
 	os.WriteFile(src, []byte("v2"), 0o644)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // everything connects a harness to server-everything over stdio.
@@ -21,7 +22,7 @@ func (h *harness) toTool(name string) {
 }
 
 func everything(t *testing.T, opts Options) *harness {
-	opts.Target = client.Target{Argv: testutil.Everything(t)}
+	opts.Target = target.Target{Argv: testutil.Everything(t)}
 	opts.Name, opts.Theme = "server-everything", "dark"
 	h := newHarnessWith(t, opts, 120, 40)
 	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 && m.srv.state == stateReady })

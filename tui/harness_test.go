@@ -12,9 +12,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/vt"
 
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 func TestMain(m *testing.M) { testutil.Main(m) }
@@ -35,7 +35,7 @@ type harness struct {
 	updates int
 }
 
-func newHarness(t testing.TB, target client.Target, width, height int) *harness {
+func newHarness(t testing.TB, target target.Target, width, height int) *harness {
 	return newHarnessWith(t, Options{Target: target, Name: "bundled host", Theme: "dark"}, width, height)
 }
 
@@ -65,8 +65,8 @@ func (h *harness) close() {
 }
 
 // hostTarget runs the bundled host from the built binary.
-func hostTarget(t testing.TB) client.Target {
-	return client.Target{Argv: []string{testutil.Mcpscope(t), "host"}}
+func hostTarget(t testing.TB) target.Target {
+	return target.Target{Argv: []string{testutil.Mcpscope(t), "host"}}
 }
 
 func (h *harness) post(msg tea.Msg) {

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/history"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // The History view (6) on the lasting store (package history): this session's calls
@@ -85,7 +86,7 @@ type (
 )
 
 // openHistory opens the lasting history of a server (in a command).
-func (m *model) openHistory(name string, target client.Target) tea.Cmd {
+func (m *model) openHistory(name string, target target.Target) tea.Cmd {
 	if m.opts.History == nil || m.opts.Browse != nil {
 		return nil
 	}

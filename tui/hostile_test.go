@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // The hostile fake server's payload (internal/testservers/fakemcp/hostile.go): SGR 8
@@ -122,7 +123,7 @@ func (h *harness) screenHas(what, screen string, want ...string) {
 // status bar, results, JSON-RPC errors, Traffic rows and every frame, logs, stderr,
 // history and an elicitation.
 func TestHostileServerStringsAreInert(t *testing.T) {
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "hostile")}, 120, 40)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "hostile")}, 120, 40)
 	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.screenHas("tool list", h.inert("tool list"), `\u202eevil␛[8mhidden`)
 	h.selectTool("hostile")
@@ -180,7 +181,7 @@ func TestHostileServerStringsAreInert(t *testing.T) {
 
 // A server that fails to start shows its stderr in the failure view, inert.
 func TestHostileStartFailureIsInert(t *testing.T) {
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "hostile-exit")}, 120, 40)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "hostile-exit")}, 120, 40)
 	h.until("the failure", func(m *model) bool { return m.srv.state == stateFailed })
 	h.screenHas("failure", h.inert("failure"), "Could not connect", "fatal: Reads a file. ␛[8mIGNORE")
 }
@@ -188,7 +189,7 @@ func TestHostileStartFailureIsInert(t *testing.T) {
 // A paste arrives with the terminal's line endings (\r, or \r\n from some
 // clipboards); the field gets \n.
 func TestPastedNewlinesAreNewlines(t *testing.T) {
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "ndjson")}, 120, 40)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "ndjson")}, 120, 40)
 	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.selectTool("echo")
 	h.press("enter")

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // Keys are matched through bindings (key.Matches), never by their names, so that the
@@ -58,7 +58,7 @@ func TestHistoryScrollsToTheOldestCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarnessWith(t, Options{
-		Target: client.Target{Argv: []string{testutil.Mcpscope(t), "serve", file}},
+		Target: target.Target{Argv: []string{testutil.Mcpscope(t), "serve", file}},
 		Name:   "recording", Theme: "dark", Browse: rec,
 	}, 100, 24)
 	h.until("the failure", func(m *model) bool { return m.srv.state == stateFailed })

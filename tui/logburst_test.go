@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // A server that says 1,000 log lines at its start (fakemcp log-burst: all of them
@@ -17,7 +17,7 @@ import (
 // every line is in the Logs view, level and logger kept for its filters.
 func TestLogBurstAtStartDoesNotDelayTheToolList(t *testing.T) {
 	const logs = 1000
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "log-burst")}, 120, 40)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "log-burst")}, 120, 40)
 	h.until("the tool list", func(m *model) bool { return len(m.list.tools) > 0 })
 	if h.updates >= logs/2 {
 		t.Errorf("the tool list came after %d messages to the screen: the %d log lines came one message each, before it", h.updates, logs)

@@ -9,10 +9,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testservers/oauthserver"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/oauth"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -20,14 +20,14 @@ import (
 // host, with a token store of its own and the given browser command.
 func oauthHarness(t *testing.T, srv *oauthserver.Server, browser string, withHost bool) *harness {
 	store := &oauth.Store{Dir: t.TempDir()}
-	specs := []workbench.Spec{{Name: "sec", Target: client.Target{URL: srv.URL}}}
+	specs := []workbench.Spec{{Name: "sec", Target: target.Target{URL: srv.URL}}}
 	if withHost {
 		specs = append(specs, workbench.Spec{Name: "host", Target: hostTarget(t)})
 	}
 	return newHarnessWith(t, Options{
 		Servers: specs,
 		Theme:   "dark",
-		OAuth: func(client.Target) oauth.Options {
+		OAuth: func(target.Target) oauth.Options {
 			return oauth.Options{Store: store, RedirectPort: 0, Browser: browser}
 		},
 	}, 120, 40)

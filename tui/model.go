@@ -21,6 +21,7 @@ import (
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/browser"
 	"github.com/mcpscope/mcpscope/internal/spool"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
 	"github.com/mcpscope/mcpscope/workbench"
@@ -1568,7 +1569,7 @@ func resultText(r *client.CallResult) string {
 }
 
 // callCommand is the call as an mcpscope command line.
-func callCommand(o *outcome, t client.Target) string {
+func callCommand(o *outcome, t target.Target) string {
 	cmd := "mcpscope call " + shellQuote(o.tool.Name)
 	if len(o.args) > 0 && string(o.args) != "{}" {
 		cmd += " --args " + shellQuote(string(o.args))

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/host"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -163,7 +164,7 @@ func answerAskFirst(h *harness) {
 // call, and the prompt's messages follow the answer. list_changed refreshes the list.
 func TestPromptElicitationAndListChanged(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "skills")}, 120, 40)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "skills")}, 120, 40)
 	h.until("connected", func(m *model) bool { return len(m.list.tools) > 0 })
 	answerAskFirst(h)
 
@@ -211,7 +212,7 @@ func TestSkillsBundledHost(t *testing.T) {
 // not shown.
 func TestSkillFileFailsItsDigest(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "skills")}, 160, 40)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "skills")}, 160, 40)
 	h.until("connected", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.contains("9 Prompts  Skills") // on the tab bar: the server declares the extension
 	for i := 0; i < int(tabCount) && h.m.tab != tabSkills; i++ {
@@ -238,7 +239,7 @@ func TestPromptsAndSkillsOfSeveralServers(t *testing.T) {
 	t.Parallel()
 	specs := []workbench.Spec{
 		{Name: "host", Target: hostTarget(t)},
-		{Name: "fake", Target: client.Target{Argv: testutil.FakeServer(t, "skills")}},
+		{Name: "fake", Target: target.Target{Argv: testutil.FakeServer(t, "skills")}},
 	}
 	h := newHarnessWith(t, Options{Servers: specs, Theme: "dark"}, 160, 40)
 	h.until("both connected", func(m *model) bool {
@@ -277,7 +278,7 @@ func TestPromptsAndSkillsOfSeveralServers(t *testing.T) {
 // again (the older question abandoned), and the field says the server did not answer.
 func TestCompletionNeverAnswers(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "skills")}, 120, 40)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "skills")}, 120, 40)
 	h.until("connected", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.press("9")
 	h.until("the prompt", screenHas(h, "slow_complete"))
@@ -304,7 +305,7 @@ func TestCompletionNeverAnswers(t *testing.T) {
 // before anything is typed and narrow as the user types.
 func TestPromptEnumArgumentFastMCP(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, client.Target{Argv: testutil.FastMCP(t)}, 120, 40)
+	h := newHarness(t, target.Target{Argv: testutil.FastMCP(t)}, 120, 40)
 	h.until("connected", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.press("9")
 	h.until("the prompt", screenHas(h, "commit_message", "kind*"))
@@ -323,7 +324,7 @@ func TestPromptEnumArgumentFastMCP(t *testing.T) {
 // draws them, with the Prompts tab's own hints.
 func TestPromptSaveServerEverything(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, client.Target{Argv: testutil.Everything(t)}, 120, 40)
+	h := newHarness(t, target.Target{Argv: testutil.Everything(t)}, 120, 40)
 	h.m.opts.SaveDir = t.TempDir()
 	h.until("connected", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.press("9")
@@ -374,7 +375,7 @@ func TestPromptElicitation2026(t *testing.T) {
 	// Closed after the harness (cleanups run last first): it waits for the client's
 	// open subscriptions/listen stream to end.
 	t.Cleanup(srv.Close)
-	h := newHarness(t, client.Target{URL: srv.URL + "/mcp"}, 120, 40)
+	h := newHarness(t, target.Target{URL: srv.URL + "/mcp"}, 120, 40)
 	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
 	if v := h.m.srv.info.ProtocolVersion; v != "2026-07-28" {
 		t.Fatalf("the session speaks %s, want 2026-07-28", v)

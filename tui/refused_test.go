@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // modernHTTPServer is internal/testservers/strictmodern listing whatever tools holds now.
@@ -22,7 +22,7 @@ func modernHTTPServer(t *testing.T, tools *atomic.Value) string {
 func TestFormOnARefusedToolSaysWhy(t *testing.T) {
 	var tools atomic.Value
 	tools.Store(`[{"name":"region","inputSchema":{"type":"object","properties":{"r":{"type":"string","x-mcp-header":"Region"}}}}]`)
-	h := newHarness(t, client.Target{URL: modernHTTPServer(t, &tools)}, 120, 40)
+	h := newHarness(t, target.Target{URL: modernHTTPServer(t, &tools)}, 120, 40)
 	h.until("region", func(m *model) bool { _, ok := m.toolByName("main", "region"); return ok })
 	h.press("enter")
 	h.typeText("eu")

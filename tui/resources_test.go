@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -145,7 +145,7 @@ func TestTemplateWithCompletion(t *testing.T) {
 // never answers, a read of an unknown content shape. Each gets a clear message and
 // the screen goes on.
 func TestResourcesBadInput(t *testing.T) {
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "primitives")}, 120, 40)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "primitives")}, 120, 40)
 	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
 	resourcesOpen(t, h)
 	h.contains(`⚠ resource "fake://ok": name is`, "broken", "fake://items/{id")
@@ -178,7 +178,7 @@ func TestResourcesBadInput(t *testing.T) {
 // A later field's completion gets the earlier fields as context.arguments: the fake
 // server builds repo's values from the owner it is told.
 func TestTemplateCompletionPassesEarlierFields(t *testing.T) {
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
 	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
 	resourcesOpen(t, h)
 	pick(h, "owner}/")
@@ -203,7 +203,7 @@ func TestTemplateCompletionPassesEarlierFields(t *testing.T) {
 func TestResourcesOfSeveralServers(t *testing.T) {
 	h := newHarnessWith(t, Options{Theme: "dark", Servers: []workbench.Spec{
 		{Name: "host", Target: hostTarget(t)},
-		{Name: "fake", Target: client.Target{Argv: testutil.FakeServer(t, "completion-context")}},
+		{Name: "fake", Target: target.Target{Argv: testutil.FakeServer(t, "completion-context")}},
 	}}, 120, 40)
 	h.until("both connected", func(m *model) bool {
 		return len(m.servers) == 2 && m.servers[0].state == stateReady && m.servers[1].state == stateReady
@@ -234,7 +234,7 @@ func TestResourcesOfSeveralServers(t *testing.T) {
 // A server that asks for input while it reads (elicitation/create, 2025 era) gets the
 // same dialog as during a tool call, and the read finishes with the answer.
 func TestElicitationDuringRead(t *testing.T) {
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
 	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
 	resourcesOpen(t, h)
 	pick(h, "ask")
@@ -251,7 +251,7 @@ func TestElicitationDuringRead(t *testing.T) {
 
 // notifications/resources/list_changed lists the resources again.
 func TestResourcesListChangedRefreshes(t *testing.T) {
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
 	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
 	resourcesOpen(t, h)
 	pick(h, "grow")

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // Saving a result whose block types are paths ("../../../escaped", "/tmp/…") writes
@@ -18,7 +18,7 @@ func TestSaveResultStaysInItsDirectory(t *testing.T) {
 	if err := os.MkdirAll(save, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	h := newHarnessWith(t, Options{Target: client.Target{Argv: testutil.FakeServer(t, "bad-names")}, Name: "fake", Theme: "dark", SaveDir: save}, 120, 40)
+	h := newHarnessWith(t, Options{Target: target.Target{Argv: testutil.FakeServer(t, "bad-names")}, Name: "fake", Theme: "dark", SaveDir: save}, 120, 40)
 	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.selectTool("echo")
 	h.press("enter")

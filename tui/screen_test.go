@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 var sizes = []struct{ w, h int }{{80, 24}, {120, 40}}
@@ -231,7 +232,7 @@ func TestLogsView(t *testing.T) {
 }
 
 func TestConnectFailureShowsStderrAndRetries(t *testing.T) {
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "exit-at-once")}, 100, 30)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "exit-at-once")}, 100, 30)
 	h.until("the failure", func(m *model) bool { return m.srv.state == stateFailed })
 	h.contains("Could not connect", "missing configuration FOO_TOKEN", "ctrl+r restarts")
 	h.press("ctrl+r")
@@ -239,7 +240,7 @@ func TestConnectFailureShowsStderrAndRetries(t *testing.T) {
 }
 
 func TestServerDeathIsReportedAndRestartKeepsHistory(t *testing.T) {
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "ndjson")}, 100, 30)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "ndjson")}, 100, 30)
 	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.selectTool("crash")
 	h.press("enter", "enter")
@@ -302,7 +303,7 @@ func TestOpenRecording(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarnessWith(t, Options{
-		Target: client.Target{Argv: []string{testutil.Mcpscope(t), "serve", file}},
+		Target: target.Target{Argv: []string{testutil.Mcpscope(t), "serve", file}},
 		Name:   "recording", Theme: "dark", Browse: rec,
 	}, 120, 40)
 	h.until("the mock's tools", func(m *model) bool { return len(m.list.tools) > 0 })

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -123,7 +123,7 @@ func TestSchemaChangeRebuildsTheForm(t *testing.T) {
 	if err := os.WriteFile(file, []byte(findTools(v1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, client.Target{Argv: []string{testutil.Mcpscope(t), "host", "--tools", file}}, 120, 40)
+	h := newHarness(t, target.Target{Argv: []string{testutil.Mcpscope(t), "host", "--tools", file}}, 120, 40)
 	h.until("find", func(m *model) bool { _, ok := m.toolByName("main", "find"); return ok })
 	h.press("enter")
 	h.typeText("hello")

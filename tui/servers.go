@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -637,7 +638,7 @@ func (m *model) overrides(name string) bool {
 }
 
 // targetOf is the target of a server, for the copied command line.
-func (m *model) targetOf(name string) client.Target {
+func (m *model) targetOf(name string) target.Target {
 	for _, sp := range m.specs() {
 		if sp.Name == name {
 			return sp.Target

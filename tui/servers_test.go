@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -24,7 +25,7 @@ func TestServersViewDetail(t *testing.T) {
 	ts := testutil.StartNode(t, "ts-server.mjs")
 	h := newHarnessWith(t, Options{Theme: "dark", Servers: []workbench.Spec{
 		{Name: "host", Target: hostTarget(t)},
-		{Name: "ts", Target: client.Target{URL: "http://" + ts.Addr + "/mcp"}},
+		{Name: "ts", Target: target.Target{URL: "http://" + ts.Addr + "/mcp"}},
 	}}, 150, 60)
 	h.until("both servers counted", func(m *model) bool {
 		for _, s := range m.servers {
@@ -92,7 +93,7 @@ func TestElicitationNamesItsServer(t *testing.T) {
 // the view's header.
 func TestServerColumnAndFilter(t *testing.T) {
 	t.Parallel()
-	fake := client.Target{Argv: testutil.FakeServer(t, "ndjson")}
+	fake := target.Target{Argv: testutil.FakeServer(t, "ndjson")}
 	h := newHarnessWith(t, Options{Theme: "dark", Servers: []workbench.Spec{
 		{Name: "one", Target: hostTarget(t)}, {Name: "second", Target: fake},
 	}}, 140, 40)
@@ -155,7 +156,7 @@ func TestServersViewHostile(t *testing.T) {
 	t.Parallel()
 	h := newHarnessWith(t, Options{Theme: "dark", Servers: []workbench.Spec{
 		{Name: "host", Target: hostTarget(t)},
-		{Name: "bad", Target: client.Target{Argv: testutil.FakeServer(t, "hostile")}},
+		{Name: "bad", Target: target.Target{Argv: testutil.FakeServer(t, "hostile")}},
 	}}, 150, 60)
 	h.until("bad connected", func(m *model) bool {
 		s := m.server("bad")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // hostWith connects a harness to the bundled host in one protocol era ("" for the
@@ -82,7 +83,7 @@ func TestTaskRunsAndCancelsInBothDialects(t *testing.T) {
 // A task that never completes: polled at its interval (off Update, one request at a
 // time), the screen keeps answering, and x cancels it.
 func TestTaskThatNeverCompletes(t *testing.T) {
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "primitives")}, 120, 40)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "primitives")}, 120, 40)
 	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.selectTool("forever")
 	h.press("enter", "enter")
@@ -318,7 +319,7 @@ func TestLogsFilterAndLevel(t *testing.T) {
 // prompt carry terminal escapes: the dialog opens laying out only what it shows, the
 // escapes are drawn inert, and the reply reaches the server.
 func TestSamplingThousandHostileMessages(t *testing.T) {
-	h := newHarnessWith(t, Options{Target: client.Target{Argv: testutil.FakeServer(t, "asks")}, Name: "fake", Theme: "dark", Sampling: true}, 120, 40)
+	h := newHarnessWith(t, Options{Target: target.Target{Argv: testutil.FakeServer(t, "asks")}, Name: "fake", Theme: "dark", Sampling: true}, 120, 40)
 	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.selectTool("ask_model")
 	h.press("enter", "enter")
@@ -346,7 +347,7 @@ func TestSamplingThousandHostileMessages(t *testing.T) {
 // maybe_task's taskSupport is optional: enter calls it plainly, ctrl+g (shown in the
 // form's hint) runs it as a task.
 func TestOptionalTaskKey(t *testing.T) {
-	h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "asks")}, 120, 40)
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "asks")}, 120, 40)
 	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.selectTool("maybe_task")
 	h.press("enter")
@@ -366,7 +367,7 @@ func TestOptionalTaskKey(t *testing.T) {
 // Quitting with a sampling dialog open (and another request queued behind it) does
 // not wait for the user: closing the session rejects what is still asked.
 func TestCloseWithDialogOpen(t *testing.T) {
-	h := newHarnessWith(t, Options{Target: client.Target{Argv: testutil.FakeServer(t, "asks")}, Name: "fake", Theme: "dark", Sampling: true}, 120, 40)
+	h := newHarnessWith(t, Options{Target: target.Target{Argv: testutil.FakeServer(t, "asks")}, Name: "fake", Theme: "dark", Sampling: true}, 120, 40)
 	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
 	for range 2 {
 		h.toTool("ask_model")

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -37,7 +37,7 @@ func TestServerFailedBeforeListingShowsItsHeader(t *testing.T) {
 	h := newHarnessWith(t, Options{
 		Servers: []workbench.Spec{
 			{Name: "good", Target: hostTarget(t)},
-			{Name: "dead", Target: client.Target{Argv: []string{"/nonexistent/mcp-server"}}},
+			{Name: "dead", Target: target.Target{Argv: []string{"/nonexistent/mcp-server"}}},
 		},
 		Theme: "dark",
 	}, 140, 40)

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/oauth"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // newAuthLocked gives an HTTP server its OAuth manager, which lives as long as the
@@ -128,7 +129,7 @@ func (w *Workbench) authOptionLocked(s *server, gen int, o *client.Options) {
 	if s.auth == nil {
 		return
 	}
-	o.Auth = func(_ client.Target, _ func(string), secret func(string)) wire.Authorizer {
+	o.Auth = func(_ target.Target, _ func(string), secret func(string)) wire.Authorizer {
 		s.auth.OnSecret(secret) // the new tap learns every secret known so far
 		return &authorizer{w: w, s: s, gen: gen}
 	}

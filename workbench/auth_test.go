@@ -9,13 +9,14 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testservers/oauthserver"
 	"github.com/mcpscope/mcpscope/oauth"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // oauthBench is a workbench whose HTTP servers log in with OAuth, with a token store
 // of its own and a "browser" that follows the authorization server's redirect.
 func oauthBench(t *testing.T, dir string) *workbench.Workbench {
-	return newBench(t, workbench.Options{OAuth: func(client.Target) oauth.Options {
+	return newBench(t, workbench.Options{OAuth: func(target.Target) oauth.Options {
 		return oauth.Options{Store: &oauth.Store{Dir: dir}, RedirectPort: 0, Browser: "curl -sfL -o /dev/null"}
 	}})
 }
@@ -39,7 +40,7 @@ func TestLoginFromTheWorkbench(t *testing.T) {
 	dir := t.TempDir()
 	w := oauthBench(t, dir)
 	r := record(t, w)
-	must(t, w.Add(workbench.Spec{Name: "sec", Target: client.Target{URL: srv.URL}}))
+	must(t, w.Add(workbench.Spec{Name: "sec", Target: target.Target{URL: srv.URL}}))
 	must(t, w.Add(host(t, "host")))
 	st := wait(t, w, "sec")
 	if st.State != workbench.StateNeedsLogin || !strings.Contains(st.Reason, "needs an OAuth login: there is no usable stored token") {
@@ -115,7 +116,7 @@ func TestLoginFromTheWorkbench(t *testing.T) {
 
 	// The next session finds the stored login and connects without one.
 	w2 := oauthBench(t, dir)
-	must(t, w2.Add(workbench.Spec{Name: "sec", Target: client.Target{URL: srv.URL}}))
+	must(t, w2.Add(workbench.Spec{Name: "sec", Target: target.Target{URL: srv.URL}}))
 	if st := wait(t, w2, "sec"); st.State != workbench.StateConnected {
 		t.Fatalf("a later session with the stored login: %+v", st)
 	}
@@ -129,7 +130,7 @@ func TestLoginFromTheWorkbench(t *testing.T) {
 func TestLoginLimit(t *testing.T) {
 	srv := oauthserver.Start(t, oauthserver.Knobs{RejectAll: true})
 	w := oauthBench(t, t.TempDir())
-	must(t, w.Add(workbench.Spec{Name: "sec", Target: client.Target{URL: srv.URL}}))
+	must(t, w.Add(workbench.Spec{Name: "sec", Target: target.Target{URL: srv.URL}}))
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	var st workbench.Status
@@ -156,7 +157,7 @@ func TestCorruptTokenFileInTheWorkbench(t *testing.T) {
 	store := &oauth.Store{Dir: dir}
 	must(t, store.Save(&oauth.Entry{Server: srv.URL, Issuer: srv.Issuer, Resource: srv.URL, AccessToken: "x"}))
 	bad := corruptTokenFile(t, dir)
-	must(t, w.Add(workbench.Spec{Name: "sec", Target: client.Target{URL: srv.URL}}))
+	must(t, w.Add(workbench.Spec{Name: "sec", Target: target.Target{URL: srv.URL}}))
 	if st := wait(t, w, "sec"); st.State != workbench.StateNeedsLogin {
 		t.Fatalf("sec: %+v", st)
 	}
@@ -189,7 +190,7 @@ func TestLoginBadInput(t *testing.T) {
 			srv := oauthserver.Start(t, tc.knobs)
 			w := oauthBench(t, t.TempDir())
 			r := record(t, w)
-			must(t, w.Add(workbench.Spec{Name: "sec", Target: client.Target{URL: srv.URL}}))
+			must(t, w.Add(workbench.Spec{Name: "sec", Target: target.Target{URL: srv.URL}}))
 			if st := wait(t, w, "sec"); st.State != workbench.StateNeedsLogin {
 				t.Fatalf("sec: %+v", st)
 			}
@@ -221,7 +222,7 @@ func TestLoginBadInput(t *testing.T) {
 func TestRevokedMidSessionNeedsLogin(t *testing.T) {
 	srv := oauthserver.Start(t, oauthserver.Knobs{})
 	w := oauthBench(t, t.TempDir())
-	must(t, w.Add(workbench.Spec{Name: "sec", Target: client.Target{URL: srv.URL}}))
+	must(t, w.Add(workbench.Spec{Name: "sec", Target: target.Target{URL: srv.URL}}))
 	if st := wait(t, w, "sec"); st.State != workbench.StateNeedsLogin {
 		t.Fatalf("sec: %+v", st)
 	}

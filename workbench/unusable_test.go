@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -34,7 +35,7 @@ func TestUnusableServerStaysFailedAndNeverStarts(t *testing.T) {
 	why := errors.New(`needs ${env:GITHUB_TOKEN} (the environment variable is not set)`)
 	// Without a command or URL too: the reason is what the user needs to read.
 	must(t, w.Add(workbench.Spec{Name: "empty", Unusable: why}))
-	must(t, w.Add(workbench.Spec{Name: "gh", Unusable: why, Target: client.Target{Argv: []string{"sh", "-c", "touch " + ran + "; exec " + testutil.Mcpscope(t) + " host"}}}))
+	must(t, w.Add(workbench.Spec{Name: "gh", Unusable: why, Target: target.Target{Argv: []string{"sh", "-c", "touch " + ran + "; exec " + testutil.Mcpscope(t) + " host"}}}))
 	must(t, w.Add(host(t, "ok")))
 
 	failed := func(what string) {

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/serverstart"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -63,7 +64,7 @@ func benchEditToTools(b *testing.B, linger bool) {
 	}
 	argv := []string{"/bin/sh", "-c", script, testutil.Mcpscope(b), tools, served}
 	start := serverstart.Median(b, argv, 15, base())
-	spec := workbench.Spec{Name: "dev", Target: client.Target{Argv: argv},
+	spec := workbench.Spec{Name: "dev", Target: target.Target{Argv: argv},
 		Watch: []string{tools}, WatchDebounce: 50 * time.Millisecond}
 	if err := w.Add(spec); err != nil {
 		b.Fatal(err)
@@ -117,7 +118,7 @@ func BenchmarkServerStart(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s, err := client.Connect(ctx, client.Target{Argv: argv}, base())
+		s, err := client.Connect(ctx, target.Target{Argv: argv}, base())
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/surface"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -99,7 +99,7 @@ func TestWatchRestarts(t *testing.T) {
 	}
 	missing := filepath.Join(dir, "not-there.py")
 	script := fmt.Sprintf(`echo $$ > %q/$$; exec %q host --tools %q`, pidDir, testutil.Mcpscope(t), tools)
-	spec := workbench.Spec{Name: "dev", Target: client.Target{Argv: []string{"/bin/sh", "-c", script}},
+	spec := workbench.Spec{Name: "dev", Target: target.Target{Argv: []string{"/bin/sh", "-c", script}},
 		Watch: []string{tools, missing}, WatchDebounce: 300 * time.Millisecond}
 
 	w := workbench.New(workbench.Options{Client: base()})
@@ -224,7 +224,7 @@ func TestWatchCrashingServer(t *testing.T) {
 	ch, cancel := w.Subscribe()
 	defer cancel()
 	ev := &events{t: t, ch: ch}
-	if err := w.Add(workbench.Spec{Name: "crash", Target: client.Target{Argv: []string{"/bin/sh", "-c", script}},
+	if err := w.Add(workbench.Spec{Name: "crash", Target: target.Target{Argv: []string{"/bin/sh", "-c", script}},
 		Watch: []string{src}, WatchDebounce: 100 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestWatchHTTPRelists(t *testing.T) {
 	ch, cancel := w.Subscribe()
 	defer cancel()
 	ev := &events{t: t, ch: ch}
-	if err := w.Add(workbench.Spec{Name: "ts", Target: client.Target{URL: "http://" + srv.Addr + "/mcp"}, Watch: []string{src}, WatchDebounce: 50 * time.Millisecond}); err != nil {
+	if err := w.Add(workbench.Spec{Name: "ts", Target: target.Target{URL: "http://" + srv.Addr + "/mcp"}, Watch: []string{src}, WatchDebounce: 50 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	ev.next("watching", func(e workbench.Event) bool {
@@ -317,7 +317,7 @@ func TestWatchOverlapRetriesALockedStart(t *testing.T) {
 	ch, cancel := w.Subscribe()
 	defer cancel()
 	ev := &events{t: t, ch: ch}
-	if err := w.Add(workbench.Spec{Name: "locked", Target: client.Target{Argv: []string{"/bin/sh", "-c", script}},
+	if err := w.Add(workbench.Spec{Name: "locked", Target: target.Target{Argv: []string{"/bin/sh", "-c", script}},
 		Watch: []string{tools}, WatchDebounce: 50 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}

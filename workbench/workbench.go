@@ -16,6 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/oauth"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // Source says where a server's spec came from.
@@ -29,7 +30,7 @@ const (
 // Spec is one server to connect to.
 type Spec struct {
 	Name   string
-	Target client.Target
+	Target target.Target
 	// Timeout bounds each request of this server; 0 uses Options.Client.Timeout
 	// (--timeout). A config entry's own timeout goes here.
 	Timeout time.Duration
@@ -119,7 +120,7 @@ type Options struct {
 	// OAuth, when set, gives the OAuth options of an HTTP server (the flags and its
 	// config entry's oauth block): each such server then logs in through a manager of
 	// its own (see Login), and Client.Auth is not used.
-	OAuth func(target client.Target) oauth.Options
+	OAuth func(target target.Target) oauth.Options
 	// Elicit, when set, answers every server's requests for user input, told which
 	// server asked (it replaces Client.Elicit).
 	Elicit func(ctx context.Context, server string, req client.ElicitRequest) (client.ElicitResponse, error)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -27,14 +28,14 @@ func base() client.Options {
 }
 
 func fake(t *testing.T, name, scenario string, env ...string) workbench.Spec {
-	return workbench.Spec{Name: name, Target: client.Target{Argv: testutil.FakeServer(t, scenario), Env: env}}
+	return workbench.Spec{Name: name, Target: target.Target{Argv: testutil.FakeServer(t, scenario), Env: env}}
 }
 
 func host(t testing.TB, name string) workbench.Spec {
 	if t == nil {
 		return workbench.Spec{Name: name}
 	}
-	return workbench.Spec{Name: name, Target: client.Target{Argv: []string{testutil.Mcpscope(t), "host"}}}
+	return workbench.Spec{Name: name, Target: target.Target{Argv: []string{testutil.Mcpscope(t), "host"}}}
 }
 
 // recorder collects the event stream.
@@ -154,7 +155,7 @@ func TestStatusTransitions(t *testing.T) {
 	rec := record(t, w)
 	must(t, w.Add(fake(t, "ok", "ndjson", env)))
 	must(t, w.Add(fake(t, "broken", "exit-at-once")))
-	must(t, w.Add(workbench.Spec{Name: "missing", Target: client.Target{Argv: []string{"/nonexistent/mcp-server"}}}))
+	must(t, w.Add(workbench.Spec{Name: "missing", Target: target.Target{Argv: []string{"/nonexistent/mcp-server"}}}))
 
 	st := wait(t, w, "ok")
 	if st.State != workbench.StateConnected || st.Info.Era == "" || st.Info.ProtocolVersion == "" || st.Info.Transport != client.TransportStdio {
@@ -240,7 +241,7 @@ func TestNeedsLogin(t *testing.T) {
 	}))
 	defer srv.Close()
 	w := newBench(t, workbench.Options{})
-	must(t, w.Add(workbench.Spec{Name: "remote", Target: client.Target{URL: srv.URL + "/mcp"}}))
+	must(t, w.Add(workbench.Spec{Name: "remote", Target: target.Target{URL: srv.URL + "/mcp"}}))
 	must(t, w.Add(host(t, "host")))
 	st := wait(t, w, "remote")
 	var ae *client.AuthError

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/readfile"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/oauth"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // oauthFlags are the OAuth login flags every command that reaches a server takes.
@@ -236,7 +237,7 @@ func (c *common) applyOAuth(o *client.Options, stderr io.Writer) error {
 		return err
 	}
 	o.Secrets = append(o.Secrets, mo.ClientSecret, mo.Assertion, mo.IDToken, mo.IDPClientSecret)
-	o.Auth = func(target client.Target, note, secret func(string)) wire.Authorizer {
+	o.Auth = func(target target.Target, note, secret func(string)) wire.Authorizer {
 		opts := mo
 		withEntry(&opts, target.OAuth, c.oauthF)
 		opts.Log = &oauth.Log{}
@@ -251,7 +252,7 @@ func (c *common) applyOAuth(o *client.Options, stderr io.Writer) error {
 // workbenchOAuth gives the workbench the OAuth options of each HTTP server (nil
 // with --no-oauth): the workbench logs a server in only when the user asks (L), with
 // the URL and the paste field in a dialog, so nothing here prints or reads stdin.
-func (c *common) workbenchOAuth() (func(client.Target) oauth.Options, error) {
+func (c *common) workbenchOAuth() (func(target.Target) oauth.Options, error) {
 	if c.oauthF.noOAuth {
 		return nil, nil
 	}
@@ -261,7 +262,7 @@ func (c *common) workbenchOAuth() (func(client.Target) oauth.Options, error) {
 	}
 	mo.Paste = nil
 	f := c.oauthF
-	return func(t client.Target) oauth.Options {
+	return func(t target.Target) oauth.Options {
 		o := mo
 		withEntry(&o, t.OAuth, f)
 		return o
@@ -271,7 +272,7 @@ func (c *common) workbenchOAuth() (func(client.Target) oauth.Options, error) {
 // withEntry takes a config entry's oauth block where the flags say nothing. An
 // entry with an ID token logs in by enterprise-managed authorization (id-jag)
 // unless the flags name another grant.
-func withEntry(o *oauth.Options, e *client.OAuthClient, f oauthFlags) {
+func withEntry(o *oauth.Options, e *target.OAuthClient, f oauthFlags) {
 	if e == nil {
 		return
 	}
@@ -352,7 +353,7 @@ func authSub(ctx context.Context, sub string, args []string, stdout, stderr io.W
 		return err
 	}
 	server := ""
-	var entryOAuth *client.OAuthClient
+	var entryOAuth *target.OAuthClient
 	if len(pos) > 1 {
 		return usageErr("auth %s: one server at a time, got %s", sub, strings.Join(pos, " "))
 	}
@@ -524,7 +525,7 @@ func authSub(ctx context.Context, sub string, args []string, stdout, stderr io.W
 }
 
 // authServerURL reads URL|NAME: a URL as is, a NAME from the config files (its url).
-func authServerURL(ctx context.Context, word, file string, inputs []string) (string, *client.OAuthClient, error) {
+func authServerURL(ctx context.Context, word, file string, inputs []string) (string, *target.OAuthClient, error) {
 	if client.IsURL(word) {
 		return word, nil, nil
 	}

@@ -19,7 +19,9 @@ import (
 	"github.com/mcpscope/mcpscope/inspect"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/validate"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // noiseNote counts the stdout lines a server wrote that were not JSON-RPC, so that a
@@ -74,19 +76,15 @@ func (n *noiseNote) report(stderr io.Writer) {
 // connect opens a session for a one-shot command with everything the common flags
 // ask for (tracing, recording). done closes the session, then finishes the recording
 // and prints the note about skipped stdout lines.
-func connect(ctx context.Context, c *common, target client.Target, stderr io.Writer, mods ...func(*client.Options) error) (s *client.Session, done func(), err error) {
-	tap := &wire.Tap{}
-	note := &noiseNote{}
-	tap.Listen(note.listen)
-	opts, err := c.options(tap, stderr)
+func connect(ctx context.Context, c *common, target target.Target, stderr io.Writer, mods ...func(*client.Options) error) (s *client.Session, done func(), err error) {
+	sess, err := c.session(stderr, mods...)
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, m := range mods {
-		if err := m(&opts); err != nil {
-			return nil, nil, err
-		}
-	}
+	tap := &wire.Tap{}
+	note := &noiseNote{}
+	tap.Listen(note.listen)
+	opts := sess.ClientFor(workbench.Spec{}, tap) // c.withTimeout applied the entry's timeout
 	stopRecording, err := startRecording(c, target, tap)
 	if err != nil {
 		return nil, nil, err
@@ -137,7 +135,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return inspectWatchOne(ctx, &c, servers, &wf, *debounce, stdout, stderr)
 	}
 	if len(servers) > 1 {
-		return inspectMany(ctx, &c, servers, stdout, stderr)
+		return inspectMany(ctx, &c, servers, stdout, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
 	}
 	s, done, err := connect(ctx, c.withTimeout(servers[0].spec), servers[0].spec.Target, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
 	if err != nil {

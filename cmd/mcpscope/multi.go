@@ -52,15 +52,17 @@ func (p prefixWriter) Write(b []byte) (int, error) {
 }
 
 // openWorkbench connects every server at once for a one-shot command, with what the
-// common flags ask for (tracing, recording). done closes every server, finishes the
-// recording and prints the notes about skipped stdout lines.
-func openWorkbench(ctx context.Context, c *common, servers []namedServer, stderr io.Writer) (*workbench.Workbench, func(), error) {
+// common flags ask for (tracing, recording) and answers (what the command answers
+// servers, as with one server: --elicit, --sampling, --root). done closes every
+// server, finishes the recording and prints the notes about skipped stdout lines.
+func openWorkbench(ctx context.Context, c *common, servers []namedServer, stderr io.Writer, answers ...func(*client.Options) error) (*workbench.Workbench, func(), error) {
 	cc := *c
 	cc.trace = false // traced per server below, with its name
-	opts, err := cc.options(&wire.Tap{}, stderr)
+	sess, err := cc.session(stderr, answers...)
 	if err != nil {
 		return nil, nil, err
 	}
+	opts := sess.Client
 	if len(opts.Header) > 0 || opts.Transport != "" {
 		http := false
 		for _, s := range servers {
@@ -92,7 +94,7 @@ func openWorkbench(ctx context.Context, c *common, servers []namedServer, stderr
 		}
 		rec.listen(server, e)
 	}
-	wb := workbench.New(workbench.Options{Client: opts, OnWire: onWire})
+	wb := sess.Workbench(onWire)
 	for _, s := range servers {
 		if s.err != nil {
 			continue // reported as failed, never started
@@ -115,8 +117,8 @@ func openWorkbench(ctx context.Context, c *common, servers []namedServer, stderr
 // inspectMany is --inspect with several servers: they connect at once; one section a
 // server, in the order named, each with its status. The exit code is 1 only when
 // every server failed (--strict: when any did).
-func inspectMany(ctx context.Context, c *common, servers []namedServer, stdout, stderr io.Writer) error {
-	wb, done, err := openWorkbench(ctx, c, servers, stderr)
+func inspectMany(ctx context.Context, c *common, servers []namedServer, stdout, stderr io.Writer, answers ...func(*client.Options) error) error {
+	wb, done, err := openWorkbench(ctx, c, servers, stderr, answers...)
 	if err != nil {
 		return err
 	}

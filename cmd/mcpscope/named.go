@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/config"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
@@ -255,7 +256,7 @@ func commandServer(argv []string) namedServer {
 	if workbench.ValidateName(name) != nil {
 		name = "server"
 	}
-	return namedServer{spec: workbench.Spec{Name: name, Target: client.Target{Argv: argv}}, desc: strings.Join(argv, " ")}
+	return namedServer{spec: workbench.Spec{Name: name, Target: target.Target{Argv: argv}}, desc: strings.Join(argv, " ")}
 }
 
 // urlName names a server reached by URL after its host.
@@ -271,23 +272,23 @@ func urlName(u string) string {
 	return host
 }
 
-// serverTarget reads the TARGET of --server NAME=TARGET.
-func (c *common) serverTarget(ctx context.Context, src *config.Sources, name, target string) (namedServer, error) {
-	target = strings.TrimSpace(target)
+// serverTarget reads the TARGET of --server NAME=TARGET (given).
+func (c *common) serverTarget(ctx context.Context, src *config.Sources, name, given string) (namedServer, error) {
+	given = strings.TrimSpace(given)
 	switch {
-	case target == "":
+	case given == "":
 		return namedServer{}, usageErr("--server %s=: give a TARGET (a URL, a config name, host, or a command line)", name)
-	case target == "host":
+	case given == "host":
 		return bundledHost(name)
-	case client.IsURL(target):
-		if strings.ContainsAny(target, " \t") {
-			return namedServer{}, usageErr("--server %s=%s: a URL takes nothing after it", name, target)
+	case client.IsURL(given):
+		if strings.ContainsAny(given, " \t") {
+			return namedServer{}, usageErr("--server %s=%s: a URL takes nothing after it", name, given)
 		}
-		return namedServer{spec: workbench.Spec{Name: name, Target: client.Target{URL: target}}, desc: target}, nil
+		return namedServer{spec: workbench.Spec{Name: name, Target: target.Target{URL: given}}, desc: given}, nil
 	}
-	words, err := shellSplit(target)
+	words, err := shellSplit(given)
 	if err != nil {
-		return namedServer{}, usageErr("--server %s=%s: %v", name, target, err)
+		return namedServer{}, usageErr("--server %s=%s: %v", name, given, err)
 	}
 	if len(words) == 1 && !strings.ContainsAny(words[0], "/\\") {
 		f, err := src.Found(ctx)
@@ -314,14 +315,14 @@ func (c *common) serverTarget(ctx context.Context, src *config.Sources, name, ta
 			return n, nil
 		}
 		if _, err := exec.LookPath(words[0]); err != nil {
-			msg := fmt.Sprintf("--server %s=%s: no configured server is named %q and no command is", name, target, words[0])
+			msg := fmt.Sprintf("--server %s=%s: no configured server is named %q and no command is", name, given, words[0])
 			if cands := f.Candidates(words[0]); cands != "" {
 				msg += "; configured servers: " + cands
 			}
 			return namedServer{}, usageErr("%s", msg)
 		}
 	}
-	return namedServer{spec: workbench.Spec{Name: name, Target: client.Target{Argv: words}}, desc: target}, nil
+	return namedServer{spec: workbench.Spec{Name: name, Target: target.Target{Argv: words}}, desc: given}, nil
 }
 
 func abbrev(s string, n int) string {

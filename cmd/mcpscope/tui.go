@@ -13,12 +13,14 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/mcpscope/mcpscope/app"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/config"
 	"github.com/mcpscope/mcpscope/history"
 	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/tui"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -47,8 +49,8 @@ func (a *tuiAsks) register(fs *flag.FlagSet) {
 	fs.Var(&a.roots, "root", "declare the roots capability and offer DIR as a file:// root (repeatable)")
 }
 
-// apply checks the flags and sets them on the TUI's options.
-func (a *tuiAsks) apply(o *tui.Options) error {
+// apply checks the flags and sets them on the screen's settings.
+func (a *tuiAsks) apply(o *app.Screen) error {
 	o.Sampling = a.sampling
 	if a.samplingReply != "" {
 		data, err := valueOrFile(a.samplingReply, "--sampling-reply")
@@ -77,29 +79,37 @@ func (a *tuiAsks) apply(o *tui.Options) error {
 	return nil
 }
 
-// screenFlags are what every command that opens the workbench (a target, several
-// servers, a recording) says about the screen and the session; options is the one
-// place that turns them into tui.Options, so that no command can leave one out (a
-// session of several servers once ran without --keep).
-type screenFlags struct {
-	theme      string
-	noConfirm  bool
-	keep       keepFlag
-	idle       time.Duration
-	asks       tui.Options // Sampling, SamplingReply, Roots (tuiAsks.apply)
-	history    *history.Options
-	configured []workbench.Spec
-	refused    []tui.Refused // config entries that cannot be used, said in the workbench
+// registerScreen adds the workbench's flags (and --sampling, --sampling-reply,
+// --root) into scr; apply checks the asks into it once the flags are parsed.
+func registerScreen(fs *flag.FlagSet, scr *app.Screen, asks *tuiAsks) {
+	scr.Keep = app.DefaultKeep
+	registerWorkbench(fs, &scr.Theme, &scr.NoConfirm, (*keepFlag)(&scr.Keep), &scr.IdleDisconnect)
+	asks.register(fs)
 }
 
-// options are the TUI options of the flags; the caller adds the servers and what
-// belongs to its kind of session (target, recording, browse).
-func (f *screenFlags) options() tui.Options {
-	return tui.Options{
-		Theme: f.theme, NoConfirm: f.noConfirm, Keep: int64(f.keep), IdleDisconnect: f.idle,
-		Sampling: f.asks.Sampling, SamplingReply: f.asks.SamplingReply, Roots: f.asks.Roots,
-		History: f.history, Configured: f.configured, Refused: f.refused,
+// session is the session of the command line's flags (package app builds every
+// front end's options from it): the client options, with answers (what a one-shot
+// command answers servers: --elicit, --sampling, --root) applied to every server,
+// and --trace to out. A screen passes io.Discard (the trace and the one-shot login
+// prompts would write over it) and sets OAuth and Screen.
+func (c *common) session(out io.Writer, answers ...func(*client.Options) error) (*app.Session, error) {
+	cc := *c
+	cc.trace = false // set on each tap by app.Session.ClientFor
+	opts, err := cc.options(&wire.Tap{}, out)
+	if err != nil {
+		return nil, err
 	}
+	opts.Tap = nil
+	for _, a := range answers {
+		if err := a(&opts); err != nil {
+			return nil, err
+		}
+	}
+	s := &app.Session{Client: opts}
+	if c.trace && out != io.Discard {
+		s.Trace = traceListener(out)
+	}
+	return s, nil
 }
 
 // registerDevLoop adds --watch, --watch-debounce and --no-history (the workbench's
@@ -114,10 +124,9 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := flag.NewFlagSet("mcpscope", flag.ContinueOnError)
 	var c common
 	c.register(fs, "table")
-	wbf := screenFlags{keep: keepFlag(spool.DefaultKeep)}
-	registerWorkbench(fs, &wbf.theme, &wbf.noConfirm, &wbf.keep, &wbf.idle)
+	var scr app.Screen
 	var asks tuiAsks
-	asks.register(fs)
+	registerScreen(fs, &scr, &asks)
 	var wf watchFlag
 	var noHistory bool
 	debounce := registerDevLoop(fs, &wf, &noHistory)
@@ -126,13 +135,11 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if err := asks.apply(&wbf.asks); err != nil {
+	if err := asks.apply(&scr); err != nil {
 		return err
 	}
-	switch wbf.theme {
-	case "auto", "dark", "light", "high-contrast":
-	default:
-		return usageErr("--theme %q: use auto, dark, light or high-contrast", wbf.theme)
+	if err := app.CheckTheme(scr.Theme); err != nil {
+		return err
 	}
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return usageErr("the workbench needs a terminal; in scripts use mcpscope --inspect or mcpscope call")
@@ -144,8 +151,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	configured, refused := c.configuredSpecs(ctx)
-	wbf.configured, wbf.refused = configured, refused
+	scr.Configured, scr.Refused = c.configuredSpecs(ctx)
 	if wf.active() {
 		if len(servers) > 1 {
 			return usageErr("--watch watches one server; %d are named (watch one, or use --inspect --watch for each)", len(servers))
@@ -159,33 +165,25 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			}
 		}
 	}
-	if wbf.history, err = historyOptions(&c, servers, noHistory); err != nil {
+	if scr.History, err = historyOptions(&c, servers, noHistory); err != nil {
+		return err
+	}
+	sess, err := c.screenSession(scr)
+	if err != nil {
 		return err
 	}
 	if len(servers) > 1 {
-		return runTUIMany(ctx, &c, servers, &wbf, stderr)
+		return runTUIMany(ctx, &c, sess, servers, stderr)
 	}
 	if servers[0].err != nil {
 		return servers[0].err
 	}
 	target := servers[0].spec.Target
-	if servers[0].spec.Timeout > 0 {
-		c.remote.timeout, c.remote.timeoutCap = servers[0].spec.Timeout, 0
-		c.remote.timeoutFrom = "the timeout of " + servers[0].spec.Name + "'s config entry"
-	}
 	name := strings.Join(target.Argv, " ")
 	if len(argv) == 0 {
 		name = "bundled host"
 	}
 	tap := &wire.Tap{}
-	opts, err := c.options(tap, io.Discard) // --trace would write over the screen
-	if err != nil {
-		return err
-	}
-	auth, err := c.workbenchOAuth()
-	if err != nil {
-		return err
-	}
 	// Recording can start with --record and be switched on and off with a key; each
 	// start writes a new file (a dated name in the working directory unless --record
 	// named one for the first).
@@ -203,11 +201,25 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	defer rec.stop()
-	toggle := rec.toggle
-	o := wbf.options()
-	o.Servers, o.Target, o.Name, o.Client, o.OAuth = []workbench.Spec{servers[0].spec}, target, name, opts, auth
-	o.Recording, o.ToggleRecording = recording, toggle
+	// The workbench applies the config entry's timeout (Spec.Timeout) itself.
+	o := sess.TUI([]workbench.Spec{servers[0].spec}, tap)
+	o.Target, o.Name = target, name
+	o.Recording, o.ToggleRecording = recording, rec.toggle
 	return tui.Run(ctx, o)
+}
+
+// screenSession is the session of a workbench screen: no trace or login prompt
+// over the screen, logins through the workbench (L), the screen's settings.
+func (c *common) screenSession(scr app.Screen) (*app.Session, error) {
+	sess, err := c.session(io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	if sess.OAuth, err = c.workbenchOAuth(); err != nil {
+		return nil, err
+	}
+	sess.Screen = scr
+	return sess, nil
 }
 
 // oneRecording is the recording of a session of one server, started with --record
@@ -269,21 +281,12 @@ func historyOptions(c *common, servers []namedServer, off bool) (*history.Option
 	if err != nil {
 		return nil, err
 	}
-	if _, secrets, err := c.remote.httpHeader(); err == nil {
-		for _, s := range secrets {
-			red.AddSecret(s)
-		}
+	_, secrets, _ := c.remote.httpHeader() // a bad -H fails the session's options, said there
+	specs := make([]workbench.Spec, len(servers))
+	for i, s := range servers {
+		specs[i] = s.spec
 	}
-	for _, s := range servers {
-		for _, sec := range s.spec.Target.Secrets {
-			red.AddSecret(sec)
-		}
-		_, envSecrets := record.EnvSecrets(s.spec.Target.Env)
-		for _, sec := range envSecrets {
-			red.AddSecret(sec)
-		}
-	}
-	return &history.Options{Redact: red}, nil
+	return app.History(red, secrets, specs), nil
 }
 
 // runTUIMany opens the workbench on several servers at once. A configured server
@@ -292,7 +295,7 @@ func historyOptions(c *common, servers []namedServer, off bool) (*history.Option
 // workbench cannot hold (white space, a "/") is said on stderr and left out. When no
 // server can start, the command fails with the reasons. --record records them all
 // in one file.
-func runTUIMany(ctx context.Context, c *common, servers []namedServer, wbf *screenFlags, stderr io.Writer) error {
+func runTUIMany(ctx context.Context, c *common, sess *app.Session, servers []namedServer, stderr io.Writer) error {
 	var specs []workbench.Spec
 	var firstErr error
 	usable := 0
@@ -321,22 +324,13 @@ func runTUIMany(ctx context.Context, c *common, servers []namedServer, wbf *scre
 		}
 		return firstErr
 	}
-	opts, err := c.options(&wire.Tap{}, io.Discard) // --trace would write over the screen
-	if err != nil {
-		return err
-	}
-	auth, err := c.workbenchOAuth()
-	if err != nil {
-		return err
-	}
 	// --record records them all in one file (version 2); R starts and stops it.
 	rec, err := toggleableRecording(c, servers)
 	if err != nil {
 		return err
 	}
 	defer rec.stop()
-	o := wbf.options()
-	o.Servers, o.Client, o.OAuth = specs, opts, auth
+	o := sess.TUI(specs, &wire.Tap{})
 	o.Recording, o.ToggleRecording, o.OnWire, o.OnAdd = rec.path(), rec.toggle, rec.listen, rec.added
 	return tui.Run(ctx, o)
 }
@@ -377,15 +371,18 @@ func (c *common) configuredSpecs(ctx context.Context) ([]workbench.Spec, []tui.R
 // be browsed and its recorded calls made again.
 func runOpen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("open", flag.ContinueOnError)
-	wbf := screenFlags{keep: keepFlag(spool.DefaultKeep)}
-	fs.StringVar(&wbf.theme, "theme", "auto", "auto, dark, light or high-contrast")
-	fs.Var(&wbf.keep, "keep", "memory for traffic, logs and stderr together: 64MiB, 512KiB, 1GiB")
+	scr := app.Screen{Keep: app.DefaultKeep}
+	fs.StringVar(&scr.Theme, "theme", "auto", "auto, dark, light or high-contrast")
+	fs.Var((*keepFlag)(&scr.Keep), "keep", "memory for traffic, logs and stderr together: 64MiB, 512KiB, 1GiB")
 	pos, _, err := parse(fs, args, func([]string, string) bool { return false })
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return usageErr("open needs one recording: mcpscope open FILE")
+	}
+	if err := app.CheckTheme(scr.Theme); err != nil {
+		return err
 	}
 	rec, err := record.Load(pos[0])
 	if err != nil {
@@ -402,12 +399,13 @@ func runOpen(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// (mcpscope serve FILE --server NAME), its traffic and calls under that name.
 	var specs []workbench.Spec
 	for _, n := range rec.ServerNames() {
-		specs = append(specs, workbench.Spec{Name: n, Target: client.Target{Argv: []string{self, "serve", pos[0], "--server", n}}})
+		specs = append(specs, workbench.Spec{Name: n, Target: target.Target{Argv: []string{self, "serve", pos[0], "--server", n}}})
 	}
-	o := wbf.options()
-	o.Servers, o.Browse = specs, rec
-	o.Target, o.Name = client.Target{Argv: []string{self, "serve", pos[0]}}, "recording "+pos[0]
-	o.Client = client.Options{Tap: &wire.Tap{}}
+	// The servers are mcpscope's own mocks: none of the client flags apply.
+	sess := &app.Session{Screen: scr}
+	o := sess.TUI(specs, &wire.Tap{})
+	o.Browse = rec
+	o.Target, o.Name = target.Target{Argv: []string{self, "serve", pos[0]}}, "recording "+pos[0]
 	return tui.Run(ctx, o)
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // Median is the median of n starts of argv: started, connected, and its tools listed.
@@ -20,7 +21,7 @@ func Median(tb testing.TB, argv []string, n int, opts client.Options) time.Durat
 	ds := make([]time.Duration, 0, n)
 	for range n {
 		t0 := time.Now()
-		s, err := client.Connect(ctx, client.Target{Argv: argv}, opts)
+		s, err := client.Connect(ctx, target.Target{Argv: argv}, opts)
 		if err != nil {
 			tb.Fatal(err)
 		}
