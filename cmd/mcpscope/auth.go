@@ -368,160 +368,182 @@ func authSub(ctx context.Context, sub string, args []string, stdout, stderr io.W
 		return err
 	}
 	withEntry(&mo, entryOAuth, of)
-	store := mo.Store
 	switch sub {
 	case "login":
-		if server == "" {
-			return usageErr("auth login: give the server's URL or config NAME\n%s", authUsage())
-		}
-		mo.Log = &oauth.Log{}
-		if verbose {
-			mo.Log.Subscribe(func(s oauth.Step) { fmt.Fprintf(stderr, "  %-12s %s\n", s.Kind, s.Text) })
-		}
-		m := oauth.New(server, mo)
-		e, err := m.Login(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return &exitError{code: exitServer, msg: "login to " + server + " failed: " + err.Error()}
-		}
-		fmt.Fprintf(stdout, "logged in to %s\n  issuer  %s\n  scopes  %s\n  expiry  %s\n", termsafe.Line(e.Server), termsafe.Line(e.Issuer), termsafe.Line(scopes(e.Scopes)), expiry(e))
-		if e.RefreshToken == "" && e.Grant == "authorization_code" && !e.Expiry.IsZero() {
-			// Without a refresh token the login ends with the token: say so now
-			// rather than when a later command stops.
-			fmt.Fprintf(stderr, "mcpscope: note: no refresh token came back (the authorization server did not grant offline_access); you will have to log in again in %s\n", roughly(time.Until(e.Expiry)))
-		}
-		return nil
+		return authLogin(ctx, server, mo, verbose, stdout, stderr)
 	case "status":
-		var es []*oauth.Entry
-		if server != "" {
-			es = store.ForServer(server)
-		} else {
-			es = store.All()
-		}
-		if format == "json" {
-			type row struct {
-				Server   string     `json:"server"`
-				Issuer   string     `json:"issuer"`
-				Resource string     `json:"resource"`
-				Scopes   []string   `json:"scopes"`
-				Expiry   *time.Time `json:"expiry,omitempty"`
-				Refresh  bool       `json:"refreshable"`
-				Grant    string     `json:"grant,omitempty"`
-				// What a server's author debugs a login with: the documents as
-				// fetched and the client as registered (kept at the login; absent
-				// for a login stored before), and the token's claims decoded from
-				// the stored token (never the token, a secret or the signature).
-				ResourceMeta *oauth.ResourceMetadata `json:"resource_metadata,omitempty"`
-				IssuerMeta   *oauth.IssuerMetadata   `json:"issuer_metadata,omitempty"`
-				Client       *oauth.ClientMetadata   `json:"client_metadata,omitempty"`
-				Claims       *oauth.Claims           `json:"token_claims"`
-			}
-			rows := []row{}
-			for _, e := range es {
-				r := row{Server: e.Server, Issuer: e.Issuer, Resource: e.Resource, Scopes: e.Scopes, Refresh: e.RefreshToken != "" || (e.Grant == "client_credentials" && e.ClientSecret != ""), Grant: e.Grant,
-					ResourceMeta: e.ResourceMeta, IssuerMeta: e.IssuerMeta, Client: e.Client, Claims: oauth.DecodeClaims(e.AccessToken, e.Issuer, e.Resource)}
-				if !e.Expiry.IsZero() {
-					t := e.Expiry
-					r.Expiry = &t
-				}
-				rows = append(rows, r)
-			}
-			enc := json.NewEncoder(stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(map[string]any{"formatVersion": 1, "logins": rows})
-		}
-		if len(es) == 0 {
-			if server != "" {
-				fmt.Fprintf(stdout, "no stored login for %s (mcpscope auth login %s)\n", server, server)
-			} else {
-				fmt.Fprintf(stdout, "no stored logins (in %s)\n", store.Dir)
-			}
-			return nil
-		}
-		for _, e := range es {
-			refresh := renewal(e)
-			fmt.Fprintf(stdout, "%s\n  issuer  %s\n  scopes  %s\n  expiry  %s (%s)\n", termsafe.Line(e.Server), termsafe.Line(e.Issuer), termsafe.Line(scopes(e.Scopes)), expiry(e), refresh)
-			// The claims' audience and expiry: a token for another audience is the
-			// commonest reason a server refuses a login that worked (DecodeClaims
-			// makes its strings safe).
-			fmt.Fprintf(stdout, "  claims  %s\n", oauth.DecodeClaims(e.AccessToken, e.Issuer, e.Resource).Summary())
-		}
-		return nil
+		return authStatus(mo.Store, server, format, stdout)
 	case "logout":
-		var es []*oauth.Entry
-		switch {
-		case all && server != "":
-			return usageErr("auth logout: give a server or --all, not both")
-		case all:
-			es = store.All()
-		case server == "":
-			return usageErr("auth logout: give the server's URL or config NAME, or --all")
-		default:
-			es = store.ForServer(server)
-		}
-		// The client registration kept for an issuer goes too (with --all, every
-		// one; else when no other stored login uses that issuer), so that logging
-		// out is the way to start afresh where the authorization server forgot it.
-		forget := map[string]bool{}
-		if all {
-			for _, r := range store.Registrations() {
-				forget[r.Issuer] = true
-			}
-		}
-		if len(es) == 0 && len(forget) == 0 {
-			fmt.Fprintln(stdout, "no stored login to remove")
-			return nil
-		}
-		for _, e := range es {
-			// Revoke at the authorization server first (RFC 7009): a token file that
-			// leaked stays usable until it expires otherwise. A failure is said, and
-			// the login is removed here all the same.
-			note, rerr := oauth.New(e.Server, mo).Revoke(ctx, e)
-			if err := store.Delete(e); err != nil {
-				return &exitError{code: exitServer, msg: fmt.Sprintf("removing the login for %s: %v", e.Server, err)}
-			}
-			fmt.Fprintf(stdout, "logged out of %s (issuer %s)\n", e.Server, e.Issuer)
-			if rerr != nil {
-				fmt.Fprintf(stderr, "mcpscope: warning: %v\n", rerr)
-			} else {
-				fmt.Fprintf(stdout, "  %s\n", note)
-			}
-			forget[e.Issuer] = true
-		}
-		for _, e := range store.All() {
-			delete(forget, e.Issuer) // still used by another login
-		}
-		for _, issuer := range slices.Sorted(maps.Keys(forget)) {
-			r := store.LoadRegistration(issuer)
-			ok, err := store.DeleteRegistration(issuer)
-			if err != nil {
-				return &exitError{code: exitServer, msg: fmt.Sprintf("removing the client registered with %s: %v", issuer, err)}
-			}
-			if ok && r != nil {
-				fmt.Fprintf(stdout, "forgot the client %s registered with %s (kept in %s); the next login there registers again\n", r.ClientID, issuer, store.ClientsDir())
-			}
-		}
-		return nil
+		return authLogout(ctx, server, all, mo, stdout, stderr)
 	case "token":
-		if server == "" {
-			return usageErr("auth token: give the server's URL or config NAME")
-		}
-		mo.Interactive = false
-		m := oauth.New(server, mo)
-		tok, err := m.Token(ctx)
-		if err != nil || tok == "" {
-			msg := fmt.Sprintf("no usable stored login for %s; run: mcpscope auth login %s", server, server)
-			if err != nil {
-				msg = err.Error()
-			}
-			return &exitError{code: exitServer, msg: msg}
-		}
-		fmt.Fprintln(stdout, tok)
-		return nil
+		return authToken(ctx, server, mo, stdout)
 	}
 	return usageErr("auth %s: unknown; use login, status, logout or token\n%s", sub, authUsage())
+}
+
+// authLogin is `auth login`: a login through the browser (or a paste), stored.
+func authLogin(ctx context.Context, server string, mo oauth.Options, verbose bool, stdout, stderr io.Writer) error {
+	if server == "" {
+		return usageErr("auth login: give the server's URL or config NAME\n%s", authUsage())
+	}
+	mo.Log = &oauth.Log{}
+	if verbose {
+		mo.Log.Subscribe(func(s oauth.Step) { fmt.Fprintf(stderr, "  %-12s %s\n", s.Kind, s.Text) })
+	}
+	m := oauth.New(server, mo)
+	e, err := m.Login(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &exitError{code: exitServer, msg: "login to " + server + " failed: " + err.Error()}
+	}
+	fmt.Fprintf(stdout, "logged in to %s\n  issuer  %s\n  scopes  %s\n  expiry  %s\n", termsafe.Line(e.Server), termsafe.Line(e.Issuer), termsafe.Line(scopes(e.Scopes)), expiry(e))
+	if e.RefreshToken == "" && e.Grant == "authorization_code" && !e.Expiry.IsZero() {
+		// Without a refresh token the login ends with the token: say so now
+		// rather than when a later command stops.
+		fmt.Fprintf(stderr, "mcpscope: note: no refresh token came back (the authorization server did not grant offline_access); you will have to log in again in %s\n", roughly(time.Until(e.Expiry)))
+	}
+	return nil
+}
+
+// authStatus is `auth status`: the stored logins (of one server), as a table or JSON.
+func authStatus(store *oauth.Store, server, format string, stdout io.Writer) error {
+	var es []*oauth.Entry
+	if server != "" {
+		es = store.ForServer(server)
+	} else {
+		es = store.All()
+	}
+	if format == "json" {
+		type row struct {
+			Server   string     `json:"server"`
+			Issuer   string     `json:"issuer"`
+			Resource string     `json:"resource"`
+			Scopes   []string   `json:"scopes"`
+			Expiry   *time.Time `json:"expiry,omitempty"`
+			Refresh  bool       `json:"refreshable"`
+			Grant    string     `json:"grant,omitempty"`
+			// What a server's author debugs a login with: the documents as
+			// fetched and the client as registered (kept at the login; absent
+			// for a login stored before), and the token's claims decoded from
+			// the stored token (never the token, a secret or the signature).
+			ResourceMeta *oauth.ResourceMetadata `json:"resource_metadata,omitempty"`
+			IssuerMeta   *oauth.IssuerMetadata   `json:"issuer_metadata,omitempty"`
+			Client       *oauth.ClientMetadata   `json:"client_metadata,omitempty"`
+			Claims       *oauth.Claims           `json:"token_claims"`
+		}
+		rows := []row{}
+		for _, e := range es {
+			r := row{Server: e.Server, Issuer: e.Issuer, Resource: e.Resource, Scopes: e.Scopes, Refresh: e.RefreshToken != "" || (e.Grant == "client_credentials" && e.ClientSecret != ""), Grant: e.Grant,
+				ResourceMeta: e.ResourceMeta, IssuerMeta: e.IssuerMeta, Client: e.Client, Claims: oauth.DecodeClaims(e.AccessToken, e.Issuer, e.Resource)}
+			if !e.Expiry.IsZero() {
+				t := e.Expiry
+				r.Expiry = &t
+			}
+			rows = append(rows, r)
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"formatVersion": 1, "logins": rows})
+	}
+	if len(es) == 0 {
+		if server != "" {
+			fmt.Fprintf(stdout, "no stored login for %s (mcpscope auth login %s)\n", server, server)
+		} else {
+			fmt.Fprintf(stdout, "no stored logins (in %s)\n", store.Dir)
+		}
+		return nil
+	}
+	for _, e := range es {
+		refresh := renewal(e)
+		fmt.Fprintf(stdout, "%s\n  issuer  %s\n  scopes  %s\n  expiry  %s (%s)\n", termsafe.Line(e.Server), termsafe.Line(e.Issuer), termsafe.Line(scopes(e.Scopes)), expiry(e), refresh)
+		// The claims' audience and expiry: a token for another audience is the
+		// commonest reason a server refuses a login that worked (DecodeClaims
+		// makes its strings safe).
+		fmt.Fprintf(stdout, "  claims  %s\n", oauth.DecodeClaims(e.AccessToken, e.Issuer, e.Resource).Summary())
+	}
+	return nil
+}
+
+// authLogout is `auth logout`: stored logins revoked and removed, with the client
+// registrations no other login uses.
+func authLogout(ctx context.Context, server string, all bool, mo oauth.Options, stdout, stderr io.Writer) error {
+	store := mo.Store
+	var es []*oauth.Entry
+	switch {
+	case all && server != "":
+		return usageErr("auth logout: give a server or --all, not both")
+	case all:
+		es = store.All()
+	case server == "":
+		return usageErr("auth logout: give the server's URL or config NAME, or --all")
+	default:
+		es = store.ForServer(server)
+	}
+	// The client registration kept for an issuer goes too (with --all, every
+	// one; else when no other stored login uses that issuer), so that logging
+	// out is the way to start afresh where the authorization server forgot it.
+	forget := map[string]bool{}
+	if all {
+		for _, r := range store.Registrations() {
+			forget[r.Issuer] = true
+		}
+	}
+	if len(es) == 0 && len(forget) == 0 {
+		fmt.Fprintln(stdout, "no stored login to remove")
+		return nil
+	}
+	for _, e := range es {
+		// Revoke at the authorization server first (RFC 7009): a token file that
+		// leaked stays usable until it expires otherwise. A failure is said, and
+		// the login is removed here all the same.
+		note, rerr := oauth.New(e.Server, mo).Revoke(ctx, e)
+		if err := store.Delete(e); err != nil {
+			return &exitError{code: exitServer, msg: fmt.Sprintf("removing the login for %s: %v", e.Server, err)}
+		}
+		fmt.Fprintf(stdout, "logged out of %s (issuer %s)\n", e.Server, e.Issuer)
+		if rerr != nil {
+			fmt.Fprintf(stderr, "mcpscope: warning: %v\n", rerr)
+		} else {
+			fmt.Fprintf(stdout, "  %s\n", note)
+		}
+		forget[e.Issuer] = true
+	}
+	for _, e := range store.All() {
+		delete(forget, e.Issuer) // still used by another login
+	}
+	for _, issuer := range slices.Sorted(maps.Keys(forget)) {
+		r := store.LoadRegistration(issuer)
+		ok, err := store.DeleteRegistration(issuer)
+		if err != nil {
+			return &exitError{code: exitServer, msg: fmt.Sprintf("removing the client registered with %s: %v", issuer, err)}
+		}
+		if ok && r != nil {
+			fmt.Fprintf(stdout, "forgot the client %s registered with %s (kept in %s); the next login there registers again\n", r.ClientID, issuer, store.ClientsDir())
+		}
+	}
+	return nil
+}
+
+// authToken is `auth token`: the stored access token, refreshed if need be, never a
+// new login.
+func authToken(ctx context.Context, server string, mo oauth.Options, stdout io.Writer) error {
+	if server == "" {
+		return usageErr("auth token: give the server's URL or config NAME")
+	}
+	mo.Interactive = false
+	m := oauth.New(server, mo)
+	tok, err := m.Token(ctx)
+	if err != nil || tok == "" {
+		msg := fmt.Sprintf("no usable stored login for %s; run: mcpscope auth login %s", server, server)
+		if err != nil {
+			msg = err.Error()
+		}
+		return &exitError{code: exitServer, msg: msg}
+	}
+	fmt.Fprintln(stdout, tok)
+	return nil
 }
 
 // authServerURL reads URL|NAME: a URL as is, a NAME from the config files (its url).

@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -18,7 +15,6 @@ import (
 	"github.com/mcpscope/mcpscope/host"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/pollread"
-	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/replay"
 )
@@ -86,19 +82,9 @@ func startRecordingAt(c *common, target client.Target, tap *wire.Tap) (stop func
 
 // startRecordingFrom starts a recording that begins with what snap knows of the
 // session (its handshake and lists), for a recording started mid-session.
-// nextRecordPlace is where the next R records once a recording has ended: a new
-// dated name in the same directory, or beside the file --record named (the ended
-// recording holds that name). Not the current directory, unless that is where the
-// user pointed.
-func nextRecordPlace(path string) string {
-	if path == "" {
-		return ""
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return path
-	}
-	return filepath.Dir(path)
-}
+// nextRecordPlace is where the next R records once a recording has ended
+// (record.NextPlace).
+func nextRecordPlace(path string) string { return record.NextPlace(path) }
 
 func startRecordingFrom(c *common, target client.Target, tap *wire.Tap, snap *record.Snapshot) (stop func(), path string, err error) {
 	red, envNames, err := c.redactor()
@@ -168,78 +154,66 @@ func startRecordingFrom(c *common, target client.Target, tap *wire.Tap, snap *re
 
 // runReplay runs a recording again against a live server as a golden test.
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	var c common
-	c.register(fs, "text")
-	var ignore multiFlag
-	var strict, update, saveIgnore bool
-	fs.Var(&ignore, "ignore", "a JSON `PATH` to ignore in responses and notifications, with * and **, METHOD: or TOOL: (repeatable)")
-	var only multiFlag
-	fs.Var(&only, "only", "run only these exchanges: an id (TOOL-N in a saved collection) or a tool name (repeatable, or comma-separated)")
-	fs.BoolVar(&strict, "strict-order", false, "compare each request's notifications in order, not as a multiset")
-	fs.BoolVar(&update, "update", false, "rewrite the recorded responses from the live server")
-	fs.BoolVar(&saveIgnore, "save-ignore", false, "add the --ignore paths to the recording's header, so that every later replay ignores them too")
-	pos, argv, err := parse(fs, args, func(pos []string, _ string) bool { return len(pos) >= 1 })
+	c, a, err := parseReplay(args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageErr("replay needs one recording: mcpscope replay FILE [-- CMD ARGS...] (see mcpscope replay --help)")
-	}
-	switch c.format {
-	case "text", "json":
-	default:
-		return usageErr("--format %q: use text or json", c.format)
-	}
-	if err := replay.CheckPatterns(ignore); err != nil {
-		return usageErr("%v", err)
-	}
-	file := pos[0]
-	rec, err := record.Load(file)
+	rec, err := record.Load(a.file)
 	if err != nil {
 		return &exitError{code: exitUsage, msg: "replay: " + err.Error()}
 	}
 	for _, w := range rec.Warnings {
-		fmt.Fprintf(stderr, "mcpscope: %s: %s\n", file, w)
+		fmt.Fprintf(stderr, "mcpscope: %s: %s\n", a.file, w)
 	}
 	if rec.Several() || len(c.naming.servers) > 0 {
-		framingGiven := false
-		fs.Visit(func(f *flag.Flag) { framingGiven = framingGiven || f.Name == "framing" })
-		return replayServers(ctx, &c, rec, replayArgs{file: file, argv: argv, ignore: ignore, strict: strict, update: update, saveIgnore: saveIgnore, framingGiven: framingGiven, only: splitOnly(only)}, stdout, stderr)
+		return replayServers(ctx, c, rec, a, stdout, stderr)
 	}
-	var target client.Target
-	switch {
-	case len(argv) == 1 && (strings.HasPrefix(argv[0], "http://") || strings.HasPrefix(argv[0], "https://")):
-		target.URL = argv[0]
-	case len(argv) > 0:
-		target.Argv = argv
-	case rec.Header.Target.Transport == "http":
-		if rec.Header.Target.URL == "" || strings.Contains(rec.Header.Target.URL, record.Redacted) {
-			return usageErr("%s was recorded over HTTP and its URL is not usable; give one: mcpscope replay %s -- URL", file, file)
-		}
-		target.URL = rec.Header.Target.URL
-	default:
-		argv = rec.Header.Target.Argv
-		if len(argv) == 0 {
-			return usageErr("%s names no server command; give one: mcpscope replay %s -- CMD ARGS...", file, file)
-		}
-		for _, a := range argv {
-			if strings.Contains(a, record.Redacted) {
-				fmt.Fprintf(stderr, "mcpscope: note: the recorded command has a redacted argument; give the command after -- if the server needs it\n")
-				break
-			}
-		}
-		target.Argv, target.Dir = record.LiveArgv(argv), rec.Header.Target.Dir
+	return replayOne(ctx, c, rec, a, stdout, stderr)
+}
+
+// parseReplay reads replay's flags.
+func parseReplay(args []string) (*common, replayArgs, error) {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	var c common
+	c.register(fs, "text")
+	var a replayArgs
+	var ignore, only multiFlag
+	fs.Var(&ignore, "ignore", "a JSON `PATH` to ignore in responses and notifications, with * and **, METHOD: or TOOL: (repeatable)")
+	fs.Var(&only, "only", "run only these exchanges: an id (TOOL-N in a saved collection) or a tool name (repeatable, or comma-separated)")
+	fs.BoolVar(&a.strict, "strict-order", false, "compare each request's notifications in order, not as a multiset")
+	fs.BoolVar(&a.update, "update", false, "rewrite the recorded responses from the live server")
+	fs.BoolVar(&a.saveIgnore, "save-ignore", false, "add the --ignore paths to the recording's header, so that every later replay ignores them too")
+	pos, argv, err := parse(fs, args, func(pos []string, _ string) bool { return len(pos) >= 1 })
+	if err != nil {
+		return nil, a, err
 	}
-	explicit := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
-	if !explicit["framing"] && rec.Header.Target.Framing != "" {
+	if len(pos) != 1 {
+		return nil, a, usageErr("replay needs one recording: mcpscope replay FILE [-- CMD ARGS...] (see mcpscope replay --help)")
+	}
+	if c.format != "text" && c.format != "json" {
+		return nil, a, usageErr("--format %q: use text or json", c.format)
+	}
+	if err := replay.CheckPatterns(ignore); err != nil {
+		return nil, a, usageErr("%v", err)
+	}
+	a.file, a.argv, a.ignore, a.only = pos[0], argv, ignore, splitOnly(only)
+	fs.Visit(func(f *flag.Flag) { a.framingGiven = a.framingGiven || f.Name == "framing" })
+	return &c, a, nil
+}
+
+// replayOne replays a recording of one server: against the command or URL after --,
+// or the recorded one; --update and --save-ignore rewrite the file.
+func replayOne(ctx context.Context, c *common, rec *record.Recording, a replayArgs, stdout, stderr io.Writer) error {
+	target, err := replayTarget(rec, a, stderr)
+	if err != nil {
+		return err
+	}
+	if !a.framingGiven && rec.Header.Target.Framing != "" {
 		c.framing = rec.Header.Target.Framing
 	}
 	if target.URL == "" {
-		warnMissingEnv(&c, rec.Header.Target.Env, stderr)
+		warnMissingEnv(c, rec.Header.Target.Env, stderr)
 	}
-
 	tap := &wire.Tap{}
 	opts, err := c.options(tap, stderr)
 	if err != nil {
@@ -249,56 +223,60 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	stopRecording, err := startRecording(&c, target, tap)
+	stopRecording, err := startRecording(c, target, tap)
 	if err != nil {
 		return err
 	}
 	report, err := replay.Run(ctx, rec, target, replay.Options{
-		Client: opts, Ignore: ignore, StrictOrder: strict, Update: update, Redact: red, Timeout: c.remote.timeout,
-		Only: splitOnly(only),
+		Client: opts, Ignore: a.ignore, StrictOrder: a.strict, Update: a.update, Redact: red, Timeout: c.remote.timeout,
+		Only: a.only,
 	})
 	stopRecording()
 	if err != nil {
 		return err
 	}
-	if c.format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(report); err != nil {
-			return err
-		}
-	} else {
-		report.WriteText(termsafe.NewWriter(stdout)) // for people: the diffs quote the server
+	text := func(w io.Writer) error { report.WriteText(w); return nil }
+	if err := writeReport(c.format, stdout, report, text); err != nil {
+		return err
 	}
+	return replayOutcome(rec, report, a, stderr)
+}
+
+// replayTarget is the server a recording of one replays against: the URL or command
+// after --, or the recorded one.
+func replayTarget(rec *record.Recording, a replayArgs, stderr io.Writer) (client.Target, error) {
+	switch {
+	case len(a.argv) == 1 && (strings.HasPrefix(a.argv[0], "http://") || strings.HasPrefix(a.argv[0], "https://")):
+		return client.Target{URL: a.argv[0]}, nil
+	case len(a.argv) > 0:
+		return client.Target{Argv: a.argv}, nil
+	}
+	return recordedTarget(a.file, "", rec.Header.Target, stderr)
+}
+
+// replayOutcome writes what --update and --save-ignore change and turns the report
+// into the exit code: a difference fails the replay, unless --update accepted it.
+func replayOutcome(rec *record.Recording, report *replay.Report, a replayArgs, stderr io.Writer) error {
 	out := rec
-	if update && !report.OK() {
+	if a.update && !report.OK() {
 		out = report.Updated
 	}
-	if saveIgnore {
-		for _, p := range ignore {
-			if !slices.Contains(out.Header.Ignore, p) {
-				out.Header.Ignore = append(out.Header.Ignore, p)
-			}
+	if a.saveIgnore {
+		if err := saveIgnored(out, a, stderr); err != nil {
+			return err
+		}
+	} else if out != rec {
+		if err := out.Save(a.file); err != nil {
+			return &exitError{code: exitServer, msg: fmt.Sprintf("replay: writing %s: %v", a.file, err)}
 		}
 	}
-	if out != rec || saveIgnore {
-		if err := out.Save(file); err != nil {
-			return &exitError{code: exitServer, msg: fmt.Sprintf("replay: writing %s: %v", file, err)}
-		}
-	}
-	if saveIgnore {
-		fmt.Fprintf(stderr, "mcpscope: %s ignores %s from now on\n", file, strings.Join(out.Header.Ignore, ", "))
-	}
-	if update {
-		if report.OK() {
-			fmt.Fprintf(stderr, "mcpscope: %s already matches the server; responses not rewritten\n", file)
-		} else {
-			fmt.Fprintf(stderr, "mcpscope: updated %s: %s rewritten from the live server\n", file, plural.Count(len(report.Failures), "exchange"))
-		}
-		return nil
-	}
-	if !report.OK() {
-		return &exitError{code: exitServer, msg: fmt.Sprintf("%s differs from the live server in %d of %s (--update accepts the live answers)", file, len(report.Failures), plural.Count(report.Replayed, "exchange"))}
+	switch {
+	case a.update && report.OK():
+		fmt.Fprintf(stderr, "mcpscope: %s already matches the server; responses not rewritten\n", a.file)
+	case a.update:
+		fmt.Fprintf(stderr, "mcpscope: updated %s: %s rewritten from the live server\n", a.file, plural.Count(len(report.Failures), "exchange"))
+	case !report.OK():
+		return &exitError{code: exitServer, msg: fmt.Sprintf("%s differs from the live server in %d of %s (--update accepts the live answers)", a.file, len(report.Failures), plural.Count(report.Replayed, "exchange"))}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
-	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/replay"
@@ -27,61 +27,6 @@ type replayArgs struct {
 	// only are --only's names: NAME (an exchange id or a tool name, in whichever
 	// server has it) or SERVER/NAME (in that server only).
 	only []string
-}
-
-// onlyByServer splits --only among the servers replayed: each name goes to the
-// servers whose exchanges it picks (SERVER/NAME to that one). A name that picks no
-// exchange of any of them is a usage error that lists what each server has; a
-// server that no name picks is left out (said in skipped).
-func onlyByServer(rec *record.Recording, names []string, only []string) (map[string][]string, []string, error) {
-	subs := map[string]*record.Recording{}
-	for _, n := range names {
-		sub, err := rec.ForServer(n)
-		if err != nil {
-			return nil, nil, usageErr("%v", err)
-		}
-		subs[n] = sub
-	}
-	out := map[string][]string{}
-	var missing []string
-	for _, o := range only {
-		server, name, qualified := strings.Cut(o, "/")
-		found := false
-		for _, n := range names {
-			if qualified && n != server {
-				continue
-			}
-			look := o
-			if qualified {
-				look = name
-			}
-			if replay.MatchesOnly(subs[n], look) {
-				out[n] = append(out[n], look)
-				found = true
-			}
-		}
-		if !found {
-			missing = append(missing, o)
-		}
-	}
-	if len(missing) > 0 {
-		var has []string
-		for _, n := range names {
-			list := replay.OnlyNames(subs[n])
-			if len(list) > 20 {
-				list = append(list[:20], "…")
-			}
-			has = append(has, fmt.Sprintf("%s: %s", n, strings.Join(list, ", ")))
-		}
-		return nil, nil, usageErr("--only %s: no exchange of the servers replayed has that id or names that tool (SERVER/NAME picks one server's); they have: %s", strings.Join(missing, ", "), strings.Join(has, "; "))
-	}
-	var skipped []string
-	for _, n := range names {
-		if len(out[n]) == 0 {
-			skipped = append(skipped, n)
-		}
-	}
-	return out, skipped, nil
 }
 
 // serverSelection reads replay's and serve's --server: NAME, or NAME=TARGET to replay
@@ -101,107 +46,128 @@ func serverSelection(values []string) (names []string, targets map[string]string
 	return names, targets, nil
 }
 
-// recordedTarget is the target a recording's header names, or why it cannot be used.
+// recordedTarget is the target a recording's header names (of server, in a recording
+// of several; "" for a recording of one), or a usage error that says how to give one.
 func recordedTarget(file, server string, t record.Target, stderr io.Writer) (client.Target, error) {
-	give := fmt.Sprintf("mcpscope replay %s -- ", file)
-	if server != "" {
-		give = fmt.Sprintf("mcpscope replay %s --server %s=", file, server)
+	target, redacted, err := replay.RecordedTarget(t)
+	switch {
+	case server == "" && errors.Is(err, replay.ErrUnusableURL):
+		return target, usageErr("%s was recorded over HTTP and its URL is not usable; give one: mcpscope replay %s -- URL", file, file)
+	case server == "" && err != nil:
+		return target, usageErr("%s names no server command; give one: mcpscope replay %s -- CMD ARGS...", file, file)
+	case server == "" && redacted:
+		fmt.Fprintf(stderr, "mcpscope: note: the recorded command has a redacted argument; give the command after -- if the server needs it\n")
+	case errors.Is(err, replay.ErrUnusableURL):
+		return target, usageErr("%s: server %q was recorded over HTTP and its URL is not usable; give one: mcpscope replay %s --server %s=URL", file, server, file, server)
+	case err != nil:
+		return target, usageErr("%s: server %q has no server command; give one: mcpscope replay %s --server %s=CMD", file, server, file, server)
+	case redacted:
+		fmt.Fprintf(stderr, "mcpscope: note: the recorded command of server %q has a redacted argument; give it with mcpscope replay %s --server %s='CMD ARGS' if the server needs it\n", server, file, server)
 	}
-	if t.Transport == "http" {
-		if t.URL == "" || strings.Contains(t.URL, record.Redacted) {
-			return client.Target{}, usageErr("%s: %s was recorded over HTTP and its URL is not usable; give one: %sURL", file, orOne(server), give)
-		}
-		return client.Target{URL: t.URL}, nil
-	}
-	if len(t.Argv) == 0 {
-		return client.Target{}, usageErr("%s: %s has no server command; give one: %sCMD", file, orOne(server), give)
-	}
-	for _, a := range t.Argv {
-		if strings.Contains(a, record.Redacted) {
-			fmt.Fprintf(stderr, "mcpscope: note: the recorded command of %s has a redacted argument; give it with %s'CMD ARGS' if the server needs it\n", orOne(server), give)
-			break
-		}
-	}
-	return client.Target{Argv: record.LiveArgv(t.Argv), Dir: t.Dir}, nil
-}
-
-func orOne(server string) string {
-	if server == "" {
-		return "the recording"
-	}
-	return fmt.Sprintf("server %q", server)
-}
-
-// serverReport is one server's part of the replay report.
-type serverReport struct {
-	Server string         `json:"server"`
-	Report *replay.Report `json:"report"`
+	return target, nil
 }
 
 // replayServers replays a recording of several servers: each one (or those named
-// with --server) against its recorded target, one after the other. Every line of the
-// text report starts with the server's name, so a difference names its server.
+// with --server) against its recorded target, one after the other (package replay's
+// RunServers). Every line of the text report starts with the server's name.
 func replayServers(ctx context.Context, c *common, rec *record.Recording, a replayArgs, stdout, stderr io.Writer) error {
-	names, targets, err := serverSelection(c.naming.servers)
+	names, only, err := replayedServers(c, rec, a, stderr)
 	if err != nil {
 		return err
 	}
-	if !rec.Several() {
-		return usageErr("%s records one server; --server picks one of a recording of several (replay it without --server)", a.file)
+	runs, err := serverRuns(ctx, c, rec, a, names, only, stderr)
+	if err != nil {
+		return err
 	}
-	if len(names) == 0 {
-		names = rec.ServerNames()
+	report, err := replay.RunServers(ctx, rec, runs)
+	if err != nil {
+		return err
 	}
-	if len(a.argv) > 0 {
-		if len(names) != 1 {
-			return usageErr("%s records %d servers (%s); a command or URL after -- replaces one: add --server NAME", a.file, len(rec.Header.Servers), strings.Join(rec.ServerNames(), ", "))
-		}
-		targets[names[0]] = strings.Join(quoteAll(a.argv), " ")
+	if err := writeReport(c.format, stdout, report, report.WriteText); err != nil {
+		return err
 	}
-	if a.update {
-		return usageErr("--update is not supported yet for a recording of several servers")
-	}
-	if c.recordSet {
-		return usageErr("--record is not supported yet when replaying a recording of several servers")
-	}
-	var only map[string][]string
-	if len(a.only) > 0 {
-		var skipped []string
-		if only, skipped, err = onlyByServer(rec, names, a.only); err != nil {
+	if a.saveIgnore {
+		if err := saveIgnored(rec, a, stderr); err != nil {
 			return err
 		}
-		if len(skipped) > 0 {
-			fmt.Fprintf(stderr, "mcpscope: --only names no exchange of %s; not replayed\n", strings.Join(skipped, ", "))
-			kept := names[:0:0]
-			for _, n := range names {
-				if len(only[n]) > 0 {
-					kept = append(kept, n)
-				}
-			}
-			names = kept
+	}
+	if !report.OK() {
+		return &exitError{code: exitServer, msg: fmt.Sprintf("%s differs from the live servers: %s", a.file, report.Differs())}
+	}
+	return nil
+}
+
+// replayedServers checks what the flags ask of a recording of several and says which
+// servers replay, with the exchanges --only picks of each.
+func replayedServers(c *common, rec *record.Recording, a replayArgs, stderr io.Writer) ([]string, map[string][]string, error) {
+	names, _, err := serverSelection(c.naming.servers)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case !rec.Several():
+		return nil, nil, usageErr("%s records one server; --server picks one of a recording of several (replay it without --server)", a.file)
+	case len(names) == 0:
+		names = rec.ServerNames()
+	}
+	if len(a.argv) > 0 && len(names) != 1 {
+		return nil, nil, usageErr("%s records %d servers (%s); a command or URL after -- replaces one: add --server NAME", a.file, len(rec.Header.Servers), strings.Join(rec.ServerNames(), ", "))
+	}
+	if a.update {
+		return nil, nil, usageErr("--update is not supported yet for a recording of several servers")
+	}
+	if c.recordSet {
+		return nil, nil, usageErr("--record is not supported yet when replaying a recording of several servers")
+	}
+	if len(a.only) == 0 {
+		return names, nil, nil
+	}
+	only, skipped, err := replay.OnlyByServer(rec, names, a.only)
+	if err != nil || len(skipped) == 0 {
+		return names, only, err
+	}
+	fmt.Fprintf(stderr, "mcpscope: --only names no exchange of %s; not replayed\n", strings.Join(skipped, ", "))
+	kept := names[:0:0]
+	for _, n := range names {
+		if len(only[n]) > 0 {
+			kept = append(kept, n)
 		}
+	}
+	return kept, only, nil
+}
+
+// serverRuns builds each server's target (--server NAME=TARGET, a command after --,
+// or the recorded one) and client options (its recorded framing unless --framing is
+// given; --trace with its name on each line), before any of them runs: a server that
+// cannot be replayed is said before the others take their time.
+func serverRuns(ctx context.Context, c *common, rec *record.Recording, a replayArgs, names []string, only map[string][]string, stderr io.Writer) ([]replay.ServerRun, error) {
+	_, targets, _ := serverSelection(c.naming.servers) // checked by replayedServers
+	if len(a.argv) > 0 {
+		targets[names[0]] = strings.Join(quoteAll(a.argv), " ")
 	}
 	src, err := c.sources()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var reports []serverReport
-	failed := map[string]*replay.Report{}
+	red, _, err := c.redactor()
+	if err != nil {
+		return nil, err
+	}
 	var mu sync.Mutex
+	var runs []replay.ServerRun
 	for _, name := range names {
 		sub, err := rec.ForServer(name)
 		if err != nil {
-			return usageErr("%s: %v", a.file, err)
+			return nil, usageErr("%s: %v", a.file, err)
 		}
 		var target client.Target
 		if t, ok := targets[name]; ok {
 			srv, err := c.serverTarget(ctx, src, name, t)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			target = srv.spec.Target
 		} else if target, err = recordedTarget(a.file, name, sub.Header.Target, stderr); err != nil {
-			return err
+			return nil, err
 		}
 		cc := *c
 		if !a.framingGiven && sub.Header.Target.Framing != "" {
@@ -217,58 +183,35 @@ func replayServers(ctx context.Context, c *common, rec *record.Recording, a repl
 		}
 		opts, err := cc.options(tap, stderr)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		red, _, err := cc.redactor()
-		if err != nil {
-			return err
-		}
-		report, err := replay.Run(ctx, sub, target, replay.Options{
+		runs = append(runs, replay.ServerRun{Name: name, Target: target, Options: replay.Options{
 			Client: opts, Ignore: a.ignore, StrictOrder: a.strict, Redact: red, Timeout: c.remote.timeout,
 			Only: only[name],
-		})
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return fmt.Errorf("server %q: %w", name, err)
-		}
-		reports = append(reports, serverReport{Server: name, Report: report})
-		if !report.OK() {
-			failed[name] = report
-		}
+		}})
 	}
-	if c.format == "json" {
+	return runs, nil
+}
+
+// writeReport writes a replay's report: indented JSON, or text for people (through
+// termsafe: the diffs quote the server).
+func writeReport(format string, stdout io.Writer, report any, text func(io.Writer) error) error {
+	if format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"servers": reports}); err != nil {
-			return err
-		}
-	} else {
-		for _, r := range reports {
-			r.Report.WriteText(prefixWriter{&mu, termsafe.NewWriter(stdout), r.Server + ": "})
-		}
+		return enc.Encode(report)
 	}
-	if a.saveIgnore {
-		for _, p := range a.ignore {
-			if !slices.Contains(rec.Header.Ignore, p) {
-				rec.Header.Ignore = append(rec.Header.Ignore, p)
-			}
-		}
-		if err := rec.Save(a.file); err != nil {
-			return &exitError{code: exitServer, msg: fmt.Sprintf("replay: writing %s: %v", a.file, err)}
-		}
-		fmt.Fprintf(stderr, "mcpscope: %s ignores %s from now on\n", a.file, strings.Join(rec.Header.Ignore, ", "))
+	return text(termsafe.NewWriter(stdout))
+}
+
+// saveIgnored adds --ignore's paths to the recording's header (--save-ignore) and
+// writes it.
+func saveIgnored(rec *record.Recording, a replayArgs, stderr io.Writer) error {
+	rec.AddIgnore(a.ignore)
+	if err := rec.Save(a.file); err != nil {
+		return &exitError{code: exitServer, msg: fmt.Sprintf("replay: writing %s: %v", a.file, err)}
 	}
-	if len(failed) > 0 {
-		var parts []string
-		for _, r := range reports {
-			if f := failed[r.Server]; f != nil {
-				parts = append(parts, fmt.Sprintf("server %q in %d of %s", r.Server, len(f.Failures), plural.Count(f.Replayed, "exchange")))
-			}
-		}
-		return &exitError{code: exitServer, msg: fmt.Sprintf("%s differs from the live servers: %s", a.file, strings.Join(parts, "; "))}
-	}
+	fmt.Fprintf(stderr, "mcpscope: %s ignores %s from now on\n", a.file, strings.Join(rec.Header.Ignore, ", "))
 	return nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,9 +11,6 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client/wire"
-	"github.com/mcpscope/mcpscope/internal/plural"
-	"github.com/mcpscope/mcpscope/internal/termsafe"
-	"github.com/mcpscope/mcpscope/surface"
 	"github.com/mcpscope/mcpscope/watch"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -109,7 +105,7 @@ func watchSpec(spec *workbench.Spec, w *watchFlag, debounce time.Duration) error
 
 // inspectWatch is --inspect --watch: the tool list, then after every change to the
 // watched files the restart (or HTTP re-list) and the classified surface diff, until
-// interrupted.
+// interrupted (workbench.Follow says each step).
 func inspectWatch(ctx context.Context, c *common, srv namedServer, w *watchFlag, debounce time.Duration, stdout, stderr io.Writer) error {
 	spec := srv.spec
 	if err := watchSpec(&spec, w, debounce); err != nil {
@@ -134,65 +130,10 @@ func inspectWatch(ctx context.Context, c *common, srv namedServer, w *watchFlag,
 	}
 	wb := workbench.New(workbench.Options{Client: opts, OnWire: onWire})
 	defer wb.Close()
-	events, cancel := wb.Subscribe()
-	defer cancel()
-	if err := wb.Add(spec); err != nil {
-		return usageErr("%v", err)
+	err = workbench.Follow(ctx, wb, spec, stdout, stderr)
+	var ae *workbench.AddError
+	if errors.As(err, &ae) {
+		return usageErr("%v", ae.Err)
 	}
-	out := termsafe.NewWriter(stdout)
-	errOut := termsafe.NewWriter(stderr)
-	say := func(format string, a ...any) {
-		fmt.Fprintf(out, "[%s] "+format+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...)
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case e, ok := <-events:
-			if !ok {
-				return errors.New("the workbench closed")
-			}
-			switch e.Kind {
-			case workbench.EventWatch:
-				say("%s", e.Text)
-				if len(e.Files) > 0 {
-					// What set the restart off, on stderr too: stdout may be a pipe to a
-					// file or a program, and a person watching the terminal asks why.
-					what := "restarting"
-					if spec.Target.URL != "" {
-						what = "re-listing"
-					}
-					fmt.Fprintf(errOut, "mcpscope: %s changed; %s\n", workbench.ShortPaths(e.Files), what)
-				}
-			case workbench.EventStatus:
-				switch e.Status.State {
-				case workbench.StateConnected:
-					tools, err := wb.Tools(ctx, spec.Name)
-					if err != nil {
-						say("listing tools failed: %v", err)
-						continue
-					}
-					names := make([]string, 0, len(tools.Tools))
-					for _, t := range tools.Tools {
-						names = append(names, t.Name)
-					}
-					say("connected: %s: %s", plural.Count(len(names), "tool"), strings.Join(names, ", "))
-				case workbench.StateFailed, workbench.StateExited:
-					say("the server %s: %s", e.Status.State, e.Status.Reason)
-					for _, l := range e.Status.Stderr {
-						fmt.Fprintf(out, "    stderr: %s\n", l)
-					}
-					say("waiting for the next change")
-				}
-			case workbench.EventSurfaceChanged:
-				if e.Surface.Empty() {
-					say("surface unchanged")
-					continue
-				}
-				if err := surface.Write(out, surface.FormatText, e.Surface, true); err != nil {
-					return err
-				}
-			}
-		}
-	}
+	return err
 }
