@@ -237,12 +237,12 @@ func (c *common) applyOAuth(o *client.Options, stderr io.Writer) error {
 		return err
 	}
 	o.Secrets = append(o.Secrets, mo.ClientSecret, mo.Assertion, mo.IDToken, mo.IDPClientSecret)
-	o.Auth = func(target target.Target, note, secret func(string)) wire.Authorizer {
+	o.Auth = func(t target.Target, note, secret func(string)) wire.Authorizer {
 		opts := mo
-		withEntry(&opts, target.OAuth, c.oauthF)
+		withEntry(&opts, t.OAuth, c.oauthF)
 		opts.Log = &oauth.Log{}
 		opts.Log.Subscribe(func(s oauth.Step) { note(s.String()) })
-		m := oauth.New(target.URL, opts)
+		m := oauth.New(t.URL, opts)
 		m.OnSecret(secret)
 		return m
 	}
