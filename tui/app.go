@@ -266,6 +266,18 @@ func (p *pump) log(server string, t time.Time, l client.LogMessage) {
 	p.poke()
 }
 
+// dropped counts n log lines the workbench's subscription lost while this reader
+// waited on the screen: the next batch says so with the pump's own.
+func (p *pump) dropped(n int) {
+	if n <= 0 {
+		return
+	}
+	p.mu.Lock()
+	p.lostLog += n
+	p.mu.Unlock()
+	p.poke()
+}
+
 // poke wakes the flusher (once per batch: the wake channel holds one).
 func (p *pump) poke() {
 	select {

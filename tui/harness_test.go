@@ -33,6 +33,28 @@ type harness struct {
 	// updates counts the messages given to Update (each one costs the program a
 	// View): how many a burst of server events took to reach the screen.
 	updates int
+	// gate, while set (block), holds every sender as Bubble Tea's Send holds it while
+	// the program cannot take messages (an $EDITOR runs); resume opens it.
+	gate chan struct{}
+}
+
+// block makes the screen stop taking messages, as it does while an $EDITOR runs:
+// whoever sends one (the pump, the workbench's reader, a command) waits.
+func (h *harness) block() {
+	h.mu.Lock()
+	h.gate = make(chan struct{})
+	h.mu.Unlock()
+}
+
+// resume lets the waiting senders through.
+func (h *harness) resume() {
+	h.mu.Lock()
+	g := h.gate
+	h.gate = nil
+	h.mu.Unlock()
+	if g != nil {
+		close(g)
+	}
 }
 
 func newHarness(t testing.TB, target target.Target, width, height int) *harness {
@@ -60,6 +82,7 @@ func newHarnessWith(t testing.TB, opts Options, width, height int) *harness {
 
 // close stops the backend and the server.
 func (h *harness) close() {
+	h.resume()
 	h.m.pump.stop()
 	h.m.closeSession()
 }
@@ -71,6 +94,11 @@ func hostTarget(t testing.TB) target.Target {
 
 func (h *harness) post(msg tea.Msg) {
 	h.mu.Lock()
+	if g := h.gate; g != nil {
+		h.mu.Unlock()
+		<-g
+		h.mu.Lock()
+	}
 	h.inbox = append(h.inbox, msg)
 	h.mu.Unlock()
 	select {

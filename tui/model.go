@@ -141,6 +141,7 @@ type model struct {
 	servers []*server
 	wb      *workbench.Workbench
 	wbStop  func()
+	wbSub   *workbench.Subscription
 	cmd     *cmdLine // the command line, while open
 	cmdKeys cmdKeys
 	// The Servers tab: the selected row and its detail.

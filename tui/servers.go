@@ -71,6 +71,18 @@ type serverCounts struct {
 	err                string // why a list failed (shown in the detail)
 }
 
+// wbQueue bounds the workbench events that wait for the screen (see connect).
+const wbQueue = 1024
+
+// screenKinds are the workbench events the screen follows: all but the wire frames,
+// which reach it through OnWire and the pump.
+var screenKinds = []workbench.EventKind{
+	workbench.EventStatus, workbench.EventLog, workbench.EventToolsChanged,
+	workbench.EventResourceUpdated, workbench.EventResourcesChanged, workbench.EventPromptsChanged,
+	workbench.EventAdded, workbench.EventRemoved, workbench.EventReconnect, workbench.EventWatch,
+	workbench.EventSurfaceChanged, workbench.EventAuth, workbench.EventNeedsScope, workbench.EventDropped,
+}
+
 // Messages from the workbench.
 type (
 	// wbMsg is one event of the workbench's stream other than wire frames (those come
@@ -211,14 +223,16 @@ func (m *model) connect() tea.Cmd {
 			}
 		},
 	})
-	events, stop := m.wb.Subscribe()
-	m.wbStop = stop
+	// Every kind but the wire frames (they come through OnWire to the pump), with a
+	// bound: while the screen takes no messages (an $EDITOR runs) this reader waits
+	// with an event in hand, and what comes behind it waits here, within wbQueue;
+	// the logs beyond are counted and Logs says how many (pump.dropped).
+	sub := m.wb.SubscribeWith(workbench.SubscribeOptions{Kinds: screenKinds, Max: wbQueue})
+	m.wbSub, m.wbStop = sub, sub.Close
 	go func() {
-		for e := range events {
-			if e.Kind == workbench.EventWire {
-				continue
-			}
-			if e.Kind == workbench.EventLog && pump != nil {
+		for e := range sub.C {
+			switch {
+			case e.Kind == workbench.EventLog && pump != nil:
 				// Logs go in the pump's batches, one message per frame whatever
 				// their number; the events after them do not wait for the screen
 				// to take each one.
@@ -226,8 +240,12 @@ func (m *model) connect() tea.Cmd {
 					pump.log(e.Server, e.Time, *e.Log)
 				}
 				continue
-			}
-			if e.Kind == workbench.EventStatus && pump != nil {
+			case e.Kind == workbench.EventDropped && pump != nil:
+				pump.dropped(e.Dropped[workbench.EventLog])
+				if e.Dropped[workbench.EventResourceUpdated] == 0 {
+					continue
+				}
+			case e.Kind == workbench.EventStatus && pump != nil:
 				pump.flush() // the wire events before this status come first
 			}
 			send(wbMsg{e: e})
@@ -304,6 +322,14 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 			m.notice = why
 		}
 		return m.onServerAdded(e.Server)
+	case workbench.EventDropped:
+		if n := e.Dropped[workbench.EventResourceUpdated]; n > 0 {
+			m.notice = fmt.Sprintf("%d resource updates were dropped while the screen was busy; enter on a resource reads it again", n)
+		}
+		if n := e.Dropped[workbench.EventLog]; n > 0 && m.pump == nil {
+			m.onLogs([]logEntry{{line: fmt.Sprintf("… %d log lines were dropped while the screen was busy", n)}})
+		}
+		return nil
 	case workbench.EventRemoved:
 		for i, s := range m.servers {
 			if s.name == e.Server {
@@ -367,10 +393,14 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 
 func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 	s.status = st
+	// The generation is the workbench's (the attempt the status is about), not a
+	// count of the connecting events seen here: statuses coalesce for a reader
+	// that fell behind, and a count that missed one would take a stale tool list
+	// (and move the selection onto another server's tool) as current.
+	s.gen = st.Gen
 	defer m.refreshTools()
 	switch st.State {
 	case workbench.StateConnecting:
-		s.gen++
 		s.state = stateConnecting
 		s.err, s.exit = nil, nil
 		s.stderrFrom = m.stderr.total()
@@ -430,18 +460,17 @@ func (m *model) fetchTools(s *server, fresh bool) tea.Cmd {
 	// An idle server is reconnected by the request: its answer comes on the next
 	// connection (reqGen).
 	wb, name, gen := m.wb, s.name, s.reqGen()
-	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
-		var list *client.ToolList
-		var err error
-		if fresh {
-			list, err = sess.RefreshTools(ctx)
-		} else {
-			list, err = sess.Tools(ctx)
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		// The workbench keeps the list (Snapshot) and says which connection it
+		// came on: that, not a guess made here, decides whether it is stale.
+		list, on, err := wb.ListTools(ctx, name, fresh)
+		if on == 0 {
+			on = gen // no session: the failure is about the connection asked for
 		}
-		return toolsMsg{server: name, gen: gen, list: list, err: err}
-	}, func(err error) tea.Msg {
-		return toolsMsg{server: name, gen: gen, err: err}
-	})
+		return toolsMsg{server: name, gen: on, list: list, err: err}
+	}
 }
 
 // fetchCounts counts a connected server's resources and prompts (each only when it

@@ -77,6 +77,13 @@ type Status struct {
 	// Stderr holds the server's last stderr lines, for a failure or an exit.
 	Stderr []string
 	Since  time.Time
+	// Gen is the connection attempt this status is about: 1 for the first start,
+	// one more for each start since (a restart, a reconnect after idle); an idle or
+	// exited status keeps the attempt that went idle or exited. It is the one
+	// generation of the server: a reader drops an answer fetched on an older one
+	// (a restart made it stale) by comparing with it, never by counting the
+	// connecting events it saw (a slow reader's statuses coalesce).
+	Gen int
 }
 
 // Settled reports whether the status is not connecting.
@@ -152,6 +159,13 @@ type server struct {
 	spec     Spec
 	replaced *Spec // the configured spec this one hides, to bring back on remove
 	gen      int   // connection generation: events and results of older ones are dropped
+	// attempts counts the starts (Status.Gen); gen also moves on a detach, so it is
+	// not what a reader is shown.
+	attempts int
+	// tools is the last tool list fetched through ListTools (or Tools), on the
+	// attempt toolsGen: a server that went down keeps its last ones.
+	tools    *client.ToolList
+	toolsGen int
 	status   Status
 	sess     *client.Session
 	ready    chan struct{} // closed when the current connection attempt has ended
@@ -180,11 +194,45 @@ func New(opts Options) *Workbench {
 	return &Workbench{opts: opts, ctx: ctx, cancel: cancel, servers: map[string]*server{}, subs: map[*subscriber]bool{}}
 }
 
-// Subscribe returns the event stream: every event of every server from now on, in
-// order, tagged with the server's name. Events queue without bound until read, so
-// read it until it is closed (by Close or by cancel).
-func (w *Workbench) Subscribe() (<-chan Event, func()) {
-	s := newSubscriber()
+// Subscribe returns the event stream of the kinds given (none: every kind): every
+// such event of every server from now on, in order, tagged with the server's name,
+// with the default bound (DefaultMax, DefaultMaxBytes; see SubscribeOptions). Read it
+// until it is closed (by Close or by cancel).
+func (w *Workbench) Subscribe(kinds ...EventKind) (<-chan Event, func()) {
+	sub := w.SubscribeWith(SubscribeOptions{Kinds: kinds})
+	return sub.C, sub.Close
+}
+
+// SubscribeOptions says what a reader wants and how much may wait for it.
+type SubscribeOptions struct {
+	// Kinds are the kinds of event the reader gets (none: every kind). A reader that
+	// has the wire frames from Options.OnWire leaves EventWire out, and so holds none.
+	Kinds []EventKind
+	// Max and MaxBytes bound the events queued for the reader (0: DefaultMax,
+	// DefaultMaxBytes). A reader slower than the servers then loses wire frames, logs
+	// and resource updates, and gets an EventDropped that counts them; statuses
+	// coalesce (the latest wins) and list_changed events are queued once.
+	Max, MaxBytes int
+}
+
+// Subscription is one reader's stream.
+type Subscription struct {
+	// C delivers the events; it is closed by Close or by the workbench's Close.
+	C     <-chan Event
+	s     *subscriber
+	close func()
+}
+
+// Close ends the subscription.
+func (s *Subscription) Close() { s.close() }
+
+// Queued says what waits for the reader now: events, and about how many bytes they
+// hold.
+func (s *Subscription) Queued() (events, bytes int) { return s.s.queued() }
+
+// SubscribeWith is Subscribe with the reader's own kinds and bound.
+func (w *Workbench) SubscribeWith(o SubscribeOptions) *Subscription {
+	s := newSubscriber(o)
 	w.mu.Lock()
 	if w.closed {
 		s.close()
@@ -193,14 +241,14 @@ func (w *Workbench) Subscribe() (<-chan Event, func()) {
 	}
 	w.mu.Unlock()
 	var once sync.Once
-	return s.out, func() {
+	return &Subscription{C: s.out, s: s, close: func() {
 		once.Do(func() {
 			w.mu.Lock()
 			delete(w.subs, s)
 			w.mu.Unlock()
 			close(s.stop)
 		})
-	}
+	}}
 }
 
 // emitLocked queues an event for every subscriber; w.mu is held.
@@ -227,6 +275,7 @@ func (w *Workbench) setStatusLocked(s *server, st Status) {
 	if st.Info.Era == "" && (st.State == StateIdle || st.State == StateExited) {
 		st.Info = s.status.Info
 	}
+	st.Gen = s.attempts
 	s.status = st
 	cp := st
 	w.emitLocked(Event{Server: s.spec.Name, Kind: EventStatus, Status: &cp})
@@ -318,6 +367,7 @@ func (w *Workbench) startLocked(s *server, old *client.Session, why string) {
 
 func (w *Workbench) startOverlapLocked(s *server, old *client.Session, why string, overlap bool) {
 	s.gen++
+	s.attempts++
 	// Requests in flight are counted per generation: an older one's release is
 	// ignored (it checks gen), so its count must not outlive it and keep the new
 	// connection from ever going idle.
@@ -741,18 +791,6 @@ func (w *Workbench) Names() []string {
 	return append([]string(nil), w.order...)
 }
 
-// List describes every server, in order.
-func (w *Workbench) List() []Server {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	out := make([]Server, 0, len(w.order))
-	for _, n := range w.order {
-		s := w.servers[n]
-		out = append(out, Server{Spec: s.spec, Status: s.status, LastActivity: s.lastUse, Overrides: s.replaced != nil})
-	}
-	return out
-}
-
 // Status is the server's status now.
 func (w *Workbench) Status(name string) (Status, bool) {
 	w.mu.Lock()
@@ -815,28 +853,34 @@ func (e *StatusError) Unwrap() error { return e.Status.Err }
 // use is over (the idle countdown starts again then). A server still connecting is
 // waited for; an idle one is reconnected, with an EventReconnect that says so.
 func (w *Workbench) Session(ctx context.Context, name string) (sess *client.Session, release func(), err error) {
+	sess, _, release, err = w.session(ctx, name)
+	return sess, release, err
+}
+
+// session is Session, also saying the attempt (Status.Gen) the session is of.
+func (w *Workbench) session(ctx context.Context, name string) (sess *client.Session, attempt int, release func(), err error) {
 	for attempt := 0; ; attempt++ {
 		w.mu.Lock()
 		s, ok := w.servers[name]
 		if !ok {
 			err := w.unknownLocked(name)
 			w.mu.Unlock()
-			return nil, nil, err
+			return nil, 0, nil, err
 		}
 		switch s.status.State {
 		case StateConnected:
 			if s.sess == nil {
 				// Restart has detached the session and not yet started the next one.
 				w.mu.Unlock()
-				return nil, nil, &StatusError{Server: name, Status: Status{State: StateConnecting, Reason: "restarting"}}
+				return nil, 0, nil, &StatusError{Server: name, Status: Status{State: StateConnecting, Reason: "restarting"}}
 			}
 			s.inflight++
 			s.stopIdleLocked()
 			sess := s.sess
-			gen := s.gen
+			gen, n := s.gen, s.attempts
 			w.mu.Unlock()
 			var once sync.Once
-			return sess, func() {
+			return sess, n, func() {
 				once.Do(func() {
 					w.mu.Lock()
 					defer w.mu.Unlock()
@@ -850,7 +894,7 @@ func (w *Workbench) Session(ctx context.Context, name string) (sess *client.Sess
 		case StateIdle:
 			if attempt > 2 {
 				w.mu.Unlock()
-				return nil, nil, &StatusError{Server: name, Status: s.status}
+				return nil, 0, nil, &StatusError{Server: name, Status: s.status}
 			}
 			w.emitLocked(Event{Server: name, Kind: EventReconnect, Text: fmt.Sprintf("reconnecting %q for a request (%s)", name, s.status.Reason)})
 			s.stderr.reset()
@@ -859,26 +903,48 @@ func (w *Workbench) Session(ctx context.Context, name string) (sess *client.Sess
 		default:
 			st := s.status
 			w.mu.Unlock()
-			return nil, nil, &StatusError{Server: name, Status: st}
+			return nil, 0, nil, &StatusError{Server: name, Status: st}
 		}
 		ready := s.ready
 		w.mu.Unlock()
 		select {
 		case <-ready:
 		case <-ctx.Done():
-			return nil, nil, ctx.Err()
+			return nil, 0, nil, ctx.Err()
 		}
 	}
 }
 
 // Tools lists the server's tools.
 func (w *Workbench) Tools(ctx context.Context, name string) (*client.ToolList, error) {
-	sess, release, err := w.Session(ctx, name)
+	list, _, err := w.ListTools(ctx, name, false)
+	return list, err
+}
+
+// ListTools lists the server's tools (fresh: past the SDK's 2026-07-28 TTL cache,
+// a user's refresh) and keeps them for Snapshot; gen is the attempt (Status.Gen)
+// whose session answered, so that the caller can tell a list a restart made stale.
+// A list from an attempt older than the one kept is not kept.
+func (w *Workbench) ListTools(ctx context.Context, name string, fresh bool) (list *client.ToolList, gen int, err error) {
+	sess, gen, release, err := w.session(ctx, name)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer release()
-	return sess.Tools(ctx)
+	if fresh {
+		list, err = sess.RefreshTools(ctx)
+	} else {
+		list, err = sess.Tools(ctx)
+	}
+	if err != nil {
+		return nil, gen, err
+	}
+	w.mu.Lock()
+	if s := w.servers[name]; s != nil && gen >= s.toolsGen && gen == s.attempts {
+		s.tools, s.toolsGen = list, gen
+	}
+	w.mu.Unlock()
+	return list, gen, nil
 }
 
 // Call calls a tool of a server.
