@@ -152,36 +152,39 @@ func (m *model) forServer(send func(tea.Msg)) func(name string, o *client.Option
 func (m *model) enqueueAsk(msg tea.Msg) tea.Cmd {
 	m.waiting = append(m.waiting, msg)
 	if m.askOpen() == nil {
-		m.nextAsk()
+		return m.nextAsk()
 	}
 	return nil
 }
 
-// nextAsk opens the next queued dialog, if any.
-func (m *model) nextAsk() {
+// nextAsk opens the next queued dialog, if any; the command builds its form when
+// the schema is big (openElicit).
+func (m *model) nextAsk() tea.Cmd {
+	var cmd tea.Cmd
 	for m.askOpen() == nil && len(m.waiting) > 0 {
 		msg := m.waiting[0]
 		m.waiting = m.waiting[1:]
 		switch msg := msg.(type) {
 		case elicitMsg:
-			m.openElicit(msg)
+			cmd = m.openElicit(msg)
 		case samplingMsg:
 			m.openSampling(msg)
 		}
 	}
+	return cmd
 }
 
 // onAskGone closes the dialog (or drops the queued one) whose request ended.
-func (m *model) onAskGone(id int64) {
+func (m *model) onAskGone(id int64) tea.Cmd {
 	for i, w := range m.waiting {
 		if askID(w) == id {
 			m.waiting = append(m.waiting[:i:i], m.waiting[i+1:]...)
-			return
+			return nil
 		}
 	}
 	d := m.askOpen()
 	if d == nil || d.askID() != id {
-		return
+		return nil
 	}
 	m.closeDialog(d)
 	if _, ok := d.(*samplingDialog); ok {
@@ -189,7 +192,7 @@ func (m *model) onAskGone(id int64) {
 	} else {
 		m.notice = "the server's request for input ended before it was answered"
 	}
-	m.nextAsk()
+	return m.nextAsk()
 }
 
 // askDialog is a dialog that answers a server's request (elicitation, sampling):

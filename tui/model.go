@@ -401,11 +401,14 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case elicitMsg:
 		return m, m.enqueueAsk(msg)
+	case elicitFormMsg:
+		return m, m.onElicitForm(msg)
+	case elicitCheckedMsg:
+		return m, m.onElicitChecked(msg)
 	case samplingMsg:
 		return m, m.enqueueAsk(msg)
 	case askGoneMsg:
-		m.onAskGone(msg.id)
-		return m, nil
+		return m, m.onAskGone(msg.id)
 	case rootAddedMsg:
 		return m, m.onRootAdded(msg)
 	case rootsSentMsg:

@@ -83,8 +83,7 @@ func (d *samplingDialog) update(m *model, msg tea.Msg) tea.Cmd {
 		d.msg.reply <- r
 		m.closeDialog(d)
 		m.notice = notice
-		m.nextAsk()
-		return nil
+		return m.nextAsk()
 	}
 	switch {
 	case key.Matches(k, m.keys.SampleReject):
