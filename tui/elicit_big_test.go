@@ -86,3 +86,34 @@ func TestHugeElicitationNeverBlocksAKey(t *testing.T) {
 	}
 	h.until("the dialog closed", func(m *model) bool { return elicitOf(m) == nil })
 }
+
+// Opening the form of a tool whose input schema is huge (480 KiB) never blocks a
+// keystroke either: the form is built in a command, the Tool view says so, and a
+// key pressed before it arrives is handled first. Before, form.New ran in Update.
+func TestHugeToolSchemaFormIsBuiltOffUpdate(t *testing.T) {
+	h := ready(t, 120, 40)
+	s := h.m.servers[0]
+	huge := client.Tool{Name: "zzz_huge", Description: "takes eight thousand arguments", InputSchema: bigObjectSchema(8000)}
+	list := &client.ToolList{Tools: append(append([]client.Tool{}, s.tools...), huge)}
+	h.update(toolsMsg{server: s.name, gen: s.gen, list: list}) // as tools/list would answer
+	h.until("the huge tool listed", func(m *model) bool { return len(m.list.tools) == len(list.Tools) })
+	h.contains("zzz_huge")
+	if h.m.formTool == "zzz_huge" {
+		t.Fatal("the huge tool is selected before the test selects it")
+	}
+	build := h.hold(keyMsg("G")) // the last tool: its form is held
+	h.contains("zzz_huge", "building the form")
+	h.press("3")
+	h.contains("tools/list #") // Traffic, drawn before the form arrived
+	h.release(build)
+	h.press("1")
+	h.contains("zzz_huge", "Field 0")
+}
+
+// buildForm finishes the build of a big schema's form that syncForm started, for
+// tests that set a model up without Update.
+func buildForm(m *model) {
+	if b := m.building; b != nil {
+		m.onFormBuilt(b.cmd()().(formBuiltMsg))
+	}
+}

@@ -157,6 +157,9 @@ type model struct {
 	formSrv    string // the server of formTool
 	formSchema string
 	formError  string
+	// building is the form of a big schema being built in a command (formBuiltMsg);
+	// Update starts the command once syncForm asked for it.
+	building *formBuild
 	// formNote says what a schema change did to what was typed (carryForm), shown
 	// above the form it is about.
 	formNote  string
@@ -294,6 +297,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tabSkills:
 		cmd = tea.Batch(cmd, m.ensureSkills())
 	}
+	if b := m.building; b != nil && !b.started {
+		b.started = true
+		cmd = tea.Batch(cmd, b.cmd())
+	}
 	if m.busy() && !m.ticking {
 		m.ticking = true
 		cmd = tea.Batch(cmd, m.spinner.Tick)
@@ -393,6 +400,9 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onSkillRead(msg)
 	case form.Msg:
 		return m, form.Handle(msg)
+	case formBuiltMsg:
+		m.onFormBuilt(msg)
+		return m, nil
 	case argsCheckedMsg:
 		return m, m.onArgsChecked(msg)
 	case structuredCheckedMsg:
@@ -607,7 +617,8 @@ func (m *model) syncForm() {
 	if len(schema) == 0 {
 		schema = json.RawMessage(`{"type":"object"}`)
 	}
-	if t.Name == m.formTool && srv == m.formSrv && string(schema) == m.formSchema && (m.form != nil || m.formError != "") {
+	cacheKey := srv + "/" + t.Name + "\x00" + string(schema)
+	if t.Name == m.formTool && srv == m.formSrv && string(schema) == m.formSchema && (m.form != nil || m.formError != "" || m.building != nil && m.building.key == cacheKey) {
 		return
 	}
 	m.formTool, m.formSrv, m.formSchema = t.Name, srv, string(schema)
@@ -615,10 +626,16 @@ func (m *model) syncForm() {
 	m.detail.offset = 0
 	// A tool visited before gets its form back as it was left, unless its schema
 	// changed since.
-	cacheKey := srv + "/" + t.Name + "\x00" + string(schema)
 	if f := m.forms[cacheKey]; f != nil {
 		m.form = f
 		m.carryForm(srv, t.Name, schema, f)
+		return
+	}
+	if len(schema) > buildAtOnce {
+		// The server's schema is big: its form is built in a command (Update starts
+		// it), and the tool's detail shows meanwhile; the keys go on working.
+		m.form = nil
+		m.building = &formBuild{key: cacheKey, srv: srv, tool: t.Name, schema: schema}
 		return
 	}
 	f, err := form.New(schema)
@@ -630,6 +647,49 @@ func (m *model) syncForm() {
 		m.forms[cacheKey] = f
 		m.carryForm(srv, t.Name, schema, f) // an edit changed the schema: keep what still fits
 	}
+}
+
+// formBuild is a tool's form built from a big input schema in a command.
+type formBuild struct {
+	key, srv, tool string
+	schema         json.RawMessage
+	started        bool
+}
+
+// formBuiltMsg is a big schema's form (or why there is none).
+type formBuiltMsg struct {
+	b    *formBuild
+	form *form.Form
+	err  error
+}
+
+func (b *formBuild) cmd() tea.Cmd {
+	return func() tea.Msg {
+		f, err := form.New(b.schema)
+		return formBuiltMsg{b: b, form: f, err: err}
+	}
+}
+
+// onFormBuilt keeps a big schema's form for its tool, and shows it if the tool is
+// still the form's owner with that schema (a form never changes owner).
+func (m *model) onFormBuilt(msg formBuiltMsg) {
+	b := msg.b
+	if m.building == b {
+		m.building = nil
+	}
+	if msg.err == nil {
+		msg.form.SetStyles(m.st.form)
+		m.forms[b.key] = msg.form
+	}
+	if b.srv != m.formSrv || b.tool != m.formTool || string(b.schema) != m.formSchema || m.form != nil {
+		return
+	}
+	if msg.err != nil {
+		m.formError = msg.err.Error()
+		return
+	}
+	m.form = msg.form
+	m.carryForm(b.srv, b.tool, b.schema, msg.form)
 }
 
 // ownerKind says why a call from the form cannot go to its owner now (ownerOK: it can).
@@ -1805,6 +1865,8 @@ func (m *model) toolView(width, height int) string {
 	top := m.detailView(detailH)
 	var formBlock string
 	switch {
+	case m.form == nil && m.building != nil && m.building.key == m.formSrv+"/"+m.formTool+"\x00"+m.formSchema:
+		formBlock = m.spinner.View() + fmt.Sprintf(" building the form (a %d KiB schema)…", len(m.formSchema)>>10)
 	case m.form == nil:
 		formBlock = m.st.warn.Render("No form: " + safe(m.formError))
 	default:
