@@ -151,46 +151,59 @@ func (m *model) forServer(send func(tea.Msg)) func(name string, o *client.Option
 // enqueueAsk shows a request's dialog, or queues it behind the one open.
 func (m *model) enqueueAsk(msg tea.Msg) tea.Cmd {
 	m.waiting = append(m.waiting, msg)
-	if m.elicit == nil && m.sampling == nil {
-		m.nextAsk()
+	if m.askOpen() == nil {
+		return m.nextAsk()
 	}
 	return nil
 }
 
-// nextAsk opens the next queued dialog, if any.
-func (m *model) nextAsk() {
-	for m.elicit == nil && m.sampling == nil && len(m.waiting) > 0 {
+// nextAsk opens the next queued dialog, if any; the command builds its form when
+// the schema is big (openElicit).
+func (m *model) nextAsk() tea.Cmd {
+	var cmd tea.Cmd
+	for m.askOpen() == nil && len(m.waiting) > 0 {
 		msg := m.waiting[0]
 		m.waiting = m.waiting[1:]
 		switch msg := msg.(type) {
 		case elicitMsg:
-			m.openElicit(msg)
+			cmd = m.openElicit(msg)
 		case samplingMsg:
 			m.openSampling(msg)
 		}
 	}
+	return cmd
 }
 
 // onAskGone closes the dialog (or drops the queued one) whose request ended.
-func (m *model) onAskGone(id int64) {
+func (m *model) onAskGone(id int64) tea.Cmd {
 	for i, w := range m.waiting {
 		if askID(w) == id {
 			m.waiting = append(m.waiting[:i:i], m.waiting[i+1:]...)
-			return
+			return nil
 		}
 	}
-	switch {
-	case m.elicit != nil && m.elicit.id == id:
-		m.elicit, m.elicitForm = nil, nil
-		m.notice = "the server's request for input ended before it was answered"
-	case m.sampling != nil && m.sampling.msg.id == id:
-		m.sampling = nil
-		m.notice = "the server's sampling request ended before it was answered"
-	default:
-		return
+	d := m.askOpen()
+	if d == nil || d.askID() != id {
+		return nil
 	}
-	m.nextAsk()
+	m.closeDialog(d)
+	if _, ok := d.(*samplingDialog); ok {
+		m.notice = "the server's sampling request ended before it was answered"
+	} else {
+		m.notice = "the server's request for input ended before it was answered"
+	}
+	return m.nextAsk()
 }
+
+// askDialog is a dialog that answers a server's request (elicitation, sampling):
+// one is open at a time, the others wait in m.waiting.
+type askDialog interface {
+	dialog
+	askID() int64
+}
+
+// askOpen is the open dialog that answers a server's request, or nil.
+func (m *model) askOpen() askDialog { return findDialog[askDialog](&m.dialogs) }
 
 func askID(msg tea.Msg) int64 {
 	switch msg := msg.(type) {

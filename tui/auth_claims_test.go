@@ -32,7 +32,7 @@ func TestAuthViewShowsMetadataClientAndClaims(t *testing.T) {
 	h.press("L")
 	h.until("sec connected", func(m *model) bool {
 		s := m.server("sec")
-		return m.login == nil && s.state == stateReady && len(s.tools) > 0
+		return m.loginOpen() == nil && s.state == stateReady && len(s.tools) > 0
 	})
 	h.press(":")
 	h.typeText("auth")

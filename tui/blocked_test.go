@@ -23,7 +23,7 @@ func TestBlockedScreenStaysBoundedAndSaysWhatItDropped(t *testing.T) {
 	// the reader waits on the screen with the first one.
 	h.block()
 	h.press("ctrl+r")
-	if h.m.ask != nil {
+	if questionOf(h.m) != nil {
 		h.press("y")
 	}
 	// The reader waits on the screen with the restart's status in hand once what

@@ -26,7 +26,7 @@ func (h *harness) call(tool, args string) {
 	}
 	n := len(h.m.calls)
 	h.press("enter")
-	if h.m.ask != nil {
+	if questionOf(h.m) != nil {
 		h.press("y")
 	}
 	h.until(tool+"'s result", func(m *model) bool { return len(m.calls) == n+1 && !m.calls[n].running })
@@ -431,7 +431,7 @@ func TestHelpScrollsOnASmallScreen(t *testing.T) {
 			}
 		}
 	}
-	if !h.m.showHelp {
+	if helpOf(h.m) == nil {
 		t.Error("scrolling closed the help")
 	}
 }

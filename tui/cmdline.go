@@ -36,13 +36,31 @@ func defaultCmdKeys() cmdKeys {
 
 const cmdUsage = "q(uit) · add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · changes · login NAME · auth · prompts · skills"
 
-func (m *model) onCmdKey(k tea.KeyPressMsg) tea.Cmd {
-	c := m.cmd
+func (c *cmdLine) traits() dialogTraits {
+	return dialogTraits{layer: layerStatus, typing: true}
+}
+
+func (c *cmdLine) about(*model) string { return "" }
+
+func (c *cmdLine) help(m *model) (string, [][]key.Binding) {
+	k := m.cmdKeys
+	return "Command line", [][]key.Binding{{k.Run, k.Complete, k.Cancel, k.Erase}}
+}
+
+func (c *cmdLine) update(m *model, msg tea.Msg) tea.Cmd {
+	if p, ok := msg.(tea.PasteMsg); ok {
+		c.text += strings.ReplaceAll(p.Content, "\n", " ")
+		return nil
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
 	switch {
 	case key.Matches(k, m.cmdKeys.Cancel):
-		m.cmd = nil
+		m.closeDialog(c)
 	case key.Matches(k, m.cmdKeys.Run):
-		m.cmd = nil
+		m.closeDialog(c) // closed first: what the command opens comes in front
 		return m.runCommand(c.text)
 	case key.Matches(k, m.cmdKeys.Complete):
 		c.text = m.complete(c.text)
@@ -55,11 +73,6 @@ func (m *model) onCmdKey(k tea.KeyPressMsg) tea.Cmd {
 			c.text += k.Text
 		}
 	}
-	return nil
-}
-
-func (m *model) onCmdPaste(p tea.PasteMsg) tea.Cmd {
-	m.cmd.text += strings.ReplaceAll(p.Content, "\n", " ")
 	return nil
 }
 
@@ -268,10 +281,10 @@ func (m *model) serverNames() []string {
 }
 
 // cmdView is the command line over the status bar, with the completions.
-func (m *model) cmdView(width int) string {
-	line := m.st.accent.Render(":") + safe(m.cmd.text) + m.st.accent.Render("▏")
+func (c *cmdLine) view(m *model, width, _ int) string {
+	line := m.st.accent.Render(":") + safe(c.text) + m.st.accent.Render("▏")
 	hint := cmdUsage
-	if c := m.candidates(m.cmd.text); len(c) > 0 {
+	if c := m.candidates(c.text); len(c) > 0 {
 		hint = "configured: " + strings.Join(c, " ") + " · tab completes"
 	}
 	return truncate(line, width) + "\n" + m.st.muted.Render(truncate(hint, width))

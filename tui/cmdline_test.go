@@ -42,8 +42,8 @@ func TestCommandLineBadInput(t *testing.T) {
 	h.press(":")
 	h.typeText("add ex")
 	h.press("tab")
-	if h.m.cmd == nil || h.m.cmd.text != "add extra " {
-		t.Fatalf("tab completed to %+v", h.m.cmd)
+	if cmdOf(h.m) == nil || cmdOf(h.m).text != "add extra " {
+		t.Fatalf("tab completed to %+v", cmdOf(h.m))
 	}
 	h.press("enter")
 	h.until("extra's tools", func(m *model) bool {

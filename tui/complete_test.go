@@ -62,7 +62,7 @@ func TestCompletionPicksTheSameWayInPromptsAndTemplates(t *testing.T) {
 		t.Errorf("the help still lists alt+↓:\n%s", s)
 	}
 	h.press("esc")
-	h.until("the help closed", func(m *model) bool { return !m.showHelp })
+	h.until("the help closed", func(m *model) bool { return helpOf(m) == nil })
 	h.press("enter")
 	readDone(h)
 	h.contains("mcpscope://demo/colors/teal", `"#008080"`)

@@ -348,7 +348,7 @@ func TestHistoryLastsAcrossRuns(t *testing.T) {
 		t.Fatalf("row %d is %s", h2.m.hist.cursor, tool)
 	}
 	h2.press("enter")
-	if h2.m.ask == nil {
+	if questionOf(h2.m) == nil {
 		t.Fatalf("a destructive re-run did not ask:\n%s", h2.screen())
 	}
 	h2.contains(`pretend_delete is destructive. Call it with {"path":"/tmp/x"}? y/n`)

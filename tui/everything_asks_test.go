@@ -51,9 +51,9 @@ func TestEverythingResearchTask(t *testing.T) {
 	h.press("enter")
 	h.m.form.SetValue([]byte(`{"topic":"bats","ambiguous":true}`))
 	h.press("enter")
-	h.until("the clarification", func(m *model) bool { return m.elicit != nil })
+	h.until("the clarification", func(m *model) bool { return elicitOf(m) != nil })
 	h.contains("asks for input", "multiple interpretations")
-	if err := h.m.elicitForm.SetValue([]byte(`{"interpretation":"technical"}`)); err != nil {
+	if err := elicitOf(h.m).form.SetValue([]byte(`{"interpretation":"technical"}`)); err != nil {
 		t.Fatal(err)
 	}
 	h.press("enter")
@@ -86,11 +86,11 @@ func TestEverythingSamplingAndRoots(t *testing.T) {
 	h.press("enter")
 	h.m.form.SetValue([]byte(`{"prompt":"Name a colour","maxTokens":50}`))
 	h.press("enter")
-	h.until("the dialog", func(m *model) bool { return m.sampling != nil })
+	h.until("the dialog", func(m *model) bool { return samplingOf(m) != nil })
 	h.contains("asks for a model reply", "Name a colour", "maxTokens 50")
 	h.typeText("Teal.")
 	h.press("enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.sampling == nil })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && samplingOf(m) == nil })
 	h.contains("Teal.")
 
 	h.toTool("get-roots-list")
@@ -116,7 +116,7 @@ func TestEverythingURLElicitation(t *testing.T) {
 	h.press("enter")
 	h.m.form.SetValue([]byte(`{"url":"https://example.com/consent?step=1","message":"Please sign in"}`))
 	h.press("enter")
-	h.until("the URL dialog", func(m *model) bool { return m.elicit != nil })
+	h.until("the URL dialog", func(m *model) bool { return elicitOf(m) != nil })
 	h.contains("https://example.com/consent?step=1", "enter opens it with $BROWSER")
 	h.press("enter")
 	h.until("the browser to be started", func(m *model) bool {
@@ -130,9 +130,9 @@ func TestEverythingURLElicitation(t *testing.T) {
 	h.press("enter")
 	h.m.form.SetValue([]byte(`{"url":"https://example.com/declined","message":"no"}`))
 	h.press("enter")
-	h.until("the URL dialog", func(m *model) bool { return m.elicit != nil })
+	h.until("the URL dialog", func(m *model) bool { return elicitOf(m) != nil })
 	h.press("ctrl+x")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.elicit == nil })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && elicitOf(m) == nil })
 	if b, _ := os.ReadFile(out); strings.Contains(string(b), "declined") {
 		t.Fatal("a declined URL was opened")
 	}
@@ -143,7 +143,7 @@ func TestEverythingURLElicitation(t *testing.T) {
 	h.press("enter")
 	h.m.form.SetValue([]byte(`{"url":"https://example.com/after","message":"later","errorPath":true}`))
 	h.press("enter")
-	h.until("the URL the error names", func(m *model) bool { return m.elicit != nil })
+	h.until("the URL the error names", func(m *model) bool { return elicitOf(m) != nil })
 	h.contains("https://modelcontextprotocol.io", "-32042")
 	h.press("enter")
 	h.until("the browser to be started", func(m *model) bool {

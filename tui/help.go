@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -17,25 +16,10 @@ import (
 func (m *model) focusedHelp() (string, [][]key.Binding) {
 	k := m.keys
 	scroll := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}
+	if name, groups, ok := m.dialogHelp(); ok {
+		return name, groups // the front dialog's keys (dialog.go)
+	}
 	switch {
-	case m.elicit != nil:
-		groups := [][]key.Binding{{k.Accept, k.Decline, k.Dismiss}}
-		if m.elicitForm != nil {
-			groups = append(groups, m.elicitForm.Keys().FullHelp()...)
-		}
-		return "Input requested by the server", groups
-	case m.sampling != nil:
-		return "Sampling request", [][]key.Binding{m.keys.samplingHelp(), m.sampling.reply.Keys().FullHelp()[0]}
-	case m.rootsDlg != nil:
-		return "Roots", [][]key.Binding{m.keys.rootsHelp(), scroll}
-	case m.login != nil:
-		l := m.loginKeys
-		return "OAuth login", [][]key.Binding{{l.Send, l.Copy, l.Cancel, l.Erase}}
-	case m.ask != nil:
-		return "Question", [][]key.Binding{{k.Yes, k.No}}
-	case m.cmd != nil:
-		c := m.cmdKeys
-		return "Command line", [][]key.Binding{{c.Run, c.Complete, c.Cancel, c.Erase}}
 	case m.list.filtering:
 		return "Tool filter", [][]key.Binding{{k.FilterDone, relabel(k.ClearFilter, "clear the filter"), k.FilterUp, k.FilterDown, k.Erase}}
 	case m.focus == paneList:
@@ -123,27 +107,6 @@ func (m *model) serverFilterHelp() []key.Binding {
 	return []key.Binding{m.keys.ServerFilter}
 }
 
-// onHelpKey scrolls the help; any other key closes it.
-func (m *model) onHelpKey(k tea.KeyPressMsg) tea.Cmd {
-	page := max(m.height-6, 1)
-	switch {
-	case key.Matches(k, m.keys.Down):
-		m.helpOffset++
-	case key.Matches(k, m.keys.Up):
-		m.helpOffset--
-	case key.Matches(k, m.keys.PageDown):
-		m.helpOffset += page
-	case key.Matches(k, m.keys.PageUp):
-		m.helpOffset -= page
-	case key.Matches(k, m.keys.Home):
-		m.helpOffset = 0
-	default:
-		m.showHelp, m.helpOffset = false, 0
-	}
-	m.helpOffset = max(m.helpOffset, 0)
-	return nil
-}
-
 // helpEntry is one line of the help: a key and what it does.
 type helpEntry struct{ k, d string }
 
@@ -226,15 +189,16 @@ func (m *model) helpView(width int) string {
 func (m *model) keyHints(width int) string {
 	st := m.st
 	out := st.statusKey.Render("?") + st.muted.Render(" help")
+	front := m.dialogs.front()
 	switch {
-	case m.ask != nil || m.elicit != nil:
+	case front != nil && front.traits().hintless:
 		out = "" // the dialog takes every key: no help until it is answered
 	case m.typing():
 		out = st.statusKey.Render("f1") + st.muted.Render(" help") // ? is text here
 	}
 	_, groups := m.focusedHelp()
-	if len(groups) == 0 || m.showHelp {
-		return out
+	if len(groups) == 0 || front != nil && front.traits().layer == layerScreen {
+		return out // the help itself is open
 	}
 	used := ansi.StringWidth(out)
 	// Moving keys are the same in every list: they are in the help, not here.

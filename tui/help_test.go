@@ -14,7 +14,7 @@ func (h *harness) helpScreens() string {
 	} else {
 		h.press("?")
 	}
-	if !h.m.showHelp {
+	if helpOf(h.m) == nil {
 		h.t.Fatalf("? did not open the help; screen:\n%s", h.screen())
 	}
 	seen := h.screen()
@@ -23,7 +23,7 @@ func (h *harness) helpScreens() string {
 		seen += h.screen()
 	}
 	h.press("esc")
-	if h.m.showHelp {
+	if helpOf(h.m) != nil {
 		h.t.Fatal("esc did not close the help")
 	}
 	return seen

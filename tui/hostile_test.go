@@ -171,8 +171,7 @@ func TestHostileServerStringsAreInert(t *testing.T) {
 	h.update(elicitMsg{req: client.ElicitRequest{Message: "Your name? " + hostileText,
 		Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","title":"Name \u001b]52;c;bmFtZQ==\u0007"}}}`)}, reply: reply})
 	h.screenHas("elicitation", h.inert("elicitation"), "Your name? Reads a file. ␛[8m", "Name ␛]52;c;bmFtZQ==␇")
-	h.m.elicit.reply <- client.ElicitResponse{Action: "cancel"}
-	h.m.elicit, h.m.elicitForm = nil, nil
+	h.press("esc") // cancels it
 
 	h.update(tea.WindowSizeMsg{Width: 320, Height: 40}) // room for the whole notice
 	h.m.notice = "listing tools failed: " + hostileText
@@ -314,7 +313,7 @@ func FuzzServerStrings(f *testing.F) {
 			m.traffic.toggleOpen()
 			check("traffic frame")
 		}
-		m.elicit = &elicitMsg{req: client.ElicitRequest{Message: s, Mode: "url", URL: s}}
+		m.openDialog(&elicitDialog{msg: elicitMsg{req: client.ElicitRequest{Message: s, Mode: "url", URL: s}}})
 		check("elicitation")
 	})
 }

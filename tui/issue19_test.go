@@ -29,7 +29,7 @@ func TestServersViewRestartsTheHighlightedServer(t *testing.T) {
 	h.press("7", "down") // the Servers view, beta highlighted
 	h.until("beta highlighted", func(m *model) bool { return strings.Contains(screenLine(h, "› beta"), "connected") })
 	h.press("ctrl+r")
-	h.until("the question", func(m *model) bool { return m.ask != nil })
+	h.until("the question", func(m *model) bool { return questionOf(m) != nil })
 	if s := h.screen(); !strings.Contains(s, "Restart beta?") {
 		t.Fatalf("the restart question does not name the highlighted server beta:\n%s", s)
 	}

@@ -90,13 +90,17 @@ func (m *model) startLogin(name string, scopes []string) tea.Cmd {
 		m.notice = name + " does not log in with OAuth here (not an HTTP server, or it has a --bearer token, an Authorization header, or --no-oauth)"
 		return nil
 	}
-	if m.login != nil && m.login.err == "" {
-		m.notice = "a login to " + m.login.server + " is running; finish it or press esc"
+	old := m.loginOpen()
+	if old != nil && old.err == "" {
+		m.notice = "a login to " + old.server + " is running; finish it or press esc"
 		return nil
+	}
+	if old != nil {
+		m.closeDialog(old) // a failed login's dialog gives way to the new one
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), loginWait)
 	d := &loginDialog{server: name, scopes: scopes, paste: make(chan string, 8), cancel: cancel, gen: m.server(name).gen, started: time.Now()}
-	m.login = d
+	m.openDialog(d)
 	m.notice = ""
 	wb, send := m.wb, m.send
 	in := &oauth.Interaction{Paste: d.paste, Scopes: scopes, AuthURL: func(u string) {
@@ -118,18 +122,18 @@ func (m *model) startLogin(name string, scopes []string) tea.Cmd {
 }
 
 func (m *model) onLoginURL(msg loginURLMsg) {
-	if d := m.login; d != nil && d.server == msg.server {
+	if d := m.loginOpen(); d != nil && d.server == msg.server {
 		d.url = msg.url
 	}
 }
 
 func (m *model) onLoginDone(msg loginDoneMsg) tea.Cmd {
-	d := m.login
+	d := m.loginOpen()
 	mine := d != nil && d == msg.d // a cancelled login's end does not close a newer one
 	switch {
 	case msg.err == nil:
 		if mine {
-			m.login = nil
+			m.closeDialog(d)
 		}
 		e := msg.entry
 		m.notice = fmt.Sprintf("logged in to %s (issuer %s, scopes %s); connecting with the token…", msg.server, safe(e.Issuer), safe(strings.Join(e.Scopes, " ")))
@@ -141,7 +145,7 @@ func (m *model) onLoginDone(msg loginDoneMsg) tea.Cmd {
 		}
 	case errors.Is(msg.err, context.Canceled):
 		if mine {
-			m.login = nil
+			m.closeDialog(d)
 			m.notice = "login to " + msg.server + " cancelled"
 		}
 	case mine:
@@ -207,12 +211,35 @@ func (m *model) dropRerun(s *server, why string) {
 	}
 }
 
-func (m *model) onLoginKey(k tea.KeyPressMsg) tea.Cmd {
-	d := m.login
+// loginOpen is the open login dialog, or nil.
+func (m *model) loginOpen() *loginDialog { return findDialog[*loginDialog](&m.dialogs) }
+
+func (d *loginDialog) traits() dialogTraits {
+	return dialogTraits{layer: layerPane, typing: true}
+}
+
+func (d *loginDialog) about(*model) string { return safe(d.server) }
+
+func (d *loginDialog) help(m *model) (string, [][]key.Binding) {
+	l := m.loginKeys
+	return "OAuth login", [][]key.Binding{{l.Send, l.Copy, l.Cancel, l.Erase}}
+}
+
+func (d *loginDialog) update(m *model, msg tea.Msg) tea.Cmd {
+	if p, ok := msg.(tea.PasteMsg); ok {
+		if d.err == "" && len(d.text) < 16<<10 {
+			d.text += strings.TrimSpace(strings.ReplaceAll(p.Content, "\n", ""))
+		}
+		return nil
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
 	switch {
 	case key.Matches(k, m.loginKeys.Cancel):
 		d.cancel()
-		m.login = nil
+		m.closeDialog(d)
 		if d.err == "" {
 			m.notice = "login to " + d.server + " cancelled"
 		}
@@ -227,7 +254,7 @@ func (m *model) onLoginKey(k tea.KeyPressMsg) tea.Cmd {
 		return tea.SetClipboard(d.url)
 	case d.err != "":
 		if key.Matches(k, m.loginKeys.Send) {
-			m.login = nil // enter closes a failed login's dialog too
+			m.closeDialog(d) // enter closes a failed login's dialog too
 		}
 	case key.Matches(k, m.loginKeys.Send):
 		line := strings.TrimSpace(d.text)
@@ -252,13 +279,6 @@ func (m *model) onLoginKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (m *model) onLoginPaste(p tea.PasteMsg) tea.Cmd {
-	if d := m.login; d != nil && d.err == "" && len(d.text) < 16<<10 {
-		d.text += strings.TrimSpace(strings.ReplaceAll(p.Content, "\n", ""))
-	}
-	return nil
-}
-
 // maskedField shows what was pasted without showing it: a redirected URL carries the
 // code, a secret.
 func maskedField(s string) string {
@@ -270,8 +290,7 @@ func maskedField(s string) string {
 }
 
 // loginView is the dialog, drawn instead of the tabs.
-func (m *model) loginView(width, height int) string {
-	d := m.login
+func (d *loginDialog) view(m *model, width, height int) string {
 	st := m.st
 	lines := []string{st.title.Render("Log in to " + safe(d.server) + " (OAuth)")}
 	if len(d.scopes) > 0 {
@@ -350,20 +369,21 @@ func (m *model) loginTarget() string {
 // onNeedsScope asks before a step-up: the server refused a request for want of
 // scope; y logs in again asking for it.
 func (m *model) onNeedsScope(server, scope string) {
-	if m.login != nil || m.ask != nil {
+	if m.loginOpen() != nil || findDialog[*question](&m.dialogs) != nil {
 		m.notice = server + " asks for more scope (" + safe(scope) + "); :login " + server + " asks for it"
 		return
 	}
 	scopes := strings.Fields(scope)
-	m.ask = &question{
-		text: fmt.Sprintf("%s refused the request for want of scope: it asks for %s. Log in again to ask for it (a browser login)? y/n", server, safe(scope)),
+	m.askQuestion(&question{
+		subject: safe(server),
+		text:    fmt.Sprintf("%s refused the request for want of scope: it asks for %s. Log in again to ask for it (a browser login)? y/n", server, safe(scope)),
 		yes: func() tea.Cmd {
 			cmd := m.startLogin(server, scopes)
-			if d := m.login; cmd != nil && d != nil && d.server == server {
+			if d := m.loginOpen(); cmd != nil && d != nil && d.server == server {
 				d.stepUp = true // the refused call runs again after the login
 			}
 			return cmd
 		},
 		no: "not asking for more scope; the request stays refused (:login " + server + " asks later)",
-	}
+	})
 }

@@ -57,7 +57,7 @@ func TestLoginPasteFlow(t *testing.T) {
 	h.press("7")
 	h.contains("needs login", "L logs in", "L logs in the selected server", "Auth")
 	h.press("L")
-	h.until("the authorization URL in the dialog", func(m *model) bool { return m.login != nil && m.login.url != "" })
+	h.until("the authorization URL in the dialog", func(m *model) bool { return m.loginOpen() != nil && m.loginOpen().url != "" })
 	h.contains("Log in to sec (OAuth)", srv.Issuer+"/authorize?", "paste the URL it was")
 	// Meanwhile the other server answers.
 	if !h.m.server("host").callable() || len(h.m.server("host").tools) == 0 {
@@ -72,7 +72,7 @@ func TestLoginPasteFlow(t *testing.T) {
 	h.press("enter")
 	h.until("sec connected with its tools", func(m *model) bool {
 		s := m.server("sec")
-		return m.login == nil && s.state == stateReady && len(s.tools) > 0
+		return m.loginOpen() == nil && s.state == stateReady && len(s.tools) > 0
 	})
 	h.contains("sec/whoami")
 	h.press(":")
@@ -106,17 +106,17 @@ func TestLoginFailureViewAndBadPaste(t *testing.T) {
 	})
 	h.contains("Needs login", "needs an OAuth login", "L logs in", "mcpscope auth login", srv.URL)
 	h.press("L")
-	h.until("the dialog", func(m *model) bool { return m.login != nil && m.login.url != "" })
+	h.until("the dialog", func(m *model) bool { return m.loginOpen() != nil && m.loginOpen().url != "" })
 	h.press("esc")
-	h.until("the login cancelled", func(m *model) bool { return m.login == nil && strings.Contains(m.notice, "cancelled") })
+	h.until("the login cancelled", func(m *model) bool { return m.loginOpen() == nil && strings.Contains(m.notice, "cancelled") })
 	h.press("L")
-	h.until("the dialog again", func(m *model) bool { return m.login != nil && m.login.url != "" })
+	h.until("the dialog again", func(m *model) bool { return m.loginOpen() != nil && m.loginOpen().url != "" })
 	h.typeText("http://127.0.0.1:1/callback?code=forged&state=forged")
 	h.press("enter")
-	h.until("the login failed", func(m *model) bool { return m.login != nil && m.login.err != "" })
+	h.until("the login failed", func(m *model) bool { return m.loginOpen() != nil && m.loginOpen().err != "" })
 	h.contains("The login failed", "state does not match")
 	h.press("esc")
-	if h.m.login != nil {
+	if h.m.loginOpen() != nil {
 		t.Fatal("esc did not close the failed login")
 	}
 }
@@ -133,13 +133,13 @@ func TestLoginStepUpAsks(t *testing.T) {
 	h.press("L")
 	h.until("sec connected", func(m *model) bool {
 		s := m.server("sec")
-		return m.login == nil && s.state == stateReady && len(s.tools) == 2
+		return m.loginOpen() == nil && s.state == stateReady && len(s.tools) == 2
 	})
 	if !h.m.selectTool("sec", "admin") {
 		t.Fatal("no admin tool")
 	}
 	h.press("enter", "enter")
-	h.until("the step-up question", func(m *model) bool { return m.ask != nil })
+	h.until("the step-up question", func(m *model) bool { return questionOf(m) != nil })
 	h.contains("asks for mcp:read admin:write", "Log in again to ask for it")
 	if srv.Codes.Load() != 1 {
 		t.Fatalf("%d logins before the answer; the step-up must wait for it", srv.Codes.Load())
@@ -148,7 +148,7 @@ func TestLoginStepUpAsks(t *testing.T) {
 	h.press("y")
 	h.until("connected again with the scope", func(m *model) bool {
 		s := m.server("sec")
-		return m.login == nil && s.gen > gen && s.state == stateReady && len(s.tools) == 2 && srv.Codes.Load() == 2
+		return m.loginOpen() == nil && s.gen > gen && s.state == stateReady && len(s.tools) == 2 && srv.Codes.Load() == 2
 	})
 	if !h.m.selectTool("sec", "admin") {
 		t.Fatal("no admin tool after the step-up")
@@ -172,7 +172,7 @@ func TestRevokedMidSessionLForThatServer(t *testing.T) {
 	h.press("7", "L")
 	h.until("sec connected", func(m *model) bool {
 		s := m.server("sec")
-		return m.login == nil && s.state == stateReady && len(s.tools) > 0
+		return m.loginOpen() == nil && s.state == stateReady && len(s.tools) > 0
 	})
 	srv.RevokeAll()
 	if !h.m.selectTool("sec", "whoami") {
@@ -199,7 +199,7 @@ func TestRevokedMidSessionLForThatServer(t *testing.T) {
 	h.press("L")
 	h.until("sec connected after the login", func(m *model) bool {
 		s := m.server("sec")
-		return m.login == nil && s.state == stateReady && len(s.tools) > 0 && srv.Codes.Load() == codes+1
+		return m.loginOpen() == nil && s.state == stateReady && len(s.tools) > 0 && srv.Codes.Load() == codes+1
 	})
 }
 
@@ -215,13 +215,13 @@ func TestStepUpRerunsTheCall(t *testing.T) {
 	h.press("7", "L")
 	h.until("sec connected", func(m *model) bool {
 		s := m.server("sec")
-		return m.login == nil && s.state == stateReady && len(s.tools) == 2
+		return m.loginOpen() == nil && s.state == stateReady && len(s.tools) == 2
 	})
 	if !h.m.selectTool("sec", "admin") {
 		t.Fatal("no admin tool")
 	}
 	h.press("1", "enter", "enter")
-	h.until("the step-up question", func(m *model) bool { return m.ask != nil })
+	h.until("the step-up question", func(m *model) bool { return questionOf(m) != nil })
 	h.contains("sec refused the request for want of scope")
 	failed := h.m.current
 	// The cursor moves elsewhere meanwhile: the re-run still goes to sec/admin.
@@ -231,7 +231,7 @@ func TestStepUpRerunsTheCall(t *testing.T) {
 	h.press("y")
 	h.until("the re-run's result", func(m *model) bool {
 		o := m.current
-		return o != nil && o != failed && !o.running && o.result != nil && m.login == nil
+		return o != nil && o != failed && !o.running && o.result != nil && m.loginOpen() == nil
 	})
 	o := h.m.current
 	if o.server != "sec" || o.tool.Name != "admin" || string(o.args) != string(failed.args) {
@@ -251,8 +251,8 @@ func TestLoginURLCopiesWhole(t *testing.T) {
 		return m.server("sec").status.State == workbench.StateNeedsLogin
 	})
 	h.press("L")
-	h.until("the authorization URL in the dialog", func(m *model) bool { return m.login != nil && m.login.url != "" })
-	u := h.m.login.url
+	h.until("the authorization URL in the dialog", func(m *model) bool { return m.loginOpen() != nil && m.loginOpen().url != "" })
+	u := h.m.loginOpen().url
 	if len(u) < 120 {
 		t.Fatalf("the URL is too short to wrap: %s", u)
 	}
@@ -264,10 +264,10 @@ func TestLoginURLCopiesWhole(t *testing.T) {
 	if got := fmt.Sprintf("%v", cmd()); !strings.Contains(got, u) {
 		t.Errorf("ctrl+y did not copy the URL: %q", got)
 	}
-	if h.m.login == nil || h.m.login.text != "" {
-		t.Errorf("ctrl+y typed into the paste field: %+v", h.m.login)
+	if h.m.loginOpen() == nil || h.m.loginOpen().text != "" {
+		t.Errorf("ctrl+y typed into the paste field: %+v", h.m.loginOpen())
 	}
-	if v := h.m.loginView(80, 40); !strings.Contains(v, "\x1b]8;") || !strings.Contains(v, u) {
+	if v := h.m.loginOpen().view(h.m, 80, 40); !strings.Contains(v, "\x1b]8;") || !strings.Contains(v, u) {
 		t.Errorf("the dialog has no OSC 8 link to the whole URL:\n%q", v)
 	}
 	h.press("esc", ":")

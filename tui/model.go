@@ -19,7 +19,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
-	"github.com/mcpscope/mcpscope/internal/browser"
 	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/themes"
@@ -81,6 +80,9 @@ type question struct {
 	live func() string
 	yes  func() tea.Cmd
 	no   string
+	// subject names the server or tool the question acts on (serverLabel,
+	// toolLabel), for where it is named but not drawn; "" for quitting.
+	subject string
 }
 
 // shown is the question's text as it reads now.
@@ -130,10 +132,10 @@ type model struct {
 	// program had the terminal it tells whether the screen is drawn (terminalexec.go).
 	outWrites func() int64
 
-	focus      pane
-	tab        tab
-	showHelp   bool
-	helpOffset int // first line of the help shown
+	focus pane
+	tab   tab
+	// dialogs are the open dialogs, the front one last (dialog.go): it gets the keys.
+	dialogs overlay
 
 	// srv is the server the screen is about: the selected tool's (the first one's
 	// before a tool is selected). servers are all of them, in the workbench's order.
@@ -142,7 +144,6 @@ type model struct {
 	wb      *workbench.Workbench
 	wbStop  func()
 	wbSub   *workbench.Subscription
-	cmd     *cmdLine // the command line, while open
 	cmdKeys cmdKeys
 	// The Servers tab: the selected row and its detail.
 	srvList   list
@@ -158,6 +159,9 @@ type model struct {
 	formSrv    string // the server of formTool
 	formSchema string
 	formError  string
+	// building is the form of a big schema being built in a command (formBuiltMsg);
+	// Update starts the command once syncForm asked for it.
+	building *formBuild
 	// formNote says what a schema change did to what was typed (carryForm), shown
 	// above the form it is about.
 	formNote  string
@@ -166,7 +170,6 @@ type model struct {
 	// tool and back keeps what was typed.
 	forms     map[string]*form.Form
 	detail    scroller
-	ask       *question      // a yes/no dialog waiting for its answer
 	argsCheck argsCheckedMsg // the arguments' check, while sendCall finishes
 	checking  *form.Form     // a check of this form's arguments is running
 
@@ -198,19 +201,13 @@ type model struct {
 	prompts promptsView // the Prompts tab (prompts.go)
 	skills  skillsView  // the Skills tab (skills.go)
 
-	elicit     *elicitMsg
-	elicitForm *form.Form
-
 	tasks tasksView // the Tasks tab (0)
 
-	asks     *clientSide     // what servers may ask, and what is declared to each
-	waiting  []tea.Msg       // requests (elicitMsg, samplingMsg) behind the open dialog
-	sampling *samplingDialog // the open sampling dialog
-	rootsDlg *rootsDialog    // the roots editor (Servers tab, o)
+	asks    *clientSide // what servers may ask, and what is declared to each
+	waiting []tea.Msg   // requests (elicitMsg, samplingMsg) behind the open one
 
 	logFilter logFilter // the Logs tab's level and logger filters (logfilter.go)
 
-	login     *loginDialog  // an OAuth login running (or failed) for a server
 	rerun     *rerunPending // a call refused for want of scope, run again after the step-up's login
 	loginKeys loginKeys
 	auth      authView // the Auth tab: every OAuth step
@@ -287,9 +284,9 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.cmd != nil || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || m.elicit != nil || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) || (m.focus == paneRight && m.tab == tabHistory && m.histTyping()) || m.login != nil ||
+	return m.dialogs.typing() || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) || (m.focus == paneRight && m.tab == tabHistory && m.histTyping()) ||
 		(m.focus == paneRight && m.tab == tabPrompts && m.prompts.typing()) ||
-		m.sampling != nil || m.rootsDlg != nil || (m.tab == tabLogs && m.logFilter.typing)
+		(m.tab == tabLogs && m.logFilter.typing)
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
@@ -301,6 +298,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, m.ensurePrompts())
 	case tabSkills:
 		cmd = tea.Batch(cmd, m.ensureSkills())
+	}
+	if b := m.building; b != nil && !b.started {
+		b.started = true
+		cmd = tea.Batch(cmd, b.cmd())
 	}
 	if m.busy() && !m.ticking {
 		m.ticking = true
@@ -401,6 +402,9 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onSkillRead(msg)
 	case form.Msg:
 		return m, form.Handle(msg)
+	case formBuiltMsg:
+		m.onFormBuilt(msg)
+		return m, nil
 	case argsCheckedMsg:
 		return m, m.onArgsChecked(msg)
 	case structuredCheckedMsg:
@@ -409,11 +413,14 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case elicitMsg:
 		return m, m.enqueueAsk(msg)
+	case elicitFormMsg:
+		return m, m.onElicitForm(msg)
+	case elicitCheckedMsg:
+		return m, m.onElicitChecked(msg)
 	case samplingMsg:
 		return m, m.enqueueAsk(msg)
 	case askGoneMsg:
-		m.onAskGone(msg.id)
-		return m, nil
+		return m, m.onAskGone(msg.id)
 	case rootAddedMsg:
 		return m, m.onRootAdded(msg)
 	case rootsSentMsg:
@@ -466,11 +473,8 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case tea.PasteMsg:
-		if m.login != nil {
-			return m, m.onLoginPaste(msg)
-		}
-		if m.cmd != nil {
-			return m, m.onCmdPaste(msg)
+		if d := m.dialogs.front(); d != nil {
+			return m, d.update(m, msg)
 		}
 		return m, m.forwardToField(msg)
 	}
@@ -615,7 +619,8 @@ func (m *model) syncForm() {
 	if len(schema) == 0 {
 		schema = json.RawMessage(`{"type":"object"}`)
 	}
-	if t.Name == m.formTool && srv == m.formSrv && string(schema) == m.formSchema && (m.form != nil || m.formError != "") {
+	cacheKey := srv + "/" + t.Name + "\x00" + string(schema)
+	if t.Name == m.formTool && srv == m.formSrv && string(schema) == m.formSchema && (m.form != nil || m.formError != "" || m.building != nil && m.building.key == cacheKey) {
 		return
 	}
 	m.formTool, m.formSrv, m.formSchema = t.Name, srv, string(schema)
@@ -623,10 +628,16 @@ func (m *model) syncForm() {
 	m.detail.offset = 0
 	// A tool visited before gets its form back as it was left, unless its schema
 	// changed since.
-	cacheKey := srv + "/" + t.Name + "\x00" + string(schema)
 	if f := m.forms[cacheKey]; f != nil {
 		m.form = f
 		m.carryForm(srv, t.Name, schema, f)
+		return
+	}
+	if len(schema) > buildAtOnce {
+		// The server's schema is big: its form is built in a command (Update starts
+		// it), and the tool's detail shows meanwhile; the keys go on working.
+		m.form = nil
+		m.building = &formBuild{key: cacheKey, srv: srv, tool: t.Name, schema: schema}
 		return
 	}
 	f, err := form.New(schema)
@@ -638,6 +649,49 @@ func (m *model) syncForm() {
 		m.forms[cacheKey] = f
 		m.carryForm(srv, t.Name, schema, f) // an edit changed the schema: keep what still fits
 	}
+}
+
+// formBuild is a tool's form built from a big input schema in a command.
+type formBuild struct {
+	key, srv, tool string
+	schema         json.RawMessage
+	started        bool
+}
+
+// formBuiltMsg is a big schema's form (or why there is none).
+type formBuiltMsg struct {
+	b    *formBuild
+	form *form.Form
+	err  error
+}
+
+func (b *formBuild) cmd() tea.Cmd {
+	return func() tea.Msg {
+		f, err := form.New(b.schema)
+		return formBuiltMsg{b: b, form: f, err: err}
+	}
+}
+
+// onFormBuilt keeps a big schema's form for its tool, and shows it if the tool is
+// still the form's owner with that schema (a form never changes owner).
+func (m *model) onFormBuilt(msg formBuiltMsg) {
+	b := msg.b
+	if m.building == b {
+		m.building = nil
+	}
+	if msg.err == nil {
+		msg.form.SetStyles(m.st.form)
+		m.forms[b.key] = msg.form
+	}
+	if b.srv != m.formSrv || b.tool != m.formTool || string(b.schema) != m.formSchema || m.form != nil {
+		return
+	}
+	if msg.err != nil {
+		m.formError = msg.err.Error()
+		return
+	}
+	m.form = msg.form
+	m.carryForm(b.srv, b.tool, b.schema, msg.form)
 }
 
 // ownerKind says why a call from the form cannot go to its owner now (ownerOK: it can).
@@ -693,38 +747,15 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, m.keys.ForceQuit) {
 		return tea.Quit
 	}
-	if m.elicit != nil {
-		return m.onElicitKey(k)
-	}
-	if m.sampling != nil {
-		return m.onSamplingKey(k)
-	}
-	if m.rootsDlg != nil {
-		return m.onRootsKey(k)
-	}
-	if q := m.ask; q != nil {
-		m.ask = nil
-		if key.Matches(k, m.keys.Yes) {
-			return q.yes()
-		}
-		m.notice = q.no
-		return nil
-	}
-	if m.login != nil {
-		return m.onLoginKey(k)
-	}
-	if m.showHelp {
-		return m.onHelpKey(k)
-	}
-	if m.cmd != nil {
-		return m.onCmdKey(k)
+	if d := m.dialogs.front(); d != nil {
+		return d.update(m, k) // the front dialog gets every key
 	}
 	if (key.Matches(k, m.keys.CmdLine) && !m.typing()) || key.Matches(k, m.keys.CmdPalette) {
-		m.cmd = &cmdLine{}
+		m.openDialog(&cmdLine{})
 		return nil
 	}
 	if key.Matches(k, m.keys.HelpAnywhere) {
-		m.showHelp = true
+		m.openDialog(&helpScreen{})
 		return nil
 	}
 	if m.list.filtering {
@@ -741,7 +772,7 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(k, m.keys.Quit):
 			return m.quit()
 		case key.Matches(k, m.keys.Help):
-			m.showHelp = true
+			m.openDialog(&helpScreen{})
 			return nil
 		case key.Matches(k, m.keys.tabKeys()...):
 			for t, b := range m.keys.tabKeys() {
@@ -875,7 +906,7 @@ func (m *model) quit() tea.Cmd {
 	if m.running() > 0 {
 		// The question follows the calls while it is open: one that answers meanwhile
 		// is no longer said to run.
-		m.ask = &question{
+		m.askQuestion(&question{
 			live: func() string {
 				if n := m.running(); n > 0 {
 					return fmt.Sprintf("%d call(s) still running (%s). Quit anyway (they are cancelled)? y/n", n, m.runningNames())
@@ -884,7 +915,7 @@ func (m *model) quit() tea.Cmd {
 			},
 			yes: func() tea.Cmd { return tea.Quit },
 			no:  "not quitting",
-		}
+		})
 		return nil
 	}
 	return tea.Quit
@@ -922,7 +953,7 @@ func (m *model) restart() tea.Cmd {
 		}
 		return fmt.Sprintf("Restart %s? y/n", m.serverLabel(s))
 	}
-	m.ask = &question{live: live, yes: do, no: "not restarted"}
+	m.askQuestion(&question{live: live, yes: do, no: "not restarted", subject: m.serverLabel(s)})
 	return nil
 }
 
@@ -1101,15 +1132,6 @@ func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *model) forwardToField(msg tea.Msg) tea.Cmd {
-	if m.elicit != nil && m.elicitForm != nil {
-		return m.elicitForm.Update(msg)
-	}
-	if m.sampling != nil {
-		return m.sampling.reply.Update(msg)
-	}
-	if m.rootsDlg != nil && m.rootsDlg.adding != nil {
-		return m.rootsDlg.adding.Update(msg)
-	}
 	if m.form != nil && m.focus == paneRight && m.tab == tabTool {
 		return m.form.Update(msg)
 	}
@@ -1190,8 +1212,9 @@ func (m *model) requestCallAs(server string, t client.Tool, args json.RawMessage
 		if m.several() {
 			name = server + "/" + t.Name
 		}
-		m.ask = &question{
-			text: fmt.Sprintf("%s is destructive. Call it with %s? y/n", name, oneLine(string(args), 80)),
+		m.askQuestion(&question{
+			subject: safe(name),
+			text:    fmt.Sprintf("%s is destructive. Call it with %s? y/n", name, oneLine(string(args), 80)),
 			yes: func() tea.Cmd {
 				// The server may have gone down while the question was open.
 				if s := m.server(server); !s.callable() {
@@ -1201,7 +1224,7 @@ func (m *model) requestCallAs(server string, t client.Tool, args json.RawMessage
 				return m.launch(server, t, args, asTask)
 			},
 			no: "call not sent",
-		}
+		})
 		return nil
 	}
 	return m.launch(server, t, args, asTask)
@@ -1262,11 +1285,12 @@ func (m *model) onResultKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		if ran := time.Since(o.started); ran > cancelAfter {
-			m.ask = &question{
-				text: fmt.Sprintf("Cancel %s? It has run for %s. y/n", m.toolLabel(o.server, o.tool.Name), ran.Round(time.Second)),
-				yes:  func() tea.Cmd { m.cancelCall(o); return nil },
-				no:   "the call goes on",
-			}
+			m.askQuestion(&question{
+				subject: m.toolLabel(o.server, o.tool.Name),
+				text:    fmt.Sprintf("Cancel %s? It has run for %s. y/n", m.toolLabel(o.server, o.tool.Name), ran.Round(time.Second)),
+				yes:     func() tea.Cmd { m.cancelCall(o); return nil },
+				no:      "the call goes on",
+			})
 			return nil
 		}
 		m.cancelCall(o)
@@ -1512,46 +1536,6 @@ func (m *model) toolByName(server, name string) (client.Tool, bool) {
 	return client.Tool{}, false
 }
 
-func (m *model) onElicitKey(k tea.KeyPressMsg) tea.Cmd {
-	e := m.elicit
-	answer := func(r client.ElicitResponse) tea.Cmd {
-		e.reply <- r
-		m.elicit, m.elicitForm = nil, nil
-		m.nextAsk()
-		return nil
-	}
-	switch {
-	case key.Matches(k, m.keys.Accept):
-		if m.elicitForm == nil {
-			// URL mode: accepting is consenting to open it. A URL that
-			// internal/browser will not open (not http or https) is declined, as
-			// on the command line: nothing was opened. (Check only parses.)
-			u := e.req.URL
-			if browser.Check(u) != nil {
-				answer(client.ElicitResponse{Action: "decline"})
-			} else {
-				answer(client.ElicitResponse{Action: "accept"})
-			}
-			return openBrowser(safe(u))
-		}
-		if errs := m.elicitForm.Validate(); len(errs) > 0 {
-			m.notice = "fix the highlighted fields, or ctrl+x to decline"
-			return nil
-		}
-		v, err := m.elicitForm.Value()
-		if err != nil {
-			m.notice = err.Error()
-			return nil
-		}
-		return answer(client.ElicitResponse{Action: "accept", Content: v})
-	case key.Matches(k, m.keys.Decline):
-		return answer(client.ElicitResponse{Action: "decline"})
-	case key.Matches(k, m.keys.Dismiss):
-		return answer(client.ElicitResponse{Action: "cancel"})
-	}
-	return m.forwardToField(k)
-}
-
 // resultText is a result as plain text for the clipboard.
 func resultText(r *client.CallResult) string {
 	var parts []string
@@ -1605,20 +1589,20 @@ func (m *model) View() tea.View {
 func (m *model) render() string {
 	w, h := max(m.width, 40), max(m.height, 10)
 	status := m.statusBar(w)
-	if m.cmd != nil {
-		status = m.cmdView(w)
+	if c := findDialog[*cmdLine](&m.dialogs); c != nil {
+		status = c.view(m, w, 2) // the command line stands on the status bar, in front or not
 	}
 	bodyH := h - lipgloss.Height(status)
-	if m.showHelp {
-		lines := strings.Split(m.helpView(w-2), "\n")
+	if d, ok := m.dialogs.front().(*helpScreen); ok {
+		lines := strings.Split(d.view(m, w-2, bodyH-2), "\n")
 		room := bodyH - 2
 		if len(lines) > room {
 			// Too tall for the screen: it scrolls, and says so on its last line.
-			m.helpOffset = min(max(m.helpOffset, 0), len(lines)-(room-1))
-			end := m.helpOffset + room - 1
-			lines = append(lines[m.helpOffset:end:end], m.st.muted.Render(fmt.Sprintf("lines %d–%d of %d · j/k, pgup/pgdn scroll · any other key closes", m.helpOffset+1, end, len(lines))))
+			d.offset = min(max(d.offset, 0), len(lines)-(room-1))
+			end := d.offset + room - 1
+			lines = append(lines[d.offset:end:end], m.st.muted.Render(fmt.Sprintf("lines %d–%d of %d · j/k, pgup/pgdn scroll · any other key closes", d.offset+1, end, len(lines))))
 		} else {
-			m.helpOffset = 0
+			d.offset = 0
 		}
 		box := m.st.focusedPane.Width(w).Height(bodyH).Render(clampLines(strings.Join(lines, "\n"), room, w-2))
 		return box + "\n" + status
@@ -1735,29 +1719,9 @@ func (m *model) tabBar(width int) string {
 	return truncate(bar, width)
 }
 
-func (m *model) rightPane(width, height int) string {
-	if m.elicit != nil {
-		return m.elicitView(width, height)
-	}
-	if m.sampling != nil {
-		return m.samplingView(width, height)
-	}
-	if m.rootsDlg != nil {
-		return m.rootsView(width, height)
-	}
-	if m.login != nil {
-		return m.loginView(width, height)
-	}
-	if q := m.ask; q != nil {
-		// The question stands over whatever tab is shown, the same for every path.
-		lines := wrapText(q.shown(), width)
-		for i := range lines {
-			lines[i] = m.st.err.Render(lines[i])
-		}
-		return strings.Join(lines, "\n") + "\n" + m.rightTabs(width, height-len(lines))
-	}
-	return m.rightTabs(width, height)
-}
+// rightPane is the open dialogs (a question stands over whatever is shown, the same
+// for every path that asks) over the tabs.
+func (m *model) rightPane(width, height int) string { return m.dialogPane(width, height) }
 
 func (m *model) rightTabs(width, height int) string {
 	bar := m.tabBar(width)
@@ -1903,6 +1867,8 @@ func (m *model) toolView(width, height int) string {
 	top := m.detailView(detailH)
 	var formBlock string
 	switch {
+	case m.form == nil && m.building != nil && m.building.key == m.formSrv+"/"+m.formTool+"\x00"+m.formSchema:
+		formBlock = m.spinner.View() + fmt.Sprintf(" building the form (a %d KiB schema)…", len(m.formSchema)>>10)
 	case m.form == nil:
 		formBlock = m.st.warn.Render("No form: " + safe(m.formError))
 	default:
@@ -2030,27 +1996,6 @@ func progressBar(st styles, p *client.Progress, width int) string {
 		s += "\n" + safe(p.Message)
 	}
 	return s
-}
-
-func (m *model) elicitView(width, height int) string {
-	e := m.elicit.req
-	title := "The server asks for input"
-	if m.several() {
-		title = "Server " + safe(m.elicit.server) + " asks for input"
-	}
-	lines := []string{m.st.title.Render(title)}
-	lines = append(lines, wrapText(e.Message, width)...)
-	if e.Mode == "url" {
-		lines = append(lines, "", "URL (in full):")
-		lines = append(lines, wrapHard(safe(e.URL), width)...)
-		lines = append(lines, "", m.st.muted.Render("enter opens it with $BROWSER (your consent) · ctrl+x declines · esc cancels"))
-		return strings.Join(lines, "\n")
-	}
-	lines = append(lines, m.st.muted.Render("enter accepts · ctrl+x declines · esc cancels"), "")
-	if m.elicitForm != nil {
-		lines = append(lines, m.elicitForm.View(width, height-len(lines)))
-	}
-	return strings.Join(lines, "\n")
 }
 
 func (m *model) statusBar(width int) string {

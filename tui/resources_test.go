@@ -239,9 +239,9 @@ func TestElicitationDuringRead(t *testing.T) {
 	resourcesOpen(t, h)
 	pick(h, "ask")
 	h.press("enter")
-	h.until("the question", func(m *model) bool { return m.elicit != nil })
+	h.until("the question", func(m *model) bool { return elicitOf(m) != nil })
 	h.contains("The server asks for input", "Who is reading?")
-	if err := h.m.elicitForm.SetValue([]byte(`{"name":"Ada"}`)); err != nil {
+	if err := elicitOf(h.m).form.SetValue([]byte(`{"name":"Ada"}`)); err != nil {
 		t.Fatal(err)
 	}
 	h.press("enter")

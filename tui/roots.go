@@ -71,14 +71,31 @@ func (m *model) onClientSideKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.restartServer(s), true
 	case key.Matches(k, m.keys.EditRoots):
 		roots, _ := m.asks.rootsFor(s.name)
-		m.rootsDlg = &rootsDialog{server: s.name, roots: roots}
+		m.openDialog(&rootsDialog{server: s.name, roots: roots})
 		return nil, true
 	}
 	return nil, false
 }
 
-func (m *model) onRootsKey(k tea.KeyPressMsg) tea.Cmd {
-	d := m.rootsDlg
+func (d *rootsDialog) traits() dialogTraits {
+	return dialogTraits{layer: layerPane, typing: true}
+}
+
+func (d *rootsDialog) about(*model) string { return safe(d.server) }
+
+func (d *rootsDialog) help(m *model) (string, [][]key.Binding) {
+	k := m.keys
+	return "Roots", [][]key.Binding{k.rootsHelp(), {k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}}
+}
+
+func (d *rootsDialog) update(m *model, msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		if d.adding != nil {
+			return d.adding.Update(msg) // a paste goes into the directory field
+		}
+		return nil
+	}
 	if d.adding != nil {
 		switch {
 		case key.Matches(k, m.keys.Leave):
@@ -114,7 +131,7 @@ func (m *model) onRootsKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, m.keys.Leave, m.keys.EditRoots):
-		m.rootsDlg = nil
+		m.closeDialog(d)
 		return nil
 	case key.Matches(k, m.keys.AddRoot):
 		f, _ := form.New(json.RawMessage(rootDirSchema))
@@ -148,7 +165,7 @@ func (m *model) onRootAdded(msg rootAddedMsg) tea.Cmd {
 		}
 	}
 	roots = append(roots, msg.root)
-	if d := m.rootsDlg; d != nil && d.server == msg.server {
+	if d := findDialog[*rootsDialog](&m.dialogs); d != nil && d.server == msg.server {
 		d.roots = roots
 		d.cursor = len(roots) - 1
 	}
@@ -190,8 +207,7 @@ func (m *model) onRootsSent(msg rootsSentMsg) tea.Cmd {
 }
 
 // rootsView is the roots editor, over the tabs.
-func (m *model) rootsView(width, height int) string {
-	d := m.rootsDlg
+func (d *rootsDialog) view(m *model, width, height int) string {
 	st := m.st
 	lines := []string{st.title.Render("Roots offered to " + safe(d.server)),
 		st.muted.Render(truncate("↑/↓ selects · a adds a directory · d removes the selected · esc closes", width)), ""}

@@ -29,7 +29,7 @@ type samplingMsg struct {
 type samplingDialog struct {
 	msg    samplingMsg
 	reply  *form.Form // one string field: the reply
-	view   scroller   // the request
+	body   scroller   // the request
 	src    *samplingSource
 	canned int // the next canned reply ctrl+o puts in
 	width  int
@@ -51,7 +51,19 @@ func (m *model) openSampling(msg samplingMsg) {
 		return
 	}
 	f.SetStyles(m.st.form)
-	m.sampling = &samplingDialog{msg: msg, reply: f}
+	m.openDialog(&samplingDialog{msg: msg, reply: f})
+}
+
+func (d *samplingDialog) askID() int64 { return d.msg.id }
+
+func (d *samplingDialog) traits() dialogTraits {
+	return dialogTraits{layer: layerPane, typing: true}
+}
+
+func (d *samplingDialog) about(*model) string { return safe(d.msg.server) }
+
+func (d *samplingDialog) help(m *model) (string, [][]key.Binding) {
+	return "Sampling request", [][]key.Binding{m.keys.samplingHelp(), d.reply.Keys().FullHelp()[0]}
 }
 
 func samplingSummary(req client.SamplingRequest) string {
@@ -62,14 +74,16 @@ func samplingSummary(req client.SamplingRequest) string {
 	return s
 }
 
-func (m *model) onSamplingKey(k tea.KeyPressMsg) tea.Cmd {
-	d := m.sampling
+func (d *samplingDialog) update(m *model, msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return d.reply.Update(msg) // a paste goes into the reply
+	}
 	answer := func(r client.SamplingResponse, notice string) tea.Cmd {
 		d.msg.reply <- r
-		m.sampling = nil
+		m.closeDialog(d)
 		m.notice = notice
-		m.nextAsk()
-		return nil
+		return m.nextAsk()
 	}
 	switch {
 	case key.Matches(k, m.keys.SampleReject):
@@ -100,22 +114,22 @@ func (m *model) onSamplingKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return answer(client.SamplingResponse{Text: r.Reply}, "reply sent to "+d.msg.server)
 	case key.Matches(k, m.keys.DetailUp):
-		d.view.scroll(-1)
+		d.body.scroll(-1)
 		return nil
 	case key.Matches(k, m.keys.DetailDown):
-		d.view.scroll(1)
+		d.body.scroll(1)
 		return nil
 	case key.Matches(k, m.keys.PageUp), key.Matches(k, m.keys.DetailPageUp):
-		d.view.scroll(-max(d.view.height-1, 1))
+		d.body.scroll(-max(d.body.height-1, 1))
 		return nil
 	case key.Matches(k, m.keys.PageDown), key.Matches(k, m.keys.DetailPageDown):
-		d.view.scroll(max(d.view.height-1, 1))
+		d.body.scroll(max(d.body.height-1, 1))
 		return nil
 	case key.Matches(k, m.keys.RequestEnd):
-		d.view.scroll(1 << 30)
+		d.body.scroll(1 << 30)
 		return nil
 	case key.Matches(k, m.keys.RequestTop):
-		d.view.top()
+		d.body.top()
 		return nil
 	}
 	return d.reply.Update(k)
@@ -126,8 +140,7 @@ func (k keyMap) samplingHelp() []key.Binding {
 	return []key.Binding{k.SampleSend, k.SampleCanned, k.SampleReject, k.DetailUp, k.PageUp, k.RequestTop, k.RequestEnd}
 }
 
-func (m *model) samplingView(width, height int) string {
-	d := m.sampling
+func (d *samplingDialog) view(m *model, width, height int) string {
 	req := d.msg.req
 	st := m.st
 	who := "The server"
@@ -141,13 +154,13 @@ func (m *model) samplingView(width, height int) string {
 	if d.src == nil || d.width != width {
 		d.src = newSamplingSource(st, req, width)
 		d.width = width
-		d.view.setSource(d.src)
+		d.body.setSource(d.src)
 	}
 	bodyH := max(height-len(lines)-formH-2, 3)
-	body := d.view.view(bodyH)
+	body := d.body.view(bodyH)
 	lines = append(lines, padLines(body, bodyH))
-	if more := d.view.count(d.view.offset+bodyH+1) - (d.view.offset + bodyH); more > 0 {
-		lines[len(lines)-1] += "\n" + st.muted.Render(fmt.Sprintf("  … more below (pgdn) · message %d of %d in view", d.src.messageAt(d.view.offset)+1, len(req.Messages)))
+	if more := d.body.count(d.body.offset+bodyH+1) - (d.body.offset + bodyH); more > 0 {
+		lines[len(lines)-1] += "\n" + st.muted.Render(fmt.Sprintf("  … more below (pgdn) · message %d of %d in view", d.src.messageAt(d.body.offset)+1, len(req.Messages)))
 	} else {
 		lines = append(lines, "")
 	}

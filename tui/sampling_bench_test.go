@@ -22,7 +22,7 @@ func BenchmarkSamplingDialogFirstFrame(b *testing.B) {
 			m.width, m.height = 120, 40
 			b.ResetTimer()
 			for range b.N {
-				m.sampling = nil
+				m.dialogs = overlay{}
 				m.openSampling(samplingMsg{server: "s", req: req, reply: make(chan client.SamplingResponse, 1)})
 				_ = m.render()
 			}

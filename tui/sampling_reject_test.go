@@ -19,9 +19,9 @@ func TestSamplingRejectedSaysSo(t *testing.T) {
 			h := hostWith(t, protocol, Options{Sampling: true})
 			h.selectTool("sample")
 			h.press("enter", "enter")
-			h.until("the dialog", func(m *model) bool { return m.sampling != nil })
+			h.until("the dialog", func(m *model) bool { return samplingOf(m) != nil })
 			h.press("ctrl+x")
-			h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.sampling == nil })
+			h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && samplingOf(m) == nil })
 			scr := h.screen()
 			if strings.Contains(scr, "(no content)") {
 				t.Errorf("the rejected call shows no content:\n%s", scr)

@@ -282,9 +282,9 @@ func TestElicitationInBothEras(t *testing.T) {
 			h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 && m.srv.state == stateReady })
 			h.selectTool("ask")
 			h.press("enter", "enter")
-			h.until("the question", func(m *model) bool { return m.elicit != nil })
+			h.until("the question", func(m *model) bool { return elicitOf(m) != nil })
 			h.contains("The server asks for input", "enter accepts")
-			if err := h.m.elicitForm.SetValue([]byte(`{"name":"Ada","colour":"green"}`)); err != nil {
+			if err := elicitOf(h.m).form.SetValue([]byte(`{"name":"Ada","colour":"green"}`)); err != nil {
 				t.Fatal(err)
 			}
 			h.press("enter")

@@ -48,8 +48,8 @@ func TestRestartKeepsTheSelectionAndTheFormOwner(t *testing.T) {
 	}
 
 	h.press("ctrl+r")
-	if q := h.m.ask; q == nil || !strings.Contains(q.shown(), "Restart a?") {
-		t.Fatalf("ctrl+r asked %v", h.m.ask)
+	if q := questionOf(h.m); q == nil || !strings.Contains(q.shown(), "Restart a?") {
+		t.Fatalf("ctrl+r asked %v", questionOf(h.m))
 	}
 	h.press("y")
 	h.until("a restarting", func(m *model) bool { return m.server("a").state == stateConnecting })

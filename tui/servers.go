@@ -599,8 +599,8 @@ func (m *model) refreshTools() {
 func (m *model) closeSession() {
 	m.closeMu.Lock()
 	defer m.closeMu.Unlock()
-	if m.login != nil {
-		m.login.cancel() // a login waiting for its redirect ends with the session
+	if d := m.loginOpen(); d != nil {
+		d.cancel() // a login waiting for its redirect ends with the session
 	}
 	for _, c := range m.cancels {
 		c()

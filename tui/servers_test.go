@@ -78,9 +78,9 @@ func TestElicitationNamesItsServer(t *testing.T) {
 	})
 	h.selectTool("b/ask")
 	h.press("enter", "enter")
-	h.until("b's question", func(m *model) bool { return m.elicit != nil })
+	h.until("b's question", func(m *model) bool { return elicitOf(m) != nil })
 	h.contains("Server b asks for input", "enter accepts")
-	if err := h.m.elicitForm.SetValue([]byte(`{"name":"Ada","colour":"green"}`)); err != nil {
+	if err := elicitOf(h.m).form.SetValue([]byte(`{"name":"Ada","colour":"green"}`)); err != nil {
 		t.Fatal(err)
 	}
 	h.press("enter")
@@ -185,7 +185,7 @@ func TestElicitationQueue(t *testing.T) {
 	})
 	h.selectTool("a/ask")
 	h.press("enter", "enter")
-	h.until("a's question", func(m *model) bool { return m.elicit != nil })
+	h.until("a's question", func(m *model) bool { return elicitOf(m) != nil })
 	h.contains("Server a asks for input")
 	// Setup: b's call, made while a's dialog has the keyboard.
 	ask, ok := h.m.toolByName("b", "ask")
@@ -197,13 +197,13 @@ func TestElicitationQueue(t *testing.T) {
 	h.contains("Server a asks for input")
 	answer := func(name string) {
 		t.Helper()
-		if err := h.m.elicitForm.SetValue([]byte(`{"name":"` + name + `","colour":"green"}`)); err != nil {
+		if err := elicitOf(h.m).form.SetValue([]byte(`{"name":"` + name + `","colour":"green"}`)); err != nil {
 			t.Fatal(err)
 		}
 		h.press("enter")
 	}
 	answer("Ada")
-	h.until("b's question", func(m *model) bool { return m.elicit != nil && m.elicit.server == "b" })
+	h.until("b's question", func(m *model) bool { return elicitOf(m) != nil && elicitOf(m).msg.server == "b" })
 	h.contains("Server b asks for input", "second")
 	answer("Bob")
 	h.until("both results", func(m *model) bool {

@@ -472,11 +472,12 @@ func (m *model) cancelTask() tea.Cmd {
 	if m.several() {
 		name = it.server + "/" + name
 	}
-	m.ask = &question{
-		text: fmt.Sprintf("Cancel task %s (%s, %s)? The server stops its work. y/n", shortID(it.task.ID), name, it.task.Status),
-		yes:  func() tea.Cmd { return m.sendTaskCancel(it) },
-		no:   "the task goes on",
-	}
+	m.askQuestion(&question{
+		subject: safe(name),
+		text:    fmt.Sprintf("Cancel task %s (%s, %s)? The server stops its work. y/n", shortID(it.task.ID), name, it.task.Status),
+		yes:     func() tea.Cmd { return m.sendTaskCancel(it) },
+		no:      "the task goes on",
+	})
 	return nil
 }
 

@@ -132,7 +132,7 @@ func TestSamplingDialog(t *testing.T) {
 			h.press("enter")
 			h.m.form.SetValue([]byte(`{"prompt":"What is an owl?","messages":3}`))
 			h.press("enter")
-			h.until("the dialog", func(m *model) bool { return m.sampling != nil })
+			h.until("the dialog", func(m *model) bool { return samplingOf(m) != nil })
 			h.contains("asks for a model reply", "3 message(s), maxTokens 200", "You are the model behind mcpscope", "message 1 of 3", "What is an owl?", "Your reply")
 			h.press("enter")
 			h.contains("write a reply")
@@ -144,9 +144,9 @@ func TestSamplingDialog(t *testing.T) {
 			// Rejected.
 			h.toTool("sample")
 			h.press("enter", "enter")
-			h.until("the dialog", func(m *model) bool { return m.sampling != nil })
+			h.until("the dialog", func(m *model) bool { return samplingOf(m) != nil })
 			h.press("ctrl+x")
-			h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.sampling == nil })
+			h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && samplingOf(m) == nil })
 			if strings.Contains(h.screen(), "The model replied") {
 				t.Fatalf("a rejected request got a reply:\n%s", h.screen())
 			}
@@ -154,9 +154,9 @@ func TestSamplingDialog(t *testing.T) {
 			// A canned reply.
 			h.toTool("sample")
 			h.press("enter", "enter")
-			h.until("the dialog", func(m *model) bool { return m.sampling != nil })
+			h.until("the dialog", func(m *model) bool { return samplingOf(m) != nil })
 			h.press("ctrl+o", "enter")
-			h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.sampling == nil })
+			h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && samplingOf(m) == nil })
 			h.contains("The model replied: Hello from mcpscope")
 		})
 	}
@@ -170,15 +170,15 @@ func TestSamplingThousandMessages(t *testing.T) {
 	h.press("enter")
 	h.m.form.SetValue([]byte(`{"prompt":"the last one","messages":1000}`))
 	h.press("enter")
-	h.until("the dialog", func(m *model) bool { return m.sampling != nil })
+	h.until("the dialog", func(m *model) bool { return samplingOf(m) != nil })
 	h.contains("1000 message(s)", "message 1 of 1000", "more below")
-	if n := len(h.m.sampling.src.done); n > 60 {
+	if n := len(samplingOf(h.m).src.done); n > 60 {
 		t.Errorf("%d messages laid out for the first screen", n)
 	}
 	h.press("ctrl+end")
 	h.contains("the last one", "1000/1000")
 	h.press("ctrl+o", "enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.sampling == nil })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && samplingOf(m) == nil })
 	h.contains("The model replied")
 }
 
@@ -188,7 +188,7 @@ func TestSamplingReplyFlag(t *testing.T) {
 	h.selectTool("sample")
 	h.press("enter", "enter")
 	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running })
-	if h.m.sampling != nil {
+	if samplingOf(h.m) != nil {
 		t.Fatal("a dialog opened")
 	}
 	h.contains("The model replied: canned by flag")
@@ -257,9 +257,9 @@ func TestSamplingDeclaredFromServersTab(t *testing.T) {
 	h.contains("sampling    yes")
 	h.selectTool("sample")
 	h.press("enter", "enter")
-	h.until("the dialog", func(m *model) bool { return m.sampling != nil })
+	h.until("the dialog", func(m *model) bool { return samplingOf(m) != nil })
 	h.press("ctrl+o", "enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.sampling == nil })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && samplingOf(m) == nil })
 	h.contains("The model replied")
 }
 
@@ -323,9 +323,9 @@ func TestSamplingThousandHostileMessages(t *testing.T) {
 	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.selectTool("ask_model")
 	h.press("enter", "enter")
-	h.until("the dialog", func(m *model) bool { return m.sampling != nil })
+	h.until("the dialog", func(m *model) bool { return samplingOf(m) != nil })
 	s := h.screen()
-	if n := len(h.m.sampling.src.done); n > 60 {
+	if n := len(samplingOf(h.m).src.done); n > 60 {
 		t.Errorf("%d of 1000 messages laid out for the first screen", n)
 	}
 	for _, want := range []string{"1000 message(s), maxTokens 64", "message 1 of 1000", "␛]2;pwned", "hints claude", "speed 0.8"} {
@@ -340,7 +340,7 @@ func TestSamplingThousandHostileMessages(t *testing.T) {
 	h.contains("message 1000 of 1000")
 	h.typeText("short")
 	h.press("enter")
-	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.sampling == nil })
+	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && samplingOf(m) == nil })
 	h.contains("said: short")
 }
 
@@ -373,6 +373,6 @@ func TestCloseWithDialogOpen(t *testing.T) {
 		h.toTool("ask_model")
 		h.press("enter", "enter")
 	}
-	h.until("the dialog and a queued request", func(m *model) bool { return m.sampling != nil && len(m.waiting) == 1 })
+	h.until("the dialog and a queued request", func(m *model) bool { return samplingOf(m) != nil && len(m.waiting) == 1 })
 	testutil.Within(t, "closing with dialogs open", h.close)
 }

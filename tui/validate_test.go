@@ -99,6 +99,7 @@ func TestWideFormIsCheckedOffTheUI(t *testing.T) {
 	m.srv.tools = []client.Tool{{Name: "wide", InputSchema: wideToolSchema(10000)}}
 	m.list.setTools(m.srv.tools)
 	m.syncForm()
+	buildForm(m) // a big schema's form is built in a command
 	m.focus, m.tab = paneRight, tabTool
 	f := m.form
 	_, cmd := m.Update(keyMsg("enter"))
@@ -137,6 +138,7 @@ func TestHostileInputSchemaIsNotValidated(t *testing.T) {
 	m.srv.tools = []client.Tool{{Name: "hostile", InputSchema: hostileOutputSchema()}}
 	m.list.setTools(m.srv.tools)
 	m.syncForm()
+	buildForm(m) // a big schema's form is built in a command
 	m.focus, m.tab = paneRight, tabTool
 	f := m.form
 	_, cmd := m.Update(keyMsg("enter"))

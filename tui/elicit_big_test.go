@@ -1,0 +1,119 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/client"
+)
+
+// bigObjectSchema is an object schema of n string fields, "Field 0" to "Field n-1".
+func bigObjectSchema(n int) json.RawMessage {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"field%d":{"type":"string","title":"Field %d","minLength":1}`, i, i)
+	}
+	b.WriteString(`}}`)
+	return json.RawMessage(b.String())
+}
+
+// hold gives msg to Update as Bubble Tea would, but returns the command instead of
+// running it: the test decides when its answer arrives, so it can press keys first.
+func (h *harness) hold(msg tea.Msg) tea.Cmd {
+	h.updates++
+	_, cmd := h.m.Update(msg)
+	return cmd
+}
+
+// release runs a held command to its end here and gives its messages to Update
+// (what they start runs as usual).
+func (h *harness) release(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	msg := cmd()
+	if batch, ok := msg.(tea.BatchMsg); ok {
+		for _, c := range batch {
+			h.release(c)
+		}
+		return
+	}
+	if msg == nil || isTick(msg) {
+		return
+	}
+	h.update(msg)
+}
+
+// A 20,000-field elicitation never blocks a keystroke: its form is built, and the
+// accepted answer checked against its schema, in commands; a key pressed before
+// their answers arrive is handled (its effect is on the screen) first. Before, both
+// ran in Update (about a second to build, seconds to validate under load) and the
+// answer went out from Update itself.
+func TestHugeElicitationNeverBlocksAKey(t *testing.T) {
+	h := ready(t, 120, 40)
+	reply := make(chan client.ElicitResponse, 1)
+	build := h.hold(elicitMsg{id: -2, server: "bundled host", reply: reply,
+		req: client.ElicitRequest{Message: "Twenty thousand fields, please", Schema: bigObjectSchema(20000)}})
+	h.contains("Twenty thousand fields, please")
+	h.release(build) // the form arrives
+	h.contains("Field 0")
+	h.typeText("Ada")
+	h.contains("Ada")
+
+	check := h.hold(keyMsg("enter")) // accept: the check is held
+	select {
+	case r := <-reply:
+		t.Fatalf("the answer (%s) went out from Update: it was validated on the UI goroutine", r.Action)
+	default:
+	}
+	before := h.screen()
+	h.press("pgdown")
+	if after := h.screen(); after == before {
+		t.Fatalf("pgdn did nothing while the answer was checked:\n%s", after)
+	}
+	h.release(check)
+	h.until("the answer sent", func(*model) bool { return len(reply) == 1 })
+	if r := <-reply; r.Action != "accept" || !strings.Contains(string(r.Content), `"field0":"Ada"`) {
+		t.Fatalf("answered %s %s", r.Action, r.Content)
+	}
+	h.until("the dialog closed", func(m *model) bool { return elicitOf(m) == nil })
+}
+
+// Opening the form of a tool whose input schema is huge (480 KiB) never blocks a
+// keystroke either: the form is built in a command, the Tool view says so, and a
+// key pressed before it arrives is handled first. Before, form.New ran in Update.
+func TestHugeToolSchemaFormIsBuiltOffUpdate(t *testing.T) {
+	h := ready(t, 120, 40)
+	s := h.m.servers[0]
+	huge := client.Tool{Name: "zzz_huge", Description: "takes eight thousand arguments", InputSchema: bigObjectSchema(8000)}
+	list := &client.ToolList{Tools: append(append([]client.Tool{}, s.tools...), huge)}
+	h.update(toolsMsg{server: s.name, gen: s.gen, list: list}) // as tools/list would answer
+	h.until("the huge tool listed", func(m *model) bool { return len(m.list.tools) == len(list.Tools) })
+	h.contains("zzz_huge")
+	if h.m.formTool == "zzz_huge" {
+		t.Fatal("the huge tool is selected before the test selects it")
+	}
+	build := h.hold(keyMsg("G")) // the last tool: its form is held
+	h.contains("zzz_huge", "building the form")
+	h.press("3")
+	h.contains("tools/list #") // Traffic, drawn before the form arrived
+	h.release(build)
+	h.press("1")
+	h.contains("zzz_huge", "Field 0")
+}
+
+// buildForm finishes the build of a big schema's form that syncForm started, for
+// tests that set a model up without Update.
+func buildForm(m *model) {
+	if b := m.building; b != nil {
+		m.onFormBuilt(b.cmd()().(formBuiltMsg))
+	}
+}
