@@ -56,7 +56,9 @@ func (h *harness) release(cmd tea.Cmd) {
 // accepted answer checked against its schema, in commands; a key pressed before
 // their answers arrive is handled (its effect is on the screen) first. Before, both
 // ran in Update (about a second to build, seconds to validate under load) and the
-// answer went out from Update itself.
+// answer went out from Update itself. The user then declines while the check is
+// still running: the decline goes out. (The check itself is left unrun here: at this size it costs most of a minute
+// under -race; TestBigElicitationCheckedInACommandIsSent runs one to its end.)
 func TestHugeElicitationNeverBlocksAKey(t *testing.T) {
 	h := ready(t, 120, 40)
 	reply := make(chan client.ElicitResponse, 1)
@@ -69,6 +71,9 @@ func TestHugeElicitationNeverBlocksAKey(t *testing.T) {
 	h.contains("Ada")
 
 	check := h.hold(keyMsg("enter")) // accept: the check is held
+	if check == nil {
+		t.Fatal("accepting a 20,000-field answer started no command: it was checked in Update")
+	}
 	select {
 	case r := <-reply:
 		t.Fatalf("the answer (%s) went out from Update: it was validated on the UI goroutine", r.Action)
@@ -79,12 +84,58 @@ func TestHugeElicitationNeverBlocksAKey(t *testing.T) {
 	if after := h.screen(); after == before {
 		t.Fatalf("pgdn did nothing while the answer was checked:\n%s", after)
 	}
+	h.press("ctrl+x")
+	h.until("the decline sent", func(*model) bool { return len(reply) == 1 })
+	if r := <-reply; r.Action != "decline" {
+		t.Fatalf("answered %s %s after a decline", r.Action, r.Content)
+	}
+	h.until("the dialog closed", func(m *model) bool { return elicitOf(m) == nil })
+}
+
+// An answer too big to check at once (a schema over the quick-check size) is checked
+// in a command, and the check's answer sends it: accept, with what was typed.
+func TestBigElicitationCheckedInACommandIsSent(t *testing.T) {
+	h := ready(t, 120, 40)
+	reply := make(chan client.ElicitResponse, 1)
+	build := h.hold(elicitMsg{id: -2, server: "bundled host", reply: reply,
+		req: client.ElicitRequest{Message: "Two thousand fields, please", Schema: bigObjectSchema(2000)}})
+	h.release(build)
+	h.contains("Field 0")
+	h.typeText("Ada")
+	h.contains("Ada")
+	check := h.hold(keyMsg("enter"))
+	if check == nil {
+		t.Fatal("accepting a 2,000-field answer started no command: it was checked in Update")
+	}
+	if len(reply) != 0 {
+		t.Fatal("the answer went out from Update: it was validated on the UI goroutine")
+	}
 	h.release(check)
 	h.until("the answer sent", func(*model) bool { return len(reply) == 1 })
 	if r := <-reply; r.Action != "accept" || !strings.Contains(string(r.Content), `"field0":"Ada"`) {
 		t.Fatalf("answered %s %s", r.Action, r.Content)
 	}
 	h.until("the dialog closed", func(m *model) bool { return elicitOf(m) == nil })
+}
+
+// A decline while the accepted answer is being checked wins: the check's late
+// answer sends nothing more (the server gets one answer).
+func TestDeclineDuringTheCheckWins(t *testing.T) {
+	h := ready(t, 120, 40)
+	reply := make(chan client.ElicitResponse, 2)
+	build := h.hold(elicitMsg{id: -2, server: "bundled host", reply: reply,
+		req: client.ElicitRequest{Message: "Two thousand fields, please", Schema: bigObjectSchema(2000)}})
+	h.release(build)
+	h.typeText("Ada")
+	h.contains("Ada")
+	check := h.hold(keyMsg("enter"))
+	h.press("ctrl+x")
+	h.until("the decline sent", func(*model) bool { return len(reply) == 1 })
+	h.release(check)
+	h.press("1") // one more round through Update after the late answer
+	if r := <-reply; r.Action != "decline" || len(reply) != 0 {
+		t.Fatalf("answered %s, then %d more", r.Action, len(reply))
+	}
 }
 
 // Opening the form of a tool whose input schema is huge (480 KiB) never blocks a
