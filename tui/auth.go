@@ -86,3 +86,10 @@ func (m *model) authTabView(width, height int) string {
 	}
 	return m.st.muted.Render(truncate(hint, width)) + "\n" + m.auth.lines.view(max(height-1, 1))
 }
+
+// authKeys is the Auth tab's table: L (caught before the views, as everywhere: it
+// logs in the server that needs it), and scrolling.
+func (m *model) authKeys() keyTable {
+	k := m.keys
+	return keyTable{name: "Auth", groups: [][]binding{{{Binding: k.Login}}, k.moves(m.onScrollKey)}}
+}

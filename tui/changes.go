@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/surface"
@@ -186,21 +185,19 @@ func (m *model) changesTab(width, height int) string {
 	return c.lines.view(height)
 }
 
-func (m *model) onChangesKey(k tea.KeyPressMsg) tea.Cmd {
-	m.changes.lines.scroll(scrollDelta(k, m.keys, m.height))
-	return nil
+// changesKeys is the Changes tab's table: it scrolls.
+func (m *model) changesKeys() keyTable {
+	k := m.keys
+	return keyTable{name: "Changes", groups: [][]binding{k.moves(func(kp tea.KeyPressMsg) tea.Cmd {
+		m.changes.lines.scroll(scrollDelta(kp, k, m.height))
+		return nil
+	})}}
 }
 
 // openChanges shows the Changes tab (C from the tool list, :changes).
 func (m *model) openChanges() tea.Cmd {
 	m.openTab(tabChanges)
 	return nil
-}
-
-// changesHelp is the Changes view's own keys (for focusedHelp).
-func (m *model) changesHelp() (string, [][]key.Binding) {
-	k := m.keys
-	return "Changes", [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}}
 }
 
 // onSurfaceReport takes a classified comparison of one server: into the Changes view,

@@ -12,99 +12,14 @@ import (
 // shows them first, then the global keys (globalHelp); the status bar shows the
 // first group's keys as far as they fit, so put a view's main keys first.
 //
-// A new view adds one case to the tab switch (returning its own help()).
+// Below the dialogs, it is the focused view's key table (viewKeys): a new view
+// registers its table in viewTables and adds nothing here.
 func (m *model) focusedHelp() (string, [][]key.Binding) {
-	k := m.keys
-	scroll := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}
 	if name, groups, ok := m.dialogHelp(); ok {
 		return name, groups // the front dialog's keys (dialog.go)
 	}
-	switch {
-	case m.list.filtering:
-		return "Tool filter", [][]key.Binding{{k.FilterDone, relabel(k.ClearFilter, "clear the filter"), k.FilterUp, k.FilterDown, k.Erase}}
-	case m.focus == paneList:
-		open := relabel(k.Open, "open the tool")
-		if m.several() {
-			open = relabel(k.Open, "open the tool, fold a server")
-		}
-		return "Tool list", [][]key.Binding{
-			{open, k.Filter, k.ClearFilter, k.Refetch, relabel(k.ShowRaw, "raw JSON of the tool"), k.OpenChanges},
-			scroll,
-			{k.DetailUp, k.DetailPageUp, k.DetailPageDown},
-		}
-	}
-	switch m.tab {
-	case tabTool:
-		if m.form == nil || m.toolRaw {
-			return "Tool detail", [][]key.Binding{
-				{relabel(k.ShowRaw, "raw JSON ↔ summary"), k.Back},
-				scroll,
-			}
-		}
-		groups := [][]key.Binding{
-			{k.Send, k.SendAnyway, k.RawJSON, k.Editor, k.Back},
-		}
-		if t, ok := m.list.selected(); ok && t.TaskSupport() == "optional" {
-			groups[0] = append([]key.Binding{k.Send, k.AsTask}, groups[0][1:]...)
-		}
-		if m.form.Raw() {
-			// The text area edits the JSON as text, with its own keys.
-			return "Arguments (raw JSON)", append(groups, m.form.RawKeys(), []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})
-		}
-		groups = append(groups, m.form.Keys().FullHelp()...)
-		return "Arguments form", append(groups, []key.Binding{k.DetailUp, k.DetailPageUp, k.DetailPageDown})
-	case tabResult:
-		keys := []key.Binding{k.ShowRaw, k.CopyResult, k.SaveResult, k.CopyArgs, k.CopyCmd, k.ReadResource, relabel(k.Back, "back (where the call came from)"), k.Cancel}
-		if m.current != nil && m.current.running {
-			keys = append([]key.Binding{k.Cancel}, keys[:len(keys)-1]...)
-		}
-		return "Result", [][]key.Binding{keys, scroll}
-	case tabTraffic:
-		if m.traffic.typing {
-			return "Traffic search", [][]key.Binding{{k.SearchDone, k.SearchClear, k.Erase}}
-		}
-		if m.traffic.open {
-			return "Traffic frame", [][]key.Binding{{k.CloseFrame, k.OpenFrame}, scroll}
-		}
-		return "Traffic", [][]key.Binding{
-			append([]key.Binding{k.OpenFrame, relabel(k.Filter, "search (method, tool, id)"), k.TrafficDir}, m.serverFilterHelp()...),
-			scroll,
-		}
-	case tabLogs:
-		return "Logs", [][]key.Binding{append(k.logsHelp(), m.serverFilterHelp()...), scroll}
-	case tabTasks:
-		return "Tasks", [][]key.Binding{k.tasksHelp(), scroll}
-	case tabStderr:
-		return "Stderr", [][]key.Binding{m.serverFilterHelp(), scroll}
-	case tabHistory:
-		return m.historyHelp()
-	case tabChanges:
-		return m.changesHelp()
-	case tabResources:
-		return m.resourcesHelp()
-	case tabPrompts:
-		return m.prompts.helpTitle(), [][]key.Binding{m.prompts.help(), scroll}
-	case tabSkills:
-		return "Skills", [][]key.Binding{m.skills.help(), scroll}
-	case tabServers:
-		return "Servers", [][]key.Binding{{
-			relabel(k.Restart, "restart the selected server"),
-			relabel(k.Up, "select"), relabel(k.Down, "select"),
-			relabel(k.PageUp, "scroll the detail"), relabel(k.PageDown, "scroll the detail"),
-			k.CmdLine, k.ToggleSampling, k.EditRoots,
-		}}
-	case tabAuth:
-		return "Auth", [][]key.Binding{{k.Login}, scroll}
-	}
-	return "", nil
-}
-
-// serverFilterHelp is S in Traffic, Logs and Stderr, shown only with several servers.
-func (m *model) serverFilterHelp() []key.Binding {
-	if !m.several() {
-		return nil
-	}
-	return []key.Binding{m.keys.ServerFilter}
+	t := m.viewKeys()
+	return t.name, t.help()
 }
 
 // helpEntry is one line of the help: a key and what it does.
@@ -185,7 +100,8 @@ func (m *model) helpView(width int) string {
 }
 
 // keyHints is the status bar's hint: the focused view's main keys (the first group
-// of focusedHelp), as many as fit in width cells, then "? help".
+// of focusedHelp; of a view's table, those enabled now), as many as fit in width
+// cells, then "? help".
 func (m *model) keyHints(width int) string {
 	st := m.st
 	out := st.statusKey.Render("?") + st.muted.Render(" help")
@@ -196,7 +112,12 @@ func (m *model) keyHints(width int) string {
 	case m.typing():
 		out = st.statusKey.Render("f1") + st.muted.Render(" help") // ? is text here
 	}
-	_, groups := m.focusedHelp()
+	name, groups := m.focusedHelp()
+	if t := m.viewKeys(); t.name == name && len(t.groups) > 0 {
+		// The view has the keys: its hint is what works now, so a disabled key
+		// (x with no call running) is in the help with why, not here.
+		groups = [][]key.Binding{t.hint()}
+	}
 	if len(groups) == 0 || front != nil && front.traits().layer == layerScreen {
 		return out // the help itself is open
 	}

@@ -97,3 +97,45 @@ func lastLine(s string) string {
 	s = strings.TrimRight(s, "\n")
 	return s[strings.LastIndexByte(s, '\n')+1:]
 }
+
+// The Logs tab's hint and help follow what has its keys. While the logger filter is
+// typed, f is text: the hint offered "f raise min level" there, and f typed an f.
+// While the level picker is open, ←/→ and enter pick a level: the hint did not say
+// so. And / (filter by logger) and esc (clear the filters), which the tab always
+// handled, were in no help at all.
+func TestLogsHintFollowsItsMode(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.press("4")
+	if l := lastLine(h.screen()); !strings.Contains(l, "f raise min level") {
+		t.Errorf("the Logs hint lacks its level key: %q", l)
+	}
+	if seen := h.helpScreens(); !strings.Contains(seen, "filter by logger") || !strings.Contains(seen, "clear the filters") {
+		t.Errorf("the Logs help lacks / and esc, which the tab handles:\n%s", seen)
+	}
+	h.press("/")
+	h.contains("logger: ")
+	if l := lastLine(h.screen()); strings.Contains(l, "raise min level") || !strings.Contains(l, "enter keep the logger filter") {
+		t.Errorf("while the logger is typed the hint says %q", l)
+	}
+	h.press("esc", "l")
+	h.contains("set the log level")
+	if l := lastLine(h.screen()); strings.Contains(l, "raise min level") || !strings.Contains(l, "← previous level") || !strings.Contains(l, "enter set this level") {
+		t.Errorf("while the level is picked the hint says %q", l)
+	}
+	h.press("esc")
+}
+
+// The tool list lists shift+↑/↓ (scroll the tool detail) whatever tab is shown; off
+// the Tool view the key did nothing and said nothing. Now it says why.
+func TestToolDetailKeysSayWhyOffTheToolView(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.press("3", "shift+tab") // Traffic shown, the list has the keys
+	if h.m.focus != paneList || h.m.tab != tabTraffic {
+		t.Fatalf("setup: focus %v tab %v", h.m.focus, h.m.tab)
+	}
+	h.press("shift+down")
+	h.contains("the tool detail is not shown")
+	if seen := h.helpScreens(); !strings.Contains(seen, "not shown") {
+		t.Errorf("the help does not say why shift+↑/↓ does nothing here:\n%s", seen)
+	}
+}

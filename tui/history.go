@@ -266,87 +266,123 @@ func (m *model) histScroll(delta int) {
 
 func (m *model) histTyping() bool { return m.hist.typing || m.hist.naming }
 
-func (m *model) onHistoryKey(k tea.KeyPressMsg) tea.Cmd {
-	h := &m.hist
-	if h.typing || h.naming {
-		return m.onHistField(k)
-	}
-	rows := m.histRows()
+// historyKeys is History's table: the search field or the collection's name while
+// typed (onHistField), else the calls. A key on a call acts on the selected row's
+// own server and tool, whatever the tool list shows.
+func (m *model) historyKeys() keyTable {
+	k, h := m.keys, &m.hist
+	field := func(kp tea.KeyPressMsg) tea.Cmd { return m.onHistField(kp) }
 	switch {
-	case key.Matches(k, m.keys.Filter):
-		h.typing, h.query = true, ""
-		h.shown, h.cursor = nil, 0
-		return nil
-	case key.Matches(k, m.keys.ClearFilter) && h.query != "":
-		h.query, h.shown, h.cursor = "", nil, 0
-		return nil
-	case key.Matches(k, m.keys.SaveMarked):
-		if len(m.markedEntries()) == 0 {
-			m.notice = "no entry is marked: m marks the selected one"
-			return nil
-		}
-		h.naming, h.name = true, ""
-		return nil
+	case h.naming:
+		return keyTable{name: "Collection name", groups: [][]binding{bindAll("the name", []key.Binding{
+			relabel(k.SearchDone, "save the marked calls"), relabel(k.SearchClear, "do not save"), k.Erase}, field)}, rest: field}
+	case h.typing:
+		return keyTable{name: "History search", groups: [][]binding{bindAll("the search", []key.Binding{k.SearchDone, k.SearchClear, k.Erase}, field)}, rest: field}
 	}
-	if len(rows) == 0 {
-		return m.onScrollKey(k)
-	}
-	h.cursor = min(h.cursor, len(rows)-1)
-	r := rows[h.cursor]
-	server, tool, args := m.histCall(r)
-	switch {
-	case key.Matches(k, m.keys.Rerun):
-		// The entry's own tool on its own server, whatever the list shows or has
-		// selected; a destructive one asks first (requestCall).
-		t, ok := m.toolByName(server, tool)
-		if !ok {
-			m.notice = tool + " is not in the server's tool list any more; nothing was called"
-			return nil
-		}
-		return m.requestCall(server, t, args)
-	case key.Matches(k, m.keys.LoadArgs):
-		if _, ok := m.toolByName(server, tool); !ok {
-			m.notice = tool + " is not in the server's tool list any more; its form cannot be opened"
-			return nil
-		}
-		if !m.selectTool(server, tool) {
-			m.list.setFilter("") // the filter hides it: show every tool
-			m.selectTool(server, tool)
-		}
-		if m.form != nil {
-			if err := m.form.SetValue(args); err != nil {
-				m.notice = "could not load the arguments into the form: " + err.Error()
+	// onRow runs do on the selected row. Whether there is one is found when the key
+	// comes, not for every frame's hint (the rows are every call of every session).
+	onRow := func(do func(r histRef) tea.Cmd) func() tea.Cmd {
+		return func() tea.Cmd {
+			rows := m.histRows()
+			if len(rows) == 0 {
+				m.notice = "no call in the history yet"
+				return nil
 			}
+			h.cursor = min(h.cursor, len(rows)-1)
+			return do(rows[h.cursor])
 		}
-		m.tab = tabTool
-		return nil
-	case key.Matches(k, m.keys.MarkEntry):
-		srv, e, ok := m.histEntry(r)
-		if !ok {
-			m.notice = "this call is not in the lasting history (yet); it cannot be marked"
-			return nil
-		}
-		l := m.hist.logs[srv]
-		if l == nil {
-			return nil
-		}
-		marked := !e.Marked
-		m.setMarked(srv, e.ID, marked)
-		return func() tea.Msg {
-			return histMarkedMsg{server: srv, id: e.ID, marked: marked, err: l.Mark(marked, e.ID)}
-		}
-	case key.Matches(k, m.keys.ShowResult):
-		if r.o != nil {
-			m.showOutcome(r.o)
-			return nil
-		}
-		p := m.hist.past[r.past]
-		return func() tea.Msg { return histResultMsg{o: outcomeOf(p)} }
 	}
-	if h.keyMove(k, m.keys, len(rows)) {
+	return keyTable{name: "History", groups: [][]binding{
+		{
+			bind(k.Rerun, onRow(m.rerunHistory)),
+			bind(k.LoadArgs, onRow(m.loadHistoryArgs)),
+			bind(k.ShowResult, onRow(m.showHistoryResult)),
+			bind(relabel(k.Filter, "search (tool, arguments, result)"), act(func() {
+				h.typing, h.query = true, ""
+				h.shown, h.cursor = nil, 0
+			})),
+			bind(k.MarkEntry, onRow(m.markHistory)),
+			bind(k.SaveMarked, func() tea.Cmd {
+				if len(m.markedEntries()) == 0 {
+					m.notice = "no entry is marked: m marks the selected one"
+					return nil
+				}
+				h.naming, h.name = true, ""
+				return nil
+			}),
+		},
+		append(k.moves(func(kp tea.KeyPressMsg) tea.Cmd {
+			h.keyMove(kp, k, len(m.histRows()))
+			return nil
+		}), bind(relabel(k.ClearFilter, "clear the search"), act(func() { h.query, h.shown, h.cursor = "", nil, 0 })).unless(func() string {
+			if h.query == "" {
+				return "no search to clear"
+			}
+			return ""
+		})),
+	}}
+}
+
+// rerunHistory is enter on a call: the entry's own tool on its own server, whatever
+// the list shows or has selected; a destructive one asks first (requestCall).
+func (m *model) rerunHistory(r histRef) tea.Cmd {
+	server, tool, args := m.histCall(r)
+	t, ok := m.toolByName(server, tool)
+	if !ok {
+		m.notice = tool + " is not in the server's tool list any more; nothing was called"
 		return nil
 	}
-	return m.onScrollKey(k)
+	return m.requestCall(server, t, args)
+}
+
+// loadHistoryArgs is e on a call: its tool selected, its arguments in the form.
+func (m *model) loadHistoryArgs(r histRef) tea.Cmd {
+	server, tool, args := m.histCall(r)
+	if _, ok := m.toolByName(server, tool); !ok {
+		m.notice = tool + " is not in the server's tool list any more; its form cannot be opened"
+		return nil
+	}
+	if !m.selectTool(server, tool) {
+		m.list.setFilter("") // the filter hides it: show every tool
+		m.selectTool(server, tool)
+	}
+	if m.form != nil {
+		if err := m.form.SetValue(args); err != nil {
+			m.notice = "could not load the arguments into the form: " + err.Error()
+		}
+	}
+	m.tab = tabTool
+	return nil
+}
+
+// markHistory is m on a call: marked for a collection (S), or no longer.
+func (m *model) markHistory(r histRef) tea.Cmd {
+	srv, e, ok := m.histEntry(r)
+	if !ok {
+		m.notice = "this call is not in the lasting history (yet); it cannot be marked"
+		return nil
+	}
+	l := m.hist.logs[srv]
+	if l == nil {
+		return nil
+	}
+	marked := !e.Marked
+	m.setMarked(srv, e.ID, marked)
+	return func() tea.Msg {
+		return histMarkedMsg{server: srv, id: e.ID, marked: marked, err: l.Mark(marked, e.ID)}
+	}
+
+}
+
+// showHistoryResult is →/l on a call: its result in the Result tab (an earlier
+// session's read back in a command).
+func (m *model) showHistoryResult(r histRef) tea.Cmd {
+	if r.o != nil {
+		m.showOutcome(r.o)
+		return nil
+	}
+	p := m.hist.past[r.past]
+	return func() tea.Msg { return histResultMsg{o: outcomeOf(p)} }
 }
 
 func (m *model) showOutcome(o *outcome) {
@@ -648,21 +684,6 @@ func sameDay(a, b time.Time) bool {
 	ay, am, ad := a.Date()
 	by, bm, bd := b.Date()
 	return ay == by && am == bm && ad == bd
-}
-
-// historyHelp is the History view's own keys (for focusedHelp).
-func (m *model) historyHelp() (string, [][]key.Binding) {
-	k := m.keys
-	if m.hist.naming {
-		return "Collection name", [][]key.Binding{{relabel(k.SearchDone, "save the marked calls"), relabel(k.SearchClear, "do not save"), k.Erase}}
-	}
-	if m.hist.typing {
-		return "History search", [][]key.Binding{{k.SearchDone, k.SearchClear, k.Erase}}
-	}
-	return "History", [][]key.Binding{
-		{k.Rerun, k.LoadArgs, k.ShowResult, relabel(k.Filter, "search (tool, arguments, result)"), k.MarkEntry, k.SaveMarked},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
-	}
 }
 
 // onServerAdded opens the history of a server added while the session runs.

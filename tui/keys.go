@@ -1,6 +1,9 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // keyMap is every key binding, as data: the help view is generated from it.
 type keyMap struct {
@@ -180,4 +183,193 @@ func (k keyMap) tabKeys() []key.Binding {
 func relabel(b key.Binding, desc string) key.Binding {
 	b.SetHelp(b.Help().Key, desc)
 	return b
+}
+
+// binding is one key of a view as one record: its keys and help (the embedded
+// key.Binding), what pressing it does, and, when it does nothing now, why. A view's
+// table of them (keyTable) is at once its routing (keyTable.route), its group in the
+// help (?) and the status bar's hint, so the three cannot drift apart: a key the help
+// lists is a key the view routes, and one it cannot act on says why in both places.
+type binding struct {
+	key.Binding
+	// do handles the key. Nil for a key a view lists relabelled but that is caught
+	// before the views, because it means the same everywhere (ctrl+r, :, tab):
+	// routing skips it, and the help's test checks it is one of globalHelp's.
+	do func(tea.KeyPressMsg) tea.Cmd
+	// off says why the key does nothing now ("no call is running"), "" when it
+	// works. The help shows the reason after the key's words; pressing the key shows
+	// it as the notice instead of doing nothing silently.
+	off func() string
+	// hidden keeps a routed key out of the help and the hint (S with one server:
+	// the screen of one server stays as it always was; the key still answers).
+	hidden bool
+	// to names the field or form a key is handed to when that decides by itself
+	// what the key does ("the form": ← picks the previous choice in an enum field
+	// and moves the cursor in a text field). Set by bindAll.
+	to string
+}
+
+// bind makes a binding whose handler does not need the key pressed.
+func bind(b key.Binding, do func() tea.Cmd) binding {
+	return binding{Binding: b, do: func(tea.KeyPressMsg) tea.Cmd { return do() }}
+}
+
+// bindKey makes a binding whose handler looks at the key (a scroll, a field).
+func bindKey(b key.Binding, do func(tea.KeyPressMsg) tea.Cmd) binding {
+	return binding{Binding: b, do: do}
+}
+
+// act is a handler that only changes the model.
+func act(f func()) func() tea.Cmd { return func() tea.Cmd { f(); return nil } }
+
+// unless disables b while why returns a reason.
+func (b binding) unless(why func() string) binding { b.off = why; return b }
+
+// hide keeps b out of the help and the hint while h holds.
+func (b binding) hide(h bool) binding { b.hidden = h; return b }
+
+// why is the reason b does nothing now, "" when it works.
+func (b binding) why() string {
+	if b.off == nil {
+		return ""
+	}
+	return b.off()
+}
+
+// keyTable is the keys of whatever has the keyboard, in the state it is in: its
+// name (the help's section title), its bindings in groups (the first group is the
+// status bar's hint, so a view puts what it is for first), and rest, what a key no
+// binding matched does (text typed into a field; nil: nothing).
+type keyTable struct {
+	name   string
+	groups [][]binding
+	rest   func(tea.KeyPressMsg) tea.Cmd
+}
+
+// route sends k to the first enabled binding of t that matches it; when only
+// disabled ones match, the first one's reason is the notice; when none matches,
+// rest has it. Several bindings may share a key in one table when at most one of
+// them is enabled at a time.
+func (t keyTable) route(m *model, k tea.KeyPressMsg) tea.Cmd {
+	var off *binding
+	for _, g := range t.groups {
+		for i := range g {
+			b := &g[i]
+			if b.do == nil || !key.Matches(k, b.Binding) {
+				continue
+			}
+			if b.why() != "" {
+				if off == nil {
+					off = b
+				}
+				continue
+			}
+			if m.probe != nil {
+				*m.probe = routedKey{table: t.name, key: b.Help().Key, to: b.to}
+				return nil
+			}
+			return b.do(k)
+		}
+	}
+	switch {
+	case m.probe != nil && off != nil:
+		*m.probe = routedKey{table: t.name, key: off.Help().Key, off: off.why()}
+	case m.probe != nil:
+		*m.probe = routedKey{table: t.name}
+	case off != nil:
+		m.notice = off.why()
+	case t.rest != nil:
+		return t.rest(k)
+	}
+	return nil
+}
+
+// routedKey is where a key went through a keyTable: the table, the key of the
+// binding that took it ("" for rest), and the reason when it was disabled. With
+// model.probe set (the help's test), route records it there instead of acting, which
+// proves each key the help lists is routed to the binding it shows.
+type routedKey struct{ table, key, to, off string }
+
+// help is t's groups as the help and the hint show them: hidden bindings left out,
+// a disabled one with its reason after its words.
+func (t keyTable) help() [][]key.Binding {
+	out := make([][]key.Binding, 0, len(t.groups))
+	for _, g := range t.groups {
+		var kept []key.Binding
+		for _, b := range g {
+			if b.hidden {
+				continue
+			}
+			if why := b.why(); why != "" {
+				b.Binding = relabel(b.Binding, b.Help().Desc+" ("+why+")")
+			}
+			kept = append(kept, b.Binding)
+		}
+		out = append(out, kept)
+	}
+	return out
+}
+
+// hint is t's first group as the status bar shows it: what works now.
+func (t keyTable) hint() []key.Binding {
+	var out []key.Binding
+	for _, b := range t.groups[0] {
+		if !b.hidden && b.why() == "" {
+			out = append(out, b.Binding)
+		}
+	}
+	return out
+}
+
+// moves is the six moving keys of a list or a text (↑/↓, pgup/pgdn, home/end),
+// each handled by do.
+func (k keyMap) moves(do func(tea.KeyPressMsg) tea.Cmd) []binding {
+	var out []binding
+	for _, b := range []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End} {
+		out = append(out, bindKey(b, do))
+	}
+	return out
+}
+
+// bindAll makes one binding per key.Binding, all handed to the field or form to
+// (by do), which decides itself what each of them does (the argument form).
+func bindAll(to string, bs []key.Binding, do func(tea.KeyPressMsg) tea.Cmd) []binding {
+	out := make([]binding, 0, len(bs))
+	for _, b := range bs {
+		bb := bindKey(b, do)
+		bb.to = to
+		out = append(out, bb)
+	}
+	return out
+}
+
+// viewTables is each tab's key table, by the tab enum: the one registration a
+// view's keys need. Its routing (onKey), its help (?) and the status bar's hint all
+// come from what the function returns for the state the view is in.
+var viewTables = [tabCount]func(*model) keyTable{
+	tabTool:      (*model).toolKeys,
+	tabResult:    (*model).resultKeys,
+	tabTraffic:   (*model).trafficKeys,
+	tabLogs:      (*model).logsKeys,
+	tabStderr:    (*model).stderrKeys,
+	tabHistory:   (*model).historyKeys,
+	tabServers:   (*model).serversKeys,
+	tabResources: (*model).resourcesKeys,
+	tabPrompts:   (*model).promptsKeys,
+	tabTasks:     (*model).tasksKeys,
+	tabSkills:    (*model).skillsKeys,
+	tabChanges:   (*model).changesKeys,
+	tabAuth:      (*model).authKeys,
+}
+
+// viewKeys is the table of the view that has the keyboard: the tool filter's while
+// it is typed, the tool list's while the list has the focus, else the shown tab's.
+func (m *model) viewKeys() keyTable {
+	switch {
+	case m.list.filtering:
+		return m.filterKeys()
+	case m.focus == paneList:
+		return m.listKeys()
+	}
+	return viewTables[m.tab](m)
 }

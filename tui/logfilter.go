@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -145,74 +144,69 @@ func (s filteredLogs) Lines(from, to int) []string {
 // logsServer is the server whose level l sets: the one the screen is about.
 func (m *model) logsServer() *server { return m.srv }
 
-func (m *model) onLogsKey(k tea.KeyPressMsg) tea.Cmd {
-	f := &m.logFilter
+// logsKeys is the Logs tab's table: the logger field while it is typed (f is text
+// there), the level picker while it is open (l), or the filters and the level.
+func (m *model) logsKeys() keyTable {
+	k, f := m.keys, &m.logFilter
+	refilter := func(g func()) func() tea.Cmd { return act(func() { g(); f.refilter(&m.logs) }) }
 	if f.typing {
-		switch {
-		case key.Matches(k, m.keys.SearchClear):
-			f.typing, f.logger = false, ""
-		case key.Matches(k, m.keys.SearchDone):
-			f.typing = false
-		case key.Matches(k, m.keys.Erase):
-			if r := []rune(f.logger); len(r) > 0 {
-				f.logger = string(r[:len(r)-1])
-			}
-		default:
-			f.logger += k.Text
+		return keyTable{
+			name: "Logger filter",
+			groups: [][]binding{{
+				bind(relabel(k.SearchDone, "keep the logger filter"), refilter(func() { f.typing = false })),
+				bind(relabel(k.SearchClear, "clear the logger filter"), refilter(func() { f.typing, f.logger = false, "" })),
+				bind(k.Erase, refilter(func() {
+					if r := []rune(f.logger); len(r) > 0 {
+						f.logger = string(r[:len(r)-1])
+					}
+				})),
+			}},
+			rest: func(kp tea.KeyPressMsg) tea.Cmd { f.logger += kp.Text; f.refilter(&m.logs); return nil },
 		}
-		f.refilter(&m.logs)
-		return nil
 	}
 	if f.picking {
-		switch {
-		case key.Matches(k, m.keys.Leave):
-			f.picking = false
-		case key.Matches(k, m.keys.PickPrev):
-			f.pick = max(f.pick-1, 0)
-		case key.Matches(k, m.keys.PickNext):
-			f.pick = min(f.pick+1, len(client.LogLevels)-1)
-		case key.Matches(k, m.keys.Confirm):
-			f.picking = false
-			return m.setServerLevel(m.logsServer(), client.LogLevels[f.pick])
-		}
-		return nil
+		return keyTable{name: "Log level", groups: [][]binding{{
+			bind(relabel(k.Confirm, "set this level"), func() tea.Cmd {
+				f.picking = false
+				return m.setServerLevel(m.logsServer(), client.LogLevels[f.pick])
+			}),
+			bind(k.PickPrev, act(func() { f.pick = max(f.pick-1, 0) })),
+			bind(k.PickNext, act(func() { f.pick = min(f.pick+1, len(client.LogLevels)-1) })),
+			bind(relabel(k.Leave, "keep the level"), act(func() { f.picking = false })),
+		}}}
 	}
-	switch {
-	case key.Matches(k, m.keys.LogLevelShown):
-		f.min = (f.min + 1) % len(client.LogLevels)
-		f.refilter(&m.logs)
-		return nil
-	case key.Matches(k, m.keys.LogLevelShownDown):
-		f.min = (f.min + len(client.LogLevels) - 1) % len(client.LogLevels)
-		f.refilter(&m.logs)
-		return nil
-	case key.Matches(k, m.keys.Filter):
-		f.typing, f.logger = true, ""
-		f.refilter(&m.logs)
-		return nil
-	case key.Matches(k, m.keys.Leave):
-		f.min, f.logger = 0, ""
-		f.refilter(&m.logs)
-		return nil
-	case key.Matches(k, m.keys.SetLogLevel):
-		s := m.logsServer()
-		if s == nil || s.name == "" {
-			return nil
-		}
-		f.picking = true
-		f.pick = 0
-		if lvl := m.asks.levelFor(s.name); lvl != "" {
-			f.pick = int(levelIndex(lvl))
-		}
-		return nil
+	n := len(client.LogLevels)
+	return keyTable{name: "Logs", groups: [][]binding{
+		{
+			bind(k.LogLevelShown, refilter(func() { f.min = (f.min + 1) % n })),
+			bind(k.LogLevelShownDown, refilter(func() { f.min = (f.min + n - 1) % n })),
+			bind(k.SetLogLevel, act(m.pickLogLevel)),
+			bind(k.ServerFilter, m.onServerFilterKey).hide(!m.several()),
+		},
+		{
+			bind(relabel(k.Filter, "filter by logger"), refilter(func() { f.typing, f.logger = true, "" })),
+			bind(relabel(k.Leave, "clear the filters"), refilter(func() { f.min, f.logger = 0, "" })),
+		},
+		k.moves(func(kp tea.KeyPressMsg) tea.Cmd {
+			if f.active() {
+				f.view.scroll(scrollDelta(kp, k, m.height))
+				return nil
+			}
+			return m.onScrollKey(kp)
+		}),
+	}}
+}
+
+// pickLogLevel opens the level picker (l) on the level the server was last set to.
+func (m *model) pickLogLevel() {
+	s, f := m.logsServer(), &m.logFilter
+	if s == nil || s.name == "" {
+		return
 	}
-	if f.active() {
-		if d := scrollDelta(k, m.keys, m.height); d != 0 {
-			f.view.scroll(d)
-		}
-		return nil
+	f.picking, f.pick = true, 0
+	if lvl := m.asks.levelFor(s.name); lvl != "" {
+		f.pick = int(levelIndex(lvl))
 	}
-	return m.onScrollKey(k)
 }
 
 type levelSetMsg struct {
@@ -245,11 +239,6 @@ func (m *model) onLevelSet(msg levelSetMsg) {
 	default:
 		m.notice = fmt.Sprintf("%s: logging/setLevel %s sent", msg.server, msg.level)
 	}
-}
-
-// logsHelp is the Logs tab's own keys.
-func (k keyMap) logsHelp() []key.Binding {
-	return []key.Binding{k.LogLevelShown, k.LogLevelShownDown, k.SetLogLevel}
 }
 
 // logsTabView draws the Logs tab: a line on the filters, then the lines shown.

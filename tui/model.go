@@ -122,6 +122,7 @@ type (
 // model is the root model.
 type model struct {
 	opts  Options
+	probe *routedKey // set by the help's test only: route records where a key goes instead of acting
 	keys  keyMap
 	st    styles
 	theme string // chosen palette name; "auto" follows the background
@@ -759,7 +760,7 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if m.list.filtering {
-		return m.onFilterKey(k)
+		return m.filterKeys().route(m, k)
 	}
 	if key.Matches(k, m.keys.Record) && !m.typing() {
 		return m.toggleRecording()
@@ -798,29 +799,16 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.enterTab()
 		}
 	}
-	if m.tab == tabTool && key.Matches(k, m.keys.DetailUp, m.keys.DetailDown, m.keys.DetailPageUp, m.keys.DetailPageDown) {
-		// The tool detail scrolls from the keyboard whether the list or the form has
-		// the focus (the mouse wheel does it too).
-		step := 1
-		if key.Matches(k, m.keys.DetailPageUp, m.keys.DetailPageDown) {
-			step = max(m.height/2, 1)
-		}
-		if key.Matches(k, m.keys.DetailUp, m.keys.DetailPageUp) {
-			step = -step
-		}
-		m.detail.scroll(step)
-		return nil
-	}
 	switch {
 	case key.Matches(k, m.keys.NextPane), key.Matches(k, m.keys.PrevPane):
 		if m.focus == paneRight && m.tab == tabTool && m.form != nil && !m.formEdgeTab(k) {
 			return m.forwardToField(k)
 		}
 		if m.focus == paneRight && m.tab == tabResources && m.res.tpl != nil && m.res.tpl.form != nil {
-			return m.onResourcesKey(k) // tab moves between the template's fields
+			return m.resourcesKeys().route(m, k) // tab moves between the template's fields
 		}
 		if m.focus == paneRight && m.tab == tabPrompts && m.prompts.wantsTab() {
-			return m.onPromptsKey(k) // tab moves between the prompt's fields
+			return m.promptsKeys().route(m, k) // tab moves between the prompt's fields
 		}
 		if m.focus == paneList {
 			m.focus = paneRight
@@ -829,41 +817,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.focus == paneList {
-		return m.onListKey(k)
-	}
-	switch m.tab {
-	case tabTool:
-		return m.onFormKey(k)
-	case tabTraffic:
-		return m.onTrafficKey(k)
-	case tabHistory:
-		return m.onHistoryKey(k)
-	case tabResult:
-		return m.onResultKey(k)
-	case tabServers:
-		return m.onServersKey(k)
-	case tabTasks:
-		return m.onTasksKey(k)
-	case tabResources:
-		return m.onResourcesKey(k)
-	case tabPrompts:
-		return m.onPromptsKey(k)
-	case tabSkills:
-		return m.onSkillsKey(k)
-	case tabChanges:
-		return m.onChangesKey(k)
-	}
-	if m.tab == tabLogs || m.tab == tabStderr {
-		if key.Matches(k, m.keys.ServerFilter) {
-			m.onServerFilterKey()
-			return nil
-		}
-	}
-	if m.tab == tabLogs {
-		return m.onLogsKey(k)
-	}
-	return m.onScrollKey(k)
+	// The focused view's table: its routing is what its help and hint list.
+	return m.viewKeys().route(m, k)
 }
 
 // openTab shows a view and gives it the keyboard (its digit, a command), unless
@@ -1028,107 +983,155 @@ func (m *model) formEdgeTab(k tea.KeyPressMsg) bool {
 	return key.Matches(k, m.keys.PrevPane) && m.form.Focused() == ""
 }
 
-func (m *model) onListKey(k tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(k, m.keys.ShowRaw):
-		m.toolRaw = !m.toolRaw
-		m.tab = tabTool
+// listKeys is the tool list's table (the left pane has the keyboard).
+func (m *model) listKeys() keyTable {
+	k, l := m.keys, &m.list
+	open := relabel(k.Open, "open the tool")
+	if m.several() {
+		open = relabel(k.Open, "open the tool, fold a server")
+	}
+	return keyTable{
+		name: "Tool list",
+		groups: [][]binding{
+			{
+				bind(open, m.openSelectedTool),
+				// A new search, as / does in less and vim.
+				bind(k.Filter, m.synced(func() { l.setFilter(""); l.filtering = true })),
+				bind(k.ClearFilter, m.synced(func() { l.setFilter("") })),
+				bind(k.Refetch, func() tea.Cmd { m.notice = "refetching tools…"; return m.fetchAllTools() }),
+				bind(relabel(k.ShowRaw, "raw JSON of the tool"), act(func() { m.toolRaw = !m.toolRaw; m.tab = tabTool })),
+				bind(k.OpenChanges, m.openChanges),
+			},
+			k.moves(func(kp tea.KeyPressMsg) tea.Cmd {
+				l.keyMove(kp, k, len(l.rows))
+				l.moved = true
+				m.syncForm()
+				l.unmarkSelected() // looked at
+				return nil
+			}),
+			m.detailKeys(func() string {
+				if m.tab != tabTool {
+					return "the tool detail is not shown (1 shows it)"
+				}
+				return ""
+			}),
+		},
+		rest: func(tea.KeyPressMsg) tea.Cmd { m.syncForm(); return nil },
+	}
+}
+
+// synced is a handler that changes the tool list, after which the form follows the
+// selection.
+func (m *model) synced(f func()) func() tea.Cmd {
+	return func() tea.Cmd { f(); m.syncForm(); return nil }
+}
+
+// openSelectedTool is enter in the list: a server's header folds or opens its tools;
+// a tool gets the keyboard in its form.
+func (m *model) openSelectedTool() tea.Cmd {
+	if m.list.toggleHeader() {
 		return nil
-	case m.list.keyMove(k, m.keys, len(m.list.rows)):
-		m.list.moved = true
-	case key.Matches(k, m.keys.Filter):
-		// A new search, as / does in less and vim.
-		m.list.setFilter("")
-		m.list.filtering = true
-	case key.Matches(k, m.keys.ClearFilter):
-		m.list.setFilter("")
-	case key.Matches(k, m.keys.Refetch):
-		m.notice = "refetching tools…"
-		return m.fetchAllTools()
-	case key.Matches(k, m.keys.OpenChanges):
-		return m.openChanges()
-	case key.Matches(k, m.keys.Open):
-		if m.list.toggleHeader() {
-			return nil // a server header: fold or open its tools
+	}
+	m.syncForm()
+	if _, ok := m.list.selected(); !ok {
+		// The keys stay with the list: a tool that appears later (a server still
+		// connecting) must not get a form under keys typed for nothing.
+		m.notice = "no tool to open: none matches the filter (esc clears it)"
+		if len(m.list.tools) == 0 {
+			m.notice = "no tool to open: no server has listed tools yet"
 		}
-		m.syncForm()
-		if _, ok := m.list.selected(); !ok {
-			// The keys stay with the list: a tool that appears later (a server still
-			// connecting) must not get a form under keys typed for nothing.
-			m.notice = "no tool to open: none matches the filter (esc clears it)"
-			if len(m.list.tools) == 0 {
-				m.notice = "no tool to open: no server has listed tools yet"
+		return nil
+	}
+	m.list.moved = true // the user chose this tool: a list arriving later keeps it
+	m.focus, m.tab = paneRight, tabTool
+	return nil
+}
+
+// detailKeys scroll the tool detail from the keyboard whether the list or the form
+// has the focus (with shift, so that the form keeps the plain keys); off says why
+// they do nothing (another tab is shown), nil when they always work.
+func (m *model) detailKeys(off func() string) []binding {
+	k := m.keys
+	scroll := func(kp tea.KeyPressMsg) tea.Cmd {
+		step := 1
+		if key.Matches(kp, k.DetailPageUp, k.DetailPageDown) {
+			step = max(m.height/2, 1)
+		}
+		if key.Matches(kp, k.DetailUp, k.DetailPageUp) {
+			step = -step
+		}
+		m.detail.scroll(step)
+		return nil
+	}
+	out := bindAll("the tool detail", []key.Binding{k.DetailUp, k.DetailDown, k.DetailPageUp, k.DetailPageDown}, scroll)
+	for i := range out {
+		out[i].off = off
+	}
+	return out
+}
+
+// filterKeys is the tool filter's table (the field under the list): text typed goes
+// into the filter.
+func (m *model) filterKeys() keyTable {
+	k, l := m.keys, &m.list
+	return keyTable{
+		name: "Tool filter",
+		groups: [][]binding{{
+			bind(k.FilterDone, m.synced(func() { l.filtering = false })),
+			bind(relabel(k.ClearFilter, "clear the filter"), m.synced(func() { l.filtering = false; l.setFilter("") })),
+			bind(k.FilterUp, m.synced(func() { l.move(-1) })),
+			bind(k.FilterDown, m.synced(func() { l.move(1) })),
+			bind(k.Erase, m.synced(func() {
+				if r := []rune(l.filter); len(r) > 0 {
+					l.setFilter(string(r[:len(r)-1]))
+				}
+			})),
+		}},
+		rest: func(kp tea.KeyPressMsg) tea.Cmd {
+			if kp.Text != "" {
+				l.setFilter(l.filter + kp.Text)
 			}
+			m.syncForm()
 			return nil
-		}
-		m.list.moved = true // the user chose this tool: a list arriving later keeps it
-		m.focus, m.tab = paneRight, tabTool
-		return nil
+		},
 	}
-	m.syncForm()
-	if key.Matches(k, m.keys.Up, m.keys.Down, m.keys.PageUp, m.keys.PageDown, m.keys.Home, m.keys.End) {
-		m.list.unmarkSelected() // looked at
-	}
-	return nil
 }
 
-func (m *model) onFilterKey(k tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(k, m.keys.ClearFilter):
-		m.list.filtering = false
-		m.list.setFilter("")
-	case key.Matches(k, m.keys.FilterDone):
-		m.list.filtering = false
-	case key.Matches(k, m.keys.FilterUp):
-		m.list.move(-1)
-	case key.Matches(k, m.keys.FilterDown):
-		m.list.move(1)
-	case key.Matches(k, m.keys.Erase):
-		if r := []rune(m.list.filter); len(r) > 0 {
-			m.list.setFilter(string(r[:len(r)-1]))
-		}
-	default:
-		if k.Text != "" {
-			m.list.setFilter(m.list.filter + k.Text)
-		}
-	}
-	m.syncForm()
-	return nil
-}
-
-func (m *model) onFormKey(k tea.KeyPressMsg) tea.Cmd {
-	if m.toolRaw || m.form == nil {
+// toolKeys is the Tool view's table: the detail alone (no form, or v showed the raw
+// JSON), the arguments form, or the form as raw JSON. The form's own keys go to the
+// form (forwardToField), which decides what each does in the focused field.
+func (m *model) toolKeys() keyTable {
+	k := m.keys
+	back := bind(k.Back, act(func() { m.focus = paneList }))
+	if m.form == nil || m.toolRaw {
 		// Only the detail is shown: the usual keys scroll it; v returns to the form.
-		if key.Matches(k, m.keys.ShowRaw) {
-			m.toolRaw = !m.toolRaw
-			return nil
-		}
-		if key.Matches(k, m.keys.Back) {
-			m.focus = paneList
-			return nil
-		}
-		m.detail.scroll(scrollDelta(k, m.keys, m.height))
-		return nil
+		return keyTable{name: "Tool detail", groups: [][]binding{
+			{bind(relabel(k.ShowRaw, "raw JSON ↔ summary"), act(func() { m.toolRaw = !m.toolRaw })), back},
+			k.moves(func(kp tea.KeyPressMsg) tea.Cmd { m.detail.scroll(scrollDelta(kp, k, m.height)); return nil }),
+			m.detailKeys(nil),
+		}}
 	}
-	switch {
-	case key.Matches(k, m.keys.SendAnyway):
-		return m.sendCall(true)
-	case key.Matches(k, m.keys.Send):
-		return m.sendCall(false)
-	case key.Matches(k, m.keys.AsTask):
-		return m.sendCallAs(false, true)
-	case key.Matches(k, m.keys.RawJSON):
-		if m.form != nil {
-			m.form.ToggleRaw()
-		}
-		return nil
-	case key.Matches(k, m.keys.Editor):
-		return m.openEditor()
-	case key.Matches(k, m.keys.Back):
-		m.focus = paneList
-		return nil
+	t, ok := m.list.selected()
+	optional := ok && t.TaskSupport() == "optional"
+	main := []binding{
+		bind(k.Send, func() tea.Cmd { return m.sendCall(false) }),
+		// ctrl+g is listed where the tool may run as a task; elsewhere it says why not.
+		bind(k.AsTask, func() tea.Cmd { return m.sendCallAs(false, true) }).hide(!optional),
+		bind(k.SendAnyway, func() tea.Cmd { return m.sendCall(true) }),
+		bind(k.RawJSON, act(m.form.ToggleRaw)),
+		bind(k.Editor, m.openEditor),
+		back,
 	}
-	return m.forwardToField(k)
+	field := func(kp tea.KeyPressMsg) tea.Cmd { return m.forwardToField(kp) }
+	if m.form.Raw() {
+		// The text area edits the JSON as text, with its own keys.
+		return keyTable{name: "Arguments (raw JSON)", groups: [][]binding{main, bindAll("the JSON text", m.form.RawKeys(), field), m.detailKeys(nil)}, rest: field}
+	}
+	groups := [][]binding{main}
+	for _, g := range m.form.Keys().FullHelp() {
+		groups = append(groups, bindAll("the form", g, field))
+	}
+	return keyTable{name: "Arguments form", groups: append(groups, m.detailKeys(nil)), rest: field}
 }
 
 func (m *model) forwardToField(msg tea.Msg) tea.Cmd {
@@ -1276,55 +1279,68 @@ func (m *model) cancelCall(o *outcome) {
 // ran that long may have done work worth keeping.
 const cancelAfter = 3 * time.Second
 
-func (m *model) onResultKey(k tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(k, m.keys.Cancel):
-		o := m.current
-		if o == nil || !o.running {
-			m.notice = "no call is running"
-			return nil
+// resultKeys is the Result tab's table; a running call's cancel comes first.
+func (m *model) resultKeys() keyTable {
+	k := m.keys
+	noCall := func() string {
+		if m.current == nil {
+			return "no call shown"
 		}
-		if ran := time.Since(o.started); ran > cancelAfter {
-			m.askQuestion(&question{
-				subject: m.toolLabel(o.server, o.tool.Name),
-				text:    fmt.Sprintf("Cancel %s? It has run for %s. y/n", m.toolLabel(o.server, o.tool.Name), ran.Round(time.Second)),
-				yes:     func() tea.Cmd { m.cancelCall(o); return nil },
-				no:      "the call goes on",
-			})
-			return nil
+		return ""
+	}
+	cancel := bind(k.Cancel, m.cancelCurrent).unless(func() string {
+		if o := m.current; o == nil || !o.running {
+			return "no call is running"
 		}
-		m.cancelCall(o)
-		return nil
-	case key.Matches(k, m.keys.ShowRaw):
-		m.showRaw = !m.showRaw
-		m.resultVer++
-		return nil
-	case key.Matches(k, m.keys.Back):
+		return ""
+	})
+	keys := []binding{
+		bind(k.ShowRaw, act(func() { m.showRaw = !m.showRaw; m.resultVer++ })),
+		bind(k.CopyResult, func() tea.Cmd {
+			m.notice = "result copied (OSC 52)"
+			return tea.SetClipboard(resultText(m.current.result))
+		}).unless(func() string {
+			if o := m.current; o == nil || o.result == nil {
+				return "no result to copy"
+			}
+			return ""
+		}),
+		bind(k.SaveResult, m.saveResult),
+		bind(k.CopyArgs, func() tea.Cmd {
+			m.notice = "arguments copied (OSC 52)"
+			return tea.SetClipboard(string(m.current.args))
+		}).unless(noCall),
+		bind(k.CopyCmd, func() tea.Cmd {
+			m.notice = "command line copied (OSC 52)"
+			return tea.SetClipboard(callCommand(m.current, m.targetOf(m.current.server)))
+		}).unless(noCall),
+		bind(k.ReadResource, m.readLinks),
 		// Back where the user came from, as esc leaves the form, a frame or a read;
 		// openTab keeps the keyboard out of a form there.
-		m.openTab(m.resultFrom)
-		return nil
-	case key.Matches(k, m.keys.CopyResult):
-		if o := m.current; o != nil && o.result != nil {
-			m.notice = "result copied (OSC 52)"
-			return tea.SetClipboard(resultText(o.result))
-		}
-	case key.Matches(k, m.keys.CopyArgs):
-		if o := m.current; o != nil {
-			m.notice = "arguments copied (OSC 52)"
-			return tea.SetClipboard(string(o.args))
-		}
-	case key.Matches(k, m.keys.CopyCmd):
-		if o := m.current; o != nil {
-			m.notice = "command line copied (OSC 52)"
-			return tea.SetClipboard(callCommand(o, m.targetOf(o.server)))
-		}
-	case key.Matches(k, m.keys.SaveResult):
-		return m.saveResult()
-	case key.Matches(k, m.keys.ReadResource):
-		return m.readLinks()
+		bind(relabel(k.Back, "back (where the call came from)"), act(func() { m.openTab(m.resultFrom) })),
+		cancel,
 	}
-	return m.onScrollKey(k)
+	if m.current != nil && m.current.running {
+		keys = append([]binding{cancel}, keys[:len(keys)-1]...)
+	}
+	return keyTable{name: "Result", groups: [][]binding{keys, k.moves(m.onScrollKey)}}
+}
+
+// cancelCurrent is x in Result: it cancels the shown call, asking first when it has
+// run long enough to have done work worth keeping.
+func (m *model) cancelCurrent() tea.Cmd {
+	o := m.current
+	if ran := time.Since(o.started); ran > cancelAfter {
+		m.askQuestion(&question{
+			subject: m.toolLabel(o.server, o.tool.Name),
+			text:    fmt.Sprintf("Cancel %s? It has run for %s. y/n", m.toolLabel(o.server, o.tool.Name), ran.Round(time.Second)),
+			yes:     func() tea.Cmd { m.cancelCall(o); return nil },
+			no:      "the call goes on",
+		})
+		return nil
+	}
+	m.cancelCall(o)
+	return nil
 }
 
 // toggleRecording starts or stops recording the session to a file. Opening or
@@ -1475,41 +1491,6 @@ func (m *model) scrollPane(list bool, delta int) {
 	case m.tab == tabAuth:
 		m.auth.lines.scroll(delta)
 	}
-}
-
-func (m *model) onTrafficKey(k tea.KeyPressMsg) tea.Cmd {
-	if m.traffic.typing {
-		switch {
-		case key.Matches(k, m.keys.SearchClear):
-			m.traffic.typing, m.traffic.query = false, ""
-		case key.Matches(k, m.keys.SearchDone):
-			m.traffic.typing = false
-		case key.Matches(k, m.keys.Erase):
-			if r := []rune(m.traffic.query); len(r) > 0 {
-				m.traffic.query = string(r[:len(r)-1])
-			}
-		default:
-			m.traffic.query += k.Text
-		}
-		return m.traffic.refilter()
-	}
-	switch {
-	case key.Matches(k, m.keys.Filter):
-		m.traffic.typing, m.traffic.query, m.traffic.open = true, "", false
-		return m.traffic.refilter()
-	case key.Matches(k, m.keys.TrafficDir):
-		m.traffic.dirIndex = (m.traffic.dirIndex + 1) % len(dirFilters)
-		return m.traffic.refilter()
-	case key.Matches(k, m.keys.ServerFilter):
-		return m.onServerFilterKey()
-	case key.Matches(k, m.keys.OpenFrame):
-		m.traffic.toggleOpen()
-		return nil
-	case key.Matches(k, m.keys.CloseFrame):
-		m.traffic.closeOpen()
-		return nil
-	}
-	return m.onScrollKey(k)
 }
 
 // selectTool moves the list's cursor to the named tool; false when the list (as

@@ -97,32 +97,6 @@ func defaultPromptKeys() promptKeys {
 	}
 }
 
-// help is the Prompts tab's keys, for ? (the focused view's keys first).
-func (v *promptsView) help() []key.Binding {
-	k := v.keys
-	if k.Open.Keys() == nil {
-		k = defaultPromptKeys()
-	}
-	switch {
-	case v.filtering:
-		return []key.Binding{k.FilterDone, k.FilterClear}
-	case v.open != nil:
-		return append([]key.Binding{k.Get, k.Back, k.Cancel, k.Save, k.Scroll}, argFormKeys.help()...)
-	}
-	return []key.Binding{k.Open, k.Filter, k.Refresh}
-}
-
-// helpTitle names what has the keys, for ?.
-func (v *promptsView) helpTitle() string {
-	switch {
-	case v.filtering:
-		return "Prompt filter"
-	case v.open != nil:
-		return "Prompt arguments"
-	}
-	return "Prompts"
-}
-
 // Messages of the Prompts tab.
 type (
 	promptsMsg struct {
@@ -294,61 +268,101 @@ func (v *promptsView) wantsTab() bool {
 	return !v.filtering && v.open != nil && len(v.open.form.fields) > 1
 }
 
-// onPromptsKey handles a key on the Prompts tab.
-func (m *model) onPromptsKey(k tea.KeyPressMsg) tea.Cmd {
-	v := &m.prompts
+// promptsKeys is the Prompts tab's table: the filter field, an open prompt's
+// arguments, or the list.
+func (m *model) promptsKeys() keyTable {
+	v, k := &m.prompts, m.keys
 	if v.keys.Open.Keys() == nil {
 		v.keys = defaultPromptKeys()
 	}
+	pk := v.keys
 	if v.filtering {
-		switch {
-		case key.Matches(k, v.keys.FilterClear):
-			v.filtering, v.filter = false, ""
-		case key.Matches(k, v.keys.FilterDone):
-			v.filtering = false
-		case key.Matches(k, m.keys.FilterUp):
-			v.move(-1)
-			return nil
-		case key.Matches(k, m.keys.FilterDown):
-			v.move(1)
-			return nil
-		case key.Matches(k, m.keys.Erase):
-			if r := []rune(v.filter); len(r) > 0 {
-				v.filter = string(r[:len(r)-1])
-			}
-		default:
-			v.filter += k.Text
+		then := func(f func()) func() tea.Cmd { return act(func() { f(); v.rebuild(m) }) }
+		return keyTable{
+			name: "Prompt filter",
+			groups: [][]binding{{
+				bind(pk.FilterDone, then(func() { v.filtering = false })),
+				bind(pk.FilterClear, then(func() { v.filtering, v.filter = false, "" })),
+				bind(k.FilterUp, act(func() { v.move(-1) })),
+				bind(k.FilterDown, act(func() { v.move(1) })),
+				bind(k.Erase, then(func() {
+					if r := []rune(v.filter); len(r) > 0 {
+						v.filter = string(r[:len(r)-1])
+					}
+				})),
+			}},
+			rest: func(kp tea.KeyPressMsg) tea.Cmd { v.filter += kp.Text; v.rebuild(m); return nil },
 		}
-		v.rebuild(m)
-		return nil
 	}
 	if o := v.open; o != nil {
-		return m.onOpenPromptKey(k)
+		return m.openPromptKeys(o)
 	}
-	switch {
-	case key.Matches(k, v.keys.Filter):
-		v.filtering, v.filter = true, ""
-		v.rebuild(m)
-		return nil
-	case key.Matches(k, v.keys.Refresh):
-		m.notice = "refetching prompts…"
-		return fetchAll(m.servers, offersPrompts, m.fetchPrompts)
-	case key.Matches(k, v.keys.Open):
-		e, ok := v.selected()
-		if !ok {
+	return keyTable{name: "Prompts", groups: [][]binding{
+		{
+			bind(pk.Open, func() tea.Cmd {
+				e, ok := v.selected()
+				if !ok {
+					return nil
+				}
+				return m.openPromptForm(e)
+			}),
+			bind(pk.Filter, act(func() { v.filtering, v.filter = true, ""; v.rebuild(m) })),
+			bind(pk.Refresh, func() tea.Cmd {
+				m.notice = "refetching prompts…"
+				return fetchAll(m.servers, offersPrompts, m.fetchPrompts)
+			}),
+		},
+		append(k.moves(func(kp tea.KeyPressMsg) tea.Cmd {
+			before := v.cursor
+			if v.keyMove(kp, k, len(v.rows)) {
+				v.skipHeader(cmpDir(v.cursor - before))
+			}
 			return nil
+		}), bind(relabel(pk.FilterClear, "clear the filter"), act(func() { v.filter = ""; v.rebuild(m) })).unless(func() string {
+			if v.filter == "" {
+				return "no filter to clear"
+			}
+			return ""
+		})),
+	}}
+}
+
+// openPromptKeys is an open prompt's table: its own keys, then the form's (each key
+// the form takes first, as enter on a picked value, goes to it before get and back).
+func (m *model) openPromptKeys(o *openPrompt) keyTable {
+	v := &m.prompts
+	pk := v.keys
+	form := func(kp tea.KeyPressMsg) tea.Cmd { cmd, _ := o.form.key(kp); return cmd }
+	formFirst := func(do func() tea.Cmd) func(tea.KeyPressMsg) tea.Cmd {
+		return func(kp tea.KeyPressMsg) tea.Cmd {
+			if cmd, handled := o.form.key(kp); handled {
+				return cmd
+			}
+			return do()
 		}
-		return m.openPromptForm(e)
-	case key.Matches(k, v.keys.FilterClear) && v.filter != "":
-		v.filter = ""
-		v.rebuild(m)
-		return nil
 	}
-	before := v.cursor
-	if v.keyMove(k, m.keys, len(v.rows)) {
-		v.skipHeader(cmpDir(v.cursor - before))
-	}
-	return nil
+	return keyTable{name: "Prompt arguments", groups: [][]binding{append([]binding{
+		bindKey(pk.Get, formFirst(func() tea.Cmd { return m.getPrompt(o) })),
+		bindKey(pk.Back, formFirst(act(func() { o.form.close(); v.open = nil }))),
+		bind(pk.Cancel, act(func() {
+			o.cancel()
+			m.notice = "prompts/get cancelled; notifications/cancelled sent"
+		})).unless(func() string {
+			if !o.running || o.cancel == nil {
+				return "prompts/get is not running"
+			}
+			return ""
+		}),
+		bind(pk.Save, func() tea.Cmd { return m.savePrompt(o) }),
+		bindKey(pk.Scroll, func(kp tea.KeyPressMsg) tea.Cmd {
+			d := max(m.height/2, 1)
+			if key.Matches(kp, pk.ScrollUp) {
+				d = -d
+			}
+			o.out.scroll(d)
+			return nil
+		}),
+	}, bindAll("the form", argFormKeys.help(), form)...)}, rest: form}
 }
 
 // move moves the cursor by d rows, past server headers.
@@ -385,40 +399,6 @@ func (m *model) openPromptForm(e promptEntry) tea.Cmd {
 	}
 	v.open = &openPrompt{entry: e, form: f}
 	return f.open()
-}
-
-func (m *model) onOpenPromptKey(k tea.KeyPressMsg) tea.Cmd {
-	v := &m.prompts
-	o := v.open
-	switch {
-	case key.Matches(k, v.keys.Cancel):
-		if o.running && o.cancel != nil {
-			o.cancel()
-			m.notice = "prompts/get cancelled; notifications/cancelled sent"
-		}
-		return nil
-	case key.Matches(k, v.keys.Save):
-		return m.savePrompt(o)
-	case key.Matches(k, v.keys.Scroll):
-		d := max(m.height/2, 1)
-		if key.Matches(k, v.keys.ScrollUp) {
-			d = -d
-		}
-		o.out.scroll(d)
-		return nil
-	}
-	if cmd, handled := o.form.key(k); handled {
-		return cmd
-	}
-	switch {
-	case key.Matches(k, v.keys.Get):
-		return m.getPrompt(o)
-	case key.Matches(k, v.keys.Back):
-		o.form.close()
-		v.open = nil
-		return nil
-	}
-	return nil
 }
 
 // getPrompt runs prompts/get with the form's values, as a command. The server may

@@ -357,71 +357,111 @@ func (v *resourcesView) template(r resRow) client.ResourceTemplate {
 	return v.lists[r.server].templates[r.idx]
 }
 
-// onResourcesKey handles keys on the Resources tab.
-func (m *model) onResourcesKey(k tea.KeyPressMsg) tea.Cmd {
-	v := &m.res
+// resourcesKeys is the Resources tab's table: a template's form, the filter field,
+// a read shown, or the list.
+func (m *model) resourcesKeys() keyTable {
+	k, v := m.keys, &m.res
 	if v.dirty {
 		v.rebuild(m)
 	}
 	switch {
 	case v.tpl != nil:
-		return m.onTemplateKey(k)
+		// The form's keys are the prompt form's (argFormKeys): one way to pick a value.
+		// The form has each key first (enter on a picked value, esc on the pick list):
+		// onTemplateKey.
+		tpl := func(kp tea.KeyPressMsg) tea.Cmd { return m.onTemplateKey(kp) }
+		return keyTable{name: "Resource template", groups: [][]binding{append(bindAll("the template form", []key.Binding{
+			relabel(k.Open, "read the expanded URI"), relabel(k.Back, "back to the list")}, tpl),
+			bindAll("the template form", argFormKeys.help(), tpl)...)}, rest: tpl}
 	case v.filtering:
-		switch {
-		case key.Matches(k, m.keys.FilterDone):
-			v.filtering = false
-		case key.Matches(k, m.keys.ClearFilter):
-			v.filtering, v.filter = false, ""
-		case key.Matches(k, m.keys.Erase):
-			if r := []rune(v.filter); len(r) > 0 {
-				v.filter = string(r[:len(r)-1])
-			}
-		case k.Text != "" && k.Mod&(tea.ModCtrl|tea.ModAlt) == 0:
-			v.filter += k.Text
+		then := func(f func()) func() tea.Cmd {
+			return act(func() { f(); v.list.cursor = 0; v.rebuild(m); v.settle(1) })
 		}
-		v.list.cursor = 0
-		v.rebuild(m)
-		v.settle(1)
-		return nil
+		return keyTable{
+			name: "Resource filter",
+			groups: [][]binding{{
+				bind(k.FilterDone, then(func() { v.filtering = false })),
+				bind(relabel(k.ClearFilter, "clear the filter"), then(func() { v.filtering, v.filter = false, "" })),
+				bind(k.Erase, then(func() {
+					if r := []rune(v.filter); len(r) > 0 {
+						v.filter = string(r[:len(r)-1])
+					}
+				})),
+			}},
+			rest: func(kp tea.KeyPressMsg) tea.Cmd {
+				if kp.Text != "" && kp.Mod&(tea.ModCtrl|tea.ModAlt) == 0 {
+					return then(func() { v.filter += kp.Text })()
+				}
+				return then(func() {})()
+			},
+		}
 	case v.open != nil:
-		return m.onResourceContentKey(k)
+		r := v.open
+		return keyTable{name: "Resource", groups: [][]binding{
+			{
+				bind(relabel(k.Back, "back to the list"), act(func() {
+					if r.cancel != nil {
+						r.cancel()
+					}
+					v.open = nil
+				})),
+				bind(relabel(k.SaveResult, "save the contents to files"), func() tea.Cmd { return m.saveResource(r) }),
+				bind(k.Subscribe, func() tea.Cmd { return m.toggleSubscription(r.server, r.uri) }),
+				bind(relabel(k.Refetch, "read it again"), func() tea.Cmd { return m.startRead(r.server, r.uri, r.title, true) }).unless(func() string {
+					if r.running {
+						return "the read is still running"
+					}
+					return ""
+				}),
+				bind(relabel(k.ShowRaw, "raw result"), act(func() { m.showRaw = !m.showRaw; r.ver++ })),
+			},
+			k.moves(m.onScrollKey),
+		}}
 	}
-	switch {
-	case key.Matches(k, m.keys.Filter):
-		v.filtering = true
-		return nil
-	case key.Matches(k, m.keys.ClearFilter) && v.filter != "":
-		v.filter = ""
-		v.rebuild(m)
-		return nil
-	case key.Matches(k, m.keys.Refetch):
-		return fetchAll(m.servers, offersResources, m.fetchResources)
-	case key.Matches(k, m.keys.Open):
-		r, ok := v.selected()
-		if !ok {
+	return keyTable{name: "Resources", groups: [][]binding{
+		{
+			bind(relabel(k.Open, "read the resource, fill the template"), m.openResourceRow),
+			bind(k.Subscribe, func() tea.Cmd {
+				if r, ok := v.selected(); ok && r.kind == resRowResource {
+					return m.toggleSubscription(r.server, v.resource(r).URI)
+				}
+				return nil
+			}),
+			bind(k.Filter, act(func() { v.filtering = true })),
+			bind(k.ClearFilter, act(func() { v.filter = ""; v.rebuild(m) })).unless(func() string {
+				if v.filter == "" {
+					return "no filter to clear"
+				}
+				return ""
+			}),
+			bind(relabel(k.Refetch, "list again"), func() tea.Cmd { return fetchAll(m.servers, offersResources, m.fetchResources) }),
+		},
+		k.moves(func(kp tea.KeyPressMsg) tea.Cmd {
+			before := v.list.cursor
+			v.list.keyMove(kp, k, len(v.rows))
+			dir := 1
+			if v.list.cursor < before {
+				dir = -1
+			}
+			v.settle(dir)
 			return nil
-		}
-		switch r.kind {
-		case resRowResource:
-			res := v.resource(r)
-			return m.startRead(r.server, res.URI, res.DisplayName(), false)
-		case resRowTemplate:
-			return m.openTemplate(r.server, v.template(r))
-		}
-		return nil
-	case key.Matches(k, m.keys.Subscribe):
-		if r, ok := v.selected(); ok && r.kind == resRowResource {
-			return m.toggleSubscription(r.server, v.resource(r).URI)
-		}
+		}),
+	}}
+}
+
+// openResourceRow is enter on the list: a resource is read, a template's form opens.
+func (m *model) openResourceRow() tea.Cmd {
+	v := &m.res
+	r, ok := v.selected()
+	if !ok {
 		return nil
 	}
-	before := v.list.cursor
-	if v.list.keyMove(k, m.keys, len(v.rows)) {
-		dir := 1
-		if v.list.cursor < before {
-			dir = -1
-		}
-		v.settle(dir)
+	switch r.kind {
+	case resRowResource:
+		res := v.resource(r)
+		return m.startRead(r.server, res.URI, res.DisplayName(), false)
+	case resRowTemplate:
+		return m.openTemplate(r.server, v.template(r))
 	}
 	return nil
 }
@@ -443,34 +483,6 @@ func (v *resourcesView) settle(dir int) {
 			}
 		}
 	}
-}
-
-// onResourceContentKey handles keys while a read is shown.
-func (m *model) onResourceContentKey(k tea.KeyPressMsg) tea.Cmd {
-	v := &m.res
-	r := v.open
-	switch {
-	case key.Matches(k, m.keys.Back):
-		if r.cancel != nil {
-			r.cancel()
-		}
-		v.open = nil
-		return nil
-	case key.Matches(k, m.keys.SaveResult):
-		return m.saveResource(r)
-	case key.Matches(k, m.keys.Subscribe):
-		return m.toggleSubscription(r.server, r.uri)
-	case key.Matches(k, m.keys.Refetch):
-		if !r.running {
-			return m.startRead(r.server, r.uri, r.title, true)
-		}
-		return nil
-	case key.Matches(k, m.keys.ShowRaw):
-		m.showRaw = !m.showRaw
-		r.ver++
-		return nil
-	}
-	return m.onScrollKey(k)
 }
 
 // startRead reads a resource in a command; again keeps the place in the text (an
@@ -1119,26 +1131,6 @@ func (m *model) templateView(width, height int) string {
 	lines = append(lines, tf.form.view(st, width, formH, m.focus == paneRight)...)
 	lines = append(lines, "", st.muted.Render(hint))
 	return clampLines(strings.Join(lines, "\n"), height, width)
-}
-
-// resourcesHelp is the tab's own keys, for what it shows now (focusedHelp).
-func (m *model) resourcesHelp() (string, [][]key.Binding) {
-	k := m.keys
-	v := &m.res
-	scroll := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}
-	switch {
-	case v.tpl != nil:
-		// The form's keys are the prompt form's (argFormKeys): one way to pick a value.
-		return "Resource template", [][]key.Binding{append([]key.Binding{relabel(k.Open, "read the expanded URI"),
-			relabel(k.Back, "back to the list")}, argFormKeys.help()...)}
-	case v.filtering:
-		return "Resource filter", [][]key.Binding{{k.FilterDone, relabel(k.ClearFilter, "clear the filter"), k.Erase}}
-	case v.open != nil:
-		return "Resource", [][]key.Binding{{relabel(k.Back, "back to the list"), relabel(k.SaveResult, "save the contents to files"), k.Subscribe,
-			relabel(k.Refetch, "read it again"), relabel(k.ShowRaw, "raw result")}, scroll}
-	}
-	return "Resources", [][]key.Binding{{relabel(k.Open, "read the resource, fill the template"), k.Subscribe, k.Filter, k.ClearFilter,
-		relabel(k.Refetch, "list again")}, scroll}
 }
 
 // enterTab does what opening a tab needs: the Resources tab lists what it has not

@@ -52,29 +52,25 @@ func (m *model) selectedServer() *server {
 	return m.srv
 }
 
-// onClientSideKey handles the Servers tab's keys for what is declared to the
-// selected server; ok is false for other keys.
-func (m *model) onClientSideKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+// toggleSampling is S in Servers: sampling declared to the selected server, or no
+// longer; the server reconnects to learn it.
+func (m *model) toggleSampling() tea.Cmd {
 	s := m.selectedServer()
-	if s == nil || s.name == "" {
-		return nil, false
+	on := !m.asks.samplingFor(s.name)
+	m.asks.setSampling(s.name, on)
+	word := "declared"
+	if !on {
+		word = "no longer declared"
 	}
-	switch {
-	case key.Matches(k, m.keys.ToggleSampling):
-		on := !m.asks.samplingFor(s.name)
-		m.asks.setSampling(s.name, on)
-		word := "declared"
-		if !on {
-			word = "no longer declared"
-		}
-		m.notice = "sampling " + word + " to " + s.name + "; reconnecting it"
-		return m.restartServer(s), true
-	case key.Matches(k, m.keys.EditRoots):
-		roots, _ := m.asks.rootsFor(s.name)
-		m.openDialog(&rootsDialog{server: s.name, roots: roots})
-		return nil, true
-	}
-	return nil, false
+	m.notice = "sampling " + word + " to " + s.name + "; reconnecting it"
+	return m.restartServer(s)
+}
+
+// editRoots is o in Servers: the roots dialog for the selected server.
+func (m *model) editRoots() {
+	s := m.selectedServer()
+	roots, _ := m.asks.rootsFor(s.name)
+	m.openDialog(&rootsDialog{server: s.name, roots: roots})
 }
 
 func (d *rootsDialog) traits() dialogTraits {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -719,25 +718,30 @@ func (s *server) addStderr(line string) {
 	}
 }
 
-func (m *model) onServersKey(k tea.KeyPressMsg) tea.Cmd {
-	if cmd, ok := m.onClientSideKey(k); ok { // sampling and roots (roots.go)
-		return cmd
+// serversKeys is the Servers tab's table. ctrl+r and : are caught before the views
+// (they work everywhere); restartTarget makes ctrl+r restart the highlighted row
+// here, which is what this hint promises.
+func (m *model) serversKeys() keyTable {
+	k := m.keys
+	sel := func(d int) func() tea.Cmd {
+		return act(func() { m.srvList.moveBy(d, len(m.servers)); m.srvDetail.top() })
 	}
-	switch {
-	case key.Matches(k, m.keys.Up):
-		m.srvList.moveBy(-1, len(m.servers))
-		m.srvDetail.top()
-	case key.Matches(k, m.keys.Down):
-		m.srvList.moveBy(1, len(m.servers))
-		m.srvDetail.top()
-	case key.Matches(k, m.keys.PageUp):
-		m.srvDetail.scroll(-(m.height / 2))
-	case key.Matches(k, m.keys.PageDown):
-		m.srvDetail.scroll(m.height / 2)
+	noServer := func() string {
+		if s := m.selectedServer(); s == nil || s.name == "" {
+			return "no server selected"
+		}
+		return ""
 	}
-	// ctrl+r is caught before the views (it works everywhere); restartTarget makes it
-	// restart the highlighted row here.
-	return nil
+	return keyTable{name: "Servers", groups: [][]binding{{
+		{Binding: relabel(k.Restart, "restart the selected server")},
+		bind(relabel(k.Up, "select"), sel(-1)),
+		bind(relabel(k.Down, "select"), sel(1)),
+		bind(relabel(k.PageUp, "scroll the detail"), act(func() { m.srvDetail.scroll(-(m.height / 2)) })),
+		bind(relabel(k.PageDown, "scroll the detail"), act(func() { m.srvDetail.scroll(m.height / 2) })),
+		{Binding: k.CmdLine},
+		bind(k.ToggleSampling, m.toggleSampling).unless(noServer),
+		bind(k.EditRoots, act(m.editRoots)).unless(noServer),
+	}}}
 }
 
 // badge is a server's status badge.
@@ -1033,4 +1037,13 @@ func instructionLines(st styles, md string, width int) []string {
 		out = append(out, wrapText(line, width)...)
 	}
 	return out
+}
+
+// stderrKeys is the Stderr tab's table: S (with several servers) and scrolling.
+func (m *model) stderrKeys() keyTable {
+	k := m.keys
+	return keyTable{name: "Stderr", groups: [][]binding{
+		{bind(k.ServerFilter, m.onServerFilterKey).hide(!m.several())},
+		k.moves(m.onScrollKey),
+	}}
 }

@@ -80,12 +80,6 @@ func defaultSkillKeys() skillKeys {
 	}
 }
 
-// help is the Skills tab's keys, for ? (the focused view's keys first).
-func (v *skillsView) help() []key.Binding {
-	k := v.keys
-	return []key.Binding{k.Open, k.Back, k.Refresh, k.Scroll}
-}
-
 type (
 	skillsMsg struct {
 		server string
@@ -222,41 +216,55 @@ func (v *skillsView) skillAt(r skillRow) (client.Skill, bool) {
 	return l.items[r.skill], true
 }
 
-func (m *model) onSkillsKey(k tea.KeyPressMsg) tea.Cmd {
-	v := &m.skills
+// skillsKeys is the Skills tab's table. pgup/pgdn scroll the file shown, so the list
+// moves with the other keys (ctrl+u/ctrl+d still page it).
+func (m *model) skillsKeys() keyTable {
+	v, k := &m.skills, m.keys
 	if v.keys.Open.Keys() == nil {
 		v.keys = defaultSkillKeys()
 	}
-	switch {
-	case key.Matches(k, v.keys.Open):
-		if v.cursor >= len(v.rows) {
-			return nil
+	sk := v.keys
+	move := func(kp tea.KeyPressMsg) tea.Cmd {
+		before := v.cursor
+		if v.keyMove(kp, k, len(v.rows)) && v.cursor < len(v.rows) && v.rows[v.cursor].skill < 0 {
+			// A server's header: step past it.
+			if v.cursor < before && v.cursor > 0 {
+				v.cursor--
+			} else if v.cursor+1 < len(v.rows) {
+				v.cursor++
+			}
 		}
-		return m.openSkillRow(v.rows[v.cursor])
-	case key.Matches(k, v.keys.Back):
-		v.shown = nil
-		return nil
-	case key.Matches(k, v.keys.Refresh):
-		m.notice = "refetching skills…"
-		return fetchAll(m.servers, declaresSkills, m.fetchSkills)
-	case key.Matches(k, v.keys.Scroll):
-		d := max(m.height/2, 1)
-		if key.Matches(k, v.keys.ScrollUp) {
-			d = -d
-		}
-		v.out.scroll(d)
 		return nil
 	}
-	before := v.cursor
-	if v.keyMove(k, m.keys, len(v.rows)) && v.cursor < len(v.rows) && v.rows[v.cursor].skill < 0 {
-		// A server's header: step past it.
-		if v.cursor < before && v.cursor > 0 {
-			v.cursor--
-		} else if v.cursor+1 < len(v.rows) {
-			v.cursor++
-		}
+	return keyTable{
+		name: "Skills",
+		groups: [][]binding{
+			{
+				bind(sk.Open, func() tea.Cmd {
+					if v.cursor >= len(v.rows) {
+						return nil
+					}
+					return m.openSkillRow(v.rows[v.cursor])
+				}),
+				bind(sk.Back, act(func() { v.shown = nil })),
+				bind(sk.Refresh, func() tea.Cmd {
+					m.notice = "refetching skills…"
+					return fetchAll(m.servers, declaresSkills, m.fetchSkills)
+				}),
+				bindKey(sk.Scroll, func(kp tea.KeyPressMsg) tea.Cmd {
+					d := max(m.height/2, 1)
+					if key.Matches(kp, sk.ScrollUp) {
+						d = -d
+					}
+					v.out.scroll(d)
+					return nil
+				}),
+			},
+			bindAll("", []key.Binding{k.Up, k.Down, k.Home, k.End}, move),
+		},
+		// ctrl+u and ctrl+d, the other keys of pgup and pgdn, page the list.
+		rest: move,
 	}
-	return nil
 }
 
 // openSkillRow opens a skill (reads SKILL.md, lists its files) or a file.

@@ -573,28 +573,36 @@ func (m *model) resumeTask() tea.Cmd {
 	return m.schedulePoll(it)
 }
 
-func (m *model) onTasksKey(k tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(k, m.keys.Up, m.keys.Down, m.keys.Home, m.keys.End):
-		m.tasks.keyMove(k, m.keys, len(m.tasks.items))
-		m.tasks.detail.top()
-	case key.Matches(k, m.keys.PageUp):
-		m.tasks.detail.scroll(-(m.height / 2))
-	case key.Matches(k, m.keys.PageDown):
-		m.tasks.detail.scroll(m.height / 2)
-	case key.Matches(k, m.keys.CancelTask):
-		return m.cancelTask()
-	case key.Matches(k, m.keys.PollTask):
-		return m.resumeTask()
-	case key.Matches(k, m.keys.TaskResult):
-		if it := m.tasks.selected(); it != nil && it.out != nil {
-			m.current = it.out
-			m.toResult()
-			m.result.top()
-			m.resultVer++
-		}
+// tasksKeys is the Tasks tab's table: ↑/↓ select a task, pgup/pgdn scroll its detail.
+func (m *model) tasksKeys() keyTable {
+	k, v := m.keys, &m.tasks
+	move := func(kp tea.KeyPressMsg) tea.Cmd {
+		v.keyMove(kp, k, len(v.items))
+		v.detail.top()
+		return nil
 	}
-	return nil
+	page := func(d func() int) func() tea.Cmd { return act(func() { v.detail.scroll(d()) }) }
+	return keyTable{name: "Tasks", groups: [][]binding{
+		{
+			bind(k.CancelTask, m.cancelTask),
+			bind(k.TaskResult, act(func() { m.showOutcome(v.selected().out) })).unless(func() string {
+				switch it := v.selected(); {
+				case it == nil:
+					return "no task selected"
+				case it.out == nil:
+					return "the task has no result yet"
+				}
+				return ""
+			}),
+			bind(k.PollTask, m.resumeTask),
+		},
+		{
+			bindKey(k.Up, move), bindKey(k.Down, move),
+			bind(k.PageUp, page(func() int { return -(m.height / 2) })),
+			bind(k.PageDown, page(func() int { return m.height / 2 })),
+			bindKey(k.Home, move), bindKey(k.End, move),
+		},
+	}}
 }
 
 // withoutIdleTabs drops the key of the Tasks tab from the help while there is no
@@ -614,11 +622,6 @@ func (m *model) withoutIdleTabs(groups [][]key.Binding) [][]key.Binding {
 		out = append(out, kept)
 	}
 	return out
-}
-
-// tasksHelp is the Tasks tab's own keys.
-func (k keyMap) tasksHelp() []key.Binding {
-	return []key.Binding{k.CancelTask, k.TaskResult, k.PollTask}
 }
 
 func shortID(id string) string {

@@ -587,3 +587,45 @@ func (s *scroller) view(height int) string {
 	}
 	return strings.Join(s.src.Lines(s.offset, s.offset+height), "\n")
 }
+
+// trafficKeys is the Traffic tab's table: the search field while it is typed, the
+// frame opened, or the list of frames.
+func (m *model) trafficKeys() keyTable {
+	k, t := m.keys, &m.traffic
+	if t.typing {
+		then := func(f func()) func() tea.Cmd { return func() tea.Cmd { f(); return t.refilter() } }
+		return keyTable{
+			name: "Traffic search",
+			groups: [][]binding{{
+				bind(k.SearchDone, then(func() { t.typing = false })),
+				bind(k.SearchClear, then(func() { t.typing, t.query = false, "" })),
+				bind(k.Erase, then(func() {
+					if r := []rune(t.query); len(r) > 0 {
+						t.query = string(r[:len(r)-1])
+					}
+				})),
+			}},
+			rest: func(kp tea.KeyPressMsg) tea.Cmd { t.query += kp.Text; return t.refilter() },
+		}
+	}
+	filters := []binding{
+		bind(relabel(k.Filter, "search (method, tool, id)"), func() tea.Cmd {
+			t.typing, t.query, t.open = true, "", false
+			return t.refilter()
+		}),
+		bind(k.TrafficDir, func() tea.Cmd {
+			t.dirIndex = (t.dirIndex + 1) % len(dirFilters)
+			return t.refilter()
+		}),
+		bind(k.ServerFilter, m.onServerFilterKey).hide(!m.several()),
+	}
+	open := bind(k.OpenFrame, act(t.toggleOpen))
+	if t.open {
+		return keyTable{name: "Traffic frame", groups: [][]binding{
+			{bind(k.CloseFrame, act(t.closeOpen)), open},
+			k.moves(m.onScrollKey),
+			filters,
+		}}
+	}
+	return keyTable{name: "Traffic", groups: [][]binding{append([]binding{open}, filters...), k.moves(m.onScrollKey)}}
+}
