@@ -360,6 +360,14 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 		}
 	case workbench.EventNeedsScope:
 		m.onNeedsScope(e.Server, e.Text)
+	case workbench.EventTaskStatus:
+		if e.Task != nil {
+			return m.onTaskStatus(e.Server, *e.Task) // tasks.go
+		}
+	case workbench.EventURLRequired:
+		if e.URLRequired != nil {
+			m.urlRequired(e.Server, *e.URLRequired) // elicit.go
+		}
 	}
 	return nil
 }

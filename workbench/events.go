@@ -30,6 +30,11 @@ const (
 	EventResourcesChanged EventKind = "resources-changed"
 	// EventPromptsChanged is notifications/prompts/list_changed.
 	EventPromptsChanged EventKind = "prompts-changed"
+	// EventTaskStatus is a task's status notification (Task is set).
+	EventTaskStatus EventKind = "task-status"
+	// EventURLRequired is a request answered with -32042, URL elicitation required
+	// (URLRequired is set).
+	EventURLRequired EventKind = "url-required"
 	// EventAdded and EventRemoved say a server joined or left the session.
 	EventAdded   EventKind = "added"
 	EventRemoved EventKind = "removed"
@@ -71,6 +76,10 @@ type Event struct {
 	Files []string
 	// Auth is the login step of an EventAuth.
 	Auth *oauth.Step
+	// Task is the task of an EventTaskStatus; URLRequired the URLs of an
+	// EventURLRequired.
+	Task        *client.Task
+	URLRequired *client.URLRequired
 }
 
 // subscriber is one reader of the event stream. Events queue without bound in front

@@ -421,6 +421,18 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 			base.OnLog(m)
 		}
 	}
+	o.OnTaskStatus = func(t client.Task) {
+		w.emit(Event{Server: name, Kind: EventTaskStatus, Task: &t})
+		if base.OnTaskStatus != nil {
+			base.OnTaskStatus(t)
+		}
+	}
+	o.OnURLRequired = func(u client.URLRequired) {
+		w.emit(Event{Server: name, Kind: EventURLRequired, URLRequired: &u})
+		if base.OnURLRequired != nil {
+			base.OnURLRequired(u)
+		}
+	}
 	return o
 }
 
