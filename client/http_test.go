@@ -595,10 +595,26 @@ func TestHTTPHugeResponse(t *testing.T) {
 		bw.Flush()
 		return true
 	}})
-	s, _ := connectURL(t, client.Target{URL: url}, client.Options{})
+	s, rec := connectURL(t, client.Target{URL: url}, client.Options{})
 	r, err := s.Call(ctx(t), "echo", nil, client.CallOptions{})
 	if err != nil || len(r.Content) != 1 || len(r.Content[0].Text) != size {
 		t.Fatalf("100 MB result: %v (%d blocks)", err, len(r.Content))
+	}
+	// The frames are named by the one scan the tap made of them (wire.Head): the
+	// 100 MB answer as the result for the tools/call's id.
+	var call, result wire.Head
+	rec.mu.Lock()
+	for _, e := range rec.events {
+		switch {
+		case e.Kind == wire.KindMessage && e.Dir == wire.Send && e.Method == "tools/call":
+			call = e.Head
+		case e.Kind == wire.KindMessage && e.Dir == wire.Recv && e.Size > size:
+			result = e.Head
+		}
+	}
+	rec.mu.Unlock()
+	if call.Shape != wire.ShapeRequest || call.Name != "echo" || call.ID == "" || result.Shape != wire.ShapeResult || result.ID != call.ID {
+		t.Errorf("heads: the call %+v, the 100 MB answer %+v", call, result)
 	}
 	s2, _ := connectURL(t, client.Target{URL: url}, client.Options{MaxFrame: 10 << 20})
 	_, err = s2.Call(ctx(t), "echo", nil, client.CallOptions{})

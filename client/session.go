@@ -108,6 +108,14 @@ type Options struct {
 	// notifications.
 	OnResourcesChanged func()
 	OnPromptsChanged   func()
+	// OnTaskStatus is called with a task as a status notification states it
+	// (notifications/tasks/status in 2025-11-25, the tasks extension's
+	// notifications/tasks in 2026-07-28), ahead of the next tasks/get.
+	OnTaskStatus func(Task)
+	// OnURLRequired is called when the server answers any request (a tool call,
+	// prompts/get, resources/read) with URLElicitationRequired (-32042): the URLs the
+	// user must visit before the request can succeed.
+	OnURLRequired func(URLRequired)
 }
 
 // ElicitRequest is a server asking the user for input.
@@ -349,9 +357,6 @@ func (s *Session) checkForced() error {
 	return &ServerError{Reason: fmt.Sprintf("the server does not speak protocol %s, which --protocol forces: it offered %s; force that one, or leave out --protocol to negotiate", s.opts.Protocol, offered)}
 }
 
-// methodBatch is what wire.Event.Method says for a batch of several messages.
-const methodBatch = wire.MethodBatch
-
 // setLogLevel asks a legacy server that offers logging for messages at LogLevel. A
 // refusal is not fatal: the session works without logs.
 func (s *Session) setLogLevel(ctx context.Context) {
@@ -360,59 +365,6 @@ func (s *Session) setLogLevel(ctx context.Context) {
 	}
 	//lint:ignore SA1019 the logging API, deprecated by 2026-07-28 (SEP-2577), is what servers on earlier versions speak
 	_ = s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(s.opts.LogLevel)})
-}
-
-// onFrame dispatches progress notifications to the call that asked for them, and log
-// messages to OnLog. Both are taken from the wire, not from the SDK's handlers: the
-// SDK runs notification handlers asynchronously, so the last progress of a call could
-// arrive after the call returned, and log messages could arrive out of order. The tap
-// sees frames in order, before the SDK does.
-func (s *Session) onFrame(e wire.Event) {
-	if e.Kind != wire.KindMessage || e.Dir != wire.Recv {
-		return
-	}
-	var isProgress, isLog bool
-	if e.HTTP == nil && e.Framing != "" {
-		// Stdio: the wire layer names the method of each frame, so a 100 MiB result
-		// is not searched for method names.
-		isProgress = e.Method == "notifications/progress" || e.Method == methodBatch
-		isLog = s.opts.OnLog != nil && (e.Method == "notifications/message" || e.Method == methodBatch)
-	} else {
-		isProgress = bytes.Contains(e.Data, []byte(`"notifications/progress"`))
-		isLog = s.opts.OnLog != nil && bytes.Contains(e.Data, []byte(`"notifications/message"`))
-	}
-	if !isProgress && !isLog {
-		return
-	}
-	var n struct {
-		Method string `json:"method"`
-		Params struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-			Progress      float64         `json:"progress"`
-			Total         float64         `json:"total"`
-			Message       string          `json:"message"`
-			Level         string          `json:"level"`
-			Logger        string          `json:"logger"`
-			Data          json.RawMessage `json:"data"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(e.Data, &n) != nil {
-		return
-	}
-	switch n.Method {
-	case "notifications/progress":
-		var token string
-		if json.Unmarshal(n.Params.ProgressToken, &token) != nil {
-			token = string(n.Params.ProgressToken)
-		}
-		if fn, ok := s.progress.Load(token); ok {
-			fn.(func(Progress))(Progress{Progress: n.Params.Progress, Total: n.Params.Total, Message: n.Params.Message})
-		}
-	case "notifications/message":
-		if s.opts.OnLog != nil {
-			s.opts.OnLog(LogMessage{Level: n.Params.Level, Logger: n.Params.Logger, Data: n.Params.Data})
-		}
-	}
 }
 
 func (s *Session) connectError(parent, cctx context.Context, err error) error {

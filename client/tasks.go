@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/client/wire"
@@ -175,7 +176,9 @@ func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessag
 	}
 	wake := make(chan struct{}, 1)
 	stop := s.tap.Listen(func(e wire.Event) {
-		if e.Kind == wire.KindMessage && e.Dir == wire.Recv && bytes.Contains(e.Data, []byte(`"notifications/tasks`)) && bytes.Contains(e.Data, []byte(task.ID)) {
+		// The head names the method (a 100 MiB result is not searched); the id is
+		// looked for only in a task notification.
+		if e.Kind == wire.KindMessage && e.Dir == wire.Recv && (strings.HasPrefix(e.Method, "notifications/tasks") || e.Shape == wire.ShapeBatch) && bytes.Contains(e.Data, []byte(task.ID)) {
 			select {
 			case wake <- struct{}{}:
 			default:

@@ -14,6 +14,7 @@ func (e *Event) Wire(started time.Time) wire.Event {
 	switch e.Kind {
 	case "", KindMessage:
 		w.Kind, w.Data, w.Framing = wire.KindMessage, e.Msg, wire.Framing(e.Framing)
+		w.Head = wire.ParseHead(e.Msg) // what a transport would have read of it
 	case KindNoise, KindStderr:
 		w.Kind, w.Data = wire.Kind(e.Kind), []byte(e.Text)
 	case KindClosed:

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,7 +10,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/browser"
 	"github.com/mcpscope/mcpscope/tui/form"
 )
@@ -271,55 +268,17 @@ func openBrowser(u string) tea.Cmd {
 	}
 }
 
-// urlRequired turns a 2025-11-25 URLElicitationRequired error (-32042) into URL
-// dialogs, one per URL it names: the user sees each URL in full and may open it, then
-// calls again.
-func (m *model) urlRequired(server string, err error) {
-	var re *client.RPCError
-	if !errors.As(err, &re) || re.Code != -32042 {
-		return
-	}
-	var data struct {
-		Elicitations []struct {
-			Mode    string `json:"mode"`
-			URL     string `json:"url"`
-			Message string `json:"message"`
-		} `json:"elicitations"`
-	}
-	_ = json.Unmarshal(re.Data, &data)
-	for _, e := range data.Elicitations {
+// urlRequired turns a URLElicitationRequired error (-32042), whatever request it
+// answered (a tool call, prompts/get, resources/read; the client decoded it from the
+// frame and the workbench tagged it with its server), into URL dialogs, one per URL
+// it names: the user sees each URL in full and may open it, then calls again.
+func (m *model) urlRequired(server string, u client.URLRequired) {
+	for _, e := range u.Elicitations {
 		if e.URL == "" {
 			continue
 		}
 		msg := fmt.Sprintf("%s (the request failed with -32042 until this is done; then send it again)", e.Message)
 		m.enqueueAsk(elicitMsg{id: askSeq.Add(1), server: server, req: client.ElicitRequest{Mode: "url", URL: e.URL, Message: msg},
 			reply: make(chan client.ElicitResponse, 1)})
-	}
-}
-
-// onErrorFrames finds URLElicitationRequired errors (-32042) among the frames a
-// server sent, whatever request they answer (a tool call, prompts/get,
-// resources/read), and shows their URLs. Only small frames are looked at: an error
-// is small, and a big result is not searched.
-func (m *model) onErrorFrames(events []wire.Event, servers []string) {
-	for i, e := range events {
-		if e.Kind != wire.KindMessage || e.Dir != wire.Recv || len(e.Data) > 64<<10 || !bytes.Contains(e.Data, []byte("-32042")) {
-			continue
-		}
-		var r struct {
-			Error *struct {
-				Code    int64           `json:"code"`
-				Message string          `json:"message"`
-				Data    json.RawMessage `json:"data"`
-			} `json:"error"`
-		}
-		if json.Unmarshal(e.Data, &r) != nil || r.Error == nil || r.Error.Code != -32042 {
-			continue
-		}
-		server := ""
-		if i < len(servers) {
-			server = servers[i]
-		}
-		m.urlRequired(server, &client.RPCError{Code: r.Error.Code, Message: r.Error.Message, Data: r.Error.Data})
 	}
 }

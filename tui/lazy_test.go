@@ -105,6 +105,10 @@ func TestTrafficCodecRoundTrip(t *testing.T) {
 	at := time.Unix(1700000000, 123456789)
 	for _, en := range []trafficEntry{
 		{e: wire.Event{Time: at, Kind: wire.KindMessage, Dir: wire.Recv, Data: []byte(`{"jsonrpc":"2.0"}`), Framing: "ndjson", Size: 17}, summary: "result for #1"},
+		{e: wire.Event{Time: at, Kind: wire.KindMessage, Dir: wire.Recv, Data: []byte(`{}`), Size: 2,
+			Head: wire.Head{Shape: wire.ShapeError, ID: `"a"`, Method: "", Name: "n", ErrorCode: -32042}}, summary: `error -32042 for #"a"`},
+		{e: wire.Event{Time: at, Kind: wire.KindMessage, Dir: wire.Send, Data: []byte(`{}`), Size: 2,
+			Head: wire.Head{Shape: wire.ShapeRequest, ID: "4", Method: "tools/call", Name: "big"}}, summary: "tools/call #4 big"},
 		{e: wire.Event{Time: at, Kind: wire.KindClosed, Text: "server exited", Exit: &wire.Exit{Code: -1, Signal: "killed"}}, summary: "closed"},
 		{e: wire.Event{Time: at, Kind: wire.KindHTTP, HTTP: &wire.HTTPInfo{Exchange: 3, Method: "POST", URL: "http://x/mcp", Status: 200, Header: map[string][]string{"A": {"b"}}}}, summary: "POST"},
 		{},

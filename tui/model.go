@@ -355,8 +355,7 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case wireBatchMsg:
 		m.onWire(msg.events, msg.servers)
 		m.onLogs(msg.logs)
-		m.onErrorFrames(msg.events, msg.servers) // -32042's URLs, for any request (elicit.go)
-		return m, m.onTaskFrames(msg.events, msg.servers)
+		return m, nil
 	case taskStartedMsg:
 		return m, m.onTaskStarted(msg)
 	case taskPollMsg:

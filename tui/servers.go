@@ -73,14 +73,10 @@ type serverCounts struct {
 // wbQueue bounds the workbench events that wait for the screen (see connect).
 const wbQueue = 1024
 
-// screenKinds are the workbench events the screen follows: all but the wire frames,
-// which reach it through OnWire and the pump.
-var screenKinds = []workbench.EventKind{
-	workbench.EventStatus, workbench.EventLog, workbench.EventToolsChanged,
-	workbench.EventResourceUpdated, workbench.EventResourcesChanged, workbench.EventPromptsChanged,
-	workbench.EventAdded, workbench.EventRemoved, workbench.EventReconnect, workbench.EventWatch,
-	workbench.EventSurfaceChanged, workbench.EventAuth, workbench.EventNeedsScope, workbench.EventDropped,
-}
+// screenExcept are the workbench events the screen leaves out: the wire frames,
+// which reach it through OnWire and the pump. It follows every other kind, those
+// added later too (a list of the kinds it follows once missed two new ones).
+var screenExcept = []workbench.EventKind{workbench.EventWire}
 
 // Messages from the workbench.
 type (
@@ -226,7 +222,7 @@ func (m *model) connect() tea.Cmd {
 	// bound: while the screen takes no messages (an $EDITOR runs) this reader waits
 	// with an event in hand, and what comes behind it waits here, within wbQueue;
 	// the logs beyond are counted and Logs says how many (pump.dropped).
-	sub := m.wb.SubscribeWith(workbench.SubscribeOptions{Kinds: screenKinds, Max: wbQueue})
+	sub := m.wb.SubscribeWith(workbench.SubscribeOptions{Except: screenExcept, Max: wbQueue})
 	m.wbSub, m.wbStop = sub, sub.Close
 	go func() {
 		for e := range sub.C {
@@ -386,6 +382,14 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 		}
 	case workbench.EventNeedsScope:
 		m.onNeedsScope(e.Server, e.Text)
+	case workbench.EventTaskStatus:
+		if e.Task != nil {
+			return m.onTaskStatus(e.Server, *e.Task) // tasks.go
+		}
+	case workbench.EventURLRequired:
+		if e.URLRequired != nil {
+			m.urlRequired(e.Server, *e.URLRequired) // elicit.go
+		}
 	}
 	return nil
 }

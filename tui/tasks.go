@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,7 +12,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/client/wire"
 )
 
 // The Tasks tab (0): every task this session started, on every server, followed to
@@ -518,44 +516,17 @@ func (m *model) onTaskCancelled(msg taskCancelledMsg) tea.Cmd {
 	return m.followTask(it)
 }
 
-// onTaskFrames applies notifications/tasks/status (2025-11-25) and the extension's
-// notifications/tasks (2026-07-28) to the tasks they name, ahead of the next poll.
-func (m *model) onTaskFrames(events []wire.Event, servers []string) tea.Cmd {
-	if len(m.tasks.items) == 0 {
-		return nil
-	}
+// onTaskStatus applies a task status notification (notifications/tasks/status in
+// 2025-11-25, the extension's notifications/tasks in 2026-07-28), which the client
+// decoded and the workbench tagged with its server, to the task it names, ahead of
+// the next poll.
+func (m *model) onTaskStatus(server string, t client.Task) tea.Cmd {
 	var cmds []tea.Cmd
-	for i, e := range events {
-		if e.Kind != wire.KindMessage || e.Dir != wire.Recv {
-			continue
-		}
-		if e.Method != "" && !strings.HasPrefix(e.Method, "notifications/tasks") {
-			continue
-		}
-		if e.Method == "" && !bytes.Contains(e.Data, []byte(`"notifications/tasks`)) {
-			continue
-		}
-		var n struct {
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-		}
-		if json.Unmarshal(e.Data, &n) != nil || !strings.HasPrefix(n.Method, "notifications/tasks") {
-			continue
-		}
-		t, err := client.ParseTask(n.Params)
-		if err != nil {
-			continue
-		}
-		server := ""
-		if i < len(servers) {
-			server = servers[i]
-		}
-		for _, it := range m.tasks.items {
-			if it.created && !it.done && it.task.ID == t.ID && (server == "" || it.server == server || !m.several()) {
-				m.applyTask(it, t)
-				if t.Terminal() || t.Status == "input_required" {
-					cmds = append(cmds, m.followTask(it))
-				}
+	for _, it := range m.tasks.items {
+		if it.created && !it.done && it.task.ID == t.ID && (it.server == server || !m.several()) {
+			m.applyTask(it, t)
+			if t.Terminal() || t.Status == "input_required" {
+				cmds = append(cmds, m.followTask(it))
 			}
 		}
 	}

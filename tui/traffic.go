@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -34,36 +33,25 @@ func summarize(e wire.Event) string {
 func summarizeEvent(e wire.Event) string {
 	switch e.Kind {
 	case wire.KindMessage:
-		if len(e.Data) > 1<<20 {
-			return "message (" + wire.HumanBytes(int64(e.Size)) + ")"
-		}
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Name string `json:"name"`
-			} `json:"params"`
-			Error *struct {
-				Code int64 `json:"code"`
-			} `json:"error"`
-		}
-		if json.Unmarshal(e.Data, &m) != nil {
-			return "batch or unreadable"
-		}
-		switch {
-		case m.Method != "" && m.ID != nil:
-			s := m.Method + " #" + string(m.ID)
-			if m.Params.Name != "" {
-				s += " " + m.Params.Name
+		// From what the wire layer read of the frame when it crossed (wire.Head): a
+		// 100 MiB result is named like any other frame, and never decoded here.
+		switch e.Shape {
+		case wire.ShapeRequest:
+			s := e.Method + " #" + e.ID
+			if e.Name != "" {
+				s += " " + e.Name
 			}
 			return s
-		case m.Method != "":
-			return m.Method
-		case m.Error != nil:
-			return fmt.Sprintf("error %d for #%s", m.Error.Code, m.ID)
-		default:
-			return "result for #" + string(m.ID)
+		case wire.ShapeNotification:
+			return e.Method
+		case wire.ShapeError:
+			return fmt.Sprintf("error %d for #%s", e.ErrorCode, e.ID)
+		case wire.ShapeResult:
+			return "result for #" + e.ID
+		case wire.ShapeBatch:
+			return "batch (" + wire.HumanBytes(int64(e.Size)) + ")"
 		}
+		return "unreadable message (" + wire.HumanBytes(int64(e.Size)) + ")"
 	case wire.KindNoise:
 		return "noise: " + oneLine(string(e.Data), 60)
 	case wire.KindStderr:

@@ -8,7 +8,8 @@ import (
 )
 
 func TestTrafficSummaryShowsStrayResponses(t *testing.T) {
-	e := wire.Event{Kind: wire.KindMessage, Dir: wire.Recv, Data: []byte(`{"jsonrpc":"2.0","id":424242,"result":{}}`), Stray: true, Text: "never sent"}
+	data := []byte(`{"jsonrpc":"2.0","id":424242,"result":{}}`)
+	e := wire.Event{Kind: wire.KindMessage, Dir: wire.Recv, Data: data, Head: wire.ParseHead(data), Stray: true, Text: "never sent"}
 	if got := summarize(e); !strings.HasPrefix(got, "stray result for #424242") {
 		t.Errorf("summary = %q", got)
 	}

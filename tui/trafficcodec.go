@@ -14,7 +14,7 @@ import (
 // lines spills fast); the rare HTTP details go as JSON.
 var trafficCodec = spool.Codec[trafficEntry]{
 	Size: func(en trafficEntry) int {
-		n := len(en.e.Data) + len(en.e.Text) + len(en.summary)
+		n := len(en.e.Data) + len(en.e.Text) + len(en.summary) + 24 + len(en.e.ID) + len(en.e.Method) + len(en.e.Name)
 		if en.e.Exit != nil {
 			n += 32 + len(en.e.Exit.Signal)
 		}
@@ -67,7 +67,15 @@ func encodeEntry(en trafficEntry) ([]byte, error) {
 		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(h)))
-	return append(b, h...), nil
+	b = append(b, h...)
+	// The head the wire layer read, so that a frame read back from the spill file
+	// is what it was when it arrived.
+	b = append(b, byte(e.Shape))
+	str(e.ID)
+	str(e.Method)
+	str(e.Name)
+	b = binary.AppendVarint(b, e.ErrorCode)
+	return b, nil
 }
 
 var errShort = errors.New("a spilled traffic entry is cut short")
@@ -129,6 +137,15 @@ func decodeEntry(b []byte) (trafficEntry, error) {
 			return en, err
 		}
 	}
+	if len(b) == 0 {
+		return en, errShort
+	}
+	e.Shape = wire.Shape(b[0])
+	b = b[1:]
+	e.ID = str()
+	e.Method = str()
+	e.Name = str()
+	e.ErrorCode = sv()
 	if bad {
 		return en, errShort
 	}

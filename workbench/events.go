@@ -31,6 +31,11 @@ const (
 	EventResourcesChanged EventKind = "resources-changed"
 	// EventPromptsChanged is notifications/prompts/list_changed.
 	EventPromptsChanged EventKind = "prompts-changed"
+	// EventTaskStatus is a task's status notification (Task is set).
+	EventTaskStatus EventKind = "task-status"
+	// EventURLRequired is a request answered with -32042, URL elicitation required
+	// (URLRequired is set).
+	EventURLRequired EventKind = "url-required"
 	// EventAdded and EventRemoved say a server joined or left the session.
 	EventAdded   EventKind = "added"
 	EventRemoved EventKind = "removed"
@@ -77,6 +82,10 @@ type Event struct {
 	Auth *oauth.Step
 	// Dropped counts, by kind, the events an EventDropped stands for.
 	Dropped map[EventKind]int
+	// Task is the task of an EventTaskStatus; URLRequired the URLs of an
+	// EventURLRequired.
+	Task        *client.Task
+	URLRequired *client.URLRequired
 }
 
 // DefaultMax and DefaultMaxBytes bound what waits for a reader that set no bound of
@@ -99,6 +108,7 @@ const (
 // reader that lost it would be wrong, not only behind.
 type subscriber struct {
 	kinds         map[EventKind]bool // nil: every kind
+	except        map[EventKind]bool // kinds left out (nil: none)
 	max, maxBytes int
 
 	mu     sync.Mutex
@@ -126,6 +136,12 @@ func newSubscriber(o SubscribeOptions) *subscriber {
 			s.kinds[k] = true
 		}
 	}
+	if len(o.Except) > 0 {
+		s.except = map[EventKind]bool{}
+		for _, k := range o.Except {
+			s.except[k] = true
+		}
+	}
 	go s.run()
 	return s
 }
@@ -143,7 +159,7 @@ func size(e Event) int {
 }
 
 func (s *subscriber) push(e Event) {
-	if s.kinds != nil && !s.kinds[e.Kind] {
+	if s.kinds != nil && !s.kinds[e.Kind] || s.except[e.Kind] {
 		return
 	}
 	n := size(e)

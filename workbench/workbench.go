@@ -208,6 +208,10 @@ type SubscribeOptions struct {
 	// Kinds are the kinds of event the reader gets (none: every kind). A reader that
 	// has the wire frames from Options.OnWire leaves EventWire out, and so holds none.
 	Kinds []EventKind
+	// Except are kinds the reader leaves out of every other: a reader that follows
+	// everything but the wire frames says Except: EventWire, and so gets a kind
+	// added later without having to name it (a list of Kinds would silently miss it).
+	Except []EventKind
 	// Max and MaxBytes bound the events queued for the reader (0: DefaultMax,
 	// DefaultMaxBytes). A reader slower than the servers then loses wire frames, logs
 	// and resource updates, and gets an EventDropped that counts them; statuses
@@ -470,6 +474,18 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 		w.emit(Event{Server: name, Kind: EventLog, Log: &cp})
 		if base.OnLog != nil {
 			base.OnLog(m)
+		}
+	}
+	o.OnTaskStatus = func(t client.Task) {
+		w.emit(Event{Server: name, Kind: EventTaskStatus, Task: &t})
+		if base.OnTaskStatus != nil {
+			base.OnTaskStatus(t)
+		}
+	}
+	o.OnURLRequired = func(u client.URLRequired) {
+		w.emit(Event{Server: name, Kind: EventURLRequired, URLRequired: &u})
+		if base.OnURLRequired != nil {
+			base.OnURLRequired(u)
 		}
 	}
 	return o

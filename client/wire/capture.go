@@ -6,6 +6,26 @@ import (
 	"sync"
 )
 
+// Placeholders for big results: why the SDK never decodes them.
+//
+// A frame crosses the wire once and is scanned once, by the transport (parseEnvelope
+// on stdio, httpEnvelope on HTTP): that scan validates it, finds its id, method,
+// result and error (the Event's Head), and routes a response to the request it
+// answers. When that request was written with a context from WithCapture (the
+// client's tools/call, resources/read, tools/list), the response's bytes go to the
+// Capture as they are, shared, not copied. If the SDK had nothing to do with the
+// result but decode it (a complete tools/call or resources/read result: plainResult;
+// on stdio also a tools/list, whose cursor the client follows itself), the SDK is
+// handed a placeholder response instead ({"content":[]}, {"contents":[]},
+// {"tools":[]}), and the client decodes the real result from the capture with
+// internal/jsonscan, once. So a 100 MiB text is scanned by the transport and decoded
+// by the client, never by encoding/json in the SDK as well (which took seconds and
+// doubled the memory). A result that asks for input (resultType input_required), an
+// error, and every other method reach the SDK whole, since it acts on them.
+//
+// This stays inside client and client/wire: no other package sees a placeholder.
+// Listeners of the Tap always get the real frame.
+
 // Capture collects the raw responses to the requests written with a context from
 // WithCapture. The client uses it to read results in full fidelity (unknown fields, an
 // annotation absent rather than false) while the SDK does the protocol work, and to

@@ -74,9 +74,11 @@ type Event struct {
 	Framing Framing // for KindMessage: how the frame was delimited
 	Size    int     // payload size in bytes; for a noise line too long to keep, the full size
 	Text    string  // a human note for repair, synthetic and closed events, and for a stray or refused message
-	// Method is, for a received stdio message, the method of the request or
-	// notification ("" for a response; MethodBatch for a batch of several messages).
-	Method string
+	// Head is what the wire layer read of a KindMessage, sent or received, on stdio
+	// and HTTP: its shape (request, notification, result, error, batch), id, method,
+	// a request's params.name and an error's code. Read these instead of decoding
+	// Data: the frame was scanned once, where it crossed the wire (head.go).
+	Head
 	// Stray marks a received response that answers no request in flight: an id
 	// mcpscope never sent, or one no longer awaited (answered already, or given up).
 	// Text says which.

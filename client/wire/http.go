@@ -17,7 +17,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpscope/mcpscope/internal/jsonscan"
 	"github.com/mcpscope/mcpscope/internal/redact"
 )
 
@@ -681,39 +680,46 @@ func (t *HTTPTap) failed(x *exchange, err error, what string) {
 	t.problem(HTTPProblem{Exchange: x.n, Method: x.method, URL: x.url, RPCMethod: x.rpcMethod, What: what, Err: err.Error()}, x.capture)
 }
 
-// envelopeHTTP is enough of a JSON-RPC message to route it.
-type envelopeHTTP struct {
-	ID     json.RawMessage `json:"id"`
-	Method *string         `json:"method"`
-	Result presence        `json:"result"`
-	Error  presence        `json:"error"`
+// httpEnvelope finds a message's top-level members in one validating scan (as the
+// stdio reader does), so a 100 MiB body is not decoded to route it. A "jsonrpc" that
+// is not a string is left to the SDK here (HTTP has no --repair); ok is false for a
+// body that is not a JSON-RPC message.
+func httpEnvelope(trimmed []byte) (env envelope, ok bool) {
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return env, false
+	}
+	env, err := parseEnvelope(trimmed)
+	if err != nil && err != errNotString {
+		return env, false
+	}
+	return env, env.Method || env.ID != nil
 }
 
-func (e envelopeHTTP) isRequest() bool {
-	return e.Method != nil && len(e.ID) > 0 && string(e.ID) != "null"
+func (e envelope) isRequest() bool {
+	return e.Method && len(e.ID) > 0 && string(e.ID) != "null"
 }
-func (e envelopeHTTP) isResponse() bool {
-	return e.Method == nil && len(e.ID) > 0 && (bool(e.Result) || bool(e.Error))
+func (e envelope) isResponse() bool {
+	return !e.Method && len(e.ID) > 0 && (e.Result != nil || e.Error != nil)
 }
 
 // sent handles the body of a request.
 func (t *HTTPTap) sent(x *exchange, body []byte) {
-	var env envelopeHTTP
 	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(trimmed, &env) != nil || (env.Method == nil && len(env.ID) == 0) {
+	env, ok := httpEnvelope(trimmed)
+	if !ok {
 		info := x.info()
 		t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Send, HTTP: info, Data: t.redactBytes(body), Text: "request body (not a JSON-RPC message)"})
 		return
 	}
-	if env.Method != nil {
-		x.rpcMethod = *env.Method
+	if env.Method {
+		x.rpcMethod = env.MethodName
 	}
 	if env.isRequest() {
 		t.mu.Lock()
-		t.pending[string(normalizeID(env.ID))] = pendingHTTP{method: *env.Method, capture: x.capture}
+		t.pending[string(normalizeID(env.ID))] = pendingHTTP{method: env.MethodName, capture: x.capture}
 		t.mu.Unlock()
 	}
-	t.opts.Tap.Emit(Event{Kind: KindMessage, Dir: Send, Data: t.redactBytes(body), Framing: FramingHTTP, HTTP: x.info()})
+	t.opts.Tap.Emit(Event{Kind: KindMessage, Dir: Send, Data: t.redactBytes(body), Framing: FramingHTTP, HTTP: x.info(), Head: env.head()})
 }
 
 // normalizeID makes equal ids equal bytes (whitespace aside).
@@ -734,9 +740,8 @@ func normalizeID(id json.RawMessage) json.RawMessage {
 func (t *HTTPTap) received(x *exchange, data []byte, framing Framing, sse *SSEInfo, contentType string) (stand []byte) {
 	info := x.info()
 	info.SSE = sse
-	var env envelopeHTTP
 	trimmed := bytes.TrimSpace(data)
-	isJSON := len(trimmed) > 0 && trimmed[0] == '{' && json.Unmarshal(trimmed, &env) == nil && (env.Method != nil || len(env.ID) > 0)
+	env, isJSON := httpEnvelope(trimmed)
 	if !isJSON || (framing == FramingHTTP && contentType != "application/json" && contentType != "") {
 		text := "response body"
 		if contentType != "" {
@@ -748,7 +753,7 @@ func (t *HTTPTap) received(x *exchange, data []byte, framing Framing, sse *SSEIn
 		t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: info, Data: t.redactBytes(data), Text: text})
 		return
 	}
-	t.opts.Tap.Emit(Event{Kind: KindMessage, Dir: Recv, Data: t.redactBytes(data), Framing: framing, HTTP: info})
+	t.opts.Tap.Emit(Event{Kind: KindMessage, Dir: Recv, Data: t.redactBytes(data), Framing: framing, HTTP: info, Head: env.head()})
 	if !env.isResponse() {
 		return
 	}
@@ -765,7 +770,7 @@ func (t *HTTPTap) received(x *exchange, data []byte, framing Framing, sse *SSEIn
 	t.mu.Unlock()
 	if ok && p.capture != nil {
 		p.capture.addOwned(p.method, data)
-		stand = standIn(p.method, env.ID, trimmed)
+		stand = standIn(p.method, env.ID, env.Result)
 	}
 	if isRaw {
 		w <- data
@@ -776,7 +781,7 @@ func (t *HTTPTap) received(x *exchange, data []byte, framing Framing, sse *SSEIn
 // standIn is the placeholder response for a plain tools/call or resources/read
 // result (see plainResult), or nil. Not for tools/list: over HTTP the SDK's own copy
 // of the tools may be what its requests need.
-func standIn(method string, id json.RawMessage, msg []byte) []byte {
+func standIn(method string, id, result json.RawMessage) []byte {
 	var placeholder json.RawMessage
 	switch method {
 	case "tools/call":
@@ -786,14 +791,6 @@ func standIn(method string, id json.RawMessage, msg []byte) []byte {
 	default:
 		return nil
 	}
-	var result []byte
-	jsonscan.MembersTrusted(msg, func(key, value []byte) bool {
-		if jsonscan.KeyIs(key, "result") {
-			result = value
-			return false
-		}
-		return true
-	})
 	if !plainResult(result) {
 		return nil
 	}

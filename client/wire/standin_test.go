@@ -18,7 +18,11 @@ func TestStandIn(t *testing.T) {
 		{"tools/list", `4`, `{"jsonrpc":"2.0","id":4,"result":{"tools":[]}}`, ""},
 		{"prompts/get", `5`, `{"jsonrpc":"2.0","id":5,"result":{"messages":[]}}`, ""},
 	} {
-		if got := string(standIn(c.method, []byte(c.id), []byte(c.msg))); got != c.want {
+		env, ok := httpEnvelope([]byte(c.msg)) // the one scan received makes
+		if !ok {
+			t.Fatalf("not a message: %s", c.msg)
+		}
+		if got := string(standIn(c.method, []byte(c.id), env.Result)); got != c.want {
 			t.Errorf("%s %s:\n got %s\nwant %s", c.method, c.msg, got, c.want)
 		}
 	}

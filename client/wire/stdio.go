@@ -305,7 +305,7 @@ func (c *StdioConn) writeFrame(ctx context.Context, data []byte, canceling bool)
 			return nil
 		}
 	}
-	c.tap.Emit(Event{Kind: KindMessage, Dir: Send, Data: data, Framing: f})
+	c.tap.Emit(Event{Kind: KindMessage, Dir: Send, Data: data, Framing: f, Head: sentHead(data)})
 	stop := context.AfterFunc(ctx, func() { _ = p.stdin.SetWriteDeadline(time.Now()) })
 	_, err := p.stdin.Write(frame)
 	stop()
@@ -364,11 +364,6 @@ func (c *StdioConn) current(gen int) bool {
 	return gen == c.gen
 }
 
-// presence records that a JSON member exists without copying its value.
-type presence bool
-
-func (p *presence) UnmarshalJSON([]byte) error { *p = true; return nil }
-
 // envelope is what the reader needs of a message: its top-level members, found in one
 // validating pass without decoding (or copying) the result.
 type envelope struct {
@@ -378,7 +373,8 @@ type envelope struct {
 	// MethodName is the method's value when it is a string.
 	MethodName string
 	Result     json.RawMessage // raw; nil when absent
-	Error      bool
+	Error      json.RawMessage // raw; nil when absent
+	Params     json.RawMessage // raw; nil when absent
 }
 
 var errNotString = errors.New(`"jsonrpc" is not a string`)
@@ -393,8 +389,8 @@ func parseEnvelope(data []byte) (envelope, error) {
 		case jsonscan.KeyIs(key, "jsonrpc"):
 			s, ok := jsonscan.String(value)
 			if !ok {
-				bad = errNotString
-				return false
+				bad = errNotString // the walk goes on: the head is read all the same
+				break
 			}
 			env.JSONRPC = &s
 		case jsonscan.KeyIs(key, "id"):
@@ -405,7 +401,9 @@ func parseEnvelope(data []byte) (envelope, error) {
 		case jsonscan.KeyIs(key, "result"):
 			env.Result = value
 		case jsonscan.KeyIs(key, "error"):
-			env.Error = true
+			env.Error = value
+		case jsonscan.KeyIs(key, "params"):
+			env.Params = value
 		}
 		return true
 	})
@@ -484,9 +482,9 @@ func (c *StdioConn) handleFrame(f frame, gen int) error {
 	}
 	ev := Event{Kind: KindMessage, Dir: Recv, Data: f.data, Framing: f.framing}
 	if len(envs) == 1 {
-		ev.Method = envs[0].MethodName
+		ev.Head = envs[0].head()
 	} else if len(envs) > 1 {
-		ev.Method = MethodBatch
+		ev.Head = batchHead
 	}
 	var strays []string
 	for _, env := range envs {
@@ -561,6 +559,11 @@ func (c *StdioConn) tooDeep(f frame) error {
 			env.ID = value
 		case jsonscan.KeyIs(key, "method"):
 			env.Method = true
+			env.MethodName, _ = jsonscan.String(value)
+		case jsonscan.KeyIs(key, "error"):
+			env.Error = value
+		case jsonscan.KeyIs(key, "result"):
+			env.Result = value
 		}
 		return true
 	})
@@ -576,7 +579,7 @@ func (c *StdioConn) tooDeep(f frame) error {
 		}
 		c.mu.Unlock()
 	}
-	c.tap.Emit(Event{Kind: KindMessage, Dir: Recv, Data: f.data, Framing: f.framing, Text: why})
+	c.tap.Emit(Event{Kind: KindMessage, Dir: Recv, Data: f.data, Framing: f.framing, Text: why, Head: env.head()})
 	if pr == nil {
 		c.tap.Emit(Event{Kind: KindSynthetic, Text: why + "; skipped"})
 		return nil
@@ -708,7 +711,8 @@ func (c *StdioConn) handleMessage(data []byte, env envelope) error {
 				placeholder = placeholderList
 			}
 			if placeholder != nil {
-				// The SDK gets a placeholder: decoding the real result is the client's.
+				// The SDK gets a placeholder: decoding the real result is the client's
+				// (why: the comment at the top of capture.go).
 				msg := &jsonrpc.Response{ID: pr.id, Result: placeholder}
 				select {
 				case c.incoming <- msg:
@@ -927,7 +931,7 @@ func (c *StdioConn) restartContentLength(why string) {
 	}
 	c.attach(p)
 	for _, data := range resend {
-		c.tap.Emit(Event{Kind: KindMessage, Dir: Send, Data: data, Framing: FramingContentLength})
+		c.tap.Emit(Event{Kind: KindMessage, Dir: Send, Data: data, Framing: FramingContentLength, Head: sentHead(data)})
 		if _, err := p.stdin.Write(encodeFrame(FramingContentLength, data)); err != nil {
 			return
 		}
