@@ -621,7 +621,7 @@ func (m *model) syncForm() {
 	m.detail.offset = 0
 	// A tool visited before gets its form back as it was left, unless its schema
 	// changed since.
-	cacheKey := srv + "/" + t.Name + "\x00" + string(schema)
+	cacheKey := formKey(srv, t.Name, schema)
 	if f := m.forms[cacheKey]; f != nil {
 		m.form = f
 		m.carryForm(srv, t.Name, schema, f)
