@@ -45,6 +45,89 @@ func (t Task) Terminal() bool {
 	return false
 }
 
+// The task-poll policy's bounds: the interval a server asks for is held within
+// [TaskPollMin, TaskPollMax] (1 s when it asks none); after TaskPollSlowAfter polls
+// in a row that saw no change the interval doubles every 10 more, up to
+// TaskPollSlowCap (or the server's own interval when longer); each failed poll in a
+// row doubles it (up to TaskPollMax), and TaskPollMaxFailures of them stop the
+// polling.
+const (
+	TaskPollMin         = 50 * time.Millisecond
+	TaskPollMax         = 30 * time.Second
+	TaskPollDefault     = time.Second
+	TaskPollSlowAfter   = 50
+	TaskPollSlowCap     = 5 * time.Second
+	TaskPollMaxFailures = 5
+)
+
+// TaskPoll is the one policy for following a task with tasks/get: how long to wait
+// before the next poll, and when to stop trying. CallTask (the CLI's `call` of a task
+// tool) and the TUI's Tasks tab both tick it, so a task is polled the same way
+// wherever it runs: at the server's pollInterval, slower when nothing changes for a
+// long while (a task that runs for hours costs a request every few seconds, not 20 a
+// second), backing off on failures and giving up after a few, and resumable. The zero
+// value is ready; it is not safe for concurrent use (each follower owns its own).
+type TaskPoll struct {
+	interval  time.Duration // the server's last pollInterval (0: none given)
+	status    string        // the last state seen, to tell a change
+	message   string
+	seen      bool
+	unchanged int // states in a row equal to the one before
+	failures  int // failed polls in a row
+}
+
+// Seen takes a state of the task (a tasks/get answer or a status notification): its
+// pollInterval when it gives one, whether anything changed, and the end of a run of
+// failures.
+func (p *TaskPoll) Seen(t Task) {
+	if t.PollInterval != nil && *t.PollInterval > 0 {
+		p.interval = time.Duration(*t.PollInterval) * time.Millisecond
+	}
+	if p.seen && t.Status == p.status && t.StatusMessage == p.message {
+		p.unchanged++
+	} else {
+		p.unchanged = 0
+	}
+	p.seen, p.status, p.message = true, t.Status, t.StatusMessage
+	p.failures = 0
+}
+
+// Failed counts a poll that failed; it reports whether polling should stop now.
+func (p *TaskPoll) Failed() (stop bool) {
+	p.failures++
+	return p.failures >= TaskPollMaxFailures
+}
+
+// Resume starts again after polling stopped (the user asked): the failures are
+// forgotten, the next wait is the server's interval.
+func (p *TaskPoll) Resume() { p.failures = 0 }
+
+// Failures is the number of failed polls in a row.
+func (p *TaskPoll) Failures() int { return p.failures }
+
+// Unchanged is the number of states in a row that changed nothing.
+func (p *TaskPoll) Unchanged() int { return p.unchanged }
+
+// Wait is how long to wait before the next tasks/get.
+func (p *TaskPoll) Wait() time.Duration {
+	wait := TaskPollDefault
+	if p.interval > 0 {
+		wait = p.interval
+	}
+	wait = min(max(wait, TaskPollMin), TaskPollMax)
+	if p.unchanged > TaskPollSlowAfter {
+		limit := max(wait, TaskPollSlowCap)
+		for i := TaskPollSlowAfter; i < p.unchanged && wait < limit; i += 10 {
+			wait *= 2
+		}
+		wait = min(wait, limit)
+	}
+	for range p.failures {
+		wait = min(wait*2, TaskPollMax)
+	}
+	return wait
+}
+
 // TaskSupport is a tool's execution.taskSupport: "required", "optional" or
 // "forbidden" (also when absent or not understood).
 func (t Tool) TaskSupport() string {
@@ -147,8 +230,9 @@ func (s *Session) taskMeta() map[string]any {
 	return map[string]any{"io.modelcontextprotocol/clientCapabilities": caps}
 }
 
-// CallTask calls a tool as a task and follows it to its end: tasks/get at the
-// server's pollInterval (sooner on notifications/tasks/status), then tasks/result
+// CallTask calls a tool as a task and follows it to its end: tasks/get as TaskPoll
+// says (the server's pollInterval, slower when nothing changes, a failed poll tried
+// again up to TaskPollMaxFailures; sooner on notifications/tasks/status), then tasks/result
 // (2025-11-25) or the result in tasks/get (2026-07-28). The whole task is bounded by
 // Options.Timeout, restarted by each status change and capped by TimeoutCap; on a
 // timeout or a cancelled ctx the task is cancelled on the server (tasks/cancel). A
@@ -187,8 +271,11 @@ func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessag
 	})
 	defer stop()
 	last := task
+	var poll TaskPoll // the same policy the TUI's Tasks tab ticks
+	poll.Seen(task)
+	retry := false // the last tasks/get failed: last is the state already acted on
 	for !last.Terminal() {
-		if last.Status == "input_required" {
+		if last.Status == "input_required" && !retry {
 			if dialect == Tasks2025 {
 				// The server sends its requests once tasks/result is called; it blocks
 				// until the task ends.
@@ -199,12 +286,7 @@ func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessag
 				return nil, &last, err
 			}
 		}
-		wait := time.Second
-		if last.PollInterval != nil && *last.PollInterval > 0 {
-			wait = time.Duration(*last.PollInterval) * time.Millisecond
-		}
-		wait = min(max(wait, 50*time.Millisecond), 30*time.Second)
-		timer := time.NewTimer(wait)
+		timer := time.NewTimer(poll.Wait())
 		select {
 		case <-rctx.Done():
 			timer.Stop()
@@ -218,9 +300,16 @@ func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessag
 		if err != nil {
 			if rctx.Err() != nil {
 				s.cancelTask(last.ID)
+				return nil, &last, s.taskErr(ctx, rctx, err)
 			}
-			return nil, &last, s.taskErr(ctx, rctx, err)
+			if poll.Failed() {
+				return nil, &last, s.taskErr(ctx, rctx, fmt.Errorf("tasks/get failed %d times in a row, the last: %w", poll.Failures(), err))
+			}
+			retry = true // tried again after the policy's (longer) wait
+			continue
 		}
+		retry = false
+		poll.Seen(*t)
 		if t.Status != last.Status || t.StatusMessage != last.StatusMessage {
 			rt.progressed()
 			if opts.OnStatus != nil {

@@ -7,12 +7,14 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/fields"
 )
 
 // BuildArgs makes a call's arguments from --args JSON and key=value pairs. A value is
-// coerced by the type the tool's input schema gives its key: numbers, booleans, and
-// JSON for objects and arrays; key:=JSON always takes JSON as written. Pairs override
-// members of --args.
+// coerced by the type the tool's input schema gives its key, read by package fields
+// as the TUI's form reads it ($ref, allOf, "X or null", an enum's values): numbers,
+// booleans, and JSON for objects and arrays; key:=JSON always takes JSON as written.
+// Pairs override members of --args.
 func BuildArgs(tool client.Tool, argsJSON string, pairs []string) (json.RawMessage, error) {
 	args := map[string]json.RawMessage{}
 	if strings.TrimSpace(argsJSON) != "" {
@@ -27,6 +29,14 @@ func BuildArgs(tool client.Tool, argsJSON string, pairs []string) (json.RawMessa
 			return nil, fmt.Errorf("--args is null; give a JSON object like '{\"a\":1}'")
 		}
 	}
+	var props map[string]fields.Field
+	if len(pairs) > 0 {
+		props = map[string]fields.Field{}
+		top, _ := fields.Top(tool.InputSchema) // no schema, or a broken one: no types
+		for _, f := range top {
+			props[f.Name] = f
+		}
+	}
 	for _, pair := range pairs {
 		key, value, raw, err := splitPair(pair)
 		if err != nil {
@@ -38,7 +48,7 @@ func BuildArgs(tool client.Tool, argsJSON string, pairs []string) (json.RawMessa
 				return nil, fmt.Errorf("%s:= needs JSON, and %q is not valid JSON", key, value)
 			}
 			v = json.RawMessage(value)
-		} else if v, err = coerce(tool, key, value); err != nil {
+		} else if v, err = coerce(props, key, value); err != nil {
 			return nil, err
 		}
 		args[key] = v
@@ -61,15 +71,9 @@ func splitPair(pair string) (key, value string, raw bool, err error) {
 	return key, value, raw, nil
 }
 
-func coerce(tool client.Tool, key, value string) (json.RawMessage, error) {
-	typ := tool.PropertyType(key)
-	// A union such as "integer|null" coerces by its first concrete type.
-	for _, t := range strings.Split(typ, "|") {
-		if t != "null" {
-			typ = t
-			break
-		}
-	}
+func coerce(props map[string]fields.Field, key, value string) (json.RawMessage, error) {
+	f, declared := props[key]
+	typ := f.Type // "integer|null" is a nullable integer there
 	switch typ {
 	case "number":
 		f, err := strconv.ParseFloat(value, 64)
@@ -97,7 +101,7 @@ func coerce(tool client.Tool, key, value string) (json.RawMessage, error) {
 	case "string":
 		return json.Marshal(value)
 	}
-	if typ == "" && !tool.HasProperty(key) {
+	if typ == "" && !declared {
 		// Not in the schema: a string, unless it is plainly JSON. Servers without
 		// properties in their schema (2024-11-05 servers often have none) still get
 		// numbers and booleans as such.

@@ -63,3 +63,24 @@ func TestTableShowsSetAndDefaultHints(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildArgsReadsTheSchemaAsTheFormDoes: key=value is coerced by the type the
+// schema gives the property as the TUI's form reads it (package fields: $ref, allOf,
+// an enum's values), not only by a "type" written on the property itself: n=5 for a
+// property that is a $ref to an integer went out as the string "5".
+func TestBuildArgsReadsTheSchemaAsTheFormDoes(t *testing.T) {
+	tl := tool(`{"type":"object","$defs":{"N":{"type":"integer"}},"properties":{
+		"n":{"$ref":"#/$defs/N"},
+		"f":{"allOf":[{"type":"number"},{"minimum":0}]},
+		"b":{"anyOf":[{"type":"boolean"},{"type":"null"}]}}}`)
+	got, err := BuildArgs(tl, "", []string{"n=5", "f=1.5", "b=true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"b":true,"f":1.5,"n":5}`; string(got) != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if _, err := BuildArgs(tl, "", []string{"n=five"}); err == nil || !strings.Contains(err.Error(), "integer") {
+		t.Errorf("n=five for an integer: %v", err)
+	}
+}

@@ -131,6 +131,52 @@ func (m *model) onToolsChanged(msg toolsChangedMsg) tea.Cmd {
 	return cmd
 }
 
+// formKey names a form by its owner: (server, tool, schema). m.forms keeps one per
+// key, so a tool whose schema changed never gets the form of the old schema back.
+func formKey(server, tool string, schema json.RawMessage) string {
+	return server + "/" + tool + "\x00" + string(schema)
+}
+
+// evictForms drops the forms whose owner is gone: a (server, tool, schema) that no
+// server lists any more (a restart or list_changed dropped the tool or changed its
+// schema, the server was removed), and the last form of a tool no server lists (the
+// one carryForm would carry from). Kept, they would be offered again, with what was
+// typed for a tool that went away, when a tool of that name came back, and they
+// would pile up for the session's whole life under a server that keeps changing.
+// A down server keeps its last tools listed, so their forms stay through a restart;
+// the open form stays while the user is still on its gone tool (it sends nothing).
+// It runs on every change of the tool list (refreshTools).
+func (m *model) evictForms() {
+	live := map[string]bool{}  // formKey of every listed tool
+	tools := map[string]bool{} // server/tool of every listed tool
+	for _, s := range m.servers {
+		for _, t := range s.tools {
+			schema := t.InputSchema
+			if len(schema) == 0 {
+				schema = json.RawMessage(`{"type":"object"}`)
+			}
+			live[formKey(s.name, t.Name, schema)] = true
+			tools[s.name+"/"+t.Name] = true
+		}
+	}
+	if m.list.hasGhost && m.form != nil {
+		// The user is still on the gone tool: its form stays until they move off.
+		live[formKey(m.formSrv, m.formTool, json.RawMessage(m.formSchema))] = true
+		tools[m.formSrv+"/"+m.formTool] = true
+	}
+	for k := range m.forms {
+		if !live[k] {
+			delete(m.forms, k)
+		}
+	}
+	for k := range m.lastForms {
+		if !tools[k] {
+			delete(m.lastForms, k)
+			delete(m.lastSchemas, k)
+		}
+	}
+}
+
 // carryForm fills a tool's new form (its schema changed: an edit, a list_changed, a
 // reconnect to a server that changed) with what the user typed in the old one, each
 // value the new schema still takes; what it no longer takes is dropped and named,

@@ -402,3 +402,56 @@ func TestWatchHTTPRelists(t *testing.T) {
 		t.Errorf("the HTTP server was reconnected (gen %d → %d, %v)", gen, h.m.srv.gen, h.m.srv.state)
 	}
 }
+
+// TestRemovedToolsFormIsEvicted: a form is kept per (server, tool, schema) so that
+// moving between tools keeps what was typed; once the server stops listing the tool
+// (a restart that dropped it), that form is gone with it. When the tool comes back,
+// even with the same schema, it gets a fresh form: what was typed for the old one is
+// not offered again, and the removed tool's forms are not held on to meanwhile.
+func TestRemovedToolsFormIsEvicted(t *testing.T) {
+	h, d := watchedHarness(t, Options{})
+	h.press("/")
+	h.typeText("gre")
+	h.press("enter", "enter") // close the filter; open greet's form
+	if h.m.formTool != "greet" {
+		t.Fatalf("form of %q", h.m.formTool)
+	}
+	h.typeText("Ada")
+	h.press("esc") // to the list
+	h.press("esc") // the filter cleared
+	h.until("the filter cleared", func(m *model) bool { return m.list.filter == "" })
+
+	editLikeAnEditor(t, d.tools, `{"tools":[{"name":"other","description":"another tool","inputSchema":{"type":"object"},"run":["/bin/echo","x"]}]}`)
+	h.until("greet gone", func(m *model) bool { _, ok := m.toolByName("dev", "greet"); return !ok && m.srv.state == stateReady })
+	h.press("up") // off the gone tool (drawn last): it leaves the list
+	h.until("greet's row gone", func(m *model) bool { return !m.list.hasGhost })
+	cached := func(m *model) []string {
+		var keys []string
+		for k := range m.forms {
+			if strings.HasPrefix(k, "dev/greet\x00") {
+				keys = append(keys, k)
+			}
+		}
+		if m.lastForms["dev/greet"] != nil {
+			keys = append(keys, "last form of dev/greet")
+		}
+		return keys
+	}
+	if keys := cached(h.m); len(keys) > 0 {
+		t.Errorf("greet is gone, but its forms are still held: %q", keys)
+	}
+
+	// greet comes back with the schema it had.
+	editLikeAnEditor(t, d.tools, devToolsFile("v1", schemaV1))
+	h.until("greet back", func(m *model) bool { _, ok := m.toolByName("dev", "greet"); return ok && m.srv.state == stateReady })
+	h.press("/")
+	h.typeText("gre")
+	h.press("enter", "enter")
+	h.until("greet's form", func(m *model) bool { return m.formTool == "greet" && m.form != nil })
+	if v, _ := h.m.form.Value(); string(v) != `{}` {
+		t.Errorf("the returned tool's form holds %s, what was typed before it was removed", v)
+	}
+	if strings.Contains(h.screen(), "Ada") {
+		t.Errorf("the returned tool's form shows what was typed before it was removed:\n%s", h.screen())
+	}
+}

@@ -619,7 +619,7 @@ func (m *model) syncForm() {
 	if len(schema) == 0 {
 		schema = json.RawMessage(`{"type":"object"}`)
 	}
-	cacheKey := srv + "/" + t.Name + "\x00" + string(schema)
+	cacheKey := formKey(srv, t.Name, schema)
 	if t.Name == m.formTool && srv == m.formSrv && string(schema) == m.formSchema && (m.form != nil || m.formError != "" || m.building != nil && m.building.key == cacheKey) {
 		return
 	}

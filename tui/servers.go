@@ -595,6 +595,7 @@ func (m *model) refreshTools() {
 	}
 	m.list.down, m.list.bare, m.list.order = down, bare, order
 	m.list.setEntries(entries, m.several())
+	m.evictForms()
 }
 
 // closeSession stops every server; it is called once the program has stopped and

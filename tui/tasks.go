@@ -42,9 +42,11 @@ type taskItem struct {
 	answering  bool // a 2026-07-28 tasks/update with the user's input is being sent
 	cancelling bool // tasks/cancel is in flight
 	stopFetch  context.CancelFunc
-	unchanged  int // polls in a row that saw no change (for the backoff)
-	pollErrs   int // failed polls in a row
-	done       bool
+	// poll is the client's one task-poll policy (client.TaskPoll), the one `call`
+	// ticks too: the wait before the next tasks/get, the backoff after many
+	// unchanged polls and on failures, when to stop, resume (r).
+	poll client.TaskPoll
+	done bool
 
 	out *outcome // the result (or the failure), rendered as the Result tab does
 	err error    // creating or following the task failed
@@ -63,17 +65,9 @@ const (
 	maxTasks     = 500
 )
 
-// taskPollWait bounds the poll interval a server asks for; taskRequestTimeout bounds
-// each task request; after taskSlowAfter unchanged polls the interval doubles, up to
-// taskSlowCap (or the server's own interval when longer).
-const (
-	taskPollMin        = 50 * time.Millisecond
-	taskPollMax        = 30 * time.Second
-	taskRequestTimeout = 30 * time.Second
-	taskSlowAfter      = 50
-	taskSlowCap        = 5 * time.Second
-	taskMaxPollErrors  = 5
-)
+// taskRequestTimeout bounds each task request. How often a task is polled, and when
+// polling stops, is client.TaskPoll's to say.
+const taskRequestTimeout = 30 * time.Second
 
 type tasksView struct {
 	items  []*taskItem // oldest first; shown newest first
@@ -220,6 +214,7 @@ func (m *model) onTaskStarted(msg taskStartedMsg) tea.Cmd {
 	}
 	it.created = true
 	it.task = *msg.task
+	it.poll.Seen(it.task)
 	it.note(it.task.Status, it.task.StatusMessage)
 	return m.followTask(it)
 }
@@ -246,26 +241,8 @@ func (m *model) followTask(it *taskItem) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// pollWait is how long to wait before the next tasks/get: the server's interval,
-// bounded, slowing down when nothing has changed for a long while or polls fail.
-func (it *taskItem) pollWait() time.Duration {
-	wait := time.Second
-	if p := it.task.PollInterval; p != nil && *p > 0 {
-		wait = time.Duration(*p) * time.Millisecond
-	}
-	wait = min(max(wait, taskPollMin), taskPollMax)
-	if it.unchanged > taskSlowAfter {
-		limit := max(wait, taskSlowCap)
-		for i := taskSlowAfter; i < it.unchanged && wait < limit; i += 10 {
-			wait *= 2
-		}
-		wait = min(wait, limit)
-	}
-	for i := 0; i < it.pollErrs; i++ {
-		wait = min(wait*2, taskPollMax)
-	}
-	return wait
-}
+// pollWait is how long to wait before the next tasks/get (client.TaskPoll).
+func (it *taskItem) pollWait() time.Duration { return it.poll.Wait() }
 
 func (m *model) schedulePoll(it *taskItem) tea.Cmd {
 	if it.polling || it.done {
@@ -305,15 +282,14 @@ func (m *model) onTaskGot(msg taskGotMsg) tea.Cmd {
 	}
 	m.tasks.ver++
 	if msg.err != nil {
-		it.pollErrs++
-		if it.pollErrs >= taskMaxPollErrors {
-			it.err = fmt.Errorf("tasks/get failed %d times in a row, the last: %w", it.pollErrs, msg.err)
+		if it.poll.Failed() {
+			it.err = fmt.Errorf("tasks/get failed %d times in a row, the last: %w", it.poll.Failures(), msg.err)
 			it.note("?", "polling stopped: "+msg.err.Error()+" (r polls again)")
 			return nil
 		}
 		return m.schedulePoll(it)
 	}
-	it.pollErrs, it.err = 0, nil
+	it.err = nil
 	m.applyTask(it, *msg.task)
 	return m.followTask(it)
 }
@@ -328,11 +304,7 @@ func (m *model) applyTask(it *taskItem, t client.Task) {
 		// A terminal status is final: a poll answered before the cancel was is stale.
 		return
 	}
-	if t.Status == it.task.Status && t.StatusMessage == it.task.StatusMessage {
-		it.unchanged++
-	} else {
-		it.unchanged = 0
-	}
+	it.poll.Seen(t)
 	if t.PollInterval == nil {
 		t.PollInterval = it.task.PollInterval
 	}
@@ -539,7 +511,8 @@ func (m *model) resumeTask() tea.Cmd {
 	if it == nil || !it.created || it.done {
 		return nil
 	}
-	it.pollErrs, it.err = 0, nil
+	it.poll.Resume()
+	it.err = nil
 	m.notice = "polling task " + shortID(it.task.ID) + " again"
 	return m.schedulePoll(it)
 }

@@ -89,7 +89,7 @@ func TestTaskThatNeverCompletes(t *testing.T) {
 	h.press("enter", "enter")
 	h.until("several polls", func(m *model) bool {
 		it := m.tasks.selected()
-		return it != nil && it.created && it.unchanged >= 3
+		return it != nil && it.created && it.poll.Unchanged() >= 3
 	})
 	h.contains("working", "still thinking", "t-forever", "x cancels")
 	// The screen answers keys while the task runs.

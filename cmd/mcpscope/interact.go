@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/fields"
 	"github.com/mcpscope/mcpscope/internal/browser"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/readfile"
@@ -137,66 +138,30 @@ type schemaField struct {
 	Required    bool
 }
 
+// schemaFields reads a flat elicitation schema through package fields, the one
+// schema-to-fields builder (the TUI's form and inspect's coercion read schemas with it
+// too), so that a $ref, an allOf or a "string or null" is asked as the TUI asks it.
 func schemaFields(schema json.RawMessage) ([]schemaField, error) {
-	var s struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-		Required   []string                   `json:"required"`
-	}
-	if err := json.Unmarshal(schema, &s); err != nil {
+	top, err := fields.Top(schema)
+	if err != nil {
 		return nil, fmt.Errorf("the requested schema is not an object: %v", err)
 	}
-	keys := client.ObjectKeys(func() json.RawMessage {
-		var m map[string]json.RawMessage
-		_ = json.Unmarshal(schema, &m)
-		return m["properties"]
-	}())
-	if len(keys) == 0 {
-		for k := range s.Properties {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-	}
 	var out []schemaField
-	for _, k := range keys {
-		var p struct {
-			Type        any             `json:"type"`
-			Title       string          `json:"title"`
-			Description string          `json:"description"`
-			Default     json.RawMessage `json:"default"`
-			Enum        []string        `json:"enum"`
-			OneOf       []struct {
-				Const string `json:"const"`
-			} `json:"oneOf"`
-			Items struct {
-				Enum  []string `json:"enum"`
-				AnyOf []struct {
-					Const string `json:"const"`
-				} `json:"anyOf"`
-			} `json:"items"`
+	for _, p := range top {
+		if p.Err != nil {
+			return nil, fmt.Errorf("property %q is not a flat field the form can ask for: %v", p.Name, p.Err)
 		}
-		if err := json.Unmarshal(s.Properties[k], &p); err != nil {
-			return nil, fmt.Errorf("property %q is not a flat field the form can ask for: %v", k, err)
-		}
-		typ, _ := p.Type.(string)
-		f := schemaField{Name: k, Type: typ, Title: p.Title, Description: p.Description, Default: p.Default, Enum: p.Enum}
-		for _, o := range p.OneOf {
-			f.Enum = append(f.Enum, o.Const)
-		}
-		if typ == "array" {
-			f.Enum = append(f.Enum, p.Items.Enum...)
-			for _, o := range p.Items.AnyOf {
-				f.Enum = append(f.Enum, o.Const)
-			}
-		}
-		switch typ {
+		switch p.Type {
 		case "string", "number", "integer", "boolean", "array":
 		default:
-			return nil, fmt.Errorf("property %q has type %v, which a flat elicitation form cannot ask for", k, p.Type)
+			what := p.Type
+			if what == "" {
+				what = "none (or several)"
+			}
+			return nil, fmt.Errorf("property %q has type %s, which a flat elicitation form cannot ask for", p.Name, what)
 		}
-		for _, r := range s.Required {
-			f.Required = f.Required || r == k
-		}
-		out = append(out, f)
+		out = append(out, schemaField{Name: p.Name, Type: p.Type, Title: p.Title, Description: p.Description,
+			Default: p.Default, Enum: p.Enum, Required: p.Required})
 	}
 	return out, nil
 }

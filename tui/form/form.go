@@ -9,6 +9,8 @@
 package form
 
 import (
+	"github.com/mcpscope/mcpscope/fields"
+
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -72,7 +74,7 @@ type Form struct {
 // New builds a form from a JSON Schema. It fails only when schema is not
 // JSON; a schema the form cannot lay out becomes a JSON text field.
 func New(schema json.RawMessage) (*Form, error) {
-	doc, err := parseJSON(schema)
+	doc, err := fields.Parse(schema)
 	if err != nil {
 		return nil, fmt.Errorf("form: the schema is not JSON: %w", err)
 	}
@@ -149,11 +151,11 @@ func (f *Form) Value() (json.RawMessage, error) {
 		if err != nil {
 			return nil, err
 		}
-		return encodeJSON(v, ""), nil
+		return fields.Encode(v, ""), nil
 	}
 	var errs []FieldError
 	v := f.rootValue(&errs)
-	out := json.RawMessage(encodeJSON(v, ""))
+	out := json.RawMessage(fields.Encode(v, ""))
 	if len(errs) > 0 {
 		msgs := make([]string, len(errs))
 		for i, e := range errs {
@@ -168,7 +170,7 @@ func (f *Form) Value() (json.RawMessage, error) {
 // that accepts anything) gives {} since tool arguments are an object.
 func (f *Form) rootValue(errs *[]FieldError) any {
 	if f.root.k == kJSON && strings.TrimSpace(f.root.ed.text) == "" && !(f.root.nullable && f.root.isNull) {
-		return newOmap()
+		return fields.NewMap()
 	}
 	v, ok := f.root.value("", true, errs)
 	if !ok {
@@ -182,7 +184,7 @@ func (f *Form) rootValue(errs *[]FieldError) any {
 // schema wants a number, an unknown enum value) is an error and leaves the
 // form unchanged; in raw mode the text is replaced either way.
 func (f *Form) SetValue(v json.RawMessage) error {
-	val, err := parseJSON(v)
+	val, err := fields.Parse(v)
 	if err != nil {
 		return fmt.Errorf("form: the value is not JSON: %w", err)
 	}
@@ -230,7 +232,7 @@ func (f *Form) SetRawText(text, why string) {
 func (f *Form) ToggleRaw() {
 	if !f.raw {
 		v, _ := f.Value()
-		val, err := parseJSON(v)
+		val, err := fields.Parse(v)
 		text := string(v)
 		if err == nil {
 			text = prettyText(val)
@@ -261,9 +263,9 @@ func (f *Form) ToggleRaw() {
 // prettyText indents v, unless that would be too many lines for the text
 // area.
 func prettyText(v any) string {
-	s := string(encodeJSON(v, "  "))
+	s := string(fields.Encode(v, "  "))
 	if strings.Count(s, "\n") > 5000 {
-		return string(encodeJSON(v, ""))
+		return string(fields.Encode(v, ""))
 	}
 	return s
 }
@@ -272,11 +274,11 @@ func (f *Form) rawParse() (any, error) {
 	text := f.ta.Value()
 	if strings.TrimSpace(text) == "" {
 		if f.root.k == kObject {
-			return newOmap(), nil
+			return fields.NewMap(), nil
 		}
 		return nil, errors.New("form: the raw JSON is empty")
 	}
-	v, err := parseJSON([]byte(text))
+	v, err := fields.Parse([]byte(text))
 	if err != nil {
 		return nil, fmt.Errorf("form: invalid JSON%s: %v", syntaxPos(text, err), err)
 	}
@@ -384,7 +386,7 @@ func (f *Form) rows() []row {
 					row{n: p[0], kind: rowField, sub: -1, label: "key", path: ""},
 					row{n: p[1], kind: rowField, sub: -1, label: "  value", path: p[1].path()})
 			}
-		case len(r.props) == 0 && r.extras.len() == 0:
+		case len(r.props) == 0 && r.extras.Len() == 0:
 			rs = append(rs, row{n: r, kind: rowNote, sub: -1, note: "no arguments"})
 		}
 	} else {
@@ -430,10 +432,10 @@ func (f *Form) flatten(n *node, depth int, label, path string, rs *[]row) {
 
 func (f *Form) children(n *node, depth int, path string, rs *[]row) {
 	for _, c := range n.props {
-		f.flatten(c, depth, c.key, path+"/"+ptrEscape(c.key), rs)
+		f.flatten(c, depth, c.key, path+"/"+fields.PtrEscape(c.key), rs)
 	}
-	if k := n.extras.len(); k > 0 {
-		note := fmt.Sprintf("+ %d more key(s) kept from the loaded value: %s (edit them as raw JSON)", k, strings.Join(n.extras.keys, ", "))
+	if k := n.extras.Len(); k > 0 {
+		note := fmt.Sprintf("+ %d more key(s) kept from the loaded value: %s (edit them as raw JSON)", k, strings.Join(n.extras.Keys, ", "))
 		*rs = append(*rs, row{n: n, kind: rowNote, sub: -1, depth: depth, path: path, note: note})
 	}
 }
@@ -721,7 +723,7 @@ func (f *Form) edit(r row, m tea.KeyPressMsg) bool {
 				if j < 0 {
 					j += count
 				}
-				if strings.HasPrefix(strings.ToLower(n.opts[j].label), t) {
+				if strings.HasPrefix(strings.ToLower(n.opts[j].Label), t) {
 					n.sel = j
 					return true
 				}

@@ -1,6 +1,8 @@
 package form
 
 import (
+	"github.com/mcpscope/mcpscope/fields"
+
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -26,12 +28,6 @@ const (
 
 func (k kind) String() string {
 	return [...]string{"string", "number", "integer", "boolean", "choice", "multi-select", "array", "object", "variant", "constant", "JSON"}[k]
-}
-
-type option struct {
-	val   any
-	label string
-	desc  string
 }
 
 // node is one field of the form. Which members are used depends on k.
@@ -101,8 +97,8 @@ func (n *node) isText() bool {
 
 // newPair adds an empty key/value row to a free object.
 func (n *node) newPair() (k, v *node) {
-	k = &node{k: kString, parent: n, b: n.b, depth: n.depth + 1, sc: newOmap(), title: "key"}
-	v = &node{k: kString, parent: n, b: n.b, depth: n.depth + 1, sc: newOmap(), title: "value"}
+	k = &node{k: kString, parent: n, b: n.b, depth: n.depth + 1, sc: fields.NewMap(), title: "key"}
+	v = &node{k: kString, parent: n, b: n.b, depth: n.depth + 1, sc: fields.NewMap(), title: "value"}
 	k.pairVal, v.pairKey = v, k
 	n.pairs = append(n.pairs, [2]*node{k, v})
 	return k, v
@@ -112,7 +108,7 @@ func (n *node) newPair() (k, v *node) {
 // {"a":1}, "quoted"), else the text itself.
 func looseValue(text string) any {
 	if t := strings.TrimSpace(text); t != "" {
-		if v, err := parseJSON([]byte(t)); err == nil {
+		if v, err := fields.Parse([]byte(t)); err == nil {
 			return v
 		}
 	}
@@ -126,7 +122,7 @@ func looseText(v any) string {
 			return s
 		}
 	}
-	return string(encodeJSON(v, ""))
+	return string(fields.Encode(v, ""))
 }
 
 // kid returns the node of variant i, building it on first use.
@@ -159,12 +155,12 @@ func (n *node) path() string {
 	switch p.k {
 	case kObject:
 		if n.pairKey != nil {
-			return p.path() + "/" + ptrEscape(n.pairKey.ed.text)
+			return p.path() + "/" + fields.PtrEscape(n.pairKey.ed.text)
 		}
 		if n.pairVal != nil {
 			return p.path()
 		}
-		return p.path() + "/" + ptrEscape(n.key)
+		return p.path() + "/" + fields.PtrEscape(n.key)
 	case kArray:
 		return p.path() + "/" + strconv.Itoa(slices.Index(p.items, n))
 	}
@@ -222,7 +218,7 @@ func (n *node) isSet() bool {
 	case kArray:
 		return len(n.items) > 0 || n.present
 	case kObject:
-		if n.present || n.extras.len() > 0 || len(n.pairs) > 0 {
+		if n.present || n.extras.Len() > 0 || len(n.pairs) > 0 {
 			return true
 		}
 		for _, c := range n.props {
@@ -255,7 +251,7 @@ func (n *node) value(path string, force bool, errs *[]FieldError) (any, bool) {
 		if t == "" {
 			return nil, true
 		}
-		if !isJSONNumber(t) {
+		if !fields.IsNumber(t) {
 			*errs = append(*errs, FieldError{Path: path, Message: "not a number: " + strconv.Quote(t)})
 			return t, true
 		}
@@ -265,7 +261,7 @@ func (n *node) value(path string, force bool, errs *[]FieldError) (any, bool) {
 		if t == "" {
 			return nil, true
 		}
-		v, err := parseJSON([]byte(t))
+		v, err := fields.Parse([]byte(t))
 		if err != nil {
 			*errs = append(*errs, FieldError{Path: path, Message: "invalid JSON: " + err.Error()})
 			return t, true
@@ -277,13 +273,13 @@ func (n *node) value(path string, force bool, errs *[]FieldError) (any, bool) {
 		if n.sel < 0 || n.sel >= len(n.opts) {
 			return nil, true
 		}
-		return n.opts[n.sel].val, true
+		return n.opts[n.sel].Val, true
 	case kConst:
 		return n.cval, true
 	case kMulti:
 		out := make([]any, 0, len(n.msel))
 		for _, i := range n.msel {
-			out = append(out, n.opts[i].val)
+			out = append(out, n.opts[i].Val)
 		}
 		return out, true
 	case kArray:
@@ -294,23 +290,23 @@ func (n *node) value(path string, force bool, errs *[]FieldError) (any, bool) {
 		}
 		return out, true
 	case kObject:
-		o := newOmap()
+		o := fields.NewMap()
 		for _, c := range n.props {
 			cforce := c.k == kConst || (c.required && c.isContainer())
-			if v, ok := c.value(path+"/"+ptrEscape(c.key), cforce, errs); ok {
-				o.set(c.key, v)
+			if v, ok := c.value(path+"/"+fields.PtrEscape(c.key), cforce, errs); ok {
+				o.Set(c.key, v)
 			}
 		}
 		if n.extras != nil {
-			for _, k := range n.extras.keys {
-				if !o.has(k) {
-					o.set(k, n.extras.vals[k])
+			for _, k := range n.extras.Keys {
+				if !o.Has(k) {
+					o.Set(k, n.extras.Vals[k])
 				}
 			}
 		}
 		for _, p := range n.pairs {
 			if k := p[0].ed.text; k != "" {
-				o.set(k, looseValue(p[1].ed.text))
+				o.Set(k, looseValue(p[1].ed.text))
 			}
 		}
 		return o, true
@@ -348,14 +344,14 @@ func (e *mismatchError) Error() string {
 }
 
 func describe(v any) string {
-	s := compactText(v)
+	s := fields.CompactText(v)
 	if _, ok := v.(string); ok {
-		s = string(encodeJSON(v, ""))
+		s = string(fields.Encode(v, ""))
 	}
 	if len(s) > 40 {
 		s = s[:37] + "…"
 	}
-	return jsonType(v) + " " + s
+	return fields.TypeOf(v) + " " + s
 }
 
 // set loads v into the node, replacing what it held. On error the node may
@@ -363,7 +359,7 @@ func describe(v any) string {
 func (n *node) set(v any) error {
 	n.b.work++
 	if n.b.work > maxSetWork {
-		return errTooComplex
+		return fields.ErrTooComplex
 	}
 	n.isNull = false
 	n.pristine = false
@@ -380,7 +376,7 @@ func (n *node) set(v any) error {
 	mismatch := func(want string) error { return &mismatchError{path: n.path(), want: want, got: v} }
 	switch n.k {
 	case kJSON:
-		n.ed.setText(string(encodeJSON(v, "")))
+		n.ed.setText(string(fields.Encode(v, "")))
 		n.present = true
 		return nil
 	case kString:
@@ -399,7 +395,7 @@ func (n *node) set(v any) error {
 			// field typed wrong; take it back as typed so a trip through
 			// raw JSON loses nothing. A string holding a number is a real
 			// type mismatch and is refused.
-			if isJSONNumber(strings.TrimSpace(x)) || strings.TrimSpace(x) == "" {
+			if fields.IsNumber(strings.TrimSpace(x)) || strings.TrimSpace(x) == "" {
 				return mismatch("a number")
 			}
 			n.ed.setText(x)
@@ -413,12 +409,12 @@ func (n *node) set(v any) error {
 		}
 		n.bval, n.bset = x, true
 	case kConst:
-		if !jsonEqual(v, n.cval) {
+		if !fields.Equal(v, n.cval) {
 			return mismatch(describe(n.cval))
 		}
 	case kEnum:
 		for i, o := range n.opts {
-			if jsonEqual(o.val, v) {
+			if fields.Equal(o.Val, v) {
 				n.sel = i
 				return nil
 			}
@@ -433,7 +429,7 @@ func (n *node) set(v any) error {
 	outer:
 		for _, e := range arr {
 			for i, o := range n.opts {
-				if jsonEqual(o.val, e) {
+				if fields.Equal(o.Val, e) {
 					if slices.Contains(n.msel, i) {
 						return mismatch("each choice at most once")
 					}
@@ -466,7 +462,7 @@ func (n *node) set(v any) error {
 		seen := map[string]bool{}
 		for _, c := range n.props {
 			seen[c.key] = true
-			if cv, ok := o.get(c.key); ok {
+			if cv, ok := o.Get(c.key); ok {
 				if err := c.set(cv); err != nil {
 					return err
 				}
@@ -477,20 +473,20 @@ func (n *node) set(v any) error {
 		n.extras = nil
 		if n.free {
 			n.pairs = nil
-			for _, k := range o.keys {
+			for _, k := range o.Keys {
 				kn, vn := n.newPair()
 				kn.ed.setText(k)
-				vn.ed.setText(looseText(o.vals[k]))
+				vn.ed.setText(looseText(o.Vals[k]))
 			}
 			n.present = true
 			return nil
 		}
-		for _, k := range o.keys {
+		for _, k := range o.Keys {
 			if !seen[k] {
 				if n.extras == nil {
-					n.extras = newOmap()
+					n.extras = fields.NewMap()
 				}
-				n.extras.set(k, o.vals[k])
+				n.extras.Set(k, o.Vals[k])
 			}
 		}
 		n.present = true
@@ -568,25 +564,25 @@ func (b *builder) matchN(sv any, v any, depth int, strict bool, steps *int) int 
 	if depth > maxDepth || *steps > maxMatch {
 		return 0
 	}
-	s, _, err := b.normalize(sv, 0)
+	s, _, err := b.Normalize(sv, 0)
 	if err != nil {
 		return 0
 	}
-	if c, ok := s.get("const"); ok {
-		if jsonEqual(c, v) {
+	if c, ok := s.Get("const"); ok {
+		if fields.Equal(c, v) {
 			return 100
 		}
 		return -1
 	}
-	if e, ok := s.at("enum").([]any); ok {
+	if e, ok := s.At("enum").([]any); ok {
 		for _, x := range e {
-			if jsonEqual(x, v) {
+			if fields.Equal(x, v) {
 				return 50
 			}
 		}
 		return -1
 	}
-	if vs := unionVariants(s); vs != nil {
+	if vs := fields.UnionVariants(s); vs != nil {
 		best := -1
 		for _, x := range vs {
 			if m := b.matchN(x, v, depth+1, strict, steps); m > best {
@@ -598,14 +594,14 @@ func (b *builder) matchN(sv any, v any, depth int, strict bool, steps *int) int 
 		}
 		return best
 	}
-	types := typeList(s.vals["type"])
+	types := fields.TypeList(s.Vals["type"])
 	if len(types) == 0 {
-		if t := inferType(s); t != "" && t != "string" && t != "number" {
+		if t := fields.InferType(s); t != "" && t != "string" && t != "number" {
 			types = []string{t}
 		}
 	}
 	if len(types) > 0 {
-		vt := jsonType(v)
+		vt := fields.TypeOf(v)
 		ok := false
 		for _, t := range types {
 			if t == vt || (t == "number" && vt == "integer") {
@@ -619,29 +615,29 @@ func (b *builder) matchN(sv any, v any, depth int, strict bool, steps *int) int 
 	score := 1
 	switch t := v.(type) {
 	case *omap:
-		props, _ := s.at("properties").(*omap)
-		for _, r := range typeList(s.vals["required"]) {
-			if strict && !t.has(r) {
+		props, _ := s.At("properties").(*omap)
+		for _, r := range fields.TypeList(s.Vals["required"]) {
+			if strict && !t.Has(r) {
 				return -1
 			}
 		}
-		closed := s.vals["additionalProperties"] == false
-		for _, k := range t.keys {
-			ps, ok := props.get(k)
+		closed := s.Vals["additionalProperties"] == false
+		for _, k := range t.Keys {
+			ps, ok := props.Get(k)
 			if !ok {
 				if closed {
 					return -1
 				}
 				continue
 			}
-			m := b.matchN(ps, t.vals[k], depth+1, strict, steps)
+			m := b.matchN(ps, t.Vals[k], depth+1, strict, steps)
 			if m < 0 {
 				return -1
 			}
 			score += 1 + m
 		}
 	case []any:
-		if items, ok := s.get("items"); ok {
+		if items, ok := s.Get("items"); ok {
 			if _, tuple := items.([]any); !tuple {
 				for _, e := range t {
 					m := b.matchN(items, e, depth+1, strict, steps)

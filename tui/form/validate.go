@@ -1,6 +1,8 @@
 package form
 
 import (
+	"github.com/mcpscope/mcpscope/fields"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -55,10 +57,10 @@ func (f *Form) snapshot() snapshot {
 		if err != nil {
 			return snapshot{raw: true, errs: []FieldError{{Path: "", Message: err.Error()}}, bad: true}
 		}
-		return snapshot{raw: true, data: encodeJSON(v, "")}
+		return snapshot{raw: true, data: fields.Encode(v, "")}
 	}
 	var errs []FieldError
-	data := encodeJSON(f.rootValue(&errs), "")
+	data := fields.Encode(f.rootValue(&errs), "")
 	return snapshot{data: data, errs: errs}
 }
 
@@ -341,7 +343,7 @@ func pointer(tokens []string) string {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		b.WriteString(ptrEscape(t))
+		b.WriteString(fields.PtrEscape(t))
 	}
 	return b.String()
 }
@@ -366,7 +368,7 @@ func (f *Form) mapErrors(err error) []FieldError {
 		switch k := e.ErrorKind.(type) {
 		case *jskind.Required:
 			for _, m := range k.Missing {
-				out = append(out, FieldError{loc + "/" + ptrEscape(m), "required"})
+				out = append(out, FieldError{loc + "/" + fields.PtrEscape(m), "required"})
 			}
 			return
 		case *jskind.AnyOf, *jskind.OneOf:

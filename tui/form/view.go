@@ -1,6 +1,8 @@
 package form
 
 import (
+	"github.com/mcpscope/mcpscope/fields"
+
 	"fmt"
 	"slices"
 	"strconv"
@@ -352,14 +354,14 @@ func (f *Form) renderRow(r row, focused bool, lay layout, errs []string) []strin
 		if slices.Contains(n.msel, r.sub) {
 			box = "[x]"
 		}
-		label := sanitize(n.opts[r.sub].label)
+		label := sanitize(n.opts[r.sub].Label)
 		ls := st.Label
 		if focused {
 			ls = st.FocusedLabel
 		}
 		out = append(out, marker+indent+box+" "+ls.Render(label))
 		if focused {
-			if d := n.opts[r.sub].desc; d != "" {
+			if d := n.opts[r.sub].Desc; d != "" {
 				out = append(out, f.descLines(d, 2+2*r.depth+4, lay.width)...)
 			}
 		}
@@ -517,7 +519,7 @@ func (f *Form) renderValue(r row, focused bool, w int) (value, hints, live strin
 		}
 	case kEnum:
 		if n.sel >= 0 && n.sel < len(n.opts) {
-			value = st.Text.Render("‹ " + ansi.Truncate(sanitize(n.opts[n.sel].label), max(w-4, 1), "…") + " ›")
+			value = st.Text.Render("‹ " + ansi.Truncate(sanitize(n.opts[n.sel].Label), max(w-4, 1), "…") + " ›")
 		} else if n.required {
 			value = st.Placeholder.Render("‹ choose ›")
 		} else {
@@ -529,7 +531,7 @@ func (f *Form) renderValue(r row, focused bool, w int) (value, hints, live strin
 		}
 		hl = append([]string{pos + "/" + strconv.Itoa(len(n.opts))}, hl...)
 	case kConst:
-		value = st.Placeholder.Render("= " + ansi.Truncate(sanitize(string(encodeJSON(n.cval, ""))), max(w-2, 1), "…"))
+		value = st.Placeholder.Render("= " + ansi.Truncate(sanitize(string(fields.Encode(n.cval, ""))), max(w-2, 1), "…"))
 	}
 	return value, strings.Join(hl, " · "), live
 }
@@ -542,14 +544,14 @@ func liveError(n *node) string {
 	}
 	switch n.k {
 	case kNumber, kInteger:
-		if !isJSONNumber(t) {
+		if !fields.IsNumber(t) {
 			return "not a number"
 		}
-		if n.k == kInteger && !isIntegral(t) {
+		if n.k == kInteger && !fields.IsIntegral(t) {
 			return "not an integer"
 		}
 	case kJSON:
-		if _, err := parseJSON([]byte(t)); err != nil {
+		if _, err := fields.Parse([]byte(t)); err != nil {
 			return "invalid JSON: " + err.Error()
 		}
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 func init() {
-	scenarios["completion-context"] = "a template of two variables, fake://{owner}/{repo}, whose repo completion is built from context.arguments.owner (it proves the client passes earlier fields); a read echoes the URI, and a read of fake://ask asks the user's name first (elicitation/create)"
+	scenarios["completion-context"] = "a template of two variables, fake://{owner}/{repo}, whose repo completion is built from context.arguments.owner (it proves the client passes earlier fields), and a prompt, repos, with the same two arguments completed the same way (ref/prompt); a read echoes the URI, and a read of fake://ask asks the user's name first (elicitation/create)"
 }
 
 // completionContext answers the requests of the "completion-context" scenario; it
@@ -31,7 +31,7 @@ func (s *server) completionContext(id json.RawMessage, req request) bool {
 		s.reply(id, map[string]any{
 			"protocolVersion": "2025-11-25",
 			"serverInfo":      map[string]string{"name": "fakemcp-completion", "version": "1"},
-			"capabilities":    map[string]any{"tools": map[string]any{}, "resources": map[string]any{"listChanged": true}, "completions": map[string]any{}},
+			"capabilities":    map[string]any{"tools": map[string]any{}, "resources": map[string]any{"listChanged": true}, "completions": map[string]any{}, "prompts": map[string]any{}},
 		})
 	case "tools/list":
 		s.reply(id, map[string]any{"tools": []any{}})
@@ -48,6 +48,16 @@ func (s *server) completionContext(id json.RawMessage, req request) bool {
 		s.reply(id, map[string]any{"resourceTemplates": []any{
 			map[string]any{"uriTemplate": "fake://{owner}/{repo}", "name": "repos", "mimeType": "text/plain"},
 		}})
+	case "prompts/list":
+		s.reply(id, map[string]any{"prompts": []any{map[string]any{"name": "repos", "description": "names a repository",
+			"arguments": []any{map[string]any{"name": "owner", "required": true}, map[string]any{"name": "repo"}}}}})
+	case "prompts/get":
+		var g struct {
+			Arguments map[string]string `json:"arguments"`
+		}
+		_ = json.Unmarshal(req.Params, &g)
+		s.reply(id, map[string]any{"messages": []any{map[string]any{"role": "user",
+			"content": map[string]any{"type": "text", "text": "repo " + g.Arguments["owner"] + "/" + g.Arguments["repo"]}}}})
 	case "completion/complete":
 		var values []string
 		switch p.Argument.Name {

@@ -1,4 +1,4 @@
-package form
+package fields
 
 import (
 	"bytes"
@@ -16,85 +16,85 @@ import (
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
-// omap is a JSON object that remembers the order of its keys. Schemas are
+// Map is a JSON object that remembers the order of its keys. Schemas are
 // decoded into it so that a form lists properties in the order the server
 // wrote them, and values are decoded into it so that extra keys round-trip in
 // their original order.
-type omap struct {
-	keys []string
-	vals map[string]any
+type Map struct {
+	Keys []string
+	Vals map[string]any
 }
 
-func newOmap() *omap { return &omap{vals: map[string]any{}} }
+func NewMap() *Map { return &Map{Vals: map[string]any{}} }
 
-func (o *omap) get(k string) (any, bool) {
+func (o *Map) Get(k string) (any, bool) {
 	if o == nil {
 		return nil, false
 	}
-	v, ok := o.vals[k]
+	v, ok := o.Vals[k]
 	return v, ok
 }
 
 // at returns the value at k, or nil.
-func (o *omap) at(k string) any {
-	v, _ := o.get(k)
+func (o *Map) At(k string) any {
+	v, _ := o.Get(k)
 	return v
 }
 
-func (o *omap) has(k string) bool {
-	_, ok := o.get(k)
+func (o *Map) Has(k string) bool {
+	_, ok := o.Get(k)
 	return ok
 }
 
-func (o *omap) set(k string, v any) {
-	if _, ok := o.vals[k]; !ok {
-		o.keys = append(o.keys, k)
+func (o *Map) Set(k string, v any) {
+	if _, ok := o.Vals[k]; !ok {
+		o.Keys = append(o.Keys, k)
 	}
-	o.vals[k] = v
+	o.Vals[k] = v
 }
 
-func (o *omap) del(k string) {
-	if _, ok := o.vals[k]; !ok {
+func (o *Map) Del(k string) {
+	if _, ok := o.Vals[k]; !ok {
 		return
 	}
-	delete(o.vals, k)
-	for i, key := range o.keys {
+	delete(o.Vals, k)
+	for i, key := range o.Keys {
 		if key == k {
-			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
+			o.Keys = append(o.Keys[:i:i], o.Keys[i+1:]...)
 			break
 		}
 	}
 }
 
-func (o *omap) len() int {
+func (o *Map) Len() int {
 	if o == nil {
 		return 0
 	}
-	return len(o.keys)
+	return len(o.Keys)
 }
 
 // str returns the string value at k, or "" when absent or not a string.
-func (o *omap) str(k string) string {
-	v, _ := o.get(k)
+func (o *Map) Str(k string) string {
+	v, _ := o.Get(k)
 	s, _ := v.(string)
 	return s
 }
 
 // clone is a shallow copy.
-func (o *omap) clone() *omap {
-	c := &omap{keys: append([]string(nil), o.keys...), vals: make(map[string]any, len(o.vals))}
-	for k, v := range o.vals {
-		c.vals[k] = v
+func (o *Map) Clone() *Map {
+	c := &Map{Keys: append([]string(nil), o.Keys...), Vals: make(map[string]any, len(o.Vals))}
+	for k, v := range o.Vals {
+		c.Vals[k] = v
 	}
 	return c
 }
 
 const maxJSONDepth = 10000
 
-// parseJSON decodes one JSON value into nil, bool, json.Number, string, []any
-// and *omap, keeping object key order. Duplicate keys keep their first
+// Parse decodes one JSON value into nil, bool, json.Number, string, []any
+// and *Map, keeping object key order. Duplicate keys keep their first
 // position and their last value.
-func parseJSON(data []byte) (any, error) {
+func Parse(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := decodeValue(dec, 0)
@@ -122,7 +122,7 @@ func decodeValue(dec *json.Decoder, depth int) (any, error) {
 	case json.Delim:
 		switch t {
 		case '{':
-			o := newOmap()
+			o := NewMap()
 			for dec.More() {
 				kt, err := dec.Token()
 				if err != nil {
@@ -136,7 +136,7 @@ func decodeValue(dec *json.Decoder, depth int) (any, error) {
 				if err != nil {
 					return nil, err
 				}
-				o.set(k, v)
+				o.Set(k, v)
 			}
 			if _, err := dec.Token(); err != nil {
 				return nil, err
@@ -162,8 +162,8 @@ func decodeValue(dec *json.Decoder, depth int) (any, error) {
 	}
 }
 
-// encodeJSON writes v compactly (indent == "") or pretty-printed.
-func encodeJSON(v any, indent string) []byte {
+// Encode writes v compactly (indent == "") or pretty-printed.
+func Encode(v any, indent string) []byte {
 	var b bytes.Buffer
 	writeJSON(&b, v, indent, 0)
 	return b.Bytes()
@@ -188,7 +188,7 @@ func writeJSON(b *bytes.Buffer, v any, indent string, level int) {
 			b.WriteString("false")
 		}
 	case json.Number:
-		if isJSONNumber(string(t)) {
+		if IsNumber(string(t)) {
 			b.WriteString(string(t))
 		} else {
 			writeString(b, string(t))
@@ -210,13 +210,13 @@ func writeJSON(b *bytes.Buffer, v any, indent string, level int) {
 		}
 		nl(level)
 		b.WriteByte(']')
-	case *omap:
-		if t.len() == 0 {
+	case *Map:
+		if t.Len() == 0 {
 			b.WriteString("{}")
 			return
 		}
 		b.WriteByte('{')
-		for i, k := range t.keys {
+		for i, k := range t.Keys {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -226,11 +226,11 @@ func writeJSON(b *bytes.Buffer, v any, indent string, level int) {
 			if indent != "" {
 				b.WriteByte(' ')
 			}
-			writeJSON(b, t.vals[k], indent, level+1)
+			writeJSON(b, t.Vals[k], indent, level+1)
 		}
 		nl(level)
 		b.WriteByte('}')
-	case rawJSON:
+	case RawJSON:
 		if indent == "" {
 			b.Write(t)
 		} else {
@@ -252,8 +252,8 @@ func writeJSON(b *bytes.Buffer, v any, indent string, level int) {
 	}
 }
 
-// rawJSON is already-valid compact JSON.
-type rawJSON []byte
+// RawJSON is already-valid compact JSON.
+type RawJSON []byte
 
 const hexDigits = "0123456789abcdef"
 
@@ -316,11 +316,11 @@ func writeU(b *bytes.Buffer, u rune) {
 
 var numberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
 
-// isJSONNumber reports whether s is a number in JSON syntax.
-func isJSONNumber(s string) bool { return numberRE.MatchString(s) }
+// IsNumber reports whether s is a number in JSON syntax.
+func IsNumber(s string) bool { return numberRE.MatchString(s) }
 
-// isIntegral reports whether the JSON number s has no fractional part.
-func isIntegral(s string) bool {
+// IsIntegral reports whether the JSON number s has no fractional part.
+func IsIntegral(s string) bool {
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		// Out of float range: a huge magnitude is integral for any
@@ -330,8 +330,8 @@ func isIntegral(s string) bool {
 	return f == math.Trunc(f)
 }
 
-// jsonEqual compares two decoded JSON values; numbers compare by value.
-func jsonEqual(a, b any) bool {
+// Equal compares two decoded JSON values; numbers compare by value.
+func Equal(a, b any) bool {
 	switch x := a.(type) {
 	case nil:
 		return b == nil
@@ -358,19 +358,19 @@ func jsonEqual(a, b any) bool {
 			return false
 		}
 		for i := range x {
-			if !jsonEqual(x[i], y[i]) {
+			if !Equal(x[i], y[i]) {
 				return false
 			}
 		}
 		return true
-	case *omap:
-		y, ok := b.(*omap)
-		if !ok || x.len() != y.len() {
+	case *Map:
+		y, ok := b.(*Map)
+		if !ok || x.Len() != y.Len() {
 			return false
 		}
-		for _, k := range x.keys {
-			yv, ok := y.get(k)
-			if !ok || !jsonEqual(x.vals[k], yv) {
+		for _, k := range x.Keys {
+			yv, ok := y.Get(k)
+			if !ok || !Equal(x.Vals[k], yv) {
 				return false
 			}
 		}
@@ -379,8 +379,8 @@ func jsonEqual(a, b any) bool {
 	return false
 }
 
-// jsonType names the JSON type of a decoded value as JSON Schema does.
-func jsonType(v any) string {
+// TypeOf names the JSON type of a decoded value as JSON Schema does.
+func TypeOf(v any) string {
 	switch t := v.(type) {
 	case nil:
 		return "null"
@@ -389,37 +389,37 @@ func jsonType(v any) string {
 	case string:
 		return "string"
 	case json.Number:
-		if isIntegral(string(t)) {
+		if IsIntegral(string(t)) {
 			return "integer"
 		}
 		return "number"
 	case []any:
 		return "array"
-	case *omap:
+	case *Map:
 		return "object"
 	}
 	return "unknown"
 }
 
-// ptrEscape escapes one JSON pointer reference token.
-func ptrEscape(s string) string {
+// PtrEscape escapes one JSON pointer reference token.
+func PtrEscape(s string) string {
 	if !strings.ContainsAny(s, "~/") {
 		return s
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
-func ptrUnescape(s string) string {
+func PtrUnescape(s string) string {
 	if !strings.Contains(s, "~") {
 		return s
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 }
 
-// compactText renders v as one line of JSON, for hints and labels.
-func compactText(v any) string {
+// CompactText renders v as one line of JSON, for hints and labels.
+func CompactText(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return string(encodeJSON(v, ""))
+	return string(Encode(v, ""))
 }
