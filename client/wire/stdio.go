@@ -645,6 +645,9 @@ func (c *StdioConn) handleMessage(data []byte, env envelope) error {
 		data = fixed
 		c.tap.Emit(Event{Kind: KindRepair, Dir: Recv, Data: data, Text: `inserted the missing "jsonrpc":"2.0"`})
 	}
+	if tapOnly(env) {
+		return nil // the tap has it; the SDK would only drop it (tapped.go)
+	}
 	isResponse := !bool(env.Method) && env.ID != nil
 	if isResponse {
 		key := string(env.ID)
