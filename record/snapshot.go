@@ -38,6 +38,12 @@ func (s *Snapshot) Listen(e wire.Event) {
 		return
 	}
 	if e.Dir == wire.Recv {
+		// Only answers matter here (the wire layer read the frame's shape: a flood of
+		// log notifications during the handshake is never decoded). A frame without
+		// a head (a recording's, before heads) is decoded as before.
+		if e.Shape != wire.ShapeNone && e.Shape != wire.ShapeResult && e.Shape != wire.ShapeError {
+			return
+		}
 		// Answers are decoded only while a request of interest waits, so a busy
 		// session's results cost nothing here.
 		s.mu.Lock()
