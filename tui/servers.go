@@ -73,10 +73,12 @@ type serverCounts struct {
 // wbQueue bounds the workbench events that wait for the screen (see connect).
 const wbQueue = 1024
 
-// screenExcept are the workbench events the screen leaves out: the wire frames,
-// which reach it through OnWire and the pump. It follows every other kind, those
-// added later too (a list of the kinds it follows once missed two new ones).
-var screenExcept = []workbench.EventKind{workbench.EventWire}
+// screenExcept are the workbench events the screen leaves out: the wire frames and
+// the logs, which reach it through OnWire and OnLog and the pump (every line of a
+// burst: the pump bounds what waits, a bounded subscription would drop logs whenever
+// its reader fell a moment behind the server's reader). It follows every other kind,
+// those added later too (a list of the kinds it follows once missed two new ones).
+var screenExcept = []workbench.EventKind{workbench.EventWire, workbench.EventLog}
 
 // Messages from the workbench.
 type (
@@ -217,24 +219,21 @@ func (m *model) connect() tea.Cmd {
 				pump.listen(name, e)
 			}
 		},
+		OnLog: func(name string, t time.Time, l client.LogMessage) {
+			if pump != nil {
+				pump.log(name, t, l)
+			}
+		},
 	})
-	// Every kind but the wire frames (they come through OnWire to the pump), with a
-	// bound: while the screen takes no messages (an $EDITOR runs) this reader waits
-	// with an event in hand, and what comes behind it waits here, within wbQueue;
-	// the logs beyond are counted and Logs says how many (pump.dropped).
+	// Every kind but the wire frames and the logs (they come through OnWire and OnLog
+	// to the pump, which bounds them), with a bound: while the screen takes no
+	// messages (an $EDITOR runs) this reader waits with an event in hand, and what
+	// comes behind it waits here, within wbQueue.
 	sub := m.wb.SubscribeWith(workbench.SubscribeOptions{Except: screenExcept, Max: wbQueue})
 	m.wbSub, m.wbStop = sub, sub.Close
 	go func() {
 		for e := range sub.C {
 			switch {
-			case e.Kind == workbench.EventLog && pump != nil:
-				// Logs go in the pump's batches, one message per frame whatever
-				// their number; the events after them do not wait for the screen
-				// to take each one.
-				if e.Log != nil {
-					pump.log(e.Server, e.Time, *e.Log)
-				}
-				continue
 			case e.Kind == workbench.EventDropped && pump != nil:
 				pump.dropped(e.Dropped[workbench.EventLog])
 				if e.Dropped[workbench.EventResourceUpdated] == 0 {

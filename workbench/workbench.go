@@ -114,6 +114,12 @@ type Options struct {
 	// OnWire, when set, is called with every wire event of every server, in wire order
 	// and synchronously (it must be quick): for recorders and traces.
 	OnWire func(server string, e wire.Event)
+	// OnLog, when set, is called with every log notification of every server, in
+	// wire order and synchronously on the server's reader (it must be quick), before
+	// the EventLog is emitted. A reader that must see every log line of a burst (the
+	// screen's Logs, which bounds them itself) takes them here rather than through a
+	// bounded subscription, which drops logs when its reader falls behind.
+	OnLog func(server string, t time.Time, l client.LogMessage)
 	// OnAdd, when set, is called with every server that joins the session (Add,
 	// AddConfigured, the configured one brought back by Remove) before its first wire
 	// event, synchronously (it must be quick): for recorders.
@@ -471,7 +477,11 @@ func (w *Workbench) optionsFor(s *server, gen int) client.Options {
 	}
 	o.OnLog = func(m client.LogMessage) {
 		cp := m
-		w.emit(Event{Server: name, Kind: EventLog, Log: &cp})
+		now := time.Now()
+		if w.opts.OnLog != nil {
+			w.opts.OnLog(name, now, m)
+		}
+		w.emit(Event{Server: name, Kind: EventLog, Log: &cp, Time: now})
 		if base.OnLog != nil {
 			base.OnLog(m)
 		}
