@@ -185,9 +185,38 @@ func (m *model) onPrompts(msg promptsMsg) tea.Cmd {
 	l.err = msg.err
 	if msg.list != nil {
 		l.items, l.problems = msg.list.Items, msg.list.Problems
+		v.evictForms(msg.server, l.items)
 	}
 	v.rebuild(m)
 	return nil
+}
+
+// promptFormKey is the owner of a prompt's form: its server, its name and its
+// arguments as listed (a prompt whose arguments changed gets a fresh form).
+func promptFormKey(server string, p client.Prompt) string {
+	sig, _ := json.Marshal(p.Arguments)
+	return server + "\x00" + p.Name + "\x00" + string(sig)
+}
+
+// evictForms drops the forms of a server's prompts it no longer lists as they were
+// (gone, or with other arguments), as evictForms (devloop.go) does for tools: a
+// prompt that comes back gets a fresh form, and a server whose prompts keep changing
+// does not pile forms up for the session's life. The open prompt's form stays while
+// it is open.
+func (v *promptsView) evictForms(server string, items []client.Prompt) {
+	if len(v.forms) == 0 {
+		return
+	}
+	listed := make(map[string]bool, len(items))
+	for _, p := range items {
+		listed[promptFormKey(server, p)] = true
+	}
+	prefix := server + "\x00"
+	for k, f := range v.forms {
+		if strings.HasPrefix(k, prefix) && !listed[k] && (v.open == nil || v.open.form != f) {
+			delete(v.forms, k)
+		}
+	}
 }
 
 // rebuild lays out the entries and the rows the filter shows.
@@ -386,8 +415,7 @@ func (m *model) openPromptForm(e promptEntry) tea.Cmd {
 	if v.forms == nil {
 		v.forms = map[string]*argForm{}
 	}
-	sig, _ := json.Marshal(e.p.Arguments)
-	fk := e.server + "\x00" + e.p.Name + "\x00" + string(sig)
+	fk := promptFormKey(e.server, e.p)
 	f := v.forms[fk]
 	if f == nil {
 		var fields []argField

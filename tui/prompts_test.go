@@ -386,3 +386,45 @@ func TestPromptElicitation2026(t *testing.T) {
 		t.Errorf("%d prompts/get retries carried the answer and the state, want 1", n)
 	}
 }
+
+// A prompt's form lives as long as its server lists the prompt with those arguments:
+// when the prompt goes (list_changed, a restart), its form goes too, so a prompt that
+// comes back opens empty, and forms do not pile up for the session's life. Before,
+// the old form came back with what was typed into it.
+func TestGonePromptsFormIsEvicted(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.press("9")
+	h.until("the host's prompts", screenHas(h, "greet", "summarize"))
+	h.press("/")
+	h.typeText("summ")
+	h.press("enter", "enter")
+	h.until("the form", screenHas(h, "Arguments", "enter gets the prompt"))
+	h.typeText("typed before")
+	h.contains("typed before")
+	h.press("esc", "esc")
+	h.until("the list", screenHas(h, "enter opens"))
+	l := h.m.prompts.lists[h.m.srv.name]
+	all := append([]client.Prompt(nil), l.items...)
+	var without []client.Prompt
+	for _, p := range all {
+		if p.Name != "summarize" {
+			without = append(without, p)
+		}
+	}
+	// The server's listing, as prompts/list would answer after list_changed.
+	h.update(promptsMsg{server: h.m.srv.name, gen: l.gen, list: &client.List[client.Prompt]{Items: without}})
+	for k := range h.m.prompts.forms {
+		if strings.Contains(k, "\x00summarize\x00") {
+			t.Fatalf("the gone prompt's form is still kept (%q)", k)
+		}
+	}
+	h.update(promptsMsg{server: h.m.srv.name, gen: l.gen, list: &client.List[client.Prompt]{Items: all}})
+	h.until("summarize listed again", screenHas(h, "summarize"))
+	h.press("/")
+	h.typeText("summ")
+	h.press("enter", "enter")
+	h.until("the form", screenHas(h, "Arguments", "enter gets the prompt"))
+	if s := h.screen(); strings.Contains(s, "typed before") {
+		t.Fatalf("the prompt that came back opened with the gone one's text:\n%s", s)
+	}
+}
