@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/target"
 )
@@ -106,5 +108,28 @@ func checkView(t *testing.T, h *harness, tb tab) {
 	kt := views[tb].keys(h.m)
 	if kt.name == "" || len(kt.groups) == 0 {
 		t.Errorf("%s's key table has no name or no keys: %+v", tb, kt)
+	}
+}
+
+// A narrow bar names the views from the left and shortens the last digits: first to
+// the start of their name, then to the digit alone, with the views without a digit
+// set apart ("8 9 · Skills", never "8 9 Skills").
+func TestNarrowTabBarShortensFromTheRight(t *testing.T) {
+	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "skills")}, 220, 30)
+	h.until("the skills listed", func(m *model) bool {
+		return m.srv.state == stateReady && m.hasSkills() && m.hasPrompts() && m.hasResources()
+	})
+	h.press("]", "]", "]") // Logs: the view shown keeps its name
+	for _, c := range []struct {
+		width int
+		want  string
+	}{
+		{120, " 1 Tool  2 Result  3 Traffic  4 Logs  5 Stderr  6 History  8 Resources  9 Prompts  Skills "},
+		{75, "1 Tool 2 Result 3 Traffic 4 Logs 5 Stderr 6 History 8 Res… 9 Pro… Skills"},
+		{40, "1 Tool 2 3 4 Logs 5 6 8 9 · Skills"},
+	} {
+		if got := ansi.Strip(h.m.tabBar(c.width)); got != c.want {
+			t.Errorf("the bar in %d columns:\n got %q\nwant %q", c.width, got, c.want)
+		}
 	}
 }
