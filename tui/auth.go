@@ -93,3 +93,11 @@ func (m *model) authKeys() keyTable {
 	k := m.keys
 	return keyTable{name: "Auth", groups: [][]binding{{{Binding: k.Login}}, k.moves(m.onScrollKey)}}
 }
+
+// authSpec is the Auth view's registration (views.go): off the bar until a server
+// logs in with OAuth, no digit (]/[ and :auth open it).
+func authSpec() viewSpec {
+	return viewSpec{name: "Auth", visible: (*model).usesOAuth,
+		draw: (*model).authTabView, keys: (*model).authKeys,
+		scroll: func(m *model, d int) { m.auth.lines.scroll(d) }}
+}

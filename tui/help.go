@@ -13,7 +13,7 @@ import (
 // first group's keys as far as they fit, so put a view's main keys first.
 //
 // Below the dialogs, it is the focused view's key table (viewKeys): a new view
-// registers its table in viewTables and adds nothing here.
+// registers its table in views (views.go) and adds nothing here.
 func (m *model) focusedHelp() (string, [][]key.Binding) {
 	if name, groups, ok := m.dialogHelp(); ok {
 		return name, groups // the front dialog's keys (dialog.go)
@@ -47,7 +47,7 @@ func (m *model) helpSections() (names []string, sections [][]helpEntry) {
 	}
 	name, groups := m.focusedHelp()
 	add(name, groups)
-	add("Everywhere", m.withoutIdleTabs(m.keys.globalHelp(m.several())))
+	add("Everywhere", m.globalHelp())
 	if m.usesOAuth() {
 		add("OAuth", [][]key.Binding{{m.keys.Login}}) // only where a server logs in with OAuth
 	}

@@ -303,7 +303,7 @@ func FuzzServerStrings(f *testing.F) {
 		}
 		for tb := tabTool; tb < tabCount; tb++ {
 			m.tab = tb
-			check(tabNames[tb])
+			check(tb.String())
 		}
 		m.tab, m.toolRaw = tabTool, true
 		check("raw tool")

@@ -181,14 +181,14 @@ func TestEscInResultGoesBack(t *testing.T) {
 	}
 	h.press("esc")
 	if h.m.tab != tabTool || h.m.typing() {
-		t.Fatalf("esc in Result: tab %s, typing %v\n%s", tabNames[h.m.tab], h.m.typing(), h.screen())
+		t.Fatalf("esc in Result: tab %s, typing %v\n%s", h.m.tab, h.m.typing(), h.screen())
 	}
 	h.contains("tab or enter to fill in the arguments")
 	h.press("6", "right")
 	h.until("the row's result", func(m *model) bool { return m.tab == tabResult })
 	h.press("esc")
 	if h.m.tab != tabHistory {
-		t.Fatalf("esc in a result opened from History went to %s\n%s", tabNames[h.m.tab], h.screen())
+		t.Fatalf("esc in a result opened from History went to %s\n%s", h.m.tab, h.screen())
 	}
 }
 

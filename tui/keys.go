@@ -13,12 +13,8 @@ type keyMap struct {
 	Filter, ClearFilter, Open, Refetch     key.Binding
 	Send, SendAnyway, RawJSON, Editor      key.Binding
 	Cancel, Restart, Record                key.Binding
-	TabTool, TabResult, TabTraffic         key.Binding
-	TabLogs, TabStderr, TabHistory         key.Binding
-	TabServers, TabResources, TabPrompts   key.Binding
 	Login                                  key.Binding
 	Subscribe                              key.Binding // the Resources tab
-	TabTasks                               key.Binding
 	AsTask, CancelTask, PollTask           key.Binding
 	TaskResult                             key.Binding
 	SampleCanned, SampleReject, SampleSend key.Binding
@@ -78,15 +74,6 @@ func defaultKeys() keyMap {
 		Cancel:       b("x", "cancel the running call", "x"),
 		Restart:      b("ctrl+r", "restart the server", "ctrl+r"),
 		Record:       b("R", "start/stop recording", "R"),
-		TabTool:      b("1", "tool (enter: its form)", "1"),
-		TabResult:    b("2", "result", "2"),
-		TabTraffic:   b("3", "traffic", "3"),
-		TabLogs:      b("4", "logs", "4"),
-		TabStderr:    b("5", "stderr", "5"),
-		TabHistory:   b("6", "history", "6"),
-		TabServers:   b("7", "servers", "7"),
-		TabResources: b("8", "resources", "8"),
-		TabPrompts:   b("9", "prompts", "9"),
 		Subscribe:    b("u", "(un)subscribe a resource", "u"),
 		CmdLine:      b(":/ctrl+p", "commands (add, remove…)", ":", "ctrl+p"),
 		CmdPalette:   b(":/ctrl+p", "commands (add, remove…)", "ctrl+p"),
@@ -102,7 +89,6 @@ func defaultKeys() keyMap {
 		TrafficDir:   b("d", "direction filter", "d"),
 		ServerFilter: b("S", "server filter (traffic, logs, stderr)", "S"),
 		ReadResource: b("o", "read linked resource", "o"),
-		TabTasks:     b("0", "tasks", "0"),
 		AsTask:       b("ctrl+g", "call as a task", "ctrl+g"),
 		CancelTask:   b("x", "cancel a task", "x"),
 		PollTask:     b("r", "poll a task again", "r"),
@@ -156,26 +142,21 @@ func defaultKeys() keyMap {
 
 // globalHelp is the keys that work whatever has the focus (unless a field takes
 // them as text); the help (?) shows them after the focused view's (focusedHelp).
-// With one server the Servers tab is off the tab bar, and off the help.
-func (k keyMap) globalHelp(several bool) [][]key.Binding {
+// A view's key is there while keyInHelp says so (views.go): with one server the
+// Servers view is off the bar and the help, and Tasks until a task started.
+func (m *model) globalHelp() [][]key.Binding {
+	k := m.keys
 	tabs := []key.Binding{k.NextPane, k.PrevPane, k.NextTab, k.PrevTab}
-	for t, b := range k.tabKeys() {
-		if tab(t) == tabServers && !several {
-			continue
+	for t := range tabCount {
+		if m.keyInHelp(t) {
+			tabs = append(tabs, *views[t].key)
 		}
-		tabs = append(tabs, b)
 	}
 
 	return [][]key.Binding{
 		tabs,
 		{k.CmdLine, k.Restart, k.Record, k.Help, k.Quit}, // ForceQuit is in Quit's help
 	}
-}
-
-// tabKeys is the key of each tab, by its place in the tab enum: tabKeys()[t]
-// opens tab t. A tab without a digit (Skills, Changes, Auth) has none here.
-func (k keyMap) tabKeys() []key.Binding {
-	return []key.Binding{k.TabTool, k.TabResult, k.TabTraffic, k.TabLogs, k.TabStderr, k.TabHistory, k.TabServers, k.TabResources, k.TabPrompts, k.TabTasks}
 }
 
 // relabel is b with another description, for a view where the key means more
@@ -343,25 +324,6 @@ func bindAll(to string, bs []key.Binding, do func(tea.KeyPressMsg) tea.Cmd) []bi
 	return out
 }
 
-// viewTables is each tab's key table, by the tab enum: the one registration a
-// view's keys need. Its routing (onKey), its help (?) and the status bar's hint all
-// come from what the function returns for the state the view is in.
-var viewTables = [tabCount]func(*model) keyTable{
-	tabTool:      (*model).toolKeys,
-	tabResult:    (*model).resultKeys,
-	tabTraffic:   (*model).trafficKeys,
-	tabLogs:      (*model).logsKeys,
-	tabStderr:    (*model).stderrKeys,
-	tabHistory:   (*model).historyKeys,
-	tabServers:   (*model).serversKeys,
-	tabResources: (*model).resourcesKeys,
-	tabPrompts:   (*model).promptsKeys,
-	tabTasks:     (*model).tasksKeys,
-	tabSkills:    (*model).skillsKeys,
-	tabChanges:   (*model).changesKeys,
-	tabAuth:      (*model).authKeys,
-}
-
 // viewKeys is the table of the view that has the keyboard: the tool filter's while
 // it is typed, the tool list's while the list has the focus, else the shown tab's.
 func (m *model) viewKeys() keyTable {
@@ -371,5 +333,5 @@ func (m *model) viewKeys() keyTable {
 	case m.focus == paneList:
 		return m.listKeys()
 	}
-	return viewTables[m.tab](m)
+	return views[m.tab].keys(m)
 }

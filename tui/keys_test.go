@@ -239,11 +239,11 @@ func TestEveryListedKeyIsRouted(t *testing.T) {
 
 	for _, tb := range []tab{tabTasks, tabSkills, tabChanges, tabAuth} {
 		open(tb)
-		check(tabNames[tb])
+		check(tb.String())
 	}
 	for tb := range tabCount {
 		if !seen[tb] {
-			t.Errorf("the %s tab's table was not walked", tabNames[tb])
+			t.Errorf("the %s tab's table was not walked", tb.String())
 		}
 	}
 }

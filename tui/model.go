@@ -33,27 +33,6 @@ const (
 	paneRight
 )
 
-type tab int
-
-const (
-	tabTool tab = iota
-	tabResult
-	tabTraffic
-	tabLogs
-	tabStderr
-	tabHistory
-	tabServers
-	tabResources // 8
-	tabPrompts   // 9
-	tabTasks     // 0
-	tabSkills    // no digit: ]/[ and :skills
-	tabChanges   // no digit: ]/[, :changes, C from the tool list (changes.go)
-	tabAuth      // no digit: ]/[ and :auth
-	tabCount
-)
-
-var tabNames = [...]string{"Tool", "Result", "Traffic", "Logs", "Stderr", "History", "Servers", "Resources", "Prompts", "Tasks", "Skills", "Changes", "Auth"}
-
 type connState int
 
 const (
@@ -285,21 +264,16 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	return m.dialogs.typing() || m.list.filtering || m.traffic.typing || (m.focus == paneRight && m.tab == tabTool && m.form != nil) || (m.focus == paneRight && m.tab == tabResources && m.res.typing()) || (m.focus == paneRight && m.tab == tabHistory && m.histTyping()) ||
-		(m.focus == paneRight && m.tab == tabPrompts && m.prompts.typing()) ||
-		(m.tab == tabLogs && m.logFilter.typing)
+	t := views[m.tab].typing // the shown view's field (views.go)
+	return m.dialogs.typing() || m.list.filtering || m.traffic.typing || (t != nil && t(m))
 }
 
 // Update handles a message; the spinner ticks only while something runs (a connect
 // or a call), so an idle workbench does no work at all.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
-	switch m.tab { // a tab shown for the first time (or after a reconnect) lists what it shows
-	case tabPrompts:
-		cmd = tea.Batch(cmd, m.ensurePrompts())
-	case tabSkills:
-		cmd = tea.Batch(cmd, m.ensureSkills())
-	}
+	// A view shown for the first time (or after a reconnect) lists what it shows.
+	cmd = tea.Batch(cmd, m.shownTab())
 	if b := m.building; b != nil && !b.started {
 		b.started = true
 		cmd = tea.Batch(cmd, b.cmd())
@@ -774,15 +748,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(k, m.keys.Help):
 			m.openDialog(&helpScreen{})
 			return nil
-		case key.Matches(k, m.keys.tabKeys()...):
-			for t, b := range m.keys.tabKeys() {
-				if key.Matches(k, b) {
-					m.openTab(tab(t))
-				}
-			}
-			if m.tab == tabServers {
-				return m.fetchAllCounts() // one server: counted when first shown
-			}
+		case key.Matches(k, tabKeys()...):
+			t, _ := tabOf(k)
+			m.openTab(t)
 			return m.enterTab()
 		case key.Matches(k, m.keys.Login):
 			if name := m.loginTarget(); name != "" {
@@ -1465,30 +1433,8 @@ func (m *model) scrollPane(list bool, delta int) {
 	case list:
 		m.list.move(delta)
 		m.syncForm()
-	case m.tab == tabTool:
-		m.detail.scroll(delta)
-	case m.tab == tabResult:
-		m.result.scroll(delta)
-	case m.tab == tabTraffic:
-		if m.traffic.open {
-			m.traffic.detail.scroll(delta)
-		} else {
-			m.traffic.move(delta)
-		}
-	case m.tab == tabLogs && m.logFilter.active():
-		m.logFilter.view.scroll(delta)
-	case m.tab == tabLogs:
-		m.logs.scroll(delta)
-	case m.tab == tabStderr:
-		m.stderr.scroll(delta)
-	case m.tab == tabHistory:
-		m.histScroll(delta)
-	case m.tab == tabResources:
-		m.res.scroll(delta)
-	case m.tab == tabServers:
-		m.srvDetail.scroll(delta)
-	case m.tab == tabAuth:
-		m.auth.lines.scroll(delta)
+	case views[m.tab].scroll != nil:
+		views[m.tab].scroll(m, delta)
 	}
 }
 
@@ -1620,85 +1566,6 @@ func clampLines(s string, height, width int) string {
 	return strings.Join(lines, "\n")
 }
 
-func (m *model) tabBar(width int) string {
-	render := func(compact bool, short int, bare bool) string {
-		var parts []string
-		sep := false
-		for i, name := range tabNames {
-			if tab(i) == tabServers && !m.several() && m.tab != tabServers {
-				continue // one server: the bar looks as it always did (7 still opens it)
-			}
-			if tab(i) == tabTasks && len(m.tasks.items) == 0 && m.tab != tabTasks {
-				continue // no task yet (0 still opens it)
-			}
-			if tab(i) == tabResources && !m.hasResources() && m.tab != tabResources {
-				continue // nothing to show (8 still opens it)
-			}
-			if tab(i) == tabAuth && m.tab != tabAuth && !m.usesOAuth() {
-				continue // no server logs in with OAuth (:auth still opens it)
-			}
-			if tab(i) == tabChanges && len(m.changes.sets) == 0 && m.tab != tabChanges {
-				continue // off the bar until there is a change (C and :changes open it)
-			}
-			if m.tab != tab(i) && (tab(i) == tabPrompts && !m.hasPrompts() || tab(i) == tabSkills && !m.hasSkills()) {
-				continue // nothing to show this session (the key still opens it)
-			}
-			label := fmt.Sprintf("%d %s", i+1, name)
-			if tab(i) == tabTasks {
-				label = "0 " + name
-			}
-			if i >= len(m.keys.tabKeys()) {
-				label = name // Skills, Changes, Auth have no digit
-			} else if i >= len(m.keys.tabKeys())-short && tab(i) != m.tab {
-				// Too many tabs for the pane: the last ones by the start of their name
-				// ("9 Pro…"), and in a narrower pane by their digit alone.
-				label = fmt.Sprintf("%d %s…", (i+1)%10, string([]rune(name)[:3]))
-				if bare {
-					label = fmt.Sprint((i + 1) % 10)
-				}
-			}
-			if bare && short > 0 && i >= len(m.keys.tabKeys()) && !sep {
-				// After bare digits, the views without one stand apart: "8 9 · Skills",
-				// never "8 9 Skills", which reads as a tab 9 named Skills.
-				parts = append(parts, m.st.muted.Render("·"))
-				sep = true
-			}
-			if tab(i) == tabChanges {
-				if n := m.changes.unseen; n > 0 {
-					label += fmt.Sprintf(" (%d)", n)
-				}
-			}
-			if tab(i) == tabResult && m.current != nil && m.current.running {
-				label += " " + m.spinner.View()
-			}
-			style := m.st.tab
-			if tab(i) == m.tab {
-				style = m.st.activeTab
-			}
-			if compact {
-				style = style.Padding(0)
-			}
-			parts = append(parts, style.Render(label))
-		}
-		if compact {
-			return strings.Join(parts, " ")
-		}
-		return strings.Join(parts, "")
-	}
-	// Narrow panes (80 columns) drop the padding so that every tab stays readable.
-	bar := render(false, 0, false)
-	if ansi.StringWidth(bar) > width {
-		bar = render(true, 0, false)
-	}
-	for short := 1; ansi.StringWidth(bar) > width && short <= len(m.keys.tabKeys()); short++ {
-		bar = render(true, short, false) // name the tabs from the left, the rest shortened
-	}
-	for short := 1; ansi.StringWidth(bar) > width && short <= len(m.keys.tabKeys()); short++ {
-		bar = render(true, short, true) // the rest by their digit alone
-	}
-	return truncate(bar, width)
-}
-
 // rightPane is the open dialogs (a question stands over whatever is shown, the same
 // for every path that asks) over the tabs.
 func (m *model) rightPane(width, height int) string { return m.dialogPane(width, height) }
@@ -1706,55 +1573,7 @@ func (m *model) rightPane(width, height int) string { return m.dialogPane(width,
 func (m *model) rightTabs(width, height int) string {
 	bar := m.tabBar(width)
 	bodyH := height - 2
-	var body string
-	switch m.tab {
-	case tabTool:
-		// Before a connection the Tool tab says why there is none; every other tab
-		// (Traffic and Stderr above all) stays reachable to find out more.
-		_, selected := m.list.selected()
-		switch {
-		case m.srv.state == stateConnecting && selected && len(m.srv.tools) > 0:
-			// A restart: the selected tool and its form stay on screen (what was typed
-			// is kept), under the word that it cannot be called yet.
-			body = m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.toolView(width, bodyH-1)
-		case m.srv.state == stateConnecting:
-			body = m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol · 3 traffic · 5 stderr")
-		case m.srv.state == stateFailed && selected && len(m.srv.tools) > 0:
-			body = m.failureView(width, bodyH/2, "Could not connect") + "\n\n" + m.toolView(width, bodyH-bodyH/2-2)
-		case m.srv.state == stateFailed:
-			title := "Could not connect"
-			if m.srv.status.State == workbench.StateNeedsLogin {
-				title = "Needs login"
-			}
-			body = m.failureView(width, bodyH, title)
-		default:
-			body = m.toolView(width, bodyH)
-		}
-	case tabResult:
-		body = m.resultView(width, bodyH)
-	case tabTraffic:
-		body = m.traffic.view(m.st, width, bodyH)
-	case tabLogs:
-		body = m.logsTabView(width, bodyH)
-	case tabStderr:
-		body = m.linesView(&m.stderr, "The server has written nothing to stderr.", width, bodyH, true)
-	case tabHistory:
-		body = m.historyView(width, bodyH)
-	case tabServers:
-		body = m.serversView(width, bodyH)
-	case tabTasks:
-		body = m.tasksTabView(width, bodyH)
-	case tabResources:
-		body = m.resourcesView(width, bodyH)
-	case tabPrompts:
-		body = m.promptsView(width, bodyH)
-	case tabSkills:
-		body = m.skillsView(width, bodyH)
-	case tabChanges:
-		body = m.changesTab(width, bodyH)
-	case tabAuth:
-		body = m.authTabView(width, bodyH)
-	}
+	body := views[m.tab].draw(m, width, bodyH)
 	switch m.srv.state {
 	case stateDied:
 		body = m.failureView(width, bodyH/2, "The server stopped") + "\n\n" + body
@@ -1762,6 +1581,29 @@ func (m *model) rightTabs(width, height int) string {
 		body = m.failureView(width, bodyH/2, "Disconnected") + "\n\n" + body
 	}
 	return bar + "\n\n" + body
+}
+
+// toolTab is the Tool view's body. Before a connection it says why there is none;
+// every other view (Traffic and Stderr above all) stays reachable to find out more.
+func (m *model) toolTab(width, height int) string {
+	_, selected := m.list.selected()
+	switch {
+	case m.srv.state == stateConnecting && selected && len(m.srv.tools) > 0:
+		// A restart: the selected tool and its form stay on screen (what was typed
+		// is kept), under the word that it cannot be called yet.
+		return m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.toolView(width, height-1)
+	case m.srv.state == stateConnecting:
+		return m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol · 3 traffic · 5 stderr")
+	case m.srv.state == stateFailed && selected && len(m.srv.tools) > 0:
+		return m.failureView(width, height/2, "Could not connect") + "\n\n" + m.toolView(width, height-height/2-2)
+	case m.srv.state == stateFailed:
+		title := "Could not connect"
+		if m.srv.status.State == workbench.StateNeedsLogin {
+			title = "Needs login"
+		}
+		return m.failureView(width, height, title)
+	}
+	return m.toolView(width, height)
 }
 
 // failureView says why the server is not there: the error, then the first and the

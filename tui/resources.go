@@ -1133,15 +1133,6 @@ func (m *model) templateView(width, height int) string {
 	return clampLines(strings.Join(lines, "\n"), height, width)
 }
 
-// enterTab does what opening a tab needs: the Resources tab lists what it has not
-// listed yet.
-func (m *model) enterTab() tea.Cmd {
-	if m.tab == tabResources {
-		return m.enterResources()
-	}
-	return nil
-}
-
 // scroll moves the list, or the read shown.
 func (v *resourcesView) scroll(delta int) {
 	if v.open != nil {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -547,25 +546,6 @@ func (m *model) tasksKeys() keyTable {
 			bindKey(k.Home, move), bindKey(k.End, move),
 		},
 	}}
-}
-
-// withoutIdleTabs drops the key of the Tasks tab from the help while there is no
-// task (the tab is off the bar then too; 0 still opens it).
-func (m *model) withoutIdleTabs(groups [][]key.Binding) [][]key.Binding {
-	if len(m.tasks.items) > 0 {
-		return groups
-	}
-	out := make([][]key.Binding, 0, len(groups))
-	for _, g := range groups {
-		var kept []key.Binding
-		for _, b := range g {
-			if b.Help() != m.keys.TabTasks.Help() {
-				kept = append(kept, b)
-			}
-		}
-		out = append(out, kept)
-	}
-	return out
 }
 
 func shortID(id string) string {
