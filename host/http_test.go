@@ -351,10 +351,28 @@ func TestHTTPSDKClient(t *testing.T) {
 		if version >= "2026-07-28" {
 			stopped := make(chan error, 1)
 			h.testSlowDone = func(err error) { stopped <- err }
-			ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+			// Cancelled once the tool has run (its first progress), never after a
+			// fixed time: on a loaded machine 100 ms once passed before the request
+			// reached the server, and the tool it was to stop never started.
+			for len(progress) > 0 {
+				<-progress
+			}
+			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
-			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"steps": 1000, "delayMs": 20}})
-			if err == nil {
+			params := &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"steps": 1000, "delayMs": 20}}
+			params.SetProgressToken("cancel-me")
+			errc := make(chan error, 1)
+			go func() {
+				_, err := cs.CallTool(ctx, params)
+				errc <- err
+			}()
+			select {
+			case <-progress:
+			case <-time.After(testutil.Patience):
+				t.Fatal("the slow call sent no progress over HTTP")
+			}
+			cancel()
+			if err := <-errc; err == nil {
 				t.Fatal("a call that should have been cancelled succeeded")
 			}
 			select {
