@@ -1,4 +1,4 @@
-package main_test
+package conformance_test
 
 import (
 	"os/exec"
@@ -29,7 +29,7 @@ func TestOAuthConformance(t *testing.T) {
 	// --dpop: the server's DPoP challenge is what asks for it.
 	skip := map[string]bool{}
 	bin := testutil.Mcpscope(t)
-	wrap := filepath.Join(testutil.Root(), "cmd", "mcpscope", "testdata", "oauth-conformance.sh")
+	wrap := filepath.Join(testutil.Root(), "internal", "conformance", "testdata", "oauth-conformance.sh")
 	env := func(dir string) []string {
 		return c.env("XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "MCPSCOPE="+bin,
 			"BROWSER=curl -sfL -o /dev/null",

@@ -1,4 +1,4 @@
-package main_test
+package conformance_test
 
 import (
 	"bufio"
