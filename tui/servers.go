@@ -102,6 +102,19 @@ type (
 	}
 )
 
+func (msg wbMsg) handle(m *model) tea.Cmd    { return m.onWorkbench(msg.e) }
+func (msg toolsMsg) handle(m *model) tea.Cmd { return m.onTools(msg) }
+
+func (msg wbDoneMsg) handle(m *model) tea.Cmd {
+	m.onWbDone(msg)
+	return nil
+}
+
+func (msg countsMsg) handle(m *model) tea.Cmd {
+	m.onCounts(msg)
+	return nil
+}
+
 // specs are the servers the session starts with.
 func (m *model) specs() []workbench.Spec {
 	if len(m.opts.Servers) > 0 {
