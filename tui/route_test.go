@@ -7,8 +7,11 @@ import (
 	goTypes "go/types"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // TestEveryMessageHasItsHandler: update routes a message of this package by its
@@ -91,4 +94,60 @@ func signature(f *ast.FuncType) string {
 		return ts
 	}
 	return "(" + strings.Join(types(f.Params), ", ") + ") " + strings.Join(types(f.Results), ", ")
+}
+
+// TestEveryWorkbenchEventIsRouted: onWorkbench routes an event by its kind through
+// listEvents and serverEvents; the subscription takes every kind but screenExcept,
+// those added to the workbench later too, so a kind without an entry would be
+// dropped without a word (a list of kinds once missed two new ones). Every
+// EventKind the workbench declares has an entry, but the wire frames (the pump's).
+func TestEveryWorkbenchEventIsRouted(t *testing.T) {
+	files, err := filepath.Glob("../workbench/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var kinds []workbench.EventKind
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			vs, ok := n.(*ast.ValueSpec)
+			if !ok || vs.Type == nil || goTypes.ExprString(vs.Type) != "EventKind" {
+				return true
+			}
+			for _, v := range vs.Values {
+				if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					s, err := strconv.Unquote(lit.Value)
+					if err != nil {
+						t.Fatal(err)
+					}
+					kinds = append(kinds, workbench.EventKind(s))
+				}
+			}
+			return true
+		})
+	}
+	if len(kinds) < 15 {
+		t.Fatalf("found %d event kinds in package workbench; the test no longer sees them", len(kinds))
+	}
+	for _, k := range kinds {
+		_, list := listEvents[k]
+		_, srv := serverEvents[k]
+		switch {
+		case k == workbench.EventWire:
+			if list || srv {
+				t.Errorf("%s: the wire frames come through the pump, not onWorkbench", k)
+			}
+		case !list && !srv:
+			t.Errorf("workbench event %q has no entry in listEvents or serverEvents: onWorkbench drops it", k)
+		case list && srv:
+			t.Errorf("workbench event %q is in both listEvents and serverEvents: serverEvents' is never used", k)
+		}
+	}
 }
