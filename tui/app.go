@@ -188,6 +188,12 @@ type wireBatchMsg struct {
 	logs    []logEntry
 }
 
+func (msg wireBatchMsg) handle(m *model) tea.Cmd {
+	m.onWire(msg.events, msg.servers)
+	m.onLogs(msg.logs)
+	return nil
+}
+
 func newPump(send func(tea.Msg)) *pump {
 	p := &pump{wake: make(chan struct{}, 1), done: make(chan struct{}), max: maxPending, send: send}
 	go func() {

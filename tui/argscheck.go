@@ -14,6 +14,8 @@ type argsCheckedMsg struct {
 	errs   []form.FieldError
 }
 
+func (msg argsCheckedMsg) handle(m *model) tea.Cmd { return m.onArgsChecked(msg) }
+
 // checkArgs validates the form's arguments in a command; sendCall continues when the
 // answer arrives. A schema too costly to check does not hold the call back: the
 // arguments go as they are, and the status bar says they were not validated.

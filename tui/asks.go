@@ -97,6 +97,8 @@ var askSeq atomic.Int64
 // request timed out, the session closed): the dialog closes.
 type askGoneMsg struct{ id int64 }
 
+func (msg askGoneMsg) handle(m *model) tea.Cmd { return m.onAskGone(msg.id) }
+
 // forServer is the workbench's ForServer hook: each server's session gets handlers
 // that name it, the sampling capability and roots declared for it, and the log level
 // it was set to.

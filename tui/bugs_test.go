@@ -319,7 +319,7 @@ func TestInvalidEditorEditIsKept(t *testing.T) {
 	h.press("enter")
 	p := filepath.Join(t.TempDir(), "args.json")
 	os.WriteFile(p, []byte(`{"text": "half done`), 0o600)
-	h.update(editorDone{path: p})
+	h.update(editorDoneMsg{path: p})
 	h.until("the edit read back", func(m *model) bool { return m.notice != "" })
 	if !h.m.form.Raw() {
 		t.Fatal("the invalid edit was not kept in the raw JSON editor")

@@ -103,6 +103,14 @@ type (
 	}
 )
 
+// A completion belongs to the argument form that asked for it.
+func (msg completeDueMsg) handle(m *model) tea.Cmd { return msg.form.onDue(msg, m.wb) }
+
+func (msg completeDoneMsg) handle(m *model) tea.Cmd {
+	msg.form.onDone(msg)
+	return nil
+}
+
 // completesOf reports whether a server declared the completions capability.
 func completesOf(s *server) bool {
 	var caps map[string]json.RawMessage

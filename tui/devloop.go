@@ -101,6 +101,10 @@ type toolsChangedMsg struct {
 	report *surface.Report
 }
 
+// handle is its own: toolsMsg's, promoted from the embedded list, would take it as
+// a plain tool list and leave the comparison unshown.
+func (msg toolsChangedMsg) handle(m *model) tea.Cmd { return m.onToolsChanged(msg) }
+
 // fetchToolsChanged refetches a server's tools after list_changed and compares them
 // with what the screen had.
 func (m *model) fetchToolsChanged(s *server) tea.Cmd {

@@ -55,6 +55,9 @@ type (
 	}
 )
 
+func (msg elicitFormMsg) handle(m *model) tea.Cmd    { return m.onElicitForm(msg) }
+func (msg elicitCheckedMsg) handle(m *model) tea.Cmd { return m.onElicitChecked(msg) }
+
 func (d *elicitDialog) askID() int64 { return d.msg.id }
 func (d *elicitDialog) url() bool    { return d.msg.req.Mode == "url" }
 

@@ -164,7 +164,7 @@ func extFor(mime string, rc *client.ResourceContent) string {
 
 // The $EDITOR round trip (ctrl+e), in three steps, none of them in Update: a
 // command writes the arguments to a temp file (editorFileMsg), the editor runs on
-// it with the terminal (editorDone), a command reads the edit back and removes the
+// it with the terminal (editorDoneMsg), a command reads the edit back and removes the
 // file (editorReadMsg), which goes into the form it came from.
 type (
 	editorFileMsg struct {
@@ -172,7 +172,7 @@ type (
 		path string
 		err  error
 	}
-	editorDone struct {
+	editorDoneMsg struct {
 		form *form.Form
 		path string
 		err  error
@@ -183,6 +183,10 @@ type (
 		err  error
 	}
 )
+
+func (msg editorFileMsg) handle(m *model) tea.Cmd { return m.onEditorFile(msg) }
+func (msg editorDoneMsg) handle(m *model) tea.Cmd { return m.onEditorDone(msg) }
+func (msg editorReadMsg) handle(m *model) tea.Cmd { return m.onEditorRead(msg) }
 
 // openEditor writes the current arguments to a temp file (in a command); the
 // editor opens on it when the file is there.
@@ -229,11 +233,11 @@ func (m *model) onEditorFile(msg editorFileMsg) tea.Cmd {
 	parts := editorArgv()
 	c := exec.Command(parts[0], append(parts[1:], msg.path)...)
 	f, path := msg.form, msg.path
-	return tea.Exec(&terminalRun{cmd: c}, func(err error) tea.Msg { return editorDone{form: f, path: path, err: err} })
+	return tea.Exec(&terminalRun{cmd: c}, func(err error) tea.Msg { return editorDoneMsg{form: f, path: path, err: err} })
 }
 
 // onEditorDone reads the edit back and removes the file, in a command.
-func (m *model) onEditorDone(msg editorDone) tea.Cmd {
+func (m *model) onEditorDone(msg editorDoneMsg) tea.Cmd {
 	f := msg.form
 	if f == nil {
 		f = m.form
@@ -269,6 +273,8 @@ type picturesMsg struct {
 	id   int // the outcome's
 	pics map[int]*inlineImage
 }
+
+func (msg picturesMsg) handle(m *model) tea.Cmd { return m.onPictures(msg) }
 
 // sendPictures decodes a result's images (in a command: a server's picture can be
 // big, or a decompression bomb) for a terminal that shows them inline; onPictures

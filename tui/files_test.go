@@ -110,7 +110,7 @@ func TestEditorFilesAreWrittenAndReadInCommands(t *testing.T) {
 
 	// The editor changed the file and exited.
 	os.WriteFile(fm.path, []byte(`{"text":"after"}`), 0o600)
-	_, cmd = h.m.Update(editorDone{form: fm.form, path: fm.path})
+	_, cmd = h.m.Update(editorDoneMsg{form: fm.form, path: fm.path})
 	if _, err := os.Stat(fm.path); err != nil {
 		t.Fatal("Update read (and removed) the edited file itself")
 	}

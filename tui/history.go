@@ -568,33 +568,35 @@ func (m *model) saveDir() string {
 	return "."
 }
 
-// onHistMsg takes the store's answers.
-func (m *model) onHistMsg(msg tea.Msg) (tea.Cmd, bool) {
-	switch msg := msg.(type) {
-	case histOpenedMsg:
-		return m.onHistOpened(msg), true
-	case histSavedMsg:
-		return m.onHistSaved(msg), true
-	case histSearchMsg:
-		if msg.seq == m.hist.seq && strings.TrimSpace(m.hist.query) != "" {
-			m.hist.shown = msg.shown
-			m.hist.cursor = min(m.hist.cursor, max(len(msg.shown)-1, 0))
-		}
-		return nil, true
-	case histMarkedMsg:
-		if msg.err != nil {
-			m.setMarked(msg.server, msg.id, !msg.marked)
-			m.notice = "history: " + msg.err.Error()
-		}
-		return nil, true
-	case histCollectionMsg:
-		m.notice = msg.text
-		return nil, true
-	case histResultMsg:
-		m.showOutcome(msg.o)
-		return nil, true
+// The store's answers (each read and write of it is a command).
+
+func (msg histOpenedMsg) handle(m *model) tea.Cmd { return m.onHistOpened(msg) }
+func (msg histSavedMsg) handle(m *model) tea.Cmd  { return m.onHistSaved(msg) }
+
+func (msg histSearchMsg) handle(m *model) tea.Cmd {
+	if msg.seq == m.hist.seq && strings.TrimSpace(m.hist.query) != "" {
+		m.hist.shown = msg.shown
+		m.hist.cursor = min(m.hist.cursor, max(len(msg.shown)-1, 0))
 	}
-	return nil, false
+	return nil
+}
+
+func (msg histMarkedMsg) handle(m *model) tea.Cmd {
+	if msg.err != nil {
+		m.setMarked(msg.server, msg.id, !msg.marked)
+		m.notice = "history: " + msg.err.Error()
+	}
+	return nil
+}
+
+func (msg histCollectionMsg) handle(m *model) tea.Cmd {
+	m.notice = msg.text
+	return nil
+}
+
+func (msg histResultMsg) handle(m *model) tea.Cmd {
+	m.showOutcome(msg.o)
+	return nil
 }
 
 // historyView draws the History tab: only the rows on screen.

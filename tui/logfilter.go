@@ -214,6 +214,11 @@ type levelSetMsg struct {
 	err                error
 }
 
+func (msg levelSetMsg) handle(m *model) tea.Cmd {
+	m.onLevelSet(msg)
+	return nil
+}
+
 // setServerLevel asks the server for messages at level and above; the level is kept
 // for the server's next connections too.
 func (m *model) setServerLevel(s *server, level string) tea.Cmd {

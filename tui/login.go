@@ -73,6 +73,13 @@ type (
 	}
 )
 
+func (msg loginURLMsg) handle(m *model) tea.Cmd {
+	m.onLoginURL(msg)
+	return nil
+}
+
+func (msg loginDoneMsg) handle(m *model) tea.Cmd { return m.onLoginDone(msg) }
+
 // loginWait bounds one login (the person has this long to finish it).
 const loginWait = 10 * time.Minute
 

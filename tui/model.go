@@ -98,6 +98,43 @@ type (
 	}
 )
 
+func (msg logMsg) handle(m *model) tea.Cmd {
+	m.onLogs([]logEntry{{level: msg.m.Level, logger: msg.m.Logger, line: logLine(time.Now(), msg.m)}})
+	return nil
+}
+
+func (msg progressMsg) handle(m *model) tea.Cmd {
+	for _, o := range m.calls {
+		if o.id == msg.id {
+			p := msg.p
+			o.progress = &p
+		}
+	}
+	m.resultVer++
+	return nil
+}
+
+func (msg callDoneMsg) handle(m *model) tea.Cmd { return m.onCallDone(msg) }
+
+// An elicitation waits behind the open request, if any (asks.go).
+func (msg elicitMsg) handle(m *model) tea.Cmd { return m.enqueueAsk(msg) }
+
+func (msg noticeMsg) handle(m *model) tea.Cmd {
+	m.notice = msg.text
+	return nil
+}
+
+func (msg linkedMsg) handle(m *model) tea.Cmd {
+	for _, o := range m.calls {
+		if o.id == msg.id {
+			o.linked = msg.items
+		}
+	}
+	m.notice = fmt.Sprintf("read %d linked resource(s); they are below the result", len(msg.items))
+	m.resultVer++
+	return nil
+}
+
 // model is the root model.
 type model struct {
 	opts  Options
@@ -268,10 +305,18 @@ func (m *model) typing() bool {
 	return m.dialogs.typing() || m.list.filtering || m.traffic.typing || (t != nil && t(m))
 }
 
-// Update handles a message; the spinner ticks only while something runs (a connect
-// or a call), so an idle workbench does no work at all.
+// Update handles a message: update routes it to the part of the screen it belongs
+// to, then what must follow every message runs, in this order, because each step
+// reads what the ones before it changed:
+//  1. the tab on screen lists what it lacks (a tab shown for the first time, or
+//     after a reconnect): any message may have switched the tab or reconnected;
+//  2. a form that syncForm asked to be built (a big schema) starts building: any
+//     message that moved the selection or changed a schema may have asked;
+//  3. the spinner starts ticking if something now runs (a connect, a call): last,
+//     as anything before may have started it. It ticks only while something runs,
+//     so an idle workbench does no work at all (the tick stops itself in onForeign).
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	_, cmd := m.update(msg)
+	cmd := m.update(msg)
 	// A view shown for the first time (or after a reconnect) lists what it shows.
 	cmd = tea.Batch(cmd, m.shownTab())
 	if b := m.building; b != nil && !b.started {
@@ -291,151 +336,38 @@ func (m *model) busy() bool {
 		(m.prompts.open != nil && m.prompts.open.running)
 }
 
-func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// msgHandler is a message of this package: it carries its handler, written beside
+// the message's type in the file of the part of the screen it belongs to (a view,
+// a dialog, the workbench side), so that update routes it without a case of its
+// own and a new message is handled where its view is. TestEveryMessageHasItsHandler
+// fails on a message type without one (update would drop it without a word).
+type msgHandler interface {
+	handle(m *model) tea.Cmd
+}
+
+// update routes one message to the part that handles it. Nothing runs before it:
+// what must run after every message (the tab's lazy fetch, a form's build, the
+// spinner) is in Update.
+func (m *model) update(msg tea.Msg) tea.Cmd {
+	if h, ok := msg.(msgHandler); ok {
+		return h.handle(m)
+	}
+	return m.onForeign(msg)
+}
+
+// onForeign takes the messages of other packages, which cannot carry a handle
+// method: the terminal's (keys, paste, mouse wheel, size, background), the
+// spinner's tick and the form's own. Only such types belong here; a message of
+// this package gets a handle method.
+func (m *model) onForeign(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.resultVer++
-		return m, nil
-	case trafficScanMsg:
-		m.traffic.onScan(msg)
-		return m, nil
-	case tea.BackgroundColorMsg:
-		if m.theme == "auto" && !msg.IsDark() {
-			m.st = newStyles(themes.Light)
-			m.resultVer++
+	case tea.KeyPressMsg:
+		return m.onKey(msg)
+	case tea.PasteMsg:
+		if d := m.dialogs.front(); d != nil {
+			return d.update(m, msg) // the front dialog gets every paste, as every key
 		}
-		return m, nil
-	case spinner.TickMsg:
-		if !m.busy() {
-			m.ticking = false // stop; Update starts it again when something runs
-			return m, nil
-		}
-		var cmd tea.Cmd
-		m.spinner, cmd = m.spinner.Update(msg)
-		return m, cmd
-	case wbMsg:
-		return m, m.onWorkbench(msg.e)
-	case toolsMsg:
-		return m, m.onTools(msg)
-	case toolsChangedMsg:
-		return m, m.onToolsChanged(msg)
-	case countsMsg:
-		m.onCounts(msg)
-		return m, nil
-	case recordingMsg:
-		m.onRecording(msg)
-		return m, nil
-	case wireBatchMsg:
-		m.onWire(msg.events, msg.servers)
-		m.onLogs(msg.logs)
-		return m, nil
-	case taskStartedMsg:
-		return m, m.onTaskStarted(msg)
-	case taskPollMsg:
-		return m, m.onTaskPoll(msg)
-	case taskGotMsg:
-		return m, m.onTaskGot(msg)
-	case taskResultMsg:
-		return m, m.onTaskResult(msg)
-	case taskFinalMsg:
-		return m, m.onTaskFinal(msg)
-	case taskCancelledMsg:
-		return m, m.onTaskCancelled(msg)
-	case taskAnsweredMsg:
-		return m, m.onTaskAnswered(msg)
-	case logMsg:
-		m.onLogs([]logEntry{{level: msg.m.Level, logger: msg.m.Logger, line: logLine(time.Now(), msg.m)}})
-		return m, nil
-	case progressMsg:
-		for _, o := range m.calls {
-			if o.id == msg.id {
-				p := msg.p
-				o.progress = &p
-			}
-		}
-		m.resultVer++
-		return m, nil
-	case callDoneMsg:
-		return m, m.onCallDone(msg)
-	case promptsMsg:
-		return m, m.onPrompts(msg)
-	case promptGotMsg:
-		return m, m.onPromptGot(msg)
-	case promptSavedMsg:
-		m.notice = msg.text
-		return m, nil
-	case completeDueMsg:
-		return m, msg.form.onDue(msg, m.wb)
-	case completeDoneMsg:
-		msg.form.onDone(msg)
-		return m, nil
-	case skillsMsg:
-		return m, m.onSkills(msg)
-	case skillReadMsg:
-		return m, m.onSkillRead(msg)
-	case form.Msg:
-		return m, form.Handle(msg)
-	case formBuiltMsg:
-		m.onFormBuilt(msg)
-		return m, nil
-	case argsCheckedMsg:
-		return m, m.onArgsChecked(msg)
-	case structuredCheckedMsg:
-		msg.o.setChecked(msg)
-		m.resultVer++
-		return m, nil
-	case elicitMsg:
-		return m, m.enqueueAsk(msg)
-	case elicitFormMsg:
-		return m, m.onElicitForm(msg)
-	case elicitCheckedMsg:
-		return m, m.onElicitChecked(msg)
-	case samplingMsg:
-		return m, m.enqueueAsk(msg)
-	case askGoneMsg:
-		return m, m.onAskGone(msg.id)
-	case rootAddedMsg:
-		return m, m.onRootAdded(msg)
-	case rootsSentMsg:
-		return m, m.onRootsSent(msg)
-	case levelSetMsg:
-		m.onLevelSet(msg)
-		return m, nil
-	case wbDoneMsg:
-		m.onWbDone(msg)
-		return m, nil
-	case loginURLMsg:
-		m.onLoginURL(msg)
-		return m, nil
-	case loginDoneMsg:
-		return m, m.onLoginDone(msg)
-	case noticeMsg:
-		m.notice = msg.text
-		return m, nil
-	case linkedMsg:
-		for _, o := range m.calls {
-			if o.id == msg.id {
-				o.linked = msg.items
-			}
-		}
-		m.notice = fmt.Sprintf("read %d linked resource(s); they are below the result", len(msg.items))
-		m.resultVer++
-		return m, nil
-	case editorFileMsg:
-		return m, m.onEditorFile(msg)
-	case editorDone:
-		return m, m.onEditorDone(msg)
-	case resListMsg, resReadMsg, resSubMsg:
-		return m, m.onResourcesMsg(msg)
-	case editorReadMsg:
-		return m, m.onEditorRead(msg)
-	case renderCheckMsg:
-		return m, m.onRenderCheck(msg)
-	case renderKickedMsg:
-		return m, m.onRenderKicked(msg)
-	case picturesMsg:
-		return m, m.onPictures(msg)
+		return m.forwardToField(msg)
 	case tea.MouseWheelMsg:
 		delta := 3
 		if msg.Button == tea.MouseWheelUp {
@@ -443,19 +375,26 @@ func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		// The wheel scrolls the pane under the pointer, whichever has the keys.
 		m.scrollPane(msg.X < m.listWidth(), delta)
-		return m, nil
-	case tea.KeyPressMsg:
-		return m, m.onKey(msg)
-	case tea.PasteMsg:
-		if d := m.dialogs.front(); d != nil {
-			return m, d.update(m, msg)
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.resultVer++
+	case tea.BackgroundColorMsg:
+		if m.theme == "auto" && !msg.IsDark() {
+			m.st = newStyles(themes.Light)
+			m.resultVer++
 		}
-		return m, m.forwardToField(msg)
+	case spinner.TickMsg:
+		if !m.busy() {
+			m.ticking = false // stop; Update starts it again when something runs
+			return nil
+		}
+		var cmd tea.Cmd
+		m.spinner, cmd = m.spinner.Update(msg)
+		return cmd
+	case form.Msg:
+		return form.Handle(msg)
 	}
-	if cmd, ok := m.onHistMsg(msg); ok {
-		return m, cmd
-	}
-	return m, nil
+	return nil
 }
 
 func loggerPrefix(l string) string {
@@ -637,6 +576,11 @@ type formBuiltMsg struct {
 	b    *formBuild
 	form *form.Form
 	err  error
+}
+
+func (msg formBuiltMsg) handle(m *model) tea.Cmd {
+	m.onFormBuilt(msg)
+	return nil
 }
 
 func (b *formBuild) cmd() tea.Cmd {
@@ -1339,6 +1283,11 @@ func (m *model) toggleRecording() tea.Cmd {
 type recordingMsg struct {
 	path string
 	err  error
+}
+
+func (msg recordingMsg) handle(m *model) tea.Cmd {
+	m.onRecording(msg)
+	return nil
 }
 
 func (m *model) onRecording(msg recordingMsg) {

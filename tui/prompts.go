@@ -114,6 +114,14 @@ type (
 	promptSavedMsg struct{ text string }
 )
 
+func (msg promptsMsg) handle(m *model) tea.Cmd   { return m.onPrompts(msg) }
+func (msg promptGotMsg) handle(m *model) tea.Cmd { return m.onPromptGot(msg) }
+
+func (msg promptSavedMsg) handle(m *model) tea.Cmd {
+	m.notice = msg.text
+	return nil
+}
+
 // offersPrompts reports whether a server declared the prompts capability.
 func offersPrompts(s *server) bool {
 	var caps map[string]json.RawMessage

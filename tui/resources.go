@@ -186,64 +186,70 @@ func (m *model) fetchResources(s *server) tea.Cmd {
 	})
 }
 
-// onResourcesMsg handles the tab's messages.
-func (m *model) onResourcesMsg(msg tea.Msg) tea.Cmd {
+// resListMsg is a server's resources and templates as listed.
+func (msg resListMsg) handle(m *model) tea.Cmd {
 	v := &m.res
-	switch msg := msg.(type) {
-	case resListMsg:
-		l, ok := answerFor(m, v.lists, msg.server, msg.gen)
-		if !ok {
-			return nil // a restart made it stale
+	l, ok := answerFor(m, v.lists, msg.server, msg.gen)
+	if !ok {
+		return nil // a restart made it stale
+	}
+	l.loading, l.err, l.problems = false, msg.rerr, nil
+	l.resources, l.templates = nil, nil
+	if msg.resources != nil {
+		l.resources = msg.resources.Items
+		l.problems = append(l.problems, msg.resources.Problems...)
+	}
+	if msg.templates != nil {
+		l.templates = msg.templates.Items
+		l.problems = append(l.problems, msg.templates.Problems...)
+	} else if msg.terr != nil {
+		var rpc *client.RPCError
+		if !asRPC(msg.terr, &rpc) || rpc.Code != -32601 { // a server without templates says "method not found"
+			l.problems = append(l.problems, "resources/templates/list: "+msg.terr.Error())
 		}
-		l.loading, l.err, l.problems = false, msg.rerr, nil
-		l.resources, l.templates = nil, nil
-		if msg.resources != nil {
-			l.resources = msg.resources.Items
-			l.problems = append(l.problems, msg.resources.Problems...)
-		}
-		if msg.templates != nil {
-			l.templates = msg.templates.Items
-			l.problems = append(l.problems, msg.templates.Problems...)
-		} else if msg.terr != nil {
-			var rpc *client.RPCError
-			if !asRPC(msg.terr, &rpc) || rpc.Code != -32601 { // a server without templates says "method not found"
-				l.problems = append(l.problems, "resources/templates/list: "+msg.terr.Error())
-			}
-		}
-		v.dirty = true
-	case resReadMsg:
-		r := v.open
-		if r == nil || r.id != msg.id {
-			return nil
-		}
-		r.running, r.cancel = false, nil
-		r.result, r.err, r.elapsed = msg.result, msg.err, msg.elapsed
-		r.pictures = msg.pictures
-		r.ver++
-		var seqs []string
-		for _, p := range msg.pictures {
-			seqs = append(seqs, p.seq)
-		}
-		if len(seqs) > 0 {
-			sort.Strings(seqs)
-			return tea.Raw(strings.Join(seqs, ""))
-		}
-	case resSubMsg:
-		k := resKey{msg.server, msg.uri}
-		switch {
-		case msg.err != nil:
-			m.notice = "subscribe " + safe(msg.uri) + ": " + safe(msg.err.Error())
-		case msg.on:
-			v.subs[k] = true
-			m.notice = "subscribed to " + safe(msg.uri) + ": updates re-read it"
-		default:
-			delete(v.subs, k)
-			m.notice = "unsubscribed from " + safe(msg.uri)
-		}
-		v.dirty = true
-		if v.open != nil {
-			v.open.ver++
-		}
+	}
+	v.dirty = true
+	return nil
+}
+
+// resReadMsg is the open resource's content, read.
+func (msg resReadMsg) handle(m *model) tea.Cmd {
+	r := m.res.open
+	if r == nil || r.id != msg.id {
+		return nil
+	}
+	r.running, r.cancel = false, nil
+	r.result, r.err, r.elapsed = msg.result, msg.err, msg.elapsed
+	r.pictures = msg.pictures
+	r.ver++
+	var seqs []string
+	for _, p := range msg.pictures {
+		seqs = append(seqs, p.seq)
+	}
+	if len(seqs) > 0 {
+		sort.Strings(seqs)
+		return tea.Raw(strings.Join(seqs, ""))
+	}
+	return nil
+}
+
+// resSubMsg is a subscription's answer.
+func (msg resSubMsg) handle(m *model) tea.Cmd {
+	v := &m.res
+	k := resKey{msg.server, msg.uri}
+	switch {
+	case msg.err != nil:
+		m.notice = "subscribe " + safe(msg.uri) + ": " + safe(msg.err.Error())
+	case msg.on:
+		v.subs[k] = true
+		m.notice = "subscribed to " + safe(msg.uri) + ": updates re-read it"
+	default:
+		delete(v.subs, k)
+		m.notice = "unsubscribed from " + safe(msg.uri)
+	}
+	v.dirty = true
+	if v.open != nil {
+		v.open.ver++
 	}
 	return nil
 }

@@ -97,6 +97,12 @@ type structuredCheckedMsg struct {
 	err       error
 }
 
+func (msg structuredCheckedMsg) handle(m *model) tea.Cmd {
+	msg.o.setChecked(msg)
+	m.resultVer++
+	return nil
+}
+
 // checkCmd validates structured content against the tool's output schema once, as a
 // command: a costly schema never holds up the screen, and one past the validator's
 // budget is reported as not validated.

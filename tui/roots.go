@@ -42,6 +42,9 @@ type (
 	}
 )
 
+func (msg rootAddedMsg) handle(m *model) tea.Cmd { return m.onRootAdded(msg) }
+func (msg rootsSentMsg) handle(m *model) tea.Cmd { return m.onRootsSent(msg) }
+
 const rootDirSchema = `{"type":"object","properties":{"dir":{"type":"string","title":"Directory","description":"a directory to offer as a file:// root"}},"required":["dir"]}`
 
 // selectedServer is the server under the Servers tab's cursor.

@@ -26,6 +26,9 @@ type samplingMsg struct {
 	reply  chan client.SamplingResponse
 }
 
+// A sampling request waits behind the open request, if any (asks.go).
+func (msg samplingMsg) handle(m *model) tea.Cmd { return m.enqueueAsk(msg) }
+
 type samplingDialog struct {
 	msg    samplingMsg
 	reply  *form.Form // one string field: the reply

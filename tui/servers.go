@@ -102,6 +102,19 @@ type (
 	}
 )
 
+func (msg wbMsg) handle(m *model) tea.Cmd    { return m.onWorkbench(msg.e) }
+func (msg toolsMsg) handle(m *model) tea.Cmd { return m.onTools(msg) }
+
+func (msg wbDoneMsg) handle(m *model) tea.Cmd {
+	m.onWbDone(msg)
+	return nil
+}
+
+func (msg countsMsg) handle(m *model) tea.Cmd {
+	m.onCounts(msg)
+	return nil
+}
+
 // specs are the servers the session starts with.
 func (m *model) specs() []workbench.Spec {
 	if len(m.opts.Servers) > 0 {
@@ -292,103 +305,164 @@ func (m *model) notRecorded(name string) string {
 	return safe(name) + " is not recorded: " + m.opts.Recording + " records one server (to record several, start with --server NAME=TARGET for each)"
 }
 
-// onWorkbench follows the workbench's events.
-func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
-	switch e.Kind {
-	case workbench.EventAdded:
-		if s := m.server(e.Server); s != nil {
-			// The session's own servers are on the screen before they are added; a
-			// name added again overrides a configured server.
-			s.overrides = m.overrides(e.Server)
+// The workbench's events, routed by kind (onWorkbench). A kind the screen does not
+// follow has no entry; a new kind gets one here, its handler in the file of the
+// part of the screen it changes.
+var (
+	// listEvents change the list of servers, or say what the subscription dropped:
+	// they come before a server is on the screen (added) or after it left it.
+	listEvents = map[workbench.EventKind]func(m *model, e workbench.Event) tea.Cmd{
+		workbench.EventAdded:   (*model).onAdded,
+		workbench.EventRemoved: (*model).onRemoved,
+		workbench.EventDropped: (*model).onDropped,
+	}
+	// serverEvents are about one server on the screen (an event about a server
+	// that is not, one removed meanwhile, is dropped).
+	serverEvents = map[workbench.EventKind]func(m *model, s *server, e workbench.Event) tea.Cmd{
+		workbench.EventStatus:       (*model).onStatusEvent,
+		workbench.EventLog:          (*model).onLogEvent,
+		workbench.EventToolsChanged: (*model).onToolsChangedEvent,
+		workbench.EventReconnect:    (*model).onReconnect,
+		workbench.EventAuth:         (*model).onAuthEvent,
+		workbench.EventPromptsChanged: func(m *model, s *server, _ workbench.Event) tea.Cmd {
+			return m.onPromptsChanged(s) // prompts.go
+		},
+		workbench.EventWatch:          (*model).onWatch,          // devloop.go
+		workbench.EventSurfaceChanged: (*model).onSurfaceChanged, // devloop.go
+		workbench.EventResourceUpdated: func(m *model, s *server, e workbench.Event) tea.Cmd {
+			return m.onResourceEvent(s, "updated", e.Text) // resources.go
+		},
+		workbench.EventResourcesChanged: func(m *model, s *server, _ workbench.Event) tea.Cmd {
+			return m.onResourceEvent(s, "list", "") // resources.go
+		},
+		workbench.EventNeedsScope: func(m *model, s *server, e workbench.Event) tea.Cmd {
+			m.onNeedsScope(e.Server, e.Text) // login.go
 			return nil
-		}
-		// In the workbench's order: a configured server that :remove brings back (its
-		// override removed) keeps its place.
-		at := len(m.servers)
-		if m.wb != nil {
-			if i := slices.Index(m.wb.Names(), e.Server); i >= 0 && i < at {
-				at = i
+		},
+		workbench.EventTaskStatus: func(m *model, s *server, e workbench.Event) tea.Cmd {
+			if e.Task == nil {
+				return nil
 			}
-		}
-		m.servers = slices.Insert(m.servers, at, &server{name: e.Server, state: stateConnecting})
-		m.refreshTools()
-		if why := m.notRecorded(e.Server); why != "" {
-			m.notice = why
-		}
-		return m.onServerAdded(e.Server)
-	case workbench.EventDropped:
-		if n := e.Dropped[workbench.EventResourceUpdated]; n > 0 {
-			m.notice = fmt.Sprintf("%d resource updates were dropped while the screen was busy; enter on a resource reads it again", n)
-		}
-		if n := e.Dropped[workbench.EventLog]; n > 0 && m.pump == nil {
-			m.onLogs([]logEntry{{line: fmt.Sprintf("… %d log lines were dropped while the screen was busy", n)}})
-		}
-		return nil
-	case workbench.EventRemoved:
-		for i, s := range m.servers {
-			if s.name == e.Server {
-				m.servers = append(m.servers[:i:i], m.servers[i+1:]...)
-				break
+			return m.onTaskStatus(e.Server, *e.Task) // tasks.go
+		},
+		workbench.EventURLRequired: func(m *model, s *server, e workbench.Event) tea.Cmd {
+			if e.URLRequired != nil {
+				m.urlRequired(e.Server, *e.URLRequired) // elicit.go
 			}
-		}
-		if m.srv != nil && m.srv.name == e.Server && len(m.servers) > 0 {
-			m.srv = m.servers[0]
-		}
-		m.refreshTools()
-		return nil
+			return nil
+		},
+	}
+)
+
+// onWorkbench follows the workbench's events: by kind, through listEvents and
+// serverEvents.
+func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
+	if on := listEvents[e.Kind]; on != nil {
+		return on(m, e)
 	}
 	s := m.server(e.Server)
 	if s == nil {
 		return nil
 	}
-	s.last = e.Time
-	switch e.Kind {
-	case workbench.EventLog: // without a pump (tests of one view); else batched
-		if e.Log != nil {
-			m.onLogs([]logEntry{{server: e.Server, level: e.Log.Level, logger: e.Log.Logger, line: logLine(e.Time, *e.Log)}})
+	s.last = e.Time // heard from, whatever it said (the Servers tab)
+	if on := serverEvents[e.Kind]; on != nil {
+		return on(m, s, e)
+	}
+	return nil
+}
+
+// onAdded puts a server the workbench added on the screen.
+func (m *model) onAdded(e workbench.Event) tea.Cmd {
+	if s := m.server(e.Server); s != nil {
+		// The session's own servers are on the screen before they are added; a
+		// name added again overrides a configured server.
+		s.overrides = m.overrides(e.Server)
+		return nil
+	}
+	// In the workbench's order: a configured server that :remove brings back (its
+	// override removed) keeps its place.
+	at := len(m.servers)
+	if m.wb != nil {
+		if i := slices.Index(m.wb.Names(), e.Server); i >= 0 && i < at {
+			at = i
 		}
-	case workbench.EventToolsChanged:
-		if s.state == stateReady {
-			m.notice = "the server's tools changed; list refreshed"
-			if m.several() {
-				m.notice = s.name + ": the server's tools changed; list refreshed"
-			}
-			return m.fetchToolsChanged(s)
+	}
+	m.servers = slices.Insert(m.servers, at, &server{name: e.Server, state: stateConnecting})
+	m.refreshTools()
+	if why := m.notRecorded(e.Server); why != "" {
+		m.notice = why
+	}
+	return m.onServerAdded(e.Server)
+}
+
+// onDropped says what the bounded subscription dropped while the screen was busy.
+func (m *model) onDropped(e workbench.Event) tea.Cmd {
+	if n := e.Dropped[workbench.EventResourceUpdated]; n > 0 {
+		m.notice = fmt.Sprintf("%d resource updates were dropped while the screen was busy; enter on a resource reads it again", n)
+	}
+	if n := e.Dropped[workbench.EventLog]; n > 0 && m.pump == nil {
+		m.onLogs([]logEntry{{line: fmt.Sprintf("… %d log lines were dropped while the screen was busy", n)}})
+	}
+	return nil
+}
+
+// onRemoved takes a removed server off the screen.
+func (m *model) onRemoved(e workbench.Event) tea.Cmd {
+	for i, s := range m.servers {
+		if s.name == e.Server {
+			m.servers = append(m.servers[:i:i], m.servers[i+1:]...)
+			break
 		}
-	case workbench.EventPromptsChanged:
-		return m.onPromptsChanged(s)
-	case workbench.EventWatch:
-		return m.onWatch(s, e)
-	case workbench.EventSurfaceChanged:
-		return m.onSurfaceChanged(s, e)
-	case workbench.EventReconnect:
-		m.notice = safe(e.Text)
-		s.reconnecting, s.wokeForCall = true, true
-	case workbench.EventStatus:
-		if e.Status != nil {
-			return tea.Batch(m.onStatus(s, *e.Status), m.resourcesOnStatus())
-		}
-	case workbench.EventResourceUpdated:
-		return m.onResourceEvent(s, "updated", e.Text)
-	case workbench.EventResourcesChanged:
-		return m.onResourceEvent(s, "list", "")
-	case workbench.EventAuth:
-		if e.Auth != nil {
-			m.auth.add(e.Server, *e.Auth)
-			if e.Auth.Kind == "warning" {
-				m.notice = e.Server + ": " + safe(oneLine(e.Auth.Text, 300))
-			}
-		}
-	case workbench.EventNeedsScope:
-		m.onNeedsScope(e.Server, e.Text)
-	case workbench.EventTaskStatus:
-		if e.Task != nil {
-			return m.onTaskStatus(e.Server, *e.Task) // tasks.go
-		}
-	case workbench.EventURLRequired:
-		if e.URLRequired != nil {
-			m.urlRequired(e.Server, *e.URLRequired) // elicit.go
-		}
+	}
+	if m.srv != nil && m.srv.name == e.Server && len(m.servers) > 0 {
+		m.srv = m.servers[0]
+	}
+	m.refreshTools()
+	return nil
+}
+
+func (m *model) onStatusEvent(s *server, e workbench.Event) tea.Cmd {
+	if e.Status == nil {
+		return nil
+	}
+	return tea.Batch(m.onStatus(s, *e.Status), m.resourcesOnStatus())
+}
+
+// onLogEvent: a log comes this way only without a pump (tests of one view); else
+// it is batched through the pump.
+func (m *model) onLogEvent(s *server, e workbench.Event) tea.Cmd {
+	if e.Log != nil {
+		m.onLogs([]logEntry{{server: e.Server, level: e.Log.Level, logger: e.Log.Logger, line: logLine(e.Time, *e.Log)}})
+	}
+	return nil
+}
+
+func (m *model) onToolsChangedEvent(s *server, _ workbench.Event) tea.Cmd {
+	if s.state != stateReady {
+		return nil
+	}
+	m.notice = "the server's tools changed; list refreshed"
+	if m.several() {
+		m.notice = s.name + ": the server's tools changed; list refreshed"
+	}
+	return m.fetchToolsChanged(s)
+}
+
+// onReconnect: an idle server is being connected again for a request.
+func (m *model) onReconnect(s *server, e workbench.Event) tea.Cmd {
+	m.notice = safe(e.Text)
+	s.reconnecting, s.wokeForCall = true, true
+	return nil
+}
+
+// onAuthEvent adds a login's step to the Auth tab; a warning is said at once.
+func (m *model) onAuthEvent(s *server, e workbench.Event) tea.Cmd {
+	if e.Auth == nil {
+		return nil
+	}
+	m.auth.add(e.Server, *e.Auth)
+	if e.Auth.Kind == "warning" {
+		m.notice = e.Server + ": " + safe(oneLine(e.Auth.Text, 300))
 	}
 	return nil
 }

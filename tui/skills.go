@@ -95,6 +95,9 @@ type (
 	}
 )
 
+func (msg skillsMsg) handle(m *model) tea.Cmd    { return m.onSkills(msg) }
+func (msg skillReadMsg) handle(m *model) tea.Cmd { return m.onSkillRead(msg) }
+
 // declaresSkills reports whether a connected server declared the skills extension.
 func declaresSkills(s *server) bool {
 	var caps struct {

@@ -112,6 +112,13 @@ type (
 	}
 )
 
+func (msg taskStartedMsg) handle(m *model) tea.Cmd   { return m.onTaskStarted(msg) }
+func (msg taskPollMsg) handle(m *model) tea.Cmd      { return m.onTaskPoll(msg) }
+func (msg taskGotMsg) handle(m *model) tea.Cmd       { return m.onTaskGot(msg) }
+func (msg taskResultMsg) handle(m *model) tea.Cmd    { return m.onTaskResult(msg) }
+func (msg taskCancelledMsg) handle(m *model) tea.Cmd { return m.onTaskCancelled(msg) }
+func (msg taskAnsweredMsg) handle(m *model) tea.Cmd  { return m.onTaskAnswered(msg) }
+
 func (v *tasksView) byID(id int) *taskItem {
 	for _, it := range v.items {
 		if it.id == id {
@@ -383,6 +390,8 @@ func (m *model) finalPoll(it *taskItem) tea.Cmd {
 }
 
 type taskFinalMsg taskGotMsg
+
+func (msg taskFinalMsg) handle(m *model) tea.Cmd { return m.onTaskFinal(msg) }
 
 func (m *model) onTaskFinal(msg taskFinalMsg) tea.Cmd {
 	it := m.tasks.byID(msg.id)

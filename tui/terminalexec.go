@@ -94,6 +94,9 @@ type renderKickedMsg struct {
 	kicks  int
 }
 
+func (msg renderCheckMsg) handle(m *model) tea.Cmd  { return m.onRenderCheck(msg) }
+func (msg renderKickedMsg) handle(m *model) tea.Cmd { return m.onRenderKicked(msg) }
+
 // checkRendered is called in Update after a run, once the screen has changed: if
 // nothing reaches the terminal soon, the renderer is restarted.
 func (m *model) checkRendered(kicks int) tea.Cmd {

@@ -121,6 +121,11 @@ type trafficScanMsg struct {
 	err error
 }
 
+func (msg trafficScanMsg) handle(m *model) tea.Cmd {
+	m.traffic.onScan(msg)
+	return nil
+}
+
 // trafficFilter is what matches needs, copied so that a scan can use it off the UI
 // goroutine.
 type trafficFilter struct {
