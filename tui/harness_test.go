@@ -159,8 +159,11 @@ func isTick(msg tea.Msg) bool {
 // until processes messages until cond holds (or fails the test after a while).
 func (h *harness) until(what string, cond func(*model) bool) {
 	h.t.Helper()
-	// Generous: under -race on a loaded two-core machine a server start can be slow.
-	deadline := time.Now().Add(45 * time.Second)
+	// Generous: under -race on a loaded two-core machine a server start can be slow,
+	// and a watched server's restart slower (round 12: three full suites at once, the
+	// conformance suite's Node servers beside them, passed 45 s twice). The suite's one
+	// patience, as testutil.Eventually: a deadline that only a failing test reaches.
+	deadline := time.Now().Add(testutil.Patience)
 	for !cond(h.m) {
 		h.mu.Lock()
 		msgs := h.inbox
