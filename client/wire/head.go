@@ -141,19 +141,7 @@ func sentHead(data []byte) Head {
 	}
 	var env envelope
 	jsonscan.MembersTrusted(data, func(key, value []byte) bool {
-		switch {
-		case jsonscan.KeyIs(key, "id"):
-			env.ID = value
-		case jsonscan.KeyIs(key, "method"):
-			env.Method = true
-			env.MethodName, _ = jsonscan.String(value)
-		case jsonscan.KeyIs(key, "result"):
-			env.Result = value
-		case jsonscan.KeyIs(key, "error"):
-			env.Error = value
-		case jsonscan.KeyIs(key, "params"):
-			env.Params = value
-		}
+		env.member(key, value)
 		return true
 	})
 	return env.head()

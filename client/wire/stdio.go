@@ -377,6 +377,25 @@ type envelope struct {
 	Params     json.RawMessage // raw; nil when absent
 }
 
+// member keeps one top-level member of a message that names what it is (every one
+// but "jsonrpc", which parseEnvelope checks itself); ParseHead and parseEnvelope both
+// read a frame through it. A repeated member's last value wins, as in encoding/json.
+func (env *envelope) member(key, value []byte) {
+	switch {
+	case jsonscan.KeyIs(key, "id"):
+		env.ID = value
+	case jsonscan.KeyIs(key, "method"):
+		env.Method = true
+		env.MethodName, _ = jsonscan.String(value)
+	case jsonscan.KeyIs(key, "result"):
+		env.Result = value
+	case jsonscan.KeyIs(key, "error"):
+		env.Error = value
+	case jsonscan.KeyIs(key, "params"):
+		env.Params = value
+	}
+}
+
 var errNotString = errors.New(`"jsonrpc" is not a string`)
 
 // parseEnvelope validates one message (with the SDK's nesting limit) and finds its
@@ -393,17 +412,8 @@ func parseEnvelope(data []byte) (envelope, error) {
 				break
 			}
 			env.JSONRPC = &s
-		case jsonscan.KeyIs(key, "id"):
-			env.ID = value
-		case jsonscan.KeyIs(key, "method"):
-			env.Method = true
-			env.MethodName, _ = jsonscan.String(value)
-		case jsonscan.KeyIs(key, "result"):
-			env.Result = value
-		case jsonscan.KeyIs(key, "error"):
-			env.Error = value
-		case jsonscan.KeyIs(key, "params"):
-			env.Params = value
+		default:
+			env.member(key, value)
 		}
 		return true
 	})
