@@ -290,36 +290,6 @@ func (t Tool) Params() []Param {
 	return out
 }
 
-// PropertyType returns the JSON type the input schema gives a top-level property
-// ("" when it gives none or the property is unknown).
-func (t Tool) PropertyType(name string) string {
-	var schema struct {
-		Properties map[string]struct {
-			Type json.RawMessage `json:"type"`
-		} `json:"properties"`
-	}
-	if json.Unmarshal(t.InputSchema, &schema) != nil {
-		return ""
-	}
-	p, ok := schema.Properties[name]
-	if !ok {
-		return ""
-	}
-	return typeName(p.Type)
-}
-
-// HasProperty reports whether the input schema declares a top-level property.
-func (t Tool) HasProperty(name string) bool {
-	var schema struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
-	if json.Unmarshal(t.InputSchema, &schema) != nil {
-		return false
-	}
-	_, ok := schema.Properties[name]
-	return ok
-}
-
 // typeName reads a schema "type", which may be a string or an array of strings
 // (["string","null"] reads as "string|null").
 func typeName(v json.RawMessage) string {
