@@ -80,6 +80,14 @@ func (d devServer) live(t *testing.T) int {
 // tools too, for a slow call).
 func watchedHarness(t *testing.T, opts Options) (*harness, devServer) {
 	t.Helper()
+	return watchedHarnessDebounce(t, opts, 100*time.Millisecond)
+}
+
+// watchedHarnessDebounce is watchedHarness with the watch's debounce: a test that
+// counts restarts per burst of writes needs one longer than any stall of the
+// writing goroutine on a loaded machine, or one edit can arrive as two bursts.
+func watchedHarnessDebounce(t *testing.T, opts Options, debounce time.Duration) (*harness, devServer) {
+	t.Helper()
 	dir := t.TempDir()
 	d := devServer{tools: filepath.Join(dir, "tools.json"), pidDir: filepath.Join(dir, "pids")}
 	os.Mkdir(d.pidDir, 0o755)
@@ -88,7 +96,7 @@ func watchedHarness(t *testing.T, opts Options) (*harness, devServer) {
 	}
 	script := fmt.Sprintf(`echo $$ > %q/$$; exec %q host --tools %q --demo`, d.pidDir, testutil.Mcpscope(t), d.tools)
 	opts.Servers = []workbench.Spec{{Name: "dev", Target: target.Target{Argv: []string{"/bin/sh", "-c", script}},
-		Watch: []string{d.tools}, WatchDebounce: 100 * time.Millisecond}}
+		Watch: []string{d.tools}, WatchDebounce: debounce}}
 	opts.Name, opts.Theme = "dev server", "dark"
 	h := newHarnessWith(t, opts, 120, 40)
 	h.until("the tools", func(m *model) bool { _, ok := m.toolByName("dev", "greet"); return ok && m.srv.state == stateReady })
@@ -106,7 +114,7 @@ func greetDesc(m *model) string {
 // list marks the changed tool; the Changes view lists the edit, classified, with its
 // diff.
 func TestWatchKeepsTheScreen(t *testing.T) {
-	h, d := watchedHarness(t, Options{})
+	h, d := watchedHarnessDebounce(t, Options{}, 2*time.Second)
 	h.press("/")
 	h.typeText("gre")
 	h.press("enter", "enter") // close the filter; open greet's form
@@ -263,22 +271,24 @@ func TestWatchInterruptsACallInFlight(t *testing.T) {
 // server process (the old one is always reaped; none is left at the end).
 func TestWatchTwentyRestartsOneServer(t *testing.T) {
 	h, d := watchedHarness(t, Options{})
+	starts := 1
 	for i := 0; i < 20; i++ {
 		desc := fmt.Sprintf("round %d", i)
 		editLikeAnEditor(t, d.tools, devToolsFile(desc, schemaV1))
 		// The host reloads its tool file itself (list_changed), so the new
-		// description alone does not say the restart happened: wait for the new
-		// process too.
+		// description alone does not say the restart happened: wait for a new
+		// process too. A new one, not the next count: on a loaded machine an
+		// edit's writes can come further apart than the debounce and make two
+		// bursts, two restarts (TestWatchKeepsTheScreen holds one restart per
+		// burst, with a debounce no stall reaches).
 		h.until(desc+": restarted, one server process", func(m *model) bool {
 			n := d.live(t)
 			if n > 2 {
 				t.Fatalf("%s: %d server processes", desc, n)
 			}
-			return m.srv.state == stateReady && greetDesc(m) == desc && len(d.pids(t)) == i+2 && n == 1
+			return m.srv.state == stateReady && greetDesc(m) == desc && len(d.pids(t)) > starts && n == 1
 		})
-	}
-	if n := len(d.pids(t)); n != 21 {
-		t.Errorf("%d starts for 20 edits", n)
+		starts = len(d.pids(t))
 	}
 	h.close()
 	for _, pid := range d.pids(t) {

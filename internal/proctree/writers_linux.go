@@ -2,9 +2,11 @@ package proctree
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -17,16 +19,42 @@ import (
 // a server is starting, or the old one of a restart is still exiting, and nobody
 // holds its Tree; and a file another server of the session writes is no source edit
 // either.
+//
+// A descendant that is still a copy of this process (the same executable and command
+// line: a child between fork and exec) does not count. It holds every descriptor this
+// process had when it forked, so a file this process writes (a test editing a watched
+// file in the same process as the workbench) looks written by a descendant for that
+// moment; taken for a server's output, the file was remembered as output and its
+// edits never restarted the server again.
 func WrittenByDescendant(fi os.FileInfo) bool {
 	if fi == nil || !fi.Mode().IsRegular() {
 		return false
 	}
 	for _, p := range liveDescendants(os.Getpid()) {
-		if writing(p.pid, fi) {
+		if writing(p.pid, fi) && !copyOfSelf(p.pid) {
 			return true
 		}
 	}
 	return false
+}
+
+// self is this process's command line, read once (it does not change).
+var self = sync.OnceValue(func() []byte {
+	b, _ := os.ReadFile("/proc/self/cmdline")
+	return b
+})
+
+// copyOfSelf reports whether pid runs this process's executable with its command
+// line: a fork of it that has not run exec yet.
+func copyOfSelf(pid int) bool {
+	dir := "/proc/" + strconv.Itoa(pid)
+	mine, err1 := os.Stat("/proc/self/exe")
+	theirs, err2 := os.Stat(dir + "/exe")
+	if err1 != nil || err2 != nil || !os.SameFile(mine, theirs) {
+		return false
+	}
+	cmdline, err := os.ReadFile(dir + "/cmdline")
+	return err == nil && len(cmdline) > 0 && bytes.Equal(cmdline, self())
 }
 
 // writing reports whether process pid has fi open with write access.
