@@ -11,8 +11,13 @@
 //   - the other C0 controls and DEL become their control pictures (␇, ␈, ␡, …);
 //   - the C1 controls U+0080–U+009F (U+009B is an 8-bit CSI, U+009D an OSC), the
 //     bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069),
-//     the line and paragraph separators U+2028 and U+2029 and the invisible tag
-//     characters U+E0000–U+E007F become escapes such as \u009b, \u202e, \U000e0041;
+//     the line and paragraph separators U+2028 and U+2029, the invisible tag
+//     characters U+E0000–U+E007F and every other invisible format character
+//     (Unicode category Cf: the zero-width space and joiners U+200B–U+200D, the word
+//     joiner U+2060, the byte order mark U+FEFF, the soft hyphen U+00AD, …) become
+//     escapes such as \u009b, \u202e, \u200b, \U000e0041. A zero-width joiner
+//     between two pictographs stays: it is how an emoji sequence (👩‍💻) is written,
+//     and it hides nothing there;
 //   - bytes that are not UTF-8 become \xNN.
 //
 // Newlines are the caller's choice. Line folds a string onto one line, for list rows
@@ -30,6 +35,7 @@ package termsafe
 import (
 	"io"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -79,6 +85,8 @@ const (
 // lead marks the lead bytes of the UTF-8 sequences that can encode an escaped rune:
 // C2 (U+0080–U+00BF), D8 (U+0600–U+063F), E2 (U+2000–U+2FFF) and F3 (U+C0000–U+FFFFF).
 // In valid UTF-8 every other non-ASCII byte starts or continues a rune that is kept.
+// The C1 controls (0xc2), U+061C (0xd8), the bidi controls and separators (0xe2) and
+// the tags (0xf3), and those of every format character (category Cf), set in init.
 var lead = [256]bool{0xc2: true, 0xd8: true, 0xe2: true, 0xf3: true}
 
 // stops[mode] marks the bytes of valid UTF-8 that need a closer look: the controls
@@ -86,6 +94,19 @@ var lead = [256]bool{0xc2: true, 0xd8: true, 0xe2: true, 0xf3: true}
 var stops [4][256]bool
 
 func init() {
+	var b [utf8.UTFMax]byte
+	for _, r := range unicode.Cf.R16 {
+		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
+			utf8.EncodeRune(b[:], c)
+			lead[b[0]] = true
+		}
+	}
+	for _, r := range unicode.Cf.R32 {
+		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
+			utf8.EncodeRune(b[:], c)
+			lead[b[0]] = true
+		}
+	}
 	for m := range stops {
 		for c := range 256 {
 			kept := c >= 0x20 && c != 0x7f || (m&2 != 0 && c == '\n') || (m&1 != 0 && c == '\t')
@@ -138,12 +159,31 @@ func next(s string, multiline, keepTab, valid bool) int {
 			return i
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if escaped(r) {
+		if escaped(r) && !joinsPictographs(s, i, r, size) {
 			return i
 		}
 		i += size
 	}
 	return len(s)
+}
+
+// joinsPictographs reports whether r, at s[i:i+size], is a zero-width joiner between
+// two pictographs (an emoji sequence), which Line and Text keep.
+func joinsPictographs(s string, i int, r rune, size int) bool {
+	if r != 0x200d {
+		return false
+	}
+	before, _ := utf8.DecodeLastRuneInString(s[:i])
+	after, _ := utf8.DecodeRuneInString(s[i+size:])
+	return pictograph(before) && pictograph(after)
+}
+
+// pictograph reports whether r is (or ends, as a variation selector or skin tone
+// does) an emoji: the blocks emoji come from, not the full Extended_Pictographic
+// property, which this only needs to approximate to keep emoji sequences whole.
+func pictograph(r rune) bool {
+	return r >= 0x1f000 && r <= 0x1faff || r >= 0x2300 && r <= 0x23ff || r >= 0x2600 && r <= 0x27bf ||
+		r >= 0x2b00 && r <= 0x2bff || r == 0xfe0f
 }
 
 // nextInvalid is next for text that is not all UTF-8: every rune is decoded.
@@ -158,7 +198,7 @@ func nextInvalid(s string, multiline, keepTab bool) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || escaped(r) {
+		if (r == utf8.RuneError && size == 1) || escaped(r) && !joinsPictographs(s, i, r, size) {
 			return i
 		}
 		i += size
@@ -167,8 +207,10 @@ func nextInvalid(s string, multiline, keepTab bool) int {
 }
 
 // Escaped reports whether Line and Text show r as a \u escape: the C1 controls, the
-// bidi controls, the line and paragraph separators and the tag characters. (C0
-// controls and DEL are shown as control pictures.) A JSON encoder that wants its
+// bidi controls, the line and paragraph separators, the tag characters and the other
+// invisible format characters (category Cf; a zero-width joiner inside an emoji
+// sequence is kept, see joinsPictographs). (C0 controls and DEL are shown as control
+// pictures.) A JSON encoder that wants its
 // output to stay inert can write these runes as \u escapes too.
 func Escaped(r rune) bool { return escaped(r) }
 
@@ -178,12 +220,16 @@ func escaped(r rune) bool {
 		return false
 	case r <= 0x9f:
 		return true
-	case r < 0x61c:
-		return false
+	case r < 0x600:
+		return r == 0xad // the soft hyphen, the only format character below U+0600
 	case r == 0x61c, r == 0x200e, r == 0x200f, r >= 0x2028 && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 		return true
+	case r >= 0xe0000 && r <= 0xe007f:
+		return true
+	case r >= 0x3000 && r < 0xfeff, r >= 0x1e000 && r < 0xe0000:
+		return false // CJK, emoji and most other scripts: no format character there
 	}
-	return r >= 0xe0000 && r <= 0xe007f
+	return unicode.Is(unicode.Cf, r)
 }
 
 const hex = "0123456789abcdef"

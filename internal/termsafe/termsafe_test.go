@@ -33,6 +33,16 @@ func TestLineAndText(t *testing.T) {
 		{"separators", "a\u2028b\u2029c", `a\u2028b\u2029c`, `a\u2028b\u2029c`},
 		{"tags", "hi\U000e0041\U000e007f", `hi\U000e0041\U000e007f`, `hi\U000e0041\U000e007f`},
 		{"zwj emoji kept", "👩\u200d💻", "👩\u200d💻", "👩\u200d💻"},
+		{"zwj emoji with a variation selector kept", "❤\ufe0f\u200d🔥", "❤\ufe0f\u200d🔥", "❤\ufe0f\u200d🔥"},
+		// Invisible format characters (issue 25): a name or description that hides
+		// them shows them. A joiner between letters hides, so it shows too.
+		{"zero-width space", "read\u200bfile", `read\u200bfile`, `read\u200bfile`},
+		{"zero-width joiners between letters", "a\u200cb\u200dc", `a\u200cb\u200dc`, `a\u200cb\u200dc`},
+		{"zwj after an emoji, before a letter", "👩\u200dx", `👩\u200dx`, `👩\u200dx`},
+		{"word joiner and bom", "\ufeffdo\u2060it", `\ufeffdo\u2060it`, `\ufeffdo\u2060it`},
+		{"soft hyphen", "de\u00adlete", `de\u00adlete`, `de\u00adlete`},
+		{"invisible math operators", "x\u2062y\u2064", `x\u2062y\u2064`, `x\u2062y\u2064`},
+		{"cjk untouched", "読み取り専用", "読み取り専用", "読み取り専用"},
 		{"newline", "a\nb", "a↵b", "a\nb"},
 		{"crlf", "a\r\nb\r\n", "a↵b↵", "a\nb\n"},
 		{"bare cr", "abc\rXY", "abc␍XY", "abc␍XY"},
