@@ -88,6 +88,20 @@ Formats: text, json, markdown, junit.`,
 without a tool surface).`,
 			run:     runDiff,
 			formats: []string{"text", "json", "markdown", "junit"}, complete: "file"},
+		{name: "lint", args: "TARGET|FILE... [flags] [-- CMD ARGS...]", summary: "judge a tool surface: its cost in tokens, what LLM providers reject, what it hides",
+			long: `Judges each server's tools, prompts and templates as a model host sees them: what each
+definition costs in the model's context (bytes, and tokens in o200k_base: an estimate
+for other model families), which providers reject its names or schemas (Gemini, OpenAI
+strict mode, Anthropic, Claude Code's mcp__SERVER__TOOL, the MCP naming rules), and what
+it hides (invisible characters, instructions to the model, names shadowing another
+server's). Every finding names its rule and the documentation it comes from
+(--rules lists them). Targets: saved --inspect JSON files, recordings, URLs, configured
+NAMEs, host, --server/--all, or a command after --.
+  mcpscope lint --profile gemini,openai --budget 4000 -- node server.js`,
+			exits: `Exit codes: 0 no finding at --fail-on's level (default error), 1 one or more (or a
+server failed), 2 usage error.`,
+			run:     runLint,
+			formats: []string{"text", "json"}, complete: "file"},
 		oneServer("resources", "", "list a server's resources (every page of resources/list)",
 			"Lists the server's resources: URI, name, MIME type, size and description."+prefix, runResources),
 		oneServer("templates", "", "list resource templates and their variables",
