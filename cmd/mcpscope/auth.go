@@ -201,6 +201,17 @@ func (o *oauthFlags) checkClient(opts *oauth.Options) error {
 // IdP's token endpoint (https, or http on this machine: the ID token and the IdP
 // client's secret are sent there) and the IdP's client.
 func (o *oauthFlags) idJAGOptions(opts *oauth.Options) error {
+	if err := o.readIDToken(opts); err != nil {
+		return err
+	}
+	if err := o.readIDPClient(opts); err != nil {
+		return err
+	}
+	return checkIDJAG(opts)
+}
+
+// readIDToken reads the ID token: a file or a variable.
+func (o *oauthFlags) readIDToken(opts *oauth.Options) error {
 	switch {
 	case o.idTokenFile != "" && o.idTokenEnv != "":
 		return usageErr("give --id-token-file or --id-token-env, not both")
@@ -216,16 +227,27 @@ func (o *oauthFlags) idJAGOptions(opts *oauth.Options) error {
 			return usageErr("--id-token-env %s: the variable is not set or empty", o.idTokenEnv)
 		}
 	}
+	return nil
+}
+
+// readIDPClient reads the IdP's token endpoint and client.
+func (o *oauthFlags) readIDPClient(opts *oauth.Options) error {
 	opts.IDPTokenEndpoint, opts.IDPClientID, opts.IDPClientSecret = o.idpTokenEndpoint, o.idpClientID, o.idpClientSecret
-	if o.idpClientSecretEnv != "" {
-		if o.idpClientSecret != "" {
-			return usageErr("give --idp-client-secret or --idp-client-secret-env, not both")
-		}
-		opts.IDPClientSecret = os.Getenv(o.idpClientSecretEnv)
-		if opts.IDPClientSecret == "" {
-			return usageErr("--idp-client-secret-env %s: the variable is not set or empty", o.idpClientSecretEnv)
-		}
+	if o.idpClientSecretEnv == "" {
+		return nil
 	}
+	if o.idpClientSecret != "" {
+		return usageErr("give --idp-client-secret or --idp-client-secret-env, not both")
+	}
+	opts.IDPClientSecret = os.Getenv(o.idpClientSecretEnv)
+	if opts.IDPClientSecret == "" {
+		return usageErr("--idp-client-secret-env %s: the variable is not set or empty", o.idpClientSecretEnv)
+	}
+	return nil
+}
+
+// checkIDJAG refuses id-jag's flags without the grant, and the grant without them.
+func checkIDJAG(opts *oauth.Options) error {
 	given := opts.IDToken != "" || opts.IDPTokenEndpoint != "" || opts.IDPClientID != "" || opts.IDPClientSecret != ""
 	switch {
 	case opts.Grant != oauth.GrantIDJAG && given:
