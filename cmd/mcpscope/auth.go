@@ -74,77 +74,20 @@ func (o *oauthFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.dpop, "dpop", false, "OAuth: ask for DPoP-bound tokens (RFC 9449) even where the server does not say it wants them")
 }
 
-// managerOptions reads the flags into the options of an oauth.Manager.
+// managerOptions reads the flags into the options of an oauth.Manager: each step
+// below reads or checks one group of flags, in the order their errors are reported.
 func (o *oauthFlags) managerOptions(stderr io.Writer, interactive bool) (oauth.Options, error) {
 	opts := oauth.Options{ClientID: o.clientID, ClientSecret: o.clientSecret, ClientMetadataURL: o.metadataURL,
 		SigningAlg: o.signingAlg, Scopes: strings.Fields(o.scope), RedirectPort: o.redirectPort,
 		Browser: os.Getenv("BROWSER"), Out: stderr, DPoP: o.dpop}
-	if o.redirectPort < 0 || o.redirectPort > 65535 {
-		return opts, usageErr("--redirect-port %d: give a port from 1 to 65535, or 0 for any", o.redirectPort)
+	steps := []func(*oauth.Options) error{
+		o.checkRedirectPort, o.readGrant, o.readAssertion, o.idJAGOptions,
+		o.readClientSecret, o.readClientKey, o.checkClient,
 	}
-	switch o.grant {
-	case "", oauth.GrantAuthorizationCode, "authorization_code":
-		opts.Grant = oauth.GrantAuthorizationCode
-	case oauth.GrantClientCredentials, "client_credentials":
-		opts.Grant = oauth.GrantClientCredentials
-	case oauth.GrantJWTBearer, "jwt_bearer":
-		opts.Grant = oauth.GrantJWTBearer
-	case oauth.GrantIDJAG, "id_jag":
-		opts.Grant = oauth.GrantIDJAG
-	default:
-		return opts, usageErr("--oauth-grant %q: use authorization-code, client-credentials, jwt-bearer or id-jag", o.grant)
-	}
-	switch {
-	case o.assertionFile != "" && o.assertionEnv != "":
-		return opts, usageErr("give --assertion-file or --assertion-env, not both")
-	case o.assertionFile != "":
-		data, err := readfile.Read(o.assertionFile, readfile.MaxEnvFile)
-		if err != nil {
-			return opts, usageErr("--assertion-file: %v", err)
+	for _, step := range steps {
+		if err := step(&opts); err != nil {
+			return opts, err
 		}
-		opts.Assertion = strings.TrimSpace(string(data))
-	case o.assertionEnv != "":
-		opts.Assertion = strings.TrimSpace(os.Getenv(o.assertionEnv))
-		if opts.Assertion == "" {
-			return opts, usageErr("--assertion-env %s: the variable is not set or empty", o.assertionEnv)
-		}
-	}
-	if opts.Grant == oauth.GrantJWTBearer && opts.Assertion == "" {
-		return opts, usageErr("--oauth-grant jwt-bearer needs the workload's JWT: --assertion-file FILE or --assertion-env VAR")
-	}
-	if opts.Assertion != "" && opts.Grant != oauth.GrantJWTBearer {
-		return opts, usageErr("--assertion-file and --assertion-env are for --oauth-grant jwt-bearer")
-	}
-	if err := o.idJAGOptions(&opts); err != nil {
-		return opts, err
-	}
-	if o.clientSecretEnv != "" {
-		if o.clientSecret != "" {
-			return opts, usageErr("give --client-secret or --client-secret-env, not both")
-		}
-		opts.ClientSecret = os.Getenv(o.clientSecretEnv)
-		if opts.ClientSecret == "" {
-			return opts, usageErr("--client-secret-env %s: the variable is not set or empty", o.clientSecretEnv)
-		}
-	}
-	if o.clientKey != "" {
-		pem, err := readfile.Read(o.clientKey, readfile.MaxEnvFile)
-		if err != nil {
-			return opts, usageErr("--client-key: %v", err)
-		}
-		opts.PrivateKeyPEM = pem
-	}
-	if (opts.ClientSecret != "" || o.clientKey != "") && opts.ClientID == "" {
-		return opts, usageErr("--client-secret and --client-key need --client-id")
-	}
-	if opts.Grant == oauth.GrantIDJAG && opts.ClientID == "" {
-		return opts, usageErr("--oauth-grant id-jag needs --client-id (with --client-secret or --client-secret-env): the client registered with the server's authorization server, which presents the ID-JAG")
-	}
-	if opts.Grant == oauth.GrantClientCredentials && (opts.ClientID == "" || (opts.ClientSecret == "" && o.clientKey == "")) {
-		return opts, usageErr("--oauth-grant client-credentials needs --client-id with --client-secret (or --client-secret-env) or --client-key")
-	}
-	if o.metadataURL != "" && !strings.HasPrefix(o.metadataURL, "https://") {
-		return opts, usageErr("--client-metadata-url %q: a client ID metadata document must be served over https", o.metadataURL)
 	}
 	dir, err := oauth.DefaultDir()
 	if err != nil {
@@ -159,11 +102,116 @@ func (o *oauthFlags) managerOptions(stderr io.Writer, interactive bool) (oauth.O
 	return opts, nil
 }
 
+func (o *oauthFlags) checkRedirectPort(*oauth.Options) error {
+	if o.redirectPort < 0 || o.redirectPort > 65535 {
+		return usageErr("--redirect-port %d: give a port from 1 to 65535, or 0 for any", o.redirectPort)
+	}
+	return nil
+}
+
+// grants are --oauth-grant's words (the RFC's spelling with _ too), each to its grant.
+var grants = map[string]string{
+	"": oauth.GrantAuthorizationCode, oauth.GrantAuthorizationCode: oauth.GrantAuthorizationCode, "authorization_code": oauth.GrantAuthorizationCode,
+	oauth.GrantClientCredentials: oauth.GrantClientCredentials, "client_credentials": oauth.GrantClientCredentials,
+	oauth.GrantJWTBearer: oauth.GrantJWTBearer, "jwt_bearer": oauth.GrantJWTBearer,
+	oauth.GrantIDJAG: oauth.GrantIDJAG, "id_jag": oauth.GrantIDJAG,
+}
+
+func (o *oauthFlags) readGrant(opts *oauth.Options) error {
+	g, ok := grants[o.grant]
+	if !ok {
+		return usageErr("--oauth-grant %q: use authorization-code, client-credentials, jwt-bearer or id-jag", o.grant)
+	}
+	opts.Grant = g
+	return nil
+}
+
+// readAssertion reads jwt-bearer's JWT (a file or a variable, never the command line).
+func (o *oauthFlags) readAssertion(opts *oauth.Options) error {
+	switch {
+	case o.assertionFile != "" && o.assertionEnv != "":
+		return usageErr("give --assertion-file or --assertion-env, not both")
+	case o.assertionFile != "":
+		data, err := readfile.Read(o.assertionFile, readfile.MaxEnvFile)
+		if err != nil {
+			return usageErr("--assertion-file: %v", err)
+		}
+		opts.Assertion = strings.TrimSpace(string(data))
+	case o.assertionEnv != "":
+		opts.Assertion = strings.TrimSpace(os.Getenv(o.assertionEnv))
+		if opts.Assertion == "" {
+			return usageErr("--assertion-env %s: the variable is not set or empty", o.assertionEnv)
+		}
+	}
+	if opts.Grant == oauth.GrantJWTBearer && opts.Assertion == "" {
+		return usageErr("--oauth-grant jwt-bearer needs the workload's JWT: --assertion-file FILE or --assertion-env VAR")
+	}
+	if opts.Assertion != "" && opts.Grant != oauth.GrantJWTBearer {
+		return usageErr("--assertion-file and --assertion-env are for --oauth-grant jwt-bearer")
+	}
+	return nil
+}
+
+func (o *oauthFlags) readClientSecret(opts *oauth.Options) error {
+	if o.clientSecretEnv == "" {
+		return nil
+	}
+	if o.clientSecret != "" {
+		return usageErr("give --client-secret or --client-secret-env, not both")
+	}
+	opts.ClientSecret = os.Getenv(o.clientSecretEnv)
+	if opts.ClientSecret == "" {
+		return usageErr("--client-secret-env %s: the variable is not set or empty", o.clientSecretEnv)
+	}
+	return nil
+}
+
+func (o *oauthFlags) readClientKey(opts *oauth.Options) error {
+	if o.clientKey == "" {
+		return nil
+	}
+	pem, err := readfile.Read(o.clientKey, readfile.MaxEnvFile)
+	if err != nil {
+		return usageErr("--client-key: %v", err)
+	}
+	opts.PrivateKeyPEM = pem
+	return nil
+}
+
+// checkClient refuses a client the grant cannot use: credentials without an ID, a
+// grant that needs credentials without them, a metadata document not on https.
+func (o *oauthFlags) checkClient(opts *oauth.Options) error {
+	if (opts.ClientSecret != "" || o.clientKey != "") && opts.ClientID == "" {
+		return usageErr("--client-secret and --client-key need --client-id")
+	}
+	if opts.Grant == oauth.GrantIDJAG && opts.ClientID == "" {
+		return usageErr("--oauth-grant id-jag needs --client-id (with --client-secret or --client-secret-env): the client registered with the server's authorization server, which presents the ID-JAG")
+	}
+	if opts.Grant == oauth.GrantClientCredentials && (opts.ClientID == "" || (opts.ClientSecret == "" && o.clientKey == "")) {
+		return usageErr("--oauth-grant client-credentials needs --client-id with --client-secret (or --client-secret-env) or --client-key")
+	}
+	if o.metadataURL != "" && !strings.HasPrefix(o.metadataURL, "https://") {
+		return usageErr("--client-metadata-url %q: a client ID metadata document must be served over https", o.metadataURL)
+	}
+	return nil
+}
+
 // idJAGOptions reads the flags of --oauth-grant id-jag: the ID token (a file or a
 // variable, never the command line, where other users' ps would show it), the
 // IdP's token endpoint (https, or http on this machine: the ID token and the IdP
 // client's secret are sent there) and the IdP's client.
 func (o *oauthFlags) idJAGOptions(opts *oauth.Options) error {
+	if err := o.readIDToken(opts); err != nil {
+		return err
+	}
+	if err := o.readIDPClient(opts); err != nil {
+		return err
+	}
+	return checkIDJAG(opts)
+}
+
+// readIDToken reads the ID token: a file or a variable.
+func (o *oauthFlags) readIDToken(opts *oauth.Options) error {
 	switch {
 	case o.idTokenFile != "" && o.idTokenEnv != "":
 		return usageErr("give --id-token-file or --id-token-env, not both")
@@ -179,16 +227,27 @@ func (o *oauthFlags) idJAGOptions(opts *oauth.Options) error {
 			return usageErr("--id-token-env %s: the variable is not set or empty", o.idTokenEnv)
 		}
 	}
+	return nil
+}
+
+// readIDPClient reads the IdP's token endpoint and client.
+func (o *oauthFlags) readIDPClient(opts *oauth.Options) error {
 	opts.IDPTokenEndpoint, opts.IDPClientID, opts.IDPClientSecret = o.idpTokenEndpoint, o.idpClientID, o.idpClientSecret
-	if o.idpClientSecretEnv != "" {
-		if o.idpClientSecret != "" {
-			return usageErr("give --idp-client-secret or --idp-client-secret-env, not both")
-		}
-		opts.IDPClientSecret = os.Getenv(o.idpClientSecretEnv)
-		if opts.IDPClientSecret == "" {
-			return usageErr("--idp-client-secret-env %s: the variable is not set or empty", o.idpClientSecretEnv)
-		}
+	if o.idpClientSecretEnv == "" {
+		return nil
 	}
+	if o.idpClientSecret != "" {
+		return usageErr("give --idp-client-secret or --idp-client-secret-env, not both")
+	}
+	opts.IDPClientSecret = os.Getenv(o.idpClientSecretEnv)
+	if opts.IDPClientSecret == "" {
+		return usageErr("--idp-client-secret-env %s: the variable is not set or empty", o.idpClientSecretEnv)
+	}
+	return nil
+}
+
+// checkIDJAG refuses id-jag's flags without the grant, and the grant without them.
+func checkIDJAG(opts *oauth.Options) error {
 	given := opts.IDToken != "" || opts.IDPTokenEndpoint != "" || opts.IDPClientID != "" || opts.IDPClientSecret != ""
 	switch {
 	case opts.Grant != oauth.GrantIDJAG && given:

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/surface"
 )
@@ -102,25 +100,21 @@ func parseDiff(args []string) (*common, diffArgs, error) {
 	return &c, a, nil
 }
 
-// loadSides loads both surfaces. A saved file loads beside the other side (a CI diff
-// of a file against a server costs the server's start, not the sum); two live
-// servers connect one after the other, so that their stderr and any login question
-// do not mix. Each side's problems are noted on stderr.
+// loadSides loads both surfaces (surface.LoadSides: files beside the other side, live
+// servers one after the other, connected with c's flags) and notes each side's
+// problems on stderr.
 func loadSides(ctx context.Context, c *common, a diffArgs, stderr io.Writer) ([2]*surface.Surface, error) {
-	var surfaces [2]*surface.Surface
-	var errs [2]error
-	var wg sync.WaitGroup
-	for i, spec := range a.specs {
-		switch f, ok := surface.ParseFile(spec); {
-		case ok:
-			wg.Go(func() { surfaces[i], errs[i] = f.Load(spec) })
-		case spec == "":
-			surfaces[i], errs[i] = liveSurface(ctx, c, commandServer(a.argv), strings.Join(a.argv, " "), stderr)
-		default:
-			surfaces[i], errs[i] = loadSurface(ctx, c, spec, stderr)
-		}
+	labels := [2]string{}
+	if a.specs[1] == "" {
+		labels[1] = strings.Join(a.argv, " ")
 	}
-	wg.Wait()
+	surfaces, errs := surface.LoadSides(ctx, [2]string(a.specs), labels, func(ctx context.Context, spec, label string) (*surface.Surface, error) {
+		srv, err := liveServer(ctx, c, a, spec)
+		if err != nil {
+			return nil, err
+		}
+		return liveSurface(ctx, c, srv, label, stderr)
+	})
 	for i, s := range surfaces {
 		if err := errs[i]; err != nil {
 			if errors.Is(err, surface.ErrNoSurface) {
@@ -135,21 +129,17 @@ func loadSides(ctx context.Context, c *common, a diffArgs, stderr io.Writer) ([2
 	return surfaces, nil
 }
 
-// loadSurface reads one side named on the command line that is not a saved file
-// (savedFile): a live server (a URL, a config name, host).
-func loadSurface(ctx context.Context, c *common, spec string, stderr io.Writer) (*surface.Surface, error) {
-	if strings.ContainsAny(spec, "/\\") && !client.IsURL(spec) || strings.HasSuffix(spec, ".json") || strings.HasSuffix(spec, ".jsonl") {
-		return nil, usageErr("%s: no such file", spec)
+// liveServer is a live side: the command after "--" (spec ""), or a URL, a config
+// name or host.
+func liveServer(ctx context.Context, c *common, a diffArgs, spec string) (namedServer, error) {
+	if spec == "" {
+		return commandServer(a.argv), nil
 	}
 	src, err := c.sources()
 	if err != nil {
-		return nil, err
+		return namedServer{}, err
 	}
-	srv, err := c.serverTarget(ctx, src, "server", spec)
-	if err != nil {
-		return nil, err
-	}
-	return liveSurface(ctx, c, srv, spec, stderr)
+	return c.serverTarget(ctx, src, "server", spec)
 }
 
 // liveSurface connects to a server and lists its surface.

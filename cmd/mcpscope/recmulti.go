@@ -18,22 +18,10 @@ type sessionRecording struct {
 	rec *record.Session
 }
 
-// recordTarget is a target as the header describes it, with the names and secrets of
-// its own environment (a config entry's env).
-func (c *common) recordTarget(target client.Target, envNames []string) (record.Target, []string) {
-	if target.URL != "" {
-		// HTTP: the wire layer redacts headers and the values it knows are secret; the
-		// recorder redacts again, with the -e values and --redact patterns too.
-		return record.Target{Transport: "http", URL: target.URL}, target.Secrets
-	}
-	names, secrets := record.EnvSecrets(target.Env)
-	return record.Target{
-		Transport: "stdio",
-		Argv:      record.StoredArgv(target.Argv),
-		Env:       append(names, envNames...),
-		Dir:       target.Dir,
-		Framing:   c.framing,
-	}, append(secrets, target.Secrets...)
+// recordTarget is a target as the header describes it (record.TargetOf), with the
+// names of -e and --env-file, and the secrets it carries.
+func (c *common) recordTarget(t client.Target, envNames []string) (record.Target, []string) {
+	return record.TargetOf(t, c.framing, envNames)
 }
 
 // newSessionRecording describes the servers that started (one that never did has

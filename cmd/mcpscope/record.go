@@ -91,9 +91,6 @@ func startRecordingFrom(c *common, target client.Target, tap *wire.Tap, snap *re
 	if err != nil {
 		return nil, "", err
 	}
-	for _, s := range target.Secrets {
-		red.AddSecret(s)
-	}
 	// --bearer, --bearer-env and credential -H values: the wire layer masks them in
 	// HTTP events already; the recorder masks them everywhere else too.
 	if _, secrets, err := c.remote.httpHeader(); err == nil {
@@ -101,26 +98,16 @@ func startRecordingFrom(c *common, target client.Target, tap *wire.Tap, snap *re
 			red.AddSecret(s)
 		}
 	}
-	// A config entry's own environment counts like -e.
-	targetEnv, targetSecrets := record.EnvSecrets(target.Env)
+	// The target as the header describes it, and the secrets it carries (a config
+	// entry's own environment counts like -e).
+	ht, targetSecrets := c.recordTarget(target, envNames)
 	for _, s := range targetSecrets {
 		red.AddSecret(s)
 	}
 	h := record.Header{
 		McpscopeVersion: client.Version,
-		Target: record.Target{
-			Transport: "stdio",
-			Argv:      record.StoredArgv(target.Argv),
-			Env:       append(targetEnv, envNames...),
-			Dir:       target.Dir,
-			Framing:   c.framing,
-		},
-		Client: &record.Peer{Name: "mcpscope", Version: client.Version},
-	}
-	if target.URL != "" {
-		// HTTP: the wire layer redacts headers and the values it knows are secret;
-		// the recorder redacts again, with the -e values and --redact patterns too.
-		h.Target = record.Target{Transport: "http", URL: target.URL}
+		Target:          ht,
+		Client:          &record.Peer{Name: "mcpscope", Version: client.Version},
 	}
 	var w *record.Writer
 	path = c.record

@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/mcpscope/mcpscope/answer"
 	"github.com/mcpscope/mcpscope/app"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
@@ -62,21 +63,9 @@ func (a *tuiAsks) apply(o *app.Screen) error {
 			return usageErr("--sampling-reply: the reply is empty")
 		}
 	}
-	if len(a.roots) > 0 {
-		o.Roots = []client.Root{}
-		for _, d := range a.roots {
-			st, err := os.Stat(d)
-			if err != nil || !st.IsDir() {
-				return usageErr("--root %q: not a directory", d)
-			}
-			r, err := client.RootFromDir(d)
-			if err != nil {
-				return usageErr("--root %q: %v", d, err)
-			}
-			o.Roots = append(o.Roots, r)
-		}
-	}
-	return nil
+	var err error
+	o.Roots, err = answer.Roots(a.roots)
+	return err
 }
 
 // registerScreen adds the workbench's flags (and --sampling, --sampling-reply,
