@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/lint"
 	"github.com/mcpscope/mcpscope/surface"
@@ -83,7 +85,7 @@ func parseLint(args []string) (*common, lintArgs, error) {
 	}
 	if a.profiles != "all" {
 		for _, p := range strings.Split(a.profiles, ",") {
-			if !contains(lint.Profiles, p) {
+			if !slices.Contains(lint.Profiles, p) {
 				return nil, a, usageErr("--profile %q: use %s, or all", p, strings.Join(lint.Profiles, ", "))
 			}
 		}
@@ -117,7 +119,18 @@ func lintInputs(ctx context.Context, c *common, a lintArgs, stderr io.Writer) ([
 			add(fileServerName(spec, s), s)
 			continue
 		}
-		s, err := loadSurface(ctx, c, spec, stderr)
+		if strings.ContainsAny(spec, "/\\") && !client.IsURL(spec) || strings.HasSuffix(spec, ".json") || strings.HasSuffix(spec, ".jsonl") {
+			return nil, usageErr("%s: no such file", spec)
+		}
+		src, err := c.sources()
+		if err != nil {
+			return nil, err
+		}
+		srv, err := c.serverTarget(ctx, src, "server", spec)
+		if err != nil {
+			return nil, err
+		}
+		s, err := liveSurface(ctx, c, srv, spec, stderr)
 		if err != nil {
 			return nil, err
 		}
