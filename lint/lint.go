@@ -69,15 +69,18 @@ type Options struct {
 }
 
 // Input is one server's surface and the name a host gives it (a config key: Claude
-// Code builds mcp__NAME__tool from it).
+// Code builds mcp__NAME__tool from it). File is the file it was read from, if any
+// (SARIF points its results there).
 type Input struct {
 	Name    string
+	File    string
 	Surface *surface.Surface
 }
 
 // Report is what a lint found for one server.
 type Report struct {
 	Server    string    `json:"server"`
+	File      string    `json:"file,omitempty"`
 	Tokenizer string    `json:"tokenizer"`
 	Total     Cost      `json:"total"`
 	Costs     []Cost    `json:"costs"` // heaviest first
@@ -120,7 +123,7 @@ func Run(in []Input, opts Options) []Report {
 	out := make([]Report, len(in))
 	for i, s := range in {
 		r := &out[i]
-		r.Server = s.Name
+		r.Server, r.File = s.Name, s.File
 		r.Tokenizer = TokenizerName
 		r.Costs, r.Total = costs(s.Surface)
 		c := &checker{server: s.Name, want: want}

@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
@@ -271,7 +272,7 @@ func TestPoisonedServersAcrossASession(t *testing.T) {
 func TestOutputs(t *testing.T) {
 	r := one(t, "s", `[{"name":"t\u200b","description":"x\u001b[2Jy <IMPORTANT>z</IMPORTANT>","inputSchema":{"type":"object"}}]`)
 	var text bytes.Buffer
-	if err := Write(&text, "text", []Report{r}, 5); err != nil {
+	if err := Write(&text, "text", []Report{r}, WriteOptions{Top: 5}); err != nil {
 		t.Fatal(err)
 	}
 	out := text.String()
@@ -284,7 +285,7 @@ func TestOutputs(t *testing.T) {
 		}
 	}
 	var js bytes.Buffer
-	if err := Write(&js, "json", []Report{r}, 0); err != nil {
+	if err := Write(&js, "json", []Report{r}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var back struct{ Servers []Report }
@@ -294,7 +295,54 @@ func TestOutputs(t *testing.T) {
 	if back.Servers[0].Costs[0].Name != "t\u200b" {
 		t.Errorf("json changed the name: %q", back.Servers[0].Costs[0].Name)
 	}
-	if err := Write(&js, "sarif-2", nil, 0); err == nil {
+	if err := Write(&js, "sarif-2", nil, WriteOptions{}); err == nil {
 		t.Error("an unknown format was accepted")
+	}
+}
+
+// SARIF for code scanning and JUnit for CI reports: each finding once, at its rule,
+// with its level; a case fails at --fail-on's level. (The SARIF is also validated
+// against the OASIS schema in cmd/mcpscope's TestLintSARIFIsValid.)
+func TestSARIFAndJUnit(t *testing.T) {
+	r := one(t, "s", `[{"name":"files.read","description":"Reads.\u0007","inputSchema":{"type":"object","properties":{"p":{"type":"string"}}}},{"name":"ok","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}]`, "openai", "security")
+	r.File = "surfaces/s.json"
+	var b bytes.Buffer
+	if err := Write(&b, "sarif", []Report{r}, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var log sarifLog
+	if err := json.Unmarshal(b.Bytes(), &log); err != nil || log.Version != "2.1.0" || len(log.Runs) != 1 {
+		t.Fatalf("sarif: %v\n%s", err, b.String())
+	}
+	run := log.Runs[0]
+	if len(run.Results) != len(r.Findings) {
+		t.Errorf("%d results for %d findings", len(run.Results), len(r.Findings))
+	}
+	for _, res := range run.Results {
+		if run.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID {
+			t.Errorf("result %s points at rule %d, %s", res.RuleID, res.RuleIndex, run.Tool.Driver.Rules[res.RuleIndex].ID)
+		}
+		loc := res.Locations[0]
+		if loc.PhysicalLocation == nil || loc.PhysicalLocation.ArtifactLocation.URI != "surfaces/s.json" || !strings.HasPrefix(loc.LogicalLocations[0].FullyQualifiedName, "s/tool ") {
+			t.Errorf("result %s located at %+v", res.RuleID, loc)
+		}
+	}
+	b.Reset()
+	if err := Write(&b, "junit", []Report{r}, WriteOptions{FailOn: Error}); err != nil {
+		t.Fatal(err)
+	}
+	var suites junitSuites
+	if err := xml.Unmarshal(b.Bytes(), &suites); err != nil {
+		t.Fatalf("junit: %v\n%s", err, b.String())
+	}
+	s := suites.Suites[0]
+	if len(rulesOf(r)["hidden-characters"]) != 1 {
+		t.Errorf("a BEL in a description is not told: %+v", r.Findings)
+	}
+	if s.Tests != 2 || s.Failures != 1 || s.Cases[0].Failure == nil && s.Cases[1].Failure == nil {
+		t.Errorf("junit: %d tests, %d failures:\n%s", s.Tests, s.Failures, b.String())
+	}
+	if strings.ContainsRune(b.String(), 0x07) {
+		t.Error("junit carries a control character XML cannot hold")
 	}
 }

@@ -12,11 +12,16 @@ import (
 )
 
 // Formats Write takes.
-var Formats = []string{"text", "json"}
+var Formats = []string{"text", "json", "sarif", "junit"}
 
-// Write renders reports in format (text or json). top bounds the cost rows of each
-// server in text (0: all).
-func Write(w io.Writer, format string, reports []Report, top int) error {
+// WriteOptions shape a report.
+type WriteOptions struct {
+	Top    int      // text: the heaviest N definitions of each server (0: all)
+	FailOn Severity // junit: a case fails with a finding this bad or worse
+}
+
+// Write renders reports in format: text, json, sarif (2.1.0) or junit.
+func Write(w io.Writer, format string, reports []Report, o WriteOptions) error {
 	bw := bufio.NewWriter(w)
 	var err error
 	switch format {
@@ -26,10 +31,17 @@ func Write(w io.Writer, format string, reports []Report, top int) error {
 		err = enc.Encode(struct {
 			Reports []Report `json:"servers"`
 		}{reports})
+	case "sarif":
+		err = writeSARIF(bw, reports)
+	case "junit":
+		if o.FailOn == "" {
+			o.FailOn = Error
+		}
+		err = writeJUnit(bw, reports, o.FailOn)
 	case "text", "":
-		err = writeText(bw, reports, top)
+		err = writeText(bw, reports, o.Top)
 	default:
-		return fmt.Errorf("lint: unknown format %q (text or json)", format)
+		return fmt.Errorf("lint: unknown format %q (text, json, sarif or junit)", format)
 	}
 	if err != nil {
 		return err

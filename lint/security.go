@@ -75,13 +75,15 @@ func (c *checker) text(object, name, ptr, key, s string) {
 }
 
 // hidden names the invisible characters in s ("" when there are none): what the
-// terminal sanitizer escapes (format characters, bidi controls, tags, C1 controls),
-// counted per code point.
+// terminal sanitizer escapes (format characters, bidi controls, tags, C1 controls)
+// and the C0 controls but newline, tab and carriage return (an ESC starts a terminal
+// sequence that can hide text where no sanitizer runs), counted per code point.
 func hidden(s string) string {
 	counts := map[rune]int{}
 	var order []rune
 	for _, r := range s {
-		if r < 0x80 || !termsafe.Escaped(r) && !unicode.Is(unicode.Cf, r) {
+		control := r < 0x20 && r != '\n' && r != '\t' && r != '\r' || r == 0x7f // ESC starts a terminal sequence
+		if !control && (r < 0x80 || !termsafe.Escaped(r) && !unicode.Is(unicode.Cf, r)) {
 			continue
 		}
 		if counts[r] == 0 {

@@ -48,7 +48,7 @@ func runLint(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if isTerminal(stdout) && c.format == "json" {
 		stdout = termsafe.NewWriter(stdout)
 	}
-	if err := lint.Write(stdout, c.format, reports, a.top); err != nil {
+	if err := lint.Write(stdout, c.format, reports, lint.WriteOptions{Top: a.top, FailOn: lint.Severity(a.failOn)}); err != nil {
 		return err
 	}
 	if a.failOn != "none" {
@@ -75,8 +75,8 @@ func parseLint(args []string) (*common, lintArgs, error) {
 	if err != nil {
 		return nil, a, err
 	}
-	if c.format != "text" && c.format != "json" {
-		return nil, a, usageErr("--format %q: use text or json", c.format)
+	if !slices.Contains(lint.Formats, c.format) {
+		return nil, a, usageErr("--format %q: use %s", c.format, strings.Join(lint.Formats, ", "))
 	}
 	switch a.failOn {
 	case "error", "warning", "none":
@@ -104,11 +104,11 @@ func parseLint(args []string) (*common, lintArgs, error) {
 // login question do not mix), each under the name a host would give it.
 func lintInputs(ctx context.Context, c *common, a lintArgs, stderr io.Writer) ([]lint.Input, error) {
 	var in []lint.Input
-	add := func(name string, s *surface.Surface) {
+	add := func(name, file string, s *surface.Surface) {
 		for _, p := range s.Problems {
 			fmt.Fprintf(stderr, "mcpscope: note: %s: %s\n", s.Label, p)
 		}
-		in = append(in, lint.Input{Name: name, Surface: s})
+		in = append(in, lint.Input{Name: name, File: file, Surface: s})
 	}
 	for _, spec := range a.specs {
 		if f, ok := surface.ParseFile(spec); ok {
@@ -116,7 +116,7 @@ func lintInputs(ctx context.Context, c *common, a lintArgs, stderr io.Writer) ([
 			if err != nil {
 				return nil, err
 			}
-			add(fileServerName(spec, s), s)
+			add(fileServerName(spec, s), spec, s)
 			continue
 		}
 		if strings.ContainsAny(spec, "/\\") && !client.IsURL(spec) || strings.HasSuffix(spec, ".json") || strings.HasSuffix(spec, ".jsonl") {
@@ -134,7 +134,7 @@ func lintInputs(ctx context.Context, c *common, a lintArgs, stderr io.Writer) ([
 		if err != nil {
 			return nil, err
 		}
-		add(spec, s)
+		add(spec, "", s)
 	}
 	if len(a.argv) > 0 {
 		srv := commandServer(a.argv)
@@ -142,7 +142,7 @@ func lintInputs(ctx context.Context, c *common, a lintArgs, stderr io.Writer) ([
 		if err != nil {
 			return nil, err
 		}
-		add(srv.spec.Name, s)
+		add(srv.spec.Name, "", s)
 	}
 	if c.multi() {
 		servers, err := c.namedServers(ctx, nil, nil)
@@ -154,7 +154,7 @@ func lintInputs(ctx context.Context, c *common, a lintArgs, stderr io.Writer) ([
 			if err != nil {
 				return nil, err
 			}
-			add(srv.spec.Name, s)
+			add(srv.spec.Name, "", s)
 		}
 	}
 	return in, nil

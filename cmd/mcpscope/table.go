@@ -101,7 +101,7 @@ NAMEs, host, --server/--all, or a command after --.
 			exits: `Exit codes: 0 no finding at --fail-on's level (default error), 1 one or more (or a
 server failed), 2 usage error.`,
 			run:     runLint,
-			formats: []string{"text", "json"}, complete: "file"},
+			formats: []string{"text", "json", "sarif", "junit"}, complete: "file"},
 		oneServer("resources", "", "list a server's resources (every page of resources/list)",
 			"Lists the server's resources: URI, name, MIME type, size and description."+prefix, runResources),
 		oneServer("templates", "", "list resource templates and their variables",
