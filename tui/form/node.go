@@ -10,25 +10,24 @@ import (
 	"strings"
 )
 
-type kind int
+// kind is package fields' Kind: the form builds one node per kind that
+// fields.Classify gives (fields.KindMaybe never becomes a node: the X of "X or
+// null" does), and names it as fields does.
+type kind = fields.Kind
 
 const (
-	kString kind = iota
-	kNumber
-	kInteger
-	kBool
-	kEnum   // one of a list of values
-	kMulti  // array of enum values: a set of checkboxes
-	kArray  // list of items built from one item schema
-	kObject // section of properties
-	kUnion  // oneOf/anyOf: a variant selector and the chosen variant's fields
-	kConst  // a fixed value, shown but not edited
-	kJSON   // raw JSON text for anything the form cannot express
+	kString  = fields.KindString
+	kNumber  = fields.KindNumber
+	kInteger = fields.KindInteger
+	kBool    = fields.KindBool
+	kEnum    = fields.KindEnum   // one of a list of values
+	kMulti   = fields.KindMulti  // array of enum values: a set of checkboxes
+	kArray   = fields.KindArray  // list of items built from one item schema
+	kObject  = fields.KindObject // section of properties
+	kUnion   = fields.KindUnion  // oneOf/anyOf: a variant selector and the chosen variant's fields
+	kConst   = fields.KindConst  // a fixed value, shown but not edited
+	kJSON    = fields.KindJSON   // raw JSON text for anything the form cannot express
 )
-
-func (k kind) String() string {
-	return [...]string{"string", "number", "integer", "boolean", "choice", "multi-select", "array", "object", "variant", "constant", "JSON"}[k]
-}
 
 // node is one field of the form. Which members are used depends on k.
 type node struct {
