@@ -11,6 +11,7 @@ import (
 // taken as a nullable X.
 type Field struct {
 	Name        string
+	Kind        Kind   // what the TUI's form makes of the property (Classify); KindJSON when Err
 	Type        string // string, number, integer, boolean, array, object; "" when the schema gives none or a union of several
 	Title       string
 	Description string
@@ -45,7 +46,7 @@ func Top(schema json.RawMessage) ([]Field, error) {
 	var out []Field
 	for _, k := range props.keysOrNil() {
 		f := Field{Name: k, Required: required[k]}
-		d.fill(&f, props.Vals[k])
+		d.fill(&f, props.Vals[k], 0)
 		out = append(out, f)
 	}
 	return out, nil
@@ -59,64 +60,41 @@ func (o *Map) keysOrNil() []string {
 	return o.Keys
 }
 
-// fill classifies one property's schema into f, as tui/form's builder does: a const,
-// the choices of an enum (or of a oneOf/anyOf of consts), "X or null" as a nullable X,
-// a type list with null, or the type the keywords imply.
-func (d *Doc) fill(f *Field, v any) {
+// fill reads one property's schema into f through Classify, the classifier
+// tui/form's builder uses too: a const, the choices of an enum (or of a oneOf/anyOf
+// of consts), "X or null" as a nullable X (the keywords beside the union applied to
+// the X, as the form applies them), a type list with null, or the type the keywords
+// imply.
+func (d *Doc) fill(f *Field, v any, depth int) {
+	f.Kind = KindJSON // what the form makes of a schema it cannot read
+	if depth > MaxDepth {
+		f.Err = fmt.Errorf("nested too deeply (over %d levels)", MaxDepth)
+		return
+	}
 	s, _, err := d.Normalize(v, 0)
 	if err != nil {
 		f.Err = err
 		return
 	}
-	f.Title, f.Description = s.Str("title"), s.Str("description")
-	if def, ok := s.Get("default"); ok {
-		f.Default = json.RawMessage(Encode(def, ""))
-	}
-	if c, ok := s.Get("const"); ok {
-		f.Type, f.Enum = TypeOf(c), []string{CompactText(c)}
-		return
-	}
-	if opts, nullable, ok := d.EnumOptions(s); ok {
-		f.Nullable = nullable || hasNull(s)
-		f.Enum = optionTexts(opts)
-		f.Type = firstType(s)
-		if f.Type == "" {
-			f.Type = sameType(opts)
+	if depth == 0 {
+		f.Title, f.Description = s.Str("title"), s.Str("description")
+		if def, ok := s.Get("default"); ok {
+			f.Default = json.RawMessage(Encode(def, ""))
 		}
-		return
 	}
-	if variants := UnionVariants(s); variants != nil {
-		var keep []any
-		for _, v := range variants {
-			if vs, _, err := d.Normalize(v, 0); err == nil && IsNullSchema(vs) {
-				f.Nullable = true
-				continue
-			}
-			keep = append(keep, v)
-		}
-		if len(keep) == 1 {
-			inner := Field{}
-			d.fill(&inner, keep[0])
-			f.Type, f.Enum, f.Err = inner.Type, inner.Enum, inner.Err
-			f.Nullable = f.Nullable || inner.Nullable
-		}
-		return // several variants: no one type
-	}
-	f.Nullable = hasNull(s)
-	f.Type = firstType(s)
-	if f.Type == "" && len(nonNull(s)) == 0 {
-		f.Type = InferType(s)
-	}
-	if f.Type == "array" {
-		items, ok := s.Get("items")
-		if !ok {
-			return
-		}
-		if is, _, err := d.Normalize(items, 0); err == nil {
-			if opts, _, ok := d.EnumOptions(is); ok {
-				f.Enum = optionTexts(opts)
-			}
-		}
+	c := d.Classify(s, false)
+	f.Kind, f.Type = c.Kind, c.Type
+	f.Nullable = f.Nullable || c.Nullable
+	switch c.Kind {
+	case KindConst:
+		f.Enum = []string{CompactText(c.Value)}
+	case KindEnum, KindMulti:
+		f.Enum = optionTexts(c.Options)
+	case KindMaybe:
+		// X or null: the field is the X, nullable. The title, description and
+		// default stay those written beside the union. A $ref back to the
+		// property makes this walk repeat: depth bounds it.
+		d.fill(f, c.Inner, depth+1)
 	}
 }
 

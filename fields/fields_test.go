@@ -15,6 +15,8 @@ func TestTop(t *testing.T) {
 		{"multi-select", `{"properties":{"m":{"type":"array","items":{"enum":["a","b"]}}}}`, "m:array[a|b]"},
 		{"several types: none", `{"properties":{"u":{"type":["integer","string"]}}}`, "u:"},
 		{"implied type", `{"properties":{"s":{"maxLength":3}}}`, "s:string"},
+		{"keywords beside a union apply to its variant", `{"properties":{"n":{"type":"integer","anyOf":[{"minimum":1},{"type":"null"}]}}}`, "n:integer?"},
+		{"a $ref back to itself ends", `{"$defs":{"R":{"anyOf":[{"$ref":"#/$defs/R"},{"type":"null"}]}},"properties":{"r":{"$ref":"#/$defs/R"}}}`, "r:?"},
 		{"allOf at the root", `{"allOf":[{"properties":{"a":{"type":"string"}}},{"properties":{"b":{"type":"integer"}}}]}`, "a:string b:integer"},
 	} {
 		top, err := Top(json.RawMessage(c.schema))

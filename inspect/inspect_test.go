@@ -84,3 +84,18 @@ func TestBuildArgsReadsTheSchemaAsTheFormDoes(t *testing.T) {
 		t.Errorf("n=five for an integer: %v", err)
 	}
 }
+
+// TestBuildArgsReadsTheTypeBesideAUnion: "an integer, at least 1, or null" written as
+// {"type":"integer","anyOf":[{"minimum":1},{"type":"null"}]} is an integer for the
+// form (the keywords beside a union apply to its variant); key=value read the variant
+// alone, guessed a number from its minimum, and sent n=1.5 to a tool that takes
+// integers.
+func TestBuildArgsReadsTheTypeBesideAUnion(t *testing.T) {
+	tl := tool(`{"type":"object","properties":{"n":{"type":"integer","anyOf":[{"minimum":1},{"type":"null"}]}}}`)
+	if got, err := BuildArgs(tl, "", []string{"n=1.5"}); err == nil || !strings.Contains(err.Error(), "integer") {
+		t.Errorf("n=1.5 for an integer or null: %s, %v", got, err)
+	}
+	if got, err := BuildArgs(tl, "", []string{"n=3"}); err != nil || string(got) != `{"n":3}` {
+		t.Errorf("n=3: %s, %v", got, err)
+	}
+}

@@ -43,6 +43,11 @@ const maxLoggers = 4096
 
 func (f *logFilter) active() bool { return f.min > 0 || f.logger != "" }
 
+// takesKeys reports whether the Logs tab's keys are its own now, not commands: the
+// logger field is typed, or the level picker is open (its keys until enter or esc;
+// q, the digits and ]/[ do not act behind it).
+func (f *logFilter) takesKeys() bool { return f.typing || f.picking }
+
 func levelIndex(level string) uint8 {
 	for i, l := range client.LogLevels {
 		if strings.EqualFold(l, level) {

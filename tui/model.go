@@ -301,8 +301,7 @@ func (m *model) interruptCalls(server string) {
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
 func (m *model) typing() bool {
-	t := views[m.tab].typing // the shown view's field (views.go)
-	return m.dialogs.typing() || m.list.filtering || m.traffic.typing || (t != nil && t(m))
+	return m.dialogs.typing() || m.list.filtering || m.viewTyping() // each declares it (dialog.go, views.go)
 }
 
 // Update handles a message: update routes it to the part of the screen it belongs
@@ -712,14 +711,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, m.keys.NextPane), key.Matches(k, m.keys.PrevPane):
-		if m.focus == paneRight && m.tab == tabTool && m.form != nil && !m.formEdgeTab(k) {
-			return m.forwardToField(k)
-		}
-		if m.focus == paneRight && m.tab == tabResources && m.res.tpl != nil && m.res.tpl.form != nil {
-			return m.resourcesKeys().route(m, k) // tab moves between the template's fields
-		}
-		if m.focus == paneRight && m.tab == tabPrompts && m.prompts.wantsTab() {
-			return m.promptsKeys().route(m, k) // tab moves between the prompt's fields
+		if m.viewTakesTab(k) {
+			return m.viewKeys().route(m, k) // tab moves between the view's fields (views.go)
 		}
 		if m.focus == paneList {
 			m.focus = paneRight

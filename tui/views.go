@@ -64,9 +64,15 @@ type viewSpec struct {
 	// reconnect is fetched again). Nil: nothing. It must be cheap: say what is
 	// missing and return the command that fetches it.
 	shown func(*model) tea.Cmd
-	// typing says keys are text in one of the view's fields now (q and the digits
-	// are then typed, not commands). Nil: the view has no field.
+	// typing says keys are text in one of the view's fields now, or otherwise
+	// the view's own until it is done (a picker): q, the digits, ]/[, ? and : are
+	// then the view's, not commands (model.typing asks it, onKey obeys). Nil: the
+	// view has no field.
 	typing func(*model) bool
+	// tabs says tab (or shift+tab: k) moves between the view's fields now, so it
+	// goes to the view's key table instead of switching panes (onKey asks it while
+	// the view has the keyboard). Nil: tab always switches panes.
+	tabs func(m *model, k tea.KeyPressMsg) bool
 	// scroll is the mouse wheel over the view. Nil: the wheel does nothing there.
 	scroll func(m *model, delta int)
 }
@@ -80,7 +86,11 @@ func init() {
 	views = [tabCount]viewSpec{
 		tabTool: {name: "Tool", key: digit("1", "tool (enter: its form)"),
 			draw: (*model).toolTab, keys: (*model).toolKeys,
-			typing: func(m *model) bool { return m.focus == paneRight && m.form != nil },
+			typing: func(m *model) bool { return m.focus == paneRight && m.form != nil && !m.toolRaw },
+			// The form's tab moves between its fields, and leaves the form only when
+			// there is nothing to move to; the tool's detail shown instead of the
+			// form (v) takes no tab.
+			tabs:   func(m *model, k tea.KeyPressMsg) bool { return m.form != nil && !m.toolRaw && !m.formEdgeTab(k) },
 			scroll: func(m *model, d int) { m.detail.scroll(d) }},
 		tabResult: {name: "Result", key: digit("2", "result"),
 			badge: func(m *model) string {
@@ -93,6 +103,7 @@ func init() {
 			scroll: func(m *model, d int) { m.result.scroll(d) }},
 		tabTraffic: {name: "Traffic", key: digit("3", "traffic"),
 			draw: func(m *model, w, h int) string { return m.traffic.view(m.st, w, h) }, keys: (*model).trafficKeys,
+			typing: func(m *model) bool { return m.traffic.typing }, // the search field, wherever the focus
 			scroll: func(m *model, d int) {
 				if m.traffic.open {
 					m.traffic.detail.scroll(d)
@@ -102,7 +113,7 @@ func init() {
 			}},
 		tabLogs: {name: "Logs", key: digit("4", "logs"),
 			draw: (*model).logsTabView, keys: (*model).logsKeys,
-			typing: func(m *model) bool { return m.logFilter.typing }, // the logger field, wherever the focus
+			typing: func(m *model) bool { return m.logFilter.takesKeys() }, // the logger field or the level picker, wherever the focus
 			scroll: func(m *model, d int) {
 				if m.logFilter.active() {
 					m.logFilter.view.scroll(d)
@@ -128,11 +139,13 @@ func init() {
 			draw:    (*model).resourcesView, keys: (*model).resourcesKeys,
 			enter:  (*model).enterResources,
 			typing: func(m *model) bool { return m.focus == paneRight && m.res.typing() },
+			tabs:   func(m *model, _ tea.KeyPressMsg) bool { return m.res.tpl != nil && m.res.tpl.form != nil }, // a template's variables
 			scroll: func(m *model, d int) { m.res.scroll(d) }},
 		tabPrompts: {name: "Prompts", key: digit("9", "prompts"),
 			visible: (*model).hasPrompts,
 			draw:    (*model).promptsView, keys: (*model).promptsKeys, shown: (*model).ensurePrompts,
-			typing: func(m *model) bool { return m.focus == paneRight && m.prompts.typing() }},
+			typing: func(m *model) bool { return m.focus == paneRight && m.prompts.typing() },
+			tabs:   func(m *model, _ tea.KeyPressMsg) bool { return m.prompts.wantsTab() }}, // an open prompt's arguments
 		tabTasks: {name: "Tasks", key: digit("0", "tasks"),
 			visible: func(m *model) bool { return len(m.tasks.items) > 0 }, keyOffHelp: true,
 			draw: (*model).tasksTabView, keys: (*model).tasksKeys},
@@ -190,6 +203,19 @@ func tabOf(k tea.KeyPressMsg) (tab, bool) {
 		}
 	}
 	return 0, false
+}
+
+// viewTyping reports whether the shown view takes keys as its own now (its typing).
+func (m *model) viewTyping() bool {
+	t := views[m.tab].typing
+	return t != nil && t(m)
+}
+
+// viewTakesTab reports whether tab or shift+tab (k) goes to the view that has the
+// keyboard, to move between its fields, rather than switching panes.
+func (m *model) viewTakesTab(k tea.KeyPressMsg) bool {
+	t := views[m.tab].tabs
+	return m.focus == paneRight && t != nil && t(m, k)
 }
 
 // enterTab does what opening the shown view needs (its enter).

@@ -609,67 +609,20 @@ func isTyping(m tea.KeyPressMsg) bool {
 	return true
 }
 
-// edit applies a key to the focused row and reports whether a value changed.
+// edit applies a key to the focused row and reports whether a value changed. Each
+// kind of row, and of field, has its own step below.
 func (f *Form) edit(r row, m tea.KeyPressMsg) bool {
 	n := r.n
 	if n.nullable && n.isNull {
-		// Typing into a null field, or toggling it, brings it back.
-		if !(isTyping(m) || key.Matches(m, f.keys.Toggle, f.keys.NextValue, f.keys.PrevValue)) {
-			return false
-		}
-		n.isNull = false
-		if n.isText() && isTyping(m) {
-			n.ed.insert(m.Text)
-		}
-		return true
+		return f.editNull(n, m)
 	}
 	switch r.kind {
 	case rowOption:
-		if key.Matches(m, f.keys.Toggle, f.keys.Choose) {
-			if j := slices.Index(n.msel, r.sub); j >= 0 {
-				n.msel = slices.Delete(n.msel, j, j+1)
-			} else {
-				n.msel = append(n.msel, r.sub)
-			}
-			return true
-		}
-		return false
+		return f.editOption(n, r.sub, m)
 	case rowVariant:
-		d := 0
-		switch {
-		case key.Matches(m, f.keys.NextValue, f.keys.Toggle):
-			d = 1
-		case key.Matches(m, f.keys.PrevValue):
-			d = -1
-		}
-		if d == 0 || len(n.variants) == 0 {
-			return false
-		}
-		n.vsel = (n.vsel + d + len(n.variants)) % len(n.variants)
-		n.present = true
-		return true
+		return f.editVariant(n, m)
 	case rowHeader:
-		if key.Matches(m, f.keys.Clear) && !n.required {
-			switch n.k {
-			case kArray:
-				if len(n.items) == 0 && n.present {
-					n.present = false
-					return true
-				}
-			case kMulti:
-				if len(n.msel) > 0 || n.present {
-					n.msel, n.present = nil, false
-					return true
-				}
-			case kObject:
-				// An optional section typed into can be switched off again.
-				if n.parent != nil && n.isSet() {
-					n.clear()
-					return true
-				}
-			}
-		}
-		return false
+		return f.editHeader(n, m)
 	case rowNote:
 		return false
 	}
@@ -677,62 +630,148 @@ func (f *Form) edit(r row, m tea.KeyPressMsg) bool {
 	case kString, kNumber, kInteger, kJSON:
 		return f.editText(n, m)
 	case kBool:
-		switch {
-		case key.Matches(m, f.keys.Toggle, f.keys.NextValue, f.keys.PrevValue):
-			n.bval = !n.bval || !n.bset
-			n.bset = true
-		case key.Matches(m, f.keys.Clear):
-			if n.required || !n.bset {
-				return false
-			}
-			n.bset, n.bval = false, false
-		case isTyping(m) && strings.ContainsAny(strings.ToLower(m.Text), "ty1"):
-			n.bset, n.bval = true, true
-		case isTyping(m) && strings.ContainsAny(strings.ToLower(m.Text), "fn0"):
-			n.bset, n.bval = true, false
-		default:
-			return false
-		}
-		return true
+		return f.editBool(n, m)
 	case kEnum:
-		count := len(n.opts)
-		switch {
-		case key.Matches(m, f.keys.NextValue, f.keys.Toggle):
-			n.sel++
-			if n.sel >= count {
-				n.sel = 0
-				if !n.required {
-					n.sel = -1
-				}
-			}
-		case key.Matches(m, f.keys.PrevValue):
-			n.sel--
-			if n.sel < -1 || (n.sel == -1 && n.required) {
-				n.sel = count - 1
-			}
-		case key.Matches(m, f.keys.Clear):
-			if n.sel < 0 {
-				return false
-			}
-			n.sel = -1
-		case isTyping(m):
-			// Jump to the next choice starting with what was typed.
-			t := strings.ToLower(m.Text)
-			for k := 1; k <= count; k++ {
-				j := (n.sel + k + count) % count
-				if j < 0 {
-					j += count
-				}
-				if strings.HasPrefix(strings.ToLower(n.opts[j].Label), t) {
-					n.sel = j
-					return true
-				}
-			}
-			return false
-		default:
+		return f.editEnum(n, m)
+	}
+	return false
+}
+
+// editNull: typing into a null field, or toggling it, brings it back; any other key
+// leaves it null.
+func (f *Form) editNull(n *node, m tea.KeyPressMsg) bool {
+	if !(isTyping(m) || key.Matches(m, f.keys.Toggle, f.keys.NextValue, f.keys.PrevValue)) {
+		return false
+	}
+	n.isNull = false
+	if n.isText() && isTyping(m) {
+		n.ed.insert(m.Text)
+	}
+	return true
+}
+
+// editOption: space or enter toggles choice sub of a multi-select.
+func (f *Form) editOption(n *node, sub int, m tea.KeyPressMsg) bool {
+	if !key.Matches(m, f.keys.Toggle, f.keys.Choose) {
+		return false
+	}
+	if j := slices.Index(n.msel, sub); j >= 0 {
+		n.msel = slices.Delete(n.msel, j, j+1)
+	} else {
+		n.msel = append(n.msel, sub)
+	}
+	return true
+}
+
+// editVariant: →/space and ← cycle a union's chosen variant.
+func (f *Form) editVariant(n *node, m tea.KeyPressMsg) bool {
+	d := 0
+	switch {
+	case key.Matches(m, f.keys.NextValue, f.keys.Toggle):
+		d = 1
+	case key.Matches(m, f.keys.PrevValue):
+		d = -1
+	}
+	if d == 0 || len(n.variants) == 0 {
+		return false
+	}
+	n.vsel = (n.vsel + d + len(n.variants)) % len(n.variants)
+	n.present = true
+	return true
+}
+
+// editHeader: clear on an optional section's header takes back an empty array, a
+// multi-select's choices, or an object typed into.
+func (f *Form) editHeader(n *node, m tea.KeyPressMsg) bool {
+	if !key.Matches(m, f.keys.Clear) || n.required {
+		return false
+	}
+	switch n.k {
+	case kArray:
+		if len(n.items) == 0 && n.present {
+			n.present = false
+			return true
+		}
+	case kMulti:
+		if len(n.msel) > 0 || n.present {
+			n.msel, n.present = nil, false
+			return true
+		}
+	case kObject:
+		// An optional section typed into can be switched off again.
+		if n.parent != nil && n.isSet() {
+			n.clear()
+			return true
+		}
+	}
+	return false
+}
+
+// editBool: toggle, clear (an optional one), or a typed t/y/1 or f/n/0.
+func (f *Form) editBool(n *node, m tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(m, f.keys.Toggle, f.keys.NextValue, f.keys.PrevValue):
+		n.bval = !n.bval || !n.bset
+		n.bset = true
+	case key.Matches(m, f.keys.Clear):
+		if n.required || !n.bset {
 			return false
 		}
-		return true
+		n.bset, n.bval = false, false
+	case isTyping(m) && strings.ContainsAny(strings.ToLower(m.Text), "ty1"):
+		n.bset, n.bval = true, true
+	case isTyping(m) && strings.ContainsAny(strings.ToLower(m.Text), "fn0"):
+		n.bset, n.bval = true, false
+	default:
+		return false
+	}
+	return true
+}
+
+// editEnum: cycle the choices (through none, when optional), clear, or jump to the
+// next choice starting with what was typed.
+func (f *Form) editEnum(n *node, m tea.KeyPressMsg) bool {
+	count := len(n.opts)
+	switch {
+	case key.Matches(m, f.keys.NextValue, f.keys.Toggle):
+		n.sel++
+		if n.sel >= count {
+			n.sel = 0
+			if !n.required {
+				n.sel = -1
+			}
+		}
+	case key.Matches(m, f.keys.PrevValue):
+		n.sel--
+		if n.sel < -1 || (n.sel == -1 && n.required) {
+			n.sel = count - 1
+		}
+	case key.Matches(m, f.keys.Clear):
+		if n.sel < 0 {
+			return false
+		}
+		n.sel = -1
+	case isTyping(m):
+		return jumpToChoice(n, m.Text)
+	default:
+		return false
+	}
+	return true
+}
+
+// jumpToChoice moves an enum to the next choice whose label starts with text.
+func jumpToChoice(n *node, text string) bool {
+	count := len(n.opts)
+	t := strings.ToLower(text)
+	for k := 1; k <= count; k++ {
+		j := (n.sel + k + count) % count
+		if j < 0 {
+			j += count
+		}
+		if strings.HasPrefix(strings.ToLower(n.opts[j].Label), t) {
+			n.sel = j
+			return true
+		}
 	}
 	return false
 }

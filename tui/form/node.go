@@ -10,25 +10,24 @@ import (
 	"strings"
 )
 
-type kind int
+// kind is package fields' Kind: the form builds one node per kind that
+// fields.Classify gives (fields.KindMaybe never becomes a node: the X of "X or
+// null" does), and names it as fields does.
+type kind = fields.Kind
 
 const (
-	kString kind = iota
-	kNumber
-	kInteger
-	kBool
-	kEnum   // one of a list of values
-	kMulti  // array of enum values: a set of checkboxes
-	kArray  // list of items built from one item schema
-	kObject // section of properties
-	kUnion  // oneOf/anyOf: a variant selector and the chosen variant's fields
-	kConst  // a fixed value, shown but not edited
-	kJSON   // raw JSON text for anything the form cannot express
+	kString  = fields.KindString
+	kNumber  = fields.KindNumber
+	kInteger = fields.KindInteger
+	kBool    = fields.KindBool
+	kEnum    = fields.KindEnum   // one of a list of values
+	kMulti   = fields.KindMulti  // array of enum values: a set of checkboxes
+	kArray   = fields.KindArray  // list of items built from one item schema
+	kObject  = fields.KindObject // section of properties
+	kUnion   = fields.KindUnion  // oneOf/anyOf: a variant selector and the chosen variant's fields
+	kConst   = fields.KindConst  // a fixed value, shown but not edited
+	kJSON    = fields.KindJSON   // raw JSON text for anything the form cannot express
 )
-
-func (k kind) String() string {
-	return [...]string{"string", "number", "integer", "boolean", "choice", "multi-select", "array", "object", "variant", "constant", "JSON"}[k]
-}
 
 // node is one field of the form. Which members are used depends on k.
 type node struct {
@@ -355,7 +354,8 @@ func describe(v any) string {
 }
 
 // set loads v into the node, replacing what it held. On error the node may
-// be partly changed; callers work on a fresh tree.
+// be partly changed; callers work on a fresh tree. Each kind of node loads its
+// value in its own step below.
 func (n *node) set(v any) error {
 	n.b.work++
 	if n.b.work > maxSetWork {
@@ -363,157 +363,208 @@ func (n *node) set(v any) error {
 	}
 	n.isNull = false
 	n.pristine = false
-	if v == nil && n.nullable {
-		n.clear()
-		n.isNull = true
+	if v == nil && n.takeNull() {
 		return nil
 	}
-	if v == nil && n.parent != nil && n.parent.k == kArray && (n.k == kNumber || n.k == kInteger || n.k == kEnum) {
-		// An empty array item is sent as null; take it back as empty.
-		n.clear()
-		return nil
-	}
-	mismatch := func(want string) error { return &mismatchError{path: n.path(), want: want, got: v} }
 	switch n.k {
 	case kJSON:
 		n.ed.setText(string(fields.Encode(v, "")))
 		n.present = true
 		return nil
 	case kString:
-		s, ok := v.(string)
-		if !ok {
-			return mismatch("a string")
-		}
-		n.ed.setText(s)
-		n.present = true
+		return n.setString(v)
 	case kNumber, kInteger:
-		switch x := v.(type) {
-		case json.Number:
-			n.ed.setText(string(x))
-		case string:
-			// Text that is not a number is what Value gives for a number
-			// field typed wrong; take it back as typed so a trip through
-			// raw JSON loses nothing. A string holding a number is a real
-			// type mismatch and is refused.
-			if fields.IsNumber(strings.TrimSpace(x)) || strings.TrimSpace(x) == "" {
-				return mismatch("a number")
-			}
-			n.ed.setText(x)
-		default:
-			return mismatch("a number")
-		}
+		return n.setNumber(v)
 	case kBool:
-		x, ok := v.(bool)
-		if !ok {
-			return mismatch("true or false")
-		}
-		n.bval, n.bset = x, true
+		return n.setBool(v)
 	case kConst:
 		if !fields.Equal(v, n.cval) {
-			return mismatch(describe(n.cval))
+			return n.mismatch(describe(n.cval), v)
 		}
+		return nil
 	case kEnum:
-		for i, o := range n.opts {
-			if fields.Equal(o.Val, v) {
-				n.sel = i
-				return nil
-			}
-		}
-		return mismatch("one of the listed values")
+		return n.setEnum(v)
 	case kMulti:
-		arr, ok := v.([]any)
-		if !ok {
-			return mismatch("an array")
-		}
-		n.msel = nil
-	outer:
-		for _, e := range arr {
-			for i, o := range n.opts {
-				if fields.Equal(o.Val, e) {
-					if slices.Contains(n.msel, i) {
-						return mismatch("each choice at most once")
-					}
-					n.msel = append(n.msel, i)
-					continue outer
-				}
-			}
-			return mismatch("listed values only")
-		}
-		n.present = true
+		return n.setMulti(v)
 	case kArray:
-		arr, ok := v.([]any)
-		if !ok {
-			return mismatch("an array")
-		}
-		n.items = nil
-		for _, e := range arr {
-			c := n.newItem()
-			n.items = append(n.items, c)
-			if err := c.set(e); err != nil {
-				return err
-			}
-		}
-		n.present = true
+		return n.setArray(v)
 	case kObject:
-		o, ok := v.(*omap)
-		if !ok {
-			return mismatch("an object")
-		}
-		seen := map[string]bool{}
-		for _, c := range n.props {
-			seen[c.key] = true
-			if cv, ok := o.Get(c.key); ok {
-				if err := c.set(cv); err != nil {
-					return err
-				}
-			} else {
-				c.clear()
-			}
-		}
-		n.extras = nil
-		if n.free {
-			n.pairs = nil
-			for _, k := range o.Keys {
-				kn, vn := n.newPair()
-				kn.ed.setText(k)
-				vn.ed.setText(looseText(o.Vals[k]))
-			}
-			n.present = true
-			return nil
-		}
-		for _, k := range o.Keys {
-			if !seen[k] {
-				if n.extras == nil {
-					n.extras = fields.NewMap()
-				}
-				n.extras.Set(k, o.Vals[k])
-			}
-		}
-		n.present = true
+		return n.setObject(v)
 	case kUnion:
-		order := n.rankVariants(v)
-		var firstErr error
-		for _, i := range order {
-			c := n.kid(i)
-			if err := c.set(v); err != nil {
-				c.clear()
-				if firstErr == nil {
-					firstErr = err
-				}
-				continue
-			}
-			n.vsel = i
-			n.present = true
-			return nil
+		return n.setUnion(v)
+	}
+	return n.mismatch(n.k.String(), v)
+}
+
+// takeNull loads a null into a node that takes one: a nullable node becomes null,
+// and an empty array item (sent as null) comes back empty. It reports whether it did.
+func (n *node) takeNull() bool {
+	if n.nullable {
+		n.clear()
+		n.isNull = true
+		return true
+	}
+	if n.parent != nil && n.parent.k == kArray && (n.k == kNumber || n.k == kInteger || n.k == kEnum) {
+		n.clear()
+		return true
+	}
+	return false
+}
+
+// mismatch is the error of a value that does not fit the node.
+func (n *node) mismatch(want string, got any) error {
+	return &mismatchError{path: n.path(), want: want, got: got}
+}
+
+func (n *node) setString(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return n.mismatch("a string", v)
+	}
+	n.ed.setText(s)
+	n.present = true
+	return nil
+}
+
+func (n *node) setNumber(v any) error {
+	switch x := v.(type) {
+	case json.Number:
+		n.ed.setText(string(x))
+	case string:
+		// Text that is not a number is what Value gives for a number
+		// field typed wrong; take it back as typed so a trip through
+		// raw JSON loses nothing. A string holding a number is a real
+		// type mismatch and is refused.
+		if fields.IsNumber(strings.TrimSpace(x)) || strings.TrimSpace(x) == "" {
+			return n.mismatch("a number", v)
 		}
-		if firstErr == nil {
-			firstErr = mismatch("one of the variants")
-		}
-		return firstErr
+		n.ed.setText(x)
 	default:
-		return mismatch(n.k.String())
+		return n.mismatch("a number", v)
 	}
 	return nil
+}
+
+func (n *node) setBool(v any) error {
+	x, ok := v.(bool)
+	if !ok {
+		return n.mismatch("true or false", v)
+	}
+	n.bval, n.bset = x, true
+	return nil
+}
+
+func (n *node) setEnum(v any) error {
+	for i, o := range n.opts {
+		if fields.Equal(o.Val, v) {
+			n.sel = i
+			return nil
+		}
+	}
+	return n.mismatch("one of the listed values", v)
+}
+
+// setMulti: an array of listed choices, each at most once, kept in its order.
+func (n *node) setMulti(v any) error {
+	arr, ok := v.([]any)
+	if !ok {
+		return n.mismatch("an array", v)
+	}
+	n.msel = nil
+	for _, e := range arr {
+		i := slices.IndexFunc(n.opts, func(o option) bool { return fields.Equal(o.Val, e) })
+		if i < 0 {
+			return n.mismatch("listed values only", v)
+		}
+		if slices.Contains(n.msel, i) {
+			return n.mismatch("each choice at most once", v)
+		}
+		n.msel = append(n.msel, i)
+	}
+	n.present = true
+	return nil
+}
+
+// setArray: one new item per element, each loaded in turn.
+func (n *node) setArray(v any) error {
+	arr, ok := v.([]any)
+	if !ok {
+		return n.mismatch("an array", v)
+	}
+	n.items = nil
+	for _, e := range arr {
+		c := n.newItem()
+		n.items = append(n.items, c)
+		if err := c.set(e); err != nil {
+			return err
+		}
+	}
+	n.present = true
+	return nil
+}
+
+// setObject loads each property the schema lists (clearing those v leaves out); a
+// free object takes every key as a row, any other keeps the keys it does not list
+// as extras, sent back as they came.
+func (n *node) setObject(v any) error {
+	o, ok := v.(*omap)
+	if !ok {
+		return n.mismatch("an object", v)
+	}
+	seen := map[string]bool{}
+	for _, c := range n.props {
+		seen[c.key] = true
+		if cv, ok := o.Get(c.key); ok {
+			if err := c.set(cv); err != nil {
+				return err
+			}
+		} else {
+			c.clear()
+		}
+	}
+	n.extras = nil
+	n.present = true
+	if n.free {
+		n.pairs = nil
+		for _, k := range o.Keys {
+			kn, vn := n.newPair()
+			kn.ed.setText(k)
+			vn.ed.setText(looseText(o.Vals[k]))
+		}
+		return nil
+	}
+	for _, k := range o.Keys {
+		if !seen[k] {
+			if n.extras == nil {
+				n.extras = fields.NewMap()
+			}
+			n.extras.Set(k, o.Vals[k])
+		}
+	}
+	return nil
+}
+
+// setUnion tries the variants v fits best first and keeps the first that takes it;
+// when none does, the first one's error says why.
+func (n *node) setUnion(v any) error {
+	var firstErr error
+	for _, i := range n.rankVariants(v) {
+		c := n.kid(i)
+		if err := c.set(v); err != nil {
+			c.clear()
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		n.vsel = i
+		n.present = true
+		return nil
+	}
+	if firstErr == nil {
+		firstErr = n.mismatch("one of the variants", v)
+	}
+	return firstErr
 }
 
 // rankVariants orders variant indexes for trying a value: those it fits

@@ -108,102 +108,41 @@ func (b *builder) jsonNode(v any, depth int, reason string) *node {
 	return n
 }
 
+// buildNormalized makes the node for a normalized schema. What kind of node it is
+// comes from fields.Classify, the one classifier the CLI and inspect read schemas
+// with too (TestFormAndFieldsReadKindsAlike); this builds the kind's editing node.
 func (b *builder) buildNormalized(s *omap, depth int, root bool) *node {
-	if c, ok := s.Get("const"); ok {
-		n := b.newNode(kConst, s, depth)
-		n.cval = c
-		return n
-	}
-	if opts, nullable, ok := b.EnumOptions(s); ok {
-		n := b.newNode(kEnum, s, depth)
-		n.opts = opts
-		n.nullable = nullable || hasNullType(s)
-		return n
-	}
-	if variants := fields.UnionVariants(s); variants != nil {
-		return b.buildUnion(s, variants, depth)
-	}
-	types := fields.TypeList(s.Vals["type"])
-	nullable := false
-	var nonNull []string
-	for _, t := range types {
-		if t == "null" {
-			nullable = true
-		} else {
-			nonNull = append(nonNull, t)
-		}
-	}
-	if len(types) > 0 && len(nonNull) == 0 {
-		n := b.newNode(kConst, s, depth)
-		n.cval = nil
-		return n
-	}
-	if len(nonNull) > 1 {
-		var variants []any
-		for _, t := range nonNull {
-			vs := s.Clone()
-			vs.Set("type", t)
-			vs.Del("title")
-			vs.Del("description")
-			vs.Del("default")
-			variants = append(variants, vs)
-		}
-		u := s.Clone()
-		u.Del("type")
-		n := b.buildUnionOf(u, variants, depth, "type", false)
-		n.nullable = n.nullable || nullable
-		return n
-	}
-	t := ""
-	if len(nonNull) == 1 {
-		t = nonNull[0]
-	} else {
-		t = fields.InferType(s)
-	}
+	c := b.Classify(s, root)
 	var n *node
-	switch t {
-	case "string":
-		n = b.newNode(kString, s, depth)
-	case "number":
-		n = b.newNode(kNumber, s, depth)
-	case "integer":
-		n = b.newNode(kInteger, s, depth)
-	case "boolean":
-		n = b.newNode(kBool, s, depth)
-	case "object":
+	switch c.Kind {
+	case kConst:
+		n = b.newNode(kConst, s, depth)
+		n.cval = c.Value
+	case kEnum, kMulti:
+		n = b.newNode(c.Kind, s, depth)
+		n.opts = c.Options
+	case kUnion:
+		n = b.buildUnion(s, c, depth)
+	case fields.KindMaybe:
+		n = b.buildMaybe(s, c, depth)
+	case kObject:
 		n = b.buildObject(s, depth, root)
-	case "array":
-		n = b.buildArray(s, depth)
-	default:
-		reason := ""
-		if s.Has("not") && s.Len() == 1 {
-			reason = "schema admits no value"
-		} else if t != "" {
-			reason = fmt.Sprintf("unknown type %q", t)
-		}
-		n = b.jsonNode(s, depth, reason)
+	case kArray:
+		n = b.newNode(kArray, s, depth)
+		n.itemSchema = c.Items
+	case kJSON:
+		n = b.jsonNode(s, depth, c.Reason)
+	default: // string, number, integer, boolean: a field with no more parts
+		n = b.newNode(c.Kind, s, depth)
 	}
-	n.nullable = n.nullable || nullable
+	n.nullable = n.nullable || c.Nullable
 	return n
 }
 
-func hasNullType(s *omap) bool {
-	for _, t := range fields.TypeList(s.Vals["type"]) {
-		if t == "null" {
-			return true
-		}
-	}
-	return false
-}
-
+// buildObject lays out an object's properties as a section (Classify has ruled out
+// a free-form map inside the form; at the root one is free key/value rows).
 func (b *builder) buildObject(s *omap, depth int, root bool) *node {
 	props, _ := s.At("properties").(*omap)
-	if props.Len() == 0 && !root {
-		// A free-form map: nothing to lay out as fields.
-		if ap, ok := s.Get("additionalProperties"); !ok || ap != false {
-			return b.jsonNode(s, depth, "")
-		}
-	}
 	n := b.newNode(kObject, s, depth)
 	if root && props.Len() == 0 && !s.Has("patternProperties") {
 		if ap, ok := s.Get("additionalProperties"); !ok || ap != false {
@@ -229,95 +168,35 @@ func (b *builder) buildObject(s *omap, depth int, root bool) *node {
 	return n
 }
 
-func (b *builder) buildArray(s *omap, depth int) *node {
-	if _, tuple := s.At("items").([]any); tuple || s.Has("prefixItems") {
-		return b.jsonNode(s, depth, "tuple array")
+// buildMaybe: X or null is a nullable X, built from the X with the keywords beside
+// the union applied; the title, description and default written beside the union
+// are the field's.
+func (b *builder) buildMaybe(s *omap, c fields.Class, depth int) *node {
+	n := b.build(c.Inner, depth, false)
+	if d, ok := s.Get("default"); ok && n.sc != nil && !n.sc.Has("default") {
+		n.sc = n.sc.Clone() // so the hint shows the default
+		n.sc.Set("default", d)
 	}
-	items, ok := s.Get("items")
-	if !ok {
-		items = true
+	if n.title == "" {
+		n.title = s.Str("title")
 	}
-	if is, _, err := b.Normalize(items, 0); err == nil {
-		if opts, _, ok := b.EnumOptions(is); ok {
-			n := b.newNode(kMulti, s, depth)
-			n.opts = opts
-			return n
-		}
+	if n.desc == "" {
+		n.desc = s.Str("description")
 	}
-	n := b.newNode(kArray, s, depth)
-	n.itemSchema = items
 	return n
 }
 
-func (b *builder) buildUnion(s *omap, variants []any, depth int) *node {
-	kw := fields.UnionKeyword(s)
-	base := s.Clone()
-	base.Del("oneOf")
-	base.Del("anyOf")
-	nullable := false
-	var keep []any
-	for _, v := range variants {
-		vs, _, err := b.Normalize(v, 0)
-		if err == nil && fields.IsNullSchema(vs) {
-			nullable = true
-			continue
-		}
-		keep = append(keep, v)
-	}
-	if len(keep) == 0 {
-		n := b.newNode(kConst, s, depth)
-		n.cval = nil
-		return n
-	}
-	if len(keep) == 1 {
-		// X or null: a nullable X. Keywords beside the union apply too.
-		merged := mergeWithBase(base, keep[0])
-		n := b.build(merged, depth, false)
-		n.nullable = n.nullable || nullable || hasNullType(s)
-		if d, ok := s.Get("default"); ok && n.sc != nil && !n.sc.Has("default") {
-			n.sc = n.sc.Clone() // so the hint shows the default
-			n.sc.Set("default", d)
-		}
-		if n.title == "" {
-			n.title = s.Str("title")
-		}
-		if n.desc == "" {
-			n.desc = s.Str("description")
-		}
-		return n
-	}
-	n := b.buildUnionOf(base, keep, depth, kw, true)
-	n.nullable = n.nullable || nullable || hasNullType(s)
-	return n
-}
-
-// mergeWithBase applies the keywords beside a oneOf/anyOf to one variant. The
-// variant stays behind an allOf so that a $ref in it is still seen by the
-// recursion guard.
-func mergeWithBase(base *omap, variant any) any {
-	out := base.Clone()
-	for _, k := range []string{"default", "title", "description", "$schema", "$id", "$defs", "definitions", "examples"} {
-		out.Del(k)
-	}
-	if out.Len() == 0 {
-		return variant
-	}
-	out.Set("allOf", []any{variant})
-	return out
-}
-
-func (b *builder) buildUnionOf(base *omap, variants []any, depth int, kw string, withBase bool) *node {
+// buildUnion: a choice among variants (a oneOf/anyOf, or a type list), each built
+// when it is first chosen.
+func (b *builder) buildUnion(s *omap, c fields.Class, depth int) *node {
+	variants := c.Variants
 	if len(variants) > maxVariants {
 		variants = variants[:maxVariants]
 	}
-	n := b.newNode(kUnion, base, depth)
-	n.unionKw = kw
+	n := b.newNode(kUnion, c.Base, depth)
+	n.unionKw = c.Keyword
 	for i, v := range variants {
-		merged := v
-		if withBase {
-			merged = mergeWithBase(base, v)
-		}
-		n.variants = append(n.variants, merged)
+		n.variants = append(n.variants, c.Variant(i))
 		n.vlabels = append(n.vlabels, b.variantLabel(v, i))
 	}
 	n.vkids = make([]*node, len(n.variants))
