@@ -26,7 +26,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: sdkclient URL call TOOL ARGS_JSON | inspect | read URI | prompts")
 		os.Exit(2)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a hang catcher: a 100 MiB result on a loaded machine took over 30 s
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "sdkclient", Version: "1"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
 	var transport mcp.Transport = &mcp.StreamableClientTransport{Endpoint: os.Args[1]}
