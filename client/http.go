@@ -142,6 +142,14 @@ func (s *Session) newHTTPTap(target Target) (*wire.HTTPTap, error) {
 //     body) falls back to POST initialize (legacy Streamable HTTP). The SDK does both.
 //  2. If those POSTs got 400, 404 or 405 (and no modern error, and no 401/403), GET
 //     the URL and wait for the legacy HTTP+SSE "endpoint" event.
+//
+// Every connection probes server/discover, even to a server that refused it last time:
+// what a server answered is not remembered. The probe costs a 2025-era server one round
+// trip, which a bare go-sdk client pays too; a remembered era is safe only if this
+// connection's own discover answer still decides (discover and initialize sent
+// together, the legacy session closed when the server has been upgraded), which sends
+// an upgraded server an initialize it did not ask for and reorders the first frames of
+// every 2025 session, to save about a millisecond on a local server.
 func (s *Session) connectHTTP(ctx, cctx context.Context, client *mcp.Client, target Target, sopts *mcp.ClientSessionOptions) (*mcp.ClientSession, error) {
 	mode := s.opts.Transport
 	if mode == "" {

@@ -30,6 +30,7 @@ func main() {
 	stop := cpuProfile(os.Getenv("MCPSCOPE_CPUPROFILE"), os.Stderr)
 	code := run(os.Args[1:], os.Stdout, os.Stderr)
 	stop()
+	heapProfile(os.Getenv("MCPSCOPE_MEMPROFILE"), os.Stderr)
 	os.Exit(code)
 }
 
@@ -54,6 +55,26 @@ func cpuProfile(file string, stderr io.Writer) func() {
 		if err := f.Close(); err != nil {
 			fmt.Fprintf(stderr, "mcpscope: MCPSCOPE_CPUPROFILE: %v\n", err)
 		}
+	}
+}
+
+// heapProfile writes a heap profile at the end of the run to file
+// (MCPSCOPE_MEMPROFILE=FILE, for go tool pprof -sample_index=alloc_space): what every
+// allocation of the run cost, so that the copies a big result makes show on the path
+// the binary runs. An empty file name writes nothing.
+func heapProfile(file string, stderr io.Writer) {
+	if file == "" {
+		return
+	}
+	f, err := os.Create(file)
+	if err == nil {
+		err = pprof.Lookup("allocs").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpscope: MCPSCOPE_MEMPROFILE: %v\n", err)
 	}
 }
 

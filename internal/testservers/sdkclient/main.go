@@ -6,6 +6,7 @@
 //	sdkclient URL inspect                 (tools, resources, templates, prompts: --inspect)
 //	sdkclient URL read URI                (mcpscope read)
 //	sdkclient URL prompts                 (mcpscope prompts)
+//	sdkclient stdio MODE ... -- SERVER_CMD [ARGS...]   (the same over stdio: scripts/bench-big)
 package main
 
 import (
@@ -13,6 +14,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,10 +26,24 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: sdkclient URL call TOOL ARGS_JSON | inspect | read URI | prompts")
 		os.Exit(2)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a hang catcher: a 100 MiB result on a loaded machine took over 30 s
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "sdkclient", Version: "1"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: os.Args[1]}, nil)
+	var transport mcp.Transport = &mcp.StreamableClientTransport{Endpoint: os.Args[1]}
+	if i := slices.Index(os.Args, "--"); os.Args[1] == "stdio" && i > 0 && i+1 < len(os.Args) {
+		// IOTransport, not CommandTransport: that one refuses a line over 16 MiB, and
+		// the point is to read the big result as the SDK would if allowed to.
+		server := exec.Command(os.Args[i+1], os.Args[i+2:]...)
+		stdin, err := server.StdinPipe()
+		check(err)
+		stdout, err := server.StdoutPipe()
+		check(err)
+		check(server.Start())
+		defer server.Wait()
+		transport = &mcp.IOTransport{Reader: stdout, Writer: stdin, MaxLineLength: -1}
+		os.Args = os.Args[:i]
+	}
+	cs, err := client.Connect(ctx, transport, nil)
 	check(err)
 	defer cs.Close()
 	switch os.Args[2] {
