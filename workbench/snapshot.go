@@ -101,9 +101,19 @@ func (w *Workbench) List() []Server {
 func (w *Workbench) CountLists(ctx context.Context, name string) (Counts, error) {
 	sess, gen, release, err := w.session(ctx, name)
 	if err != nil {
+		// Nothing could be counted: kept as such, with why, for the attempt that
+		// could not answer (a view shows "-" and the reason rather than waiting).
+		w.keepCounts(name, Counts{Gen: -1, Resources: -1, Prompts: -1, Err: err.Error()})
 		return Counts{}, err
 	}
 	defer release()
+	c := countLists(ctx, sess, gen)
+	w.keepCounts(name, c)
+	return c, nil
+}
+
+// countLists counts what the session declares, on attempt gen.
+func countLists(ctx context.Context, sess *client.Session, gen int) Counts {
 	c := Counts{Gen: gen, Resources: -1, Prompts: -1}
 	var errs []string
 	if sess.HasCapability("resources") {
@@ -121,10 +131,22 @@ func (w *Workbench) CountLists(ctx context.Context, name string) (Counts, error)
 		}
 	}
 	c.Err = strings.Join(errs, "; ")
+	return c
+}
+
+// keepCounts keeps counts made on the server's current attempt (Gen -1: the
+// current one, which could not answer); a restart since makes them stale.
+func (w *Workbench) keepCounts(name string, c Counts) {
 	w.mu.Lock()
-	if s := w.servers[name]; s != nil && gen == s.attempts && (s.counts == nil || gen >= s.counts.Gen) {
+	defer w.mu.Unlock()
+	s := w.servers[name]
+	if s == nil {
+		return
+	}
+	if c.Gen < 0 {
+		c.Gen = s.attempts
+	}
+	if c.Gen == s.attempts {
 		s.counts = &c
 	}
-	w.mu.Unlock()
-	return c, nil
 }
