@@ -140,14 +140,14 @@ func Run(ctx context.Context, opts Options) error {
 // connected ends with the reason (exit status 1), not as a success.
 func (m *model) exitError() error {
 	for _, s := range m.servers {
-		if s.everReady || s.state != stateFailed || s.err == nil {
+		if s.snap.EverConnected || s.state() != stateFailed || s.err() == nil {
 			return nil
 		}
 	}
-	if m.srv == nil || m.srv.err == nil {
+	if m.srv == nil || m.srv.err() == nil {
 		return nil
 	}
-	return fmt.Errorf("could not connect to %s: %w", m.displayName(), m.srv.err)
+	return fmt.Errorf("could not connect to %s: %w", m.displayName(), m.srv.err())
 }
 
 // pump batches wire events and log notifications so that a chatty server cannot

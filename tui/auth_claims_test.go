@@ -27,12 +27,12 @@ func TestAuthViewShowsMetadataClientAndClaims(t *testing.T) {
 	}, 160, 60)
 	h.until("sec needs login", func(m *model) bool {
 		s := m.server("sec")
-		return s != nil && s.status.State == workbench.StateNeedsLogin
+		return s != nil && s.status().State == workbench.StateNeedsLogin
 	})
 	h.press("L")
 	h.until("sec connected", func(m *model) bool {
 		s := m.server("sec")
-		return m.loginOpen() == nil && s.state == stateReady && len(s.tools) > 0
+		return m.loginOpen() == nil && s.state() == stateReady && len(s.tools()) > 0
 	})
 	h.press(":")
 	h.typeText("auth")

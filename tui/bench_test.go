@@ -45,7 +45,7 @@ func BenchmarkFilterKeystroke10000Tools(b *testing.B) {
 			Description: "Does thing number " + fmt.Sprint(i) + " with the widget service and returns its status."}
 	}
 	m.list.setTools(tools)
-	m.srv.state = stateReady
+	setReady(m.srv)
 	m.list.filtering = true
 	keys := []string{"s", "e", "a", "r", "c", "h"}
 	var samples []time.Duration
@@ -71,7 +71,7 @@ func BenchmarkFiftyMegabyteResult(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		m := newModel(Options{Theme: "dark"})
 		m.width, m.height = 120, 40
-		m.srv.state = stateReady
+		setReady(m.srv)
 		runtime.GC()
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
@@ -117,7 +117,7 @@ func BenchmarkTrafficFrame100000Events(b *testing.B) {
 			m := newModel(Options{Theme: "dark"})
 			defer m.closeSpools()
 			m.width, m.height = 120, 40
-			m.srv.state = stateReady
+			setReady(m.srv)
 			m.tab, m.focus = tabTraffic, paneRight
 			m.traffic.dirIndex = filter
 			m.traffic.refilter()
@@ -152,7 +152,7 @@ func BenchmarkLogIngest100000(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		m := newModel(Options{Theme: "dark"})
 		m.width, m.height = 120, 40
-		m.srv.state = stateReady
+		setReady(m.srv)
 		m.tab, m.focus = tabLogs, paneRight
 		msgs := make(chan tea.Msg, 1024)
 		p := newPump(func(msg tea.Msg) { msgs <- msg })

@@ -56,7 +56,7 @@ func TestBlockedScreenStaysBoundedAndSaysWhatItDropped(t *testing.T) {
 		}
 		return false
 	})
-	h.until("the restarted server's tools", func(m *model) bool { return m.srv.state == stateReady && len(m.list.tools) > 0 })
+	h.until("the restarted server's tools", func(m *model) bool { return m.srv.state() == stateReady && len(m.list.tools) > 0 })
 	seen := h.m.logs.len()
 	h.until("fresh lines after the note", func(m *model) bool { return m.logs.len() > seen+10 })
 	h.press("1")

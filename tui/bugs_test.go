@@ -199,7 +199,7 @@ func TestQuitQuestionFollowsTheRunningCalls(t *testing.T) {
 // shows the first stderr lines as well as the last.
 func TestFailedStartKeepsTheDiagnostics(t *testing.T) {
 	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "exit-at-once")}, 100, 30)
-	h.until("the failure", func(m *model) bool { return m.srv.state == stateFailed })
+	h.until("the failure", func(m *model) bool { return m.srv.state() == stateFailed })
 	h.contains("Could not connect", "missing configuration FOO_TOKEN", "1 Tool", "5 Stderr")
 	h.press("5")
 	h.until("stderr in its tab", func(m *model) bool { return strings.Contains(h.screen(), "FOO_TOKEN") })
@@ -213,7 +213,7 @@ func TestFailedStartKeepsTheDiagnostics(t *testing.T) {
 // Item 10: a cause printed first survives a long trace after it.
 func TestFailureShowsTheFirstAndLastStderrLines(t *testing.T) {
 	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "exit-verbose")}, 100, 30)
-	h.until("the failure", func(m *model) bool { return m.srv.state == stateFailed })
+	h.until("the failure", func(m *model) bool { return m.srv.state() == stateFailed })
 	h.until("the stderr lines", func(m *model) bool { return m.stderr.len() >= 62 })
 	h.contains("the cause: cannot open database notes.db", "fakemcp: giving up", "more lines (5 shows them all)")
 }
@@ -262,10 +262,10 @@ func TestHTTPStatusFollowsTheTransport(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := tc.start(t)
 			h := newHarness(t, target.Target{URL: "http://" + srv.Addr + tc.path}, 120, 40)
-			h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 && m.srv.state == stateReady })
+			h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 && m.srv.state() == stateReady })
 			h.contains("connected")
 			srv.Kill()
-			h.until("disconnected", func(m *model) bool { return m.srv.state == stateLost })
+			h.until("disconnected", func(m *model) bool { return m.srv.state() == stateLost })
 			h.contains("disconnected (ctrl+r reconnects)", "Disconnected", "ctrl+r restarts")
 		})
 	}
@@ -485,7 +485,7 @@ func TestOpenShowsCallsOfAnUnservableRecording(t *testing.T) {
 		Target: target.Target{Argv: []string{testutil.Mcpscope(t), "serve", file}},
 		Name:   "recording", Theme: "dark", Browse: rec,
 	}, 120, 40)
-	h.until("the failure", func(m *model) bool { return m.srv.state == stateFailed })
+	h.until("the failure", func(m *model) bool { return m.srv.state() == stateFailed })
 	h.press("6")
 	h.contains(`lookup_weather {"city":"Oslo"}`)
 	h.press("right")
@@ -504,7 +504,7 @@ func TestRestartALiveServerAsksAndCancelsCalls(t *testing.T) {
 	h.press("ctrl+r")
 	h.contains("Restart mcpscope-host 0.1.0? 1 running call(s) are cancelled. y/n")
 	h.press("y")
-	h.until("the restart", func(m *model) bool { return m.srv.gen == 2 && m.srv.state == stateReady })
+	h.until("the restart", func(m *model) bool { return m.srv.gen() == 2 && m.srv.state() == stateReady })
 	h.until("the hung call's end", func(m *model) bool { return !m.calls[0].running })
 	if !h.m.calls[0].cancelled {
 		t.Error("the running call was not cancelled by the restart")

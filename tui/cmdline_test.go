@@ -33,7 +33,7 @@ func TestCommandLineBadInput(t *testing.T) {
 	run("frobnicate a", `unknown command "frobnicate"`)
 	// A command that cannot start: its row says failed, a stays connected.
 	run("add bad -- /nonexistent/mcp-server", "bad failed")
-	if s := h.m.server("a"); s == nil || s.state != stateReady {
+	if s := h.m.server("a"); s == nil || s.state() != stateReady {
 		t.Errorf("a is not connected after the bad add")
 	}
 	h.press("7")
@@ -48,7 +48,7 @@ func TestCommandLineBadInput(t *testing.T) {
 	h.press("enter")
 	h.until("extra's tools", func(m *model) bool {
 		s := m.server("extra")
-		return s != nil && len(s.tools) > 0
+		return s != nil && len(s.tools()) > 0
 	})
 	h.press("tab")
 	h.contains("▾ extra", "extra/echo")

@@ -114,7 +114,7 @@ func (msg completeDoneMsg) handle(m *model) tea.Cmd {
 // completesOf reports whether a server declared the completions capability.
 func completesOf(s *server) bool {
 	var caps map[string]json.RawMessage
-	if s == nil || json.Unmarshal(s.info.Capabilities, &caps) != nil {
+	if s == nil || json.Unmarshal(s.info().Capabilities, &caps) != nil {
 		return false
 	}
 	v, ok := caps["completions"]

@@ -131,7 +131,7 @@ func TestCompletionBehavesTheSameInPromptsAndTemplates(t *testing.T) {
 		t.Run(place.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, client.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
-			h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+			h.until("connected", func(m *model) bool { return m.srv.state() == stateReady })
 			place.open(h)
 			values := func(m *model) []string {
 				if f := place.form(m); f != nil && f.Focused() != nil {

@@ -88,8 +88,8 @@ func (m *model) onSurfaceChanged(s *server, e workbench.Event) tea.Cmd {
 }
 
 func (m *model) isHTTP(s *server) bool {
-	if s.info.Transport != "" {
-		return strings.Contains(strings.ToLower(s.info.Transport), "http") || strings.Contains(strings.ToLower(s.info.Transport), "sse")
+	if s.info().Transport != "" {
+		return strings.Contains(strings.ToLower(s.info().Transport), "http") || strings.Contains(strings.ToLower(s.info().Transport), "sse")
 	}
 	return m.targetOf(s.name).URL != ""
 }
@@ -112,7 +112,7 @@ func (m *model) fetchToolsChanged(s *server) tea.Cmd {
 	if fetch == nil {
 		return nil
 	}
-	old := s.tools
+	old := s.tools()
 	return func() tea.Msg {
 		msg, _ := fetch().(toolsMsg)
 		out := toolsChangedMsg{toolsMsg: msg}
@@ -125,7 +125,7 @@ func (m *model) fetchToolsChanged(s *server) tea.Cmd {
 
 func (m *model) onToolsChanged(msg toolsChangedMsg) tea.Cmd {
 	s := m.server(msg.server)
-	if s == nil || msg.gen != s.gen {
+	if s == nil || msg.gen != s.gen() {
 		return nil
 	}
 	cmd := m.onTools(msg.toolsMsg)
@@ -154,7 +154,7 @@ func (m *model) evictForms() {
 	live := map[string]bool{}  // formKey of every listed tool
 	tools := map[string]bool{} // server/tool of every listed tool
 	for _, s := range m.servers {
-		for _, t := range s.tools {
+		for _, t := range s.tools() {
 			schema := t.InputSchema
 			if len(schema) == 0 {
 				schema = json.RawMessage(`{"type":"object"}`)

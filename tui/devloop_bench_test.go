@@ -47,7 +47,7 @@ func benchEditToToolList(b *testing.B, debounce time.Duration) {
 	opts := Options{Name: "dev", Theme: "dark", Servers: []workbench.Spec{{Name: "dev",
 		Target: target.Target{Argv: argv}, Watch: []string{tools}, WatchDebounce: debounce}}}
 	h := newHarnessWith(b, opts, 120, 40)
-	h.until("the tools", func(m *model) bool { return greetDesc(m) == "v0" && m.srv.state == stateReady })
+	h.until("the tools", func(m *model) bool { return greetDesc(m) == "v0" && m.srv.state() == stateReady })
 	// The moment the debounce fired, from the workbench's own event.
 	var restarted atomic.Int64
 	events, stop := h.m.wb.Subscribe()
@@ -65,7 +65,7 @@ func benchEditToToolList(b *testing.B, debounce time.Duration) {
 		desc := fmt.Sprintf("v%d", i+1)
 		restarted.Store(0)
 		os.WriteFile(tools, []byte(devToolsFile(desc, schemaV1)), 0o644)
-		h.until(desc, func(m *model) bool { return greetDesc(m) == desc && m.srv.state == stateReady })
+		h.until(desc, func(m *model) bool { return greetDesc(m) == desc && m.srv.state() == stateReady })
 		done := time.Now()
 		at := restarted.Load()
 		if at == 0 {

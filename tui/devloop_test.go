@@ -99,7 +99,7 @@ func watchedHarnessDebounce(t *testing.T, opts Options, debounce time.Duration) 
 		Watch: []string{d.tools}, WatchDebounce: debounce}}
 	opts.Name, opts.Theme = "dev server", "dark"
 	h := newHarnessWith(t, opts, 120, 40)
-	h.until("the tools", func(m *model) bool { _, ok := m.toolByName("dev", "greet"); return ok && m.srv.state == stateReady })
+	h.until("the tools", func(m *model) bool { _, ok := m.toolByName("dev", "greet"); return ok && m.srv.state() == stateReady })
 	return h, d
 }
 
@@ -132,7 +132,7 @@ func TestWatchKeepsTheScreen(t *testing.T) {
 	// A compatible edit: a new optional parameter and a new description.
 	editLikeAnEditor(t, d.tools, devToolsFile("v2: greets in a language", schemaV2))
 	h.until("the edit's changes", func(m *model) bool {
-		return len(m.changes.sets) > 0 && greetDesc(m) == "v2: greets in a language" && m.srv.state == stateReady && m.form != nil
+		return len(m.changes.sets) > 0 && greetDesc(m) == "v2: greets in a language" && m.srv.state() == stateReady && m.form != nil
 	})
 	// The restart's comparison names the edited file, also when the host's own
 	// list_changed (it reloads the file itself) showed the change first.
@@ -178,7 +178,7 @@ func TestWatchKeepsTheScreen(t *testing.T) {
 	// A breaking edit: greet removed. The list names it removed; the view says BREAKING.
 	h.press("tab") // the list
 	editLikeAnEditor(t, d.tools, `{"tools":[{"name":"other","description":"another tool","inputSchema":{"type":"object"},"run":["/bin/echo","x"]}]}`)
-	h.until("greet gone", func(m *model) bool { _, ok := m.toolByName("dev", "greet"); return !ok && m.srv.state == stateReady })
+	h.until("greet gone", func(m *model) bool { _, ok := m.toolByName("dev", "greet"); return !ok && m.srv.state() == stateReady })
 	h.until("the removal in Changes", func(m *model) bool { return len(m.list.removed) > 0 })
 	h.contains("✗ removed: greet")
 	h.press(":")
@@ -196,7 +196,7 @@ func TestWatchBrokenEditRecovers(t *testing.T) {
 	h.press("enter", "enter")
 	h.typeText("Bo")
 	editLikeAnEditor(t, d.tools, `{"tools": [ {"name": `)
-	h.until("the failed start", func(m *model) bool { return m.srv.state == stateFailed })
+	h.until("the failed start", func(m *model) bool { return m.srv.state() == stateFailed })
 	if !strings.Contains(h.m.notice, "tools.json changed and the server failed to start") {
 		t.Errorf("the notice after the failed restart: %q", h.m.notice)
 	}
@@ -206,7 +206,7 @@ func TestWatchBrokenEditRecovers(t *testing.T) {
 		return strings.Contains(s, "Could not connect") && strings.Contains(s, "tools.json")
 	})
 	editLikeAnEditor(t, d.tools, devToolsFile("v3", schemaV1))
-	h.until("back after the good edit", func(m *model) bool { return m.srv.state == stateReady && greetDesc(m) == "v3" && m.form != nil })
+	h.until("back after the good edit", func(m *model) bool { return m.srv.state() == stateReady && greetDesc(m) == "v3" && m.form != nil })
 	if v, _ := h.m.form.Value(); string(v) != `{"name":"Bo"}` || h.m.formTool != "greet" {
 		t.Errorf("after recovery the form of %q holds %s", h.m.formTool, v)
 	}
@@ -231,11 +231,11 @@ func TestWatchFailedStartShowsItsOwnStderr(t *testing.T) {
 		Target: target.Target{Argv: []string{"/bin/sh", "-c", script, testutil.Mcpscope(t), tools}},
 		Watch:  []string{tools}, WatchDebounce: 50 * time.Millisecond}}}
 	h := newHarnessWith(t, opts, 120, 40)
-	h.until("the tools", func(m *model) bool { return greetDesc(m) == "v1" && m.srv.state == stateReady })
+	h.until("the tools", func(m *model) bool { return greetDesc(m) == "v1" && m.srv.state() == stateReady })
 	if err := os.WriteFile(tools, []byte("BROKEN"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h.until("the failed start", func(m *model) bool { return m.srv.state == stateFailed })
+	h.until("the failed start", func(m *model) bool { return m.srv.state() == stateFailed })
 	h.press("1")
 	h.until("the failure's stderr", func(m *model) bool { return strings.Contains(h.screen(), "the tool file is broken") })
 	// Both tries' lines may still be arriving: wait until the screen holds every wire
@@ -257,7 +257,7 @@ func TestWatchInterruptsACallInFlight(t *testing.T) {
 	h.press("enter")
 	h.until("the call runs", func(m *model) bool { return len(m.calls) == 1 && m.calls[0].running })
 	editLikeAnEditor(t, d.tools, devToolsFile("v2", schemaV1))
-	h.until("the interrupted call", func(m *model) bool { return !m.calls[0].running && m.srv.state == stateReady })
+	h.until("the interrupted call", func(m *model) bool { return !m.calls[0].running && m.srv.state() == stateReady })
 	if st := h.m.calls[0].status(); st != "interrupted" {
 		t.Errorf("the call's status is %q", st)
 	}
@@ -286,7 +286,7 @@ func TestWatchTwentyRestartsOneServer(t *testing.T) {
 			if n > 2 {
 				t.Fatalf("%s: %d server processes", desc, n)
 			}
-			return m.srv.state == stateReady && greetDesc(m) == desc && len(d.pids(t)) > starts && n == 1
+			return m.srv.state() == stateReady && greetDesc(m) == desc && len(d.pids(t)) > starts && n == 1
 		})
 		starts = len(d.pids(t))
 	}
@@ -401,15 +401,15 @@ func TestWatchHTTPRelists(t *testing.T) {
 	os.WriteFile(src, []byte("v1"), 0o644)
 	h := newHarnessWith(t, Options{Name: "ts", Theme: "dark", Servers: []workbench.Spec{{Name: "ts",
 		Target: target.Target{URL: "http://" + srv.Addr + "/mcp"}, Watch: []string{src}, WatchDebounce: 50 * time.Millisecond}}}, 120, 40)
-	h.until("connected", func(m *model) bool { return m.srv.state == stateReady && len(m.list.tools) > 0 })
-	gen := h.m.srv.gen
+	h.until("connected", func(m *model) bool { return m.srv.state() == stateReady && len(m.list.tools) > 0 })
+	gen := h.m.srv.gen()
 	os.WriteFile(src, []byte("v2"), 0o644)
 	h.until("the re-list notice", func(m *model) bool {
 		return strings.Contains(m.notice, "server.ts changed: re-listing (an HTTP server restarts itself")
 	})
 	h.until("the comparison", func(m *model) bool { return strings.Contains(m.notice, "the edit changed nothing") })
-	if h.m.srv.gen != gen || h.m.srv.state != stateReady {
-		t.Errorf("the HTTP server was reconnected (gen %d → %d, %v)", gen, h.m.srv.gen, h.m.srv.state)
+	if h.m.srv.gen() != gen || h.m.srv.state() != stateReady {
+		t.Errorf("the HTTP server was reconnected (gen %d → %d, %v)", gen, h.m.srv.gen(), h.m.srv.state())
 	}
 }
 
@@ -432,7 +432,7 @@ func TestRemovedToolsFormIsEvicted(t *testing.T) {
 	h.until("the filter cleared", func(m *model) bool { return m.list.filter == "" })
 
 	editLikeAnEditor(t, d.tools, `{"tools":[{"name":"other","description":"another tool","inputSchema":{"type":"object"},"run":["/bin/echo","x"]}]}`)
-	h.until("greet gone", func(m *model) bool { _, ok := m.toolByName("dev", "greet"); return !ok && m.srv.state == stateReady })
+	h.until("greet gone", func(m *model) bool { _, ok := m.toolByName("dev", "greet"); return !ok && m.srv.state() == stateReady })
 	h.press("up") // off the gone tool (drawn last): it leaves the list
 	h.until("greet's row gone", func(m *model) bool { return !m.list.hasGhost })
 	cached := func(m *model) []string {
@@ -453,7 +453,7 @@ func TestRemovedToolsFormIsEvicted(t *testing.T) {
 
 	// greet comes back with the schema it had.
 	editLikeAnEditor(t, d.tools, devToolsFile("v1", schemaV1))
-	h.until("greet back", func(m *model) bool { _, ok := m.toolByName("dev", "greet"); return ok && m.srv.state == stateReady })
+	h.until("greet back", func(m *model) bool { _, ok := m.toolByName("dev", "greet"); return ok && m.srv.state() == stateReady })
 	h.press("/")
 	h.typeText("gre")
 	h.press("enter", "enter")

@@ -49,12 +49,12 @@ func TestEndToEndIdleServerListsWhenAViewOpens(t *testing.T) {
 func TestRefetchToolsWakesAnIdleServer(t *testing.T) {
 	h := newHarnessWith(t, Options{Target: hostTarget(t), Name: "bundled host", Theme: "dark", IdleDisconnect: 300 * time.Millisecond}, 120, 40)
 	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
-	h.until("the server idle", func(m *model) bool { return m.srv.state == stateIdle })
-	gen := h.m.srv.gen
+	h.until("the server idle", func(m *model) bool { return m.srv.state() == stateIdle })
+	gen := h.m.srv.gen()
 	lists := countMethod(h.m, "tools/list")
 	h.press("r")
 	h.until("the server reconnected and listed its tools again", func(m *model) bool {
-		return m.srv.gen > gen && countMethod(m, "tools/list") > lists
+		return m.srv.gen() > gen && countMethod(m, "tools/list") > lists
 	})
 	h.until("the refetched list on screen", func(m *model) bool {
 		return len(m.list.tools) > 0 && !strings.Contains(m.notice, "refetching")

@@ -3,12 +3,16 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // bigObjectSchema is an object schema of n string fields, "Field 0" to "Field n-1".
@@ -142,12 +146,16 @@ func TestDeclineDuringTheCheckWins(t *testing.T) {
 // keystroke either: the form is built in a command, the Tool view says so, and a
 // key pressed before it arrives is handled first. Before, form.New ran in Update.
 func TestHugeToolSchemaFormIsBuiltOffUpdate(t *testing.T) {
-	h := ready(t, 120, 40)
-	s := h.m.servers[0]
-	huge := client.Tool{Name: "zzz_huge", Description: "takes eight thousand arguments", InputSchema: bigObjectSchema(8000)}
-	list := &client.ToolList{Tools: append(append([]client.Tool{}, s.tools...), huge)}
-	h.update(toolsMsg{server: s.name, gen: s.gen, list: list}) // as tools/list would answer
-	h.until("the huge tool listed", func(m *model) bool { return len(m.list.tools) == len(list.Tools) })
+	// The host serves the huge tool (the tool list is the workbench's: the screen
+	// shows what the server listed).
+	file := filepath.Join(t.TempDir(), "tools.json")
+	tools := `{"tools":[{"name":"aaa","description":"a small tool","inputSchema":{"type":"object"},"run":["/bin/echo","hi"]},` +
+		`{"name":"zzz_huge","description":"takes eight thousand arguments","inputSchema":` + string(bigObjectSchema(8000)) + `,"run":["/bin/echo","hi"]}]}`
+	if err := os.WriteFile(file, []byte(tools), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, target.Target{Argv: []string{testutil.Mcpscope(t), "host", "--tools", file}}, 120, 40)
+	h.until("the huge tool listed", func(m *model) bool { return len(m.list.tools) == 2 && h.caughtUp(m) })
 	h.contains("zzz_huge")
 	if h.m.formTool == "zzz_huge" {
 		t.Fatal("the huge tool is selected before the test selects it")

@@ -25,7 +25,7 @@ func everything(t *testing.T, opts Options) *harness {
 	opts.Target = target.Target{Argv: testutil.Everything(t)}
 	opts.Name, opts.Theme = "server-everything", "dark"
 	h := newHarnessWith(t, opts, 120, 40)
-	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 && m.srv.state == stateReady })
+	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 && m.srv.state() == stateReady })
 	return h
 }
 

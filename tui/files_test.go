@@ -172,7 +172,7 @@ func TestPicturesAreDecodedInACommand(t *testing.T) {
 	m := newModel(Options{Theme: "dark"})
 	defer m.closeSpools()
 	m.width, m.height, m.inline = 120, 40, true
-	m.srv.state = stateReady
+	setReady(m.srv)
 	o := &outcome{id: 1, tool: client.Tool{Name: "pic"}, running: true}
 	m.calls, m.current, m.tab = []*outcome{o}, o, tabResult
 	m.cancels[1] = func() {}

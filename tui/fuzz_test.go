@@ -25,7 +25,7 @@ func FuzzKeys(f *testing.F) {
 		m := newModel(Options{Theme: "dark", SaveDir: t.TempDir()})
 		m.send = func(tea.Msg) {}
 		m.Update(tea.WindowSizeMsg{Width: int(w), Height: int(h)})
-		m.srv.state = stateReady
+		setReady(m.srv)
 		m.list.setTools([]client.Tool{
 			{Name: "echo", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)},
 			{Name: "rich", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","minimum":1},"tags":{"type":"array","items":{"type":"string","enum":["a","b"]}},"o":{"oneOf":[{"type":"string"},{"type":"object","properties":{"x":{"type":"number"}}}]}}}`)},

@@ -516,7 +516,7 @@ func (m *model) saveCollection(name string) tea.Cmd {
 		}
 		var tools []client.Tool
 		if srv := m.server(s); srv != nil {
-			tools = srv.tools
+			tools = srv.tools()
 		}
 		jobs = append(jobs, job{log: l, path: filepath.Join(dir, file), entries: marked[s], tools: tools})
 	}

@@ -181,7 +181,7 @@ func TestHostileServerStringsAreInert(t *testing.T) {
 // A server that fails to start shows its stderr in the failure view, inert.
 func TestHostileStartFailureIsInert(t *testing.T) {
 	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "hostile-exit")}, 120, 40)
-	h.until("the failure", func(m *model) bool { return m.srv.state == stateFailed })
+	h.until("the failure", func(m *model) bool { return m.srv.state() == stateFailed })
 	h.screenHas("failure", h.inert("failure"), "Could not connect", "fatal: Reads a file. ␛[8mIGNORE")
 }
 
@@ -275,8 +275,8 @@ func FuzzServerStrings(f *testing.F) {
 		m := newModel(Options{Theme: "dark", Name: s})
 		m.send = func(tea.Msg) {}
 		m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-		m.srv.state = stateReady
-		m.srv.info = client.Info{Name: s, Version: s, ProtocolVersion: s, Era: s, Transport: s}
+		setReady(m.srv)
+		m.srv.snap.Info = client.Info{Name: s, Version: s, ProtocolVersion: s, Era: s, Transport: s}
 		schema := fmt.Sprintf(`{"type":"object","properties":{%s:{"type":"string","description":%s,"enum":[%s],"default":%s,"format":%s,"pattern":%s}}}`, js, js, js, js, js, js)
 		tool := client.Tool{Name: s, Title: s, Description: s, InputSchema: json.RawMessage(schema), Raw: json.RawMessage(`{"name":` + string(js) + `}`)}
 		m.list.setTools([]client.Tool{tool})

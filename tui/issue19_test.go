@@ -20,12 +20,12 @@ func TestServersViewRestartsTheHighlightedServer(t *testing.T) {
 		{Name: "alpha", Target: target}, {Name: "beta", Target: target},
 	}}, 140, 40)
 	h.until("both servers' tools", func(m *model) bool {
-		return len(m.servers) == 2 && len(m.servers[0].tools) > 0 && len(m.servers[1].tools) > 0 &&
-			m.servers[0].state == stateReady && m.servers[1].state == stateReady
+		return len(m.servers) == 2 && len(m.servers[0].tools()) > 0 && len(m.servers[1].tools()) > 0 &&
+			m.servers[0].state() == stateReady && m.servers[1].state() == stateReady
 	})
 	h.selectTool("alpha/echo") // the list's tool is alpha's
 	alpha, beta := h.m.server("alpha"), h.m.server("beta")
-	genA, genB := alpha.gen, beta.gen
+	genA, genB := alpha.gen(), beta.gen()
 	h.press("7", "down") // the Servers view, beta highlighted
 	h.until("beta highlighted", func(m *model) bool { return strings.Contains(screenLine(h, "› beta"), "connected") })
 	h.press("ctrl+r")
@@ -34,9 +34,9 @@ func TestServersViewRestartsTheHighlightedServer(t *testing.T) {
 		t.Fatalf("the restart question does not name the highlighted server beta:\n%s", s)
 	}
 	h.press("y")
-	h.until("beta restarted and connected", func(m *model) bool { return beta.gen > genB && beta.state == stateReady })
-	if alpha.gen != genA {
-		t.Errorf("alpha (the list's tool's server) was restarted too: gen %d → %d", genA, alpha.gen)
+	h.until("beta restarted and connected", func(m *model) bool { return beta.gen() > genB && beta.state() == stateReady })
+	if alpha.gen() != genA {
+		t.Errorf("alpha (the list's tool's server) was restarted too: gen %d → %d", genA, alpha.gen())
 	}
 	// The other questions name their server and tool too: cancelling a long call and
 	// quitting while it runs.
@@ -147,7 +147,7 @@ func TestResultHeaderNamesTheServer(t *testing.T) {
 		{Name: "alpha", Target: target}, {Name: "beta", Target: target},
 	}}, 120, 40)
 	h.until("both servers' tools", func(m *model) bool {
-		return len(m.servers) == 2 && len(m.servers[0].tools) > 0 && len(m.servers[1].tools) > 0
+		return len(m.servers) == 2 && len(m.servers[0].tools()) > 0 && len(m.servers[1].tools()) > 0
 	})
 	h.selectTool("beta/echo")
 	h.press("enter")

@@ -63,7 +63,7 @@ func TestHistoryScrollsToTheOldestCall(t *testing.T) {
 		Target: target.Target{Argv: []string{testutil.Mcpscope(t), "serve", file}},
 		Name:   "recording", Theme: "dark", Browse: rec,
 	}, 100, 24)
-	h.until("the failure", func(m *model) bool { return m.srv.state == stateFailed })
+	h.until("the failure", func(m *model) bool { return m.srv.state() == stateFailed })
 	h.press("6")
 	h.contains(`{"n":59}`)
 	h.press("G")

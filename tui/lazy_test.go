@@ -57,7 +57,7 @@ func TestHugeResultRendersWhatIsVisible(t *testing.T) {
 	m := newModel(Options{Theme: "dark"})
 	defer m.closeSpools()
 	m.width, m.height = 120, 40
-	m.srv.state = stateReady
+	setReady(m.srv)
 	r := &client.CallResult{Content: []client.Content{{Type: "text", Text: text}}}
 	m.current = &outcome{id: 1, tool: client.Tool{Name: "big"}, result: r}
 	m.calls = []*outcome{m.current}

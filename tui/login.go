@@ -106,7 +106,7 @@ func (m *model) startLogin(name string, scopes []string) tea.Cmd {
 		m.closeDialog(old) // a failed login's dialog gives way to the new one
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), loginWait)
-	d := &loginDialog{server: name, scopes: scopes, paste: make(chan string, 8), cancel: cancel, gen: m.server(name).gen, started: time.Now()}
+	d := &loginDialog{server: name, scopes: scopes, paste: make(chan string, 8), cancel: cancel, gen: m.server(name).gen(), started: time.Now()}
 	m.openDialog(d)
 	m.notice = ""
 	wb, send := m.wb, m.send
@@ -193,26 +193,26 @@ func (m *model) rerunAfterLogin() tea.Cmd {
 		m.rerun = nil
 		return nil
 	}
-	if s.gen <= p.afterGen || s.toolsGen != s.gen || !s.callable() {
+	if s.gen() <= p.afterGen || s.snap.ToolsGen != s.gen() || !s.callable() {
 		return nil // not connected anew yet, or its tools not listed on this connection
 	}
 	m.rerun = nil
 	name := m.toolLabel(s.name, p.o.tool.Name)
-	i := slices.IndexFunc(s.tools, func(t client.Tool) bool { return t.Name == p.o.tool.Name })
+	i := slices.IndexFunc(s.tools(), func(t client.Tool) bool { return t.Name == p.o.tool.Name })
 	if i < 0 {
 		m.notice = name + " is no longer in " + safe(s.name) + "'s tool list after the login; the refused call was not run again"
 		return nil
 	}
-	if t := s.tools[i]; string(t.InputSchema) != string(p.o.tool.InputSchema) {
+	if t := s.tools()[i]; string(t.InputSchema) != string(p.o.tool.InputSchema) {
 		m.notice = name + "'s input schema changed after the login; the refused call was not run again"
 		return nil
 	}
-	return m.requestCall(s.name, s.tools[i], p.o.args)
+	return m.requestCall(s.name, s.tools()[i], p.o.args)
 }
 
 // dropRerun forgets the call to run again when its server failed after the login.
 func (m *model) dropRerun(s *server, why string) {
-	if p := m.rerun; p != nil && p.o.server == s.name && s.gen > p.afterGen {
+	if p := m.rerun; p != nil && p.o.server == s.name && s.gen() > p.afterGen {
 		m.rerun = nil
 		m.notice = s.name + " " + why + " after the login; " + m.toolLabel(s.name, p.o.tool.Name) + " was not run again"
 	}
@@ -367,7 +367,7 @@ func (m *model) loginTarget() string {
 	if m.tab == tabServers && m.srvList.cursor < len(m.servers) {
 		s = m.servers[m.srvList.cursor]
 	}
-	if s == nil || s.status.State != workbench.StateNeedsLogin {
+	if s == nil || s.status().State != workbench.StateNeedsLogin {
 		return ""
 	}
 	return s.name

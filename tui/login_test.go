@@ -52,7 +52,7 @@ func TestLoginPasteFlow(t *testing.T) {
 	h := oauthHarness(t, srv, "curl -sf -o "+got, true)
 	h.until("sec needs login", func(m *model) bool {
 		s := m.server("sec")
-		return s != nil && s.status.State == workbench.StateNeedsLogin && m.server("host").state == stateReady
+		return s != nil && s.status().State == workbench.StateNeedsLogin && m.server("host").state() == stateReady
 	})
 	h.press("7")
 	h.contains("needs login", "L logs in", "L logs in the selected server", "Auth")
@@ -60,7 +60,7 @@ func TestLoginPasteFlow(t *testing.T) {
 	h.until("the authorization URL in the dialog", func(m *model) bool { return m.loginOpen() != nil && m.loginOpen().url != "" })
 	h.contains("Log in to sec (OAuth)", srv.Issuer+"/authorize?", "paste the URL it was")
 	// Meanwhile the other server answers.
-	if !h.m.server("host").callable() || len(h.m.server("host").tools) == 0 {
+	if !h.m.server("host").callable() || len(h.m.server("host").tools()) == 0 {
 		t.Fatalf("the host is not usable during the login: %+v", h.m.server("host"))
 	}
 	redirect := testutil.WaitFile(t, got, "") // the browser command fetched the authorization URL
@@ -72,7 +72,7 @@ func TestLoginPasteFlow(t *testing.T) {
 	h.press("enter")
 	h.until("sec connected with its tools", func(m *model) bool {
 		s := m.server("sec")
-		return m.loginOpen() == nil && s.state == stateReady && len(s.tools) > 0
+		return m.loginOpen() == nil && s.state() == stateReady && len(s.tools()) > 0
 	})
 	h.contains("sec/whoami")
 	h.press(":")
@@ -102,7 +102,7 @@ func TestLoginFailureViewAndBadPaste(t *testing.T) {
 	h := oauthHarness(t, srv, "mcpscope-no-such-browser", false)
 	h.until("sec needs login", func(m *model) bool {
 		s := m.server("sec")
-		return s != nil && s.status.State == workbench.StateNeedsLogin
+		return s != nil && s.status().State == workbench.StateNeedsLogin
 	})
 	h.contains("Needs login", "needs an OAuth login", "L logs in", "mcpscope auth login", srv.URL)
 	h.press("L")
@@ -128,12 +128,12 @@ func TestLoginStepUpAsks(t *testing.T) {
 	srv := oauthserver.Start(t, oauthserver.Knobs{StepUpScope: "admin:write"})
 	h := oauthHarness(t, srv, "curl -sfL -o /dev/null", false)
 	h.until("sec needs login", func(m *model) bool {
-		return m.server("sec").status.State == workbench.StateNeedsLogin
+		return m.server("sec").status().State == workbench.StateNeedsLogin
 	})
 	h.press("L")
 	h.until("sec connected", func(m *model) bool {
 		s := m.server("sec")
-		return m.loginOpen() == nil && s.state == stateReady && len(s.tools) == 2
+		return m.loginOpen() == nil && s.state() == stateReady && len(s.tools()) == 2
 	})
 	if !h.m.selectTool("sec", "admin") {
 		t.Fatal("no admin tool")
@@ -144,11 +144,11 @@ func TestLoginStepUpAsks(t *testing.T) {
 	if srv.Codes.Load() != 1 {
 		t.Fatalf("%d logins before the answer; the step-up must wait for it", srv.Codes.Load())
 	}
-	gen := h.m.server("sec").gen
+	gen := h.m.server("sec").gen()
 	h.press("y")
 	h.until("connected again with the scope", func(m *model) bool {
 		s := m.server("sec")
-		return m.loginOpen() == nil && s.gen > gen && s.state == stateReady && len(s.tools) == 2 && srv.Codes.Load() == 2
+		return m.loginOpen() == nil && s.gen() > gen && s.state() == stateReady && len(s.tools()) == 2 && srv.Codes.Load() == 2
 	})
 	if !h.m.selectTool("sec", "admin") {
 		t.Fatal("no admin tool after the step-up")
@@ -167,12 +167,12 @@ func TestRevokedMidSessionLForThatServer(t *testing.T) {
 	h := oauthHarness(t, srv, "curl -sfL -o /dev/null", true)
 	h.until("sec needs login", func(m *model) bool {
 		s := m.server("sec")
-		return s != nil && s.status.State == workbench.StateNeedsLogin && m.server("host").state == stateReady
+		return s != nil && s.status().State == workbench.StateNeedsLogin && m.server("host").state() == stateReady
 	})
 	h.press("7", "L")
 	h.until("sec connected", func(m *model) bool {
 		s := m.server("sec")
-		return m.loginOpen() == nil && s.state == stateReady && len(s.tools) > 0
+		return m.loginOpen() == nil && s.state() == stateReady && len(s.tools()) > 0
 	})
 	srv.RevokeAll()
 	if !h.m.selectTool("sec", "whoami") {
@@ -180,7 +180,7 @@ func TestRevokedMidSessionLForThatServer(t *testing.T) {
 	}
 	h.press("1", "enter", "enter") // the selected tool; enter fills in its form, enter calls it
 	h.until("sec needs login again", func(m *model) bool {
-		return m.current != nil && !m.current.running && m.server("sec").status.State == workbench.StateNeedsLogin
+		return m.current != nil && !m.current.running && m.server("sec").status().State == workbench.StateNeedsLogin
 	})
 	h.press("7")
 	h.until("the row on sec", func(m *model) bool { return m.srvList.cursor == 0 })
@@ -199,7 +199,7 @@ func TestRevokedMidSessionLForThatServer(t *testing.T) {
 	h.press("L")
 	h.until("sec connected after the login", func(m *model) bool {
 		s := m.server("sec")
-		return m.loginOpen() == nil && s.state == stateReady && len(s.tools) > 0 && srv.Codes.Load() == codes+1
+		return m.loginOpen() == nil && s.state() == stateReady && len(s.tools()) > 0 && srv.Codes.Load() == codes+1
 	})
 }
 
@@ -210,12 +210,12 @@ func TestStepUpRerunsTheCall(t *testing.T) {
 	srv := oauthserver.Start(t, oauthserver.Knobs{StepUpScope: "admin:write"})
 	h := oauthHarness(t, srv, "curl -sfL -o /dev/null", true)
 	h.until("sec needs login", func(m *model) bool {
-		return m.server("sec").status.State == workbench.StateNeedsLogin && m.server("host").state == stateReady
+		return m.server("sec").status().State == workbench.StateNeedsLogin && m.server("host").state() == stateReady
 	})
 	h.press("7", "L")
 	h.until("sec connected", func(m *model) bool {
 		s := m.server("sec")
-		return m.loginOpen() == nil && s.state == stateReady && len(s.tools) == 2
+		return m.loginOpen() == nil && s.state() == stateReady && len(s.tools()) == 2
 	})
 	if !h.m.selectTool("sec", "admin") {
 		t.Fatal("no admin tool")
@@ -248,7 +248,7 @@ func TestLoginURLCopiesWhole(t *testing.T) {
 	srv := oauthserver.Start(t, oauthserver.Knobs{NoRedirect: true})
 	h := oauthHarness(t, srv, "mcpscope-no-such-browser", false)
 	h.until("sec needs login", func(m *model) bool {
-		return m.server("sec").status.State == workbench.StateNeedsLogin
+		return m.server("sec").status().State == workbench.StateNeedsLogin
 	})
 	h.press("L")
 	h.until("the authorization URL in the dialog", func(m *model) bool { return m.loginOpen() != nil && m.loginOpen().url != "" })

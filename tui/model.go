@@ -159,7 +159,6 @@ type model struct {
 	srv     *server
 	servers []*server
 	wb      *workbench.Workbench
-	wbStop  func()
 	wbSub   *workbench.Subscription
 	cmdKeys cmdKeys
 	// The Servers tab: the selected row and its detail.
@@ -331,7 +330,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // busy reports whether something on screen animates: a connect or a running call.
 func (m *model) busy() bool {
-	return m.srv.state == stateConnecting || len(m.cancels) > 0 || (m.current != nil && m.current.running) ||
+	return m.srv.state() == stateConnecting || len(m.cancels) > 0 || (m.current != nil && m.current.running) ||
 		(m.prompts.open != nil && m.prompts.open.running)
 }
 
@@ -410,63 +409,47 @@ func (m *model) onWire(events []wire.Event, servers []string) {
 		m.traffic.add(events)
 	}
 	for i, e := range events {
-		switch e.Kind {
-		case wire.KindStderr:
-			line := safeText(string(e.Data))
-			if i < len(servers) {
-				if s := m.server(servers[i]); s != nil {
-					s.addStderr(line)
-				}
-				if m.several() {
-					line = padName(servers[i], m.nameWidth()) + " │ " + line
-					m.stderr.addFrom(line, servers[i])
-					continue
-				}
-			}
-			m.stderr.add(line)
-		case wire.KindHTTP:
-			if i < len(servers) {
-				if s := m.server(servers[i]); s != nil {
-					s.onHTTPEvent(e)
-				}
-			}
+		if e.Kind != wire.KindStderr {
+			continue
 		}
+		line := safeText(string(e.Data))
+		if i < len(servers) && m.several() {
+			m.stderr.addFrom(padName(servers[i], m.nameWidth())+" │ "+line, servers[i])
+			continue
+		}
+		m.stderr.add(line)
 	}
+	m.refreshHeard(servers)
 }
 
 func (m *model) onLogs(logs []logEntry) {
 	several, width := m.several(), m.nameWidth()
-	var last string
+	var from []string
 	for _, l := range logs {
 		if several && l.server != "" {
 			m.addLogFrom(l.level, l.logger, padName(l.server, width)+" │ "+l.line, l.server)
 		} else {
 			m.addLog(l.level, l.logger, l.line) // with its level and logger (logfilter.go)
 		}
-		if l.server != "" && l.server != last {
-			if s := m.server(l.server); s != nil {
-				s.last = time.Now() // the server was heard from (the Servers tab)
-			}
-			last = l.server
+		if l.server != "" && (len(from) == 0 || from[len(from)-1] != l.server) {
+			from = append(from, l.server)
 		}
 	}
+	m.refreshHeard(from)
 }
 
-// onHTTPEvent lets the status follow an HTTP transport: a request that cannot
-// reach the server, or an event stream (the legacy SSE stream, the GET stream) that
-// breaks, means disconnected; a later good response means connected again.
-func (s *server) onHTTPEvent(e wire.Event) {
-	h := e.HTTP
-	if h == nil || e.Dir != wire.Recv {
-		return
-	}
-	switch {
-	case h.Error != "" && !strings.Contains(h.Error, "context "): // not a cancel or a timeout
-		if s.state == stateReady {
-			s.state, s.err = stateLost, fmt.Errorf("the server cannot be reached: %s", e.Text)
+// refreshHeard takes anew the snapshot of each server a batch of frames or logs
+// came from, once per batch: the workbench kept what they said of it (its stderr
+// lines, an HTTP server that stopped answering, when it was heard) before they
+// reached the pump.
+func (m *model) refreshHeard(servers []string) {
+	var done []string
+	for _, name := range servers {
+		if slices.Contains(done, name) {
+			continue
 		}
-	case s.state == stateLost && h.Status >= 200 && h.Status < 300:
-		s.state, s.err = stateReady, nil
+		done = append(done, name)
+		m.refresh(m.server(name))
 	}
 }
 
@@ -480,7 +463,7 @@ func (m *model) onCallDone(msg callDoneMsg) tea.Cmd {
 		o.running = false
 		o.elapsed = msg.elapsed
 		if s := m.server(o.server); s != nil {
-			s.last = time.Now()
+			m.refresh(s) // heard from (the Servers tab)
 			if s.wokeForCall && m.notice == "" {
 				// Said with the result too: the notice of the reconnect itself may have
 				// come before the call cleared the notices of earlier calls.
@@ -641,15 +624,15 @@ func (m *model) formOwnerTool() (client.Tool, *server, ownerProblem) {
 	if m.several() {
 		name = m.formSrv + "/" + m.formTool
 	}
-	i := slices.IndexFunc(s.tools, func(t client.Tool) bool { return t.Name == m.formTool })
+	i := slices.IndexFunc(s.tools(), func(t client.Tool) bool { return t.Name == m.formTool })
 	if i < 0 {
-		if j := slices.IndexFunc(s.refused, func(r client.RefusedTool) bool { return r.Name == m.formTool }); j >= 0 {
+		if j := slices.IndexFunc(s.refused(), func(r client.RefusedTool) bool { return r.Name == m.formTool }); j >= 0 {
 			// Still listed, but not offered: why, as --inspect and call say it.
-			return client.Tool{}, s, ownerProblem{ownerRefused, safe(name) + " is listed by " + safe(s.name) + " but mcpscope refused it: " + safe(s.refused[j].Why) + "; nothing was sent"}
+			return client.Tool{}, s, ownerProblem{ownerRefused, safe(name) + " is listed by " + safe(s.name) + " but mcpscope refused it: " + safe(s.refused()[j].Why) + "; nothing was sent"}
 		}
 		return client.Tool{}, s, ownerProblem{ownerGone, safe(name) + " is no longer in " + safe(s.name) + "'s tool list; nothing was sent"}
 	}
-	t := s.tools[i]
+	t := s.tools()[i]
 	schema := t.InputSchema
 	if len(schema) == 0 {
 		schema = json.RawMessage(`{"type":"object"}`)
@@ -803,7 +786,7 @@ func (m *model) restart() tea.Cmd {
 		m.notice = "restarting " + m.serverLabel(s) + "…"
 		return m.restartServer(s)
 	}
-	if s.state != stateReady {
+	if s.state() != stateReady {
 		return do()
 	}
 	live := func() string {
@@ -1516,7 +1499,7 @@ func (m *model) rightTabs(width, height int) string {
 	bar := m.tabBar(width)
 	bodyH := height - 2
 	body := views[m.tab].draw(m, width, bodyH)
-	switch m.srv.state {
+	switch m.srv.state() {
 	case stateDied:
 		body = m.failureView(width, bodyH/2, "The server stopped") + "\n\n" + body
 	case stateLost:
@@ -1530,17 +1513,17 @@ func (m *model) rightTabs(width, height int) string {
 func (m *model) toolTab(width, height int) string {
 	_, selected := m.list.selected()
 	switch {
-	case m.srv.state == stateConnecting && selected && len(m.srv.tools) > 0:
+	case m.srv.state() == stateConnecting && selected && len(m.srv.tools()) > 0:
 		// A restart: the selected tool and its form stay on screen (what was typed
 		// is kept), under the word that it cannot be called yet.
 		return m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.toolView(width, height-1)
-	case m.srv.state == stateConnecting:
+	case m.srv.state() == stateConnecting:
 		return m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol · 3 traffic · 5 stderr")
-	case m.srv.state == stateFailed && selected && len(m.srv.tools) > 0:
+	case m.srv.state() == stateFailed && selected && len(m.srv.tools()) > 0:
 		return m.failureView(width, height/2, "Could not connect") + "\n\n" + m.toolView(width, height-height/2-2)
-	case m.srv.state == stateFailed:
+	case m.srv.state() == stateFailed:
 		title := "Could not connect"
-		if m.srv.status.State == workbench.StateNeedsLogin {
+		if m.srv.status().State == workbench.StateNeedsLogin {
 			title = "Needs login"
 		}
 		return m.failureView(width, height, title)
@@ -1555,19 +1538,19 @@ func (m *model) failureView(width, height int, title string) string {
 	lines := []string{m.st.err.Render(title)}
 	var se *client.ServerError
 	switch {
-	case errors.As(m.srv.err, &se):
+	case errors.As(m.srv.err(), &se):
 		reason := se.Reason
 		if se.Exit != nil {
 			reason += " (server " + se.Exit.String() + ")"
 		}
 		lines = append(lines, wrapText(reason, width)...)
-	case m.srv.err != nil:
-		lines = append(lines, wrapText(m.srv.err.Error(), width)...)
-	case m.srv.exit != nil:
-		lines = append(lines, "server "+safe(m.srv.exit.String()))
+	case m.srv.err() != nil:
+		lines = append(lines, wrapText(m.srv.err().Error(), width)...)
+	case m.srv.exit() != nil:
+		lines = append(lines, "server "+safe(m.srv.exit().String()))
 	}
 	foot := []string{"", m.st.statusKey.Render("ctrl+r") + m.st.muted.Render(" restarts the server (history is kept) · 3 traffic · 5 stderr · q quits")}
-	if m.srv.status.State == workbench.StateNeedsLogin {
+	if m.srv.status().State == workbench.StateNeedsLogin {
 		how := wrapText("L logs in (opens the browser; a redirect can be pasted) · the Auth view (]/[ or :auth) shows each step · or in a shell: mcpscope auth login "+m.loginName(m.srv), max(width-2, 10))
 		how[0] = m.st.statusKey.Render("L") + m.st.muted.Render(strings.TrimPrefix(how[0], "L"))
 		for i := 1; i < len(how); i++ {
@@ -1766,11 +1749,11 @@ func (m *model) statusBar(width int) string {
 	st := m.st
 	var parts []string
 	parts = append(parts, st.accent.Render(truncate(safe(m.displayName()), 30)))
-	switch m.srv.state {
+	switch m.srv.state() {
 	case stateConnecting:
 		parts = append(parts, st.warn.Render("connecting"))
 	case stateReady:
-		i := m.srv.info
+		i := m.srv.info()
 		tr := i.Transport
 		if i.Framing != "" {
 			tr += " " + string(i.Framing)
@@ -1857,12 +1840,12 @@ func lastCallText(d time.Duration) string {
 // one, else the target as given (the URL of an HTTP server).
 func (m *model) displayName() string {
 	if m.several() {
-		if i := m.srv.info; i.Name != "" {
+		if i := m.srv.info(); i.Name != "" {
 			return m.srv.name + ": " + strings.TrimSpace(i.Name+" "+i.Version)
 		}
 		return m.srv.name
 	}
-	if i := m.srv.info; i.Name != "" {
+	if i := m.srv.info(); i.Name != "" {
 		return strings.TrimSpace(i.Name + " " + i.Version)
 	}
 	if m.several() {

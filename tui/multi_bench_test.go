@@ -48,7 +48,7 @@ func BenchmarkStartServers(b *testing.B) {
 				h := newHarnessWith(b, Options{Servers: specs, Theme: "dark"}, 120, 40)
 				h.until("every server's tools", func(m *model) bool {
 					for _, s := range m.servers {
-						if len(s.tools) == 0 {
+						if len(s.tools()) == 0 {
 							return false
 						}
 					}
@@ -80,7 +80,7 @@ func BenchmarkFilterKeystroke10Servers1000Tools(b *testing.B) {
 		}
 	}
 	m.list.setEntries(entries, true)
-	m.srv.state = stateReady
+	setReady(m.srv)
 	m.list.filtering = true
 	keys := []string{"s", "r", "v", "0", "3", "/", "s", "e", "a"}
 	var samples []time.Duration

@@ -125,7 +125,7 @@ func (msg promptSavedMsg) handle(m *model) tea.Cmd {
 // offersPrompts reports whether a server declared the prompts capability.
 func offersPrompts(s *server) bool {
 	var caps map[string]json.RawMessage
-	if s == nil || json.Unmarshal(s.info.Capabilities, &caps) != nil {
+	if s == nil || json.Unmarshal(s.info().Capabilities, &caps) != nil {
 		return false
 	}
 	v, ok := caps["prompts"]
@@ -173,7 +173,7 @@ func (m *model) fetchPrompts(s *server) tea.Cmd {
 // onPromptsChanged refetches a server's prompts (notifications/prompts/list_changed)
 // when the tab has shown them; otherwise they are fetched when it is opened.
 func (m *model) onPromptsChanged(s *server) tea.Cmd {
-	if s.state != stateReady || m.prompts.lists == nil || m.prompts.lists[s.name] == nil {
+	if s.state() != stateReady || m.prompts.lists == nil || m.prompts.lists[s.name] == nil {
 		return nil
 	}
 	m.notice = "the server's prompts changed; list refreshed"

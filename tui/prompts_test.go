@@ -243,7 +243,7 @@ func TestPromptsAndSkillsOfSeveralServers(t *testing.T) {
 	}
 	h := newHarnessWith(t, Options{Servers: specs, Theme: "dark"}, 160, 40)
 	h.until("both connected", func(m *model) bool {
-		return len(m.servers) == 2 && m.servers[0].state == stateReady && m.servers[1].state == stateReady && len(m.list.tools) > 20
+		return len(m.servers) == 2 && m.servers[0].state() == stateReady && m.servers[1].state() == stateReady && len(m.list.tools) > 20
 	})
 	h.press("9")
 	h.until("both servers' prompts", screenHas(h, "▾ host", "▾ fake", "greet", "ask_first"))
@@ -376,8 +376,8 @@ func TestPromptElicitation2026(t *testing.T) {
 	// open subscriptions/listen stream to end.
 	t.Cleanup(srv.Close)
 	h := newHarness(t, target.Target{URL: srv.URL + "/mcp"}, 120, 40)
-	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
-	if v := h.m.srv.info.ProtocolVersion; v != "2026-07-28" {
+	h.until("connected", func(m *model) bool { return m.srv.state() == stateReady })
+	if v := h.m.srv.info().ProtocolVersion; v != "2026-07-28" {
 		t.Fatalf("the session speaks %s, want 2026-07-28", v)
 	}
 	answerAskFirst(h)

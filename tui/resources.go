@@ -134,7 +134,7 @@ func (v *resourcesView) typing() bool {
 // hasResources reports whether some server offers resources (the tab is on the bar).
 func (m *model) hasResources() bool {
 	for _, s := range m.servers {
-		if s.callable() && declares(s.info, "resources") {
+		if s.callable() && declares(s.info(), "resources") {
 			return true
 		}
 	}
@@ -162,7 +162,7 @@ func (m *model) enterResources() tea.Cmd {
 }
 
 // offersResources reports whether a connected server declared resources.
-func offersResources(s *server) bool { return declares(s.info, "resources") }
+func offersResources(s *server) bool { return declares(s.info(), "resources") }
 
 // fetchResources lists one server's resources and templates (every page of both).
 func (m *model) fetchResources(s *server) tea.Cmd {
@@ -271,7 +271,7 @@ func (m *model) onResourceEvent(s *server, kind, uri string) tea.Cmd {
 		r.updated = time.Now()
 		return m.startRead(s.name, uri, r.title, true)
 	case "list":
-		if l := v.lists[s.name]; l != nil && s.state == stateReady {
+		if l := v.lists[s.name]; l != nil && s.state() == stateReady {
 			m.notice = prefixed(m, s.name, "the server's resources changed; list refreshed")
 			return m.fetchResources(s)
 		}

@@ -24,7 +24,7 @@ const big50 = "mcpscope://demo/big/50"
 //	go test -run '^$' -bench Read50MBFirstScreen -benchtime 3x ./tui
 func BenchmarkResourceRead50MBFirstScreen(b *testing.B) {
 	h := newHarness(b, hostTarget(b), 120, 40)
-	h.until("connected", func(m *model) bool { return m.srv.state == stateReady && len(m.list.tools) > 0 })
+	h.until("connected", func(m *model) bool { return m.srv.state() == stateReady && len(m.list.tools) > 0 })
 	h.press("8")
 	h.until("the resources", func(m *model) bool { l := m.res.lists[m.srv.name]; return l != nil && !l.loading })
 	var readT, screenT time.Duration
@@ -112,7 +112,7 @@ func procKB(b *testing.B, pid int, field string) float64 {
 //	go test -run '^$' -bench TemplateKeystroke -benchtime 200x ./tui
 func BenchmarkTemplateKeystroke(b *testing.B) {
 	h := newHarness(b, hostTarget(b), 120, 40)
-	h.until("connected", func(m *model) bool { return m.srv.state == stateReady && len(m.list.tools) > 0 })
+	h.until("connected", func(m *model) bool { return m.srv.state() == stateReady && len(m.list.tools) > 0 })
 	h.press("8")
 	h.until("the resources", func(m *model) bool { l := m.res.lists[m.srv.name]; return l != nil && !l.loading })
 	pick(h, "colors/{")

@@ -68,7 +68,7 @@ func TestResourcesBrowseAndRead(t *testing.T) {
 func TestResourceBlobIsSaved(t *testing.T) {
 	save := t.TempDir()
 	h := newHarnessWith(t, Options{Target: hostTarget(t), Name: "bundled host", Theme: "dark", SaveDir: save}, 120, 40)
-	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+	h.until("connected", func(m *model) bool { return m.srv.state() == stateReady })
 	resourcesOpen(t, h)
 	pick(h, "gradient")
 	h.press("enter")
@@ -93,7 +93,7 @@ func TestResourceSubscriptionRereads(t *testing.T) {
 			opts := Options{Target: hostTarget(t), Name: "bundled host", Theme: "dark"}
 			opts.Client.Protocol = protocol
 			h := newHarnessWith(t, opts, 120, 40)
-			h.until("connected", func(m *model) bool { return m.srv.state == stateReady && len(m.list.tools) > 0 })
+			h.until("connected", func(m *model) bool { return m.srv.state() == stateReady && len(m.list.tools) > 0 })
 			resourcesOpen(t, h)
 			pick(h, "counter")
 			h.press("u")
@@ -146,7 +146,7 @@ func TestTemplateWithCompletion(t *testing.T) {
 // the screen goes on.
 func TestResourcesBadInput(t *testing.T) {
 	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "primitives")}, 120, 40)
-	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+	h.until("connected", func(m *model) bool { return m.srv.state() == stateReady })
 	resourcesOpen(t, h)
 	h.contains(`⚠ resource "fake://ok": name is`, "broken", "fake://items/{id")
 
@@ -179,7 +179,7 @@ func TestResourcesBadInput(t *testing.T) {
 // server builds repo's values from the owner it is told.
 func TestTemplateCompletionPassesEarlierFields(t *testing.T) {
 	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
-	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+	h.until("connected", func(m *model) bool { return m.srv.state() == stateReady })
 	resourcesOpen(t, h)
 	pick(h, "owner}/")
 	h.press("enter")
@@ -206,7 +206,7 @@ func TestResourcesOfSeveralServers(t *testing.T) {
 		{Name: "fake", Target: target.Target{Argv: testutil.FakeServer(t, "completion-context")}},
 	}}, 120, 40)
 	h.until("both connected", func(m *model) bool {
-		return len(m.servers) == 2 && m.servers[0].state == stateReady && m.servers[1].state == stateReady
+		return len(m.servers) == 2 && m.servers[0].state() == stateReady && m.servers[1].state() == stateReady
 	})
 	h.press("8")
 	h.until("both lists", func(m *model) bool {
@@ -235,7 +235,7 @@ func TestResourcesOfSeveralServers(t *testing.T) {
 // same dialog as during a tool call, and the read finishes with the answer.
 func TestElicitationDuringRead(t *testing.T) {
 	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
-	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+	h.until("connected", func(m *model) bool { return m.srv.state() == stateReady })
 	resourcesOpen(t, h)
 	pick(h, "ask")
 	h.press("enter")
@@ -252,7 +252,7 @@ func TestElicitationDuringRead(t *testing.T) {
 // notifications/resources/list_changed lists the resources again.
 func TestResourcesListChangedRefreshes(t *testing.T) {
 	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "completion-context")}, 120, 40)
-	h.until("connected", func(m *model) bool { return m.srv.state == stateReady })
+	h.until("connected", func(m *model) bool { return m.srv.state() == stateReady })
 	resourcesOpen(t, h)
 	pick(h, "grow")
 	h.press("enter")

@@ -93,7 +93,7 @@ func (d *samplingDialog) update(m *model, msg tea.Msg) tea.Cmd {
 		// 2025 answers the request with an error; 2026-07-28 (an input_required round
 		// trip) has no rejection to send: the request is simply not retried.
 		told := "sampling request rejected; " + d.msg.server + " was told so"
-		if s := m.server(d.msg.server); s != nil && s.info.Era == client.EraModern {
+		if s := m.server(d.msg.server); s != nil && s.info().Era == client.EraModern {
 			told = "sampling request rejected; " + d.msg.server + "'s request is not retried (2026-07-28 has no rejection to send)"
 		}
 		return answer(client.SamplingResponse{Reject: true}, told)

@@ -25,7 +25,7 @@ func ready(t *testing.T, w, h int) *harness {
 		return len(m.list.tools) > 0 && hs.caughtUp(m) &&
 			// In the 2026 era the workbench subscribes to list changes; the server's
 			// acknowledgement comes when it comes, so wait for it too.
-			(m.srv.info.Era != client.EraModern || sawMethod(m, "notifications/subscriptions/acknowledged"))
+			(m.srv.info().Era != client.EraModern || sawMethod(m, "notifications/subscriptions/acknowledged"))
 	})
 	return hs
 }
@@ -233,10 +233,10 @@ func TestLogsView(t *testing.T) {
 
 func TestConnectFailureShowsStderrAndRetries(t *testing.T) {
 	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "exit-at-once")}, 100, 30)
-	h.until("the failure", func(m *model) bool { return m.srv.state == stateFailed })
+	h.until("the failure", func(m *model) bool { return m.srv.state() == stateFailed })
 	h.contains("Could not connect", "missing configuration FOO_TOKEN", "ctrl+r restarts")
 	h.press("ctrl+r")
-	h.until("the second failure", func(m *model) bool { return m.srv.state == stateFailed && m.srv.gen == 2 })
+	h.until("the second failure", func(m *model) bool { return m.srv.state() == stateFailed && m.srv.gen() == 2 })
 }
 
 func TestServerDeathIsReportedAndRestartKeepsHistory(t *testing.T) {
@@ -244,10 +244,10 @@ func TestServerDeathIsReportedAndRestartKeepsHistory(t *testing.T) {
 	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.selectTool("crash")
 	h.press("enter", "enter")
-	h.until("the death", func(m *model) bool { return m.srv.state == stateDied })
+	h.until("the death", func(m *model) bool { return m.srv.state() == stateDied })
 	h.contains("The server stopped", "exited with code 3", "ctrl+r")
 	h.press("ctrl+r")
-	h.until("the restart", func(m *model) bool { return m.srv.state == stateReady })
+	h.until("the restart", func(m *model) bool { return m.srv.state() == stateReady })
 	if len(h.m.calls) != 1 {
 		t.Errorf("history lost: %d calls", len(h.m.calls))
 	}
@@ -279,7 +279,7 @@ func TestElicitationInBothEras(t *testing.T) {
 				h.m.opts.Client.Protocol = protocol
 				h.run(h.m.connect())
 			}
-			h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 && m.srv.state == stateReady })
+			h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 && m.srv.state() == stateReady })
 			h.selectTool("ask")
 			h.press("enter", "enter")
 			h.until("the question", func(m *model) bool { return elicitOf(m) != nil })

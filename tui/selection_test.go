@@ -25,7 +25,7 @@ func twoHosts(t *testing.T) *harness {
 	h.until("both servers' tools", func(m *model) bool {
 		_, a := m.toolByName("a", "echo")
 		_, b := m.toolByName("b", "slow")
-		return a && b && m.server("a").state == stateReady && m.server("b").state == stateReady
+		return a && b && m.server("a").state() == stateReady && m.server("b").state() == stateReady
 	})
 	return h
 }
@@ -52,7 +52,7 @@ func TestRestartKeepsTheSelectionAndTheFormOwner(t *testing.T) {
 		t.Fatalf("ctrl+r asked %v", questionOf(h.m))
 	}
 	h.press("y")
-	h.until("a restarting", func(m *model) bool { return m.server("a").state == stateConnecting })
+	h.until("a restarting", func(m *model) bool { return m.server("a").state() == stateConnecting })
 	if s, n := h.m.list.selectedKey(); s != "a" || n != "echo" {
 		t.Errorf("while a restarts the selection is %s/%s, want a/echo", s, n)
 	}
@@ -68,7 +68,7 @@ func TestRestartKeepsTheSelectionAndTheFormOwner(t *testing.T) {
 		t.Errorf("enter while a restarts said %q", h.m.notice)
 	}
 
-	h.until("a back", func(m *model) bool { return m.server("a").state == stateReady && len(m.server("a").tools) > 0 })
+	h.until("a back", func(m *model) bool { return m.server("a").state() == stateReady && len(m.server("a").tools()) > 0 })
 	if s, n := h.m.list.selectedKey(); s != "a" || n != "echo" {
 		t.Errorf("after the restart the selection is %s/%s, want a/echo", s, n)
 	}

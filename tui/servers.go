@@ -18,56 +18,126 @@ import (
 	"github.com/mcpscope/mcpscope/workbench"
 )
 
-// server is the screen's view of one server of the workbench: what its status events
-// said, and its tools. The workbench owns the connection; the model never connects.
+// server is the screen's side of one server of the workbench. What is true of the
+// server (its status and generation, handshake, tools, stderr, counts, when it was
+// heard) is the workbench's, held here as the last Snapshot taken and replaced
+// whole, never patched from events (refresh); the rest is presentation: how it is
+// named, the notices about it, the detail as last laid out. The workbench owns the
+// connection; the model never connects.
 type server struct {
 	name    string // the workbench's name (server/tool)
 	display string // how a single server is named on screen (the target as given)
-	gen     int    // bumped on every connection attempt; older tool lists are dropped
-	state   connState
-	status  workbench.Status
-	info    client.Info
-	err     error
-	exit    *wire.Exit
-	tools   []client.Tool
-	// toolsGen is the connection (gen) the tools were listed on: a down server
-	// keeps its last ones.
-	toolsGen int
-	// refused are the tools the server lists that mcpscope does not offer, with why
-	// (the last listing's): a form left on one says why it cannot send.
-	refused []client.RefusedTool
-	// stderrFrom is where this attempt's lines start in the model's stderr.
+	// snap is the workbench's state of the server as last taken (refresh): in the
+	// handler of an event about it, of a tool list, of a count, of a batch of its
+	// frames. View reads it and never takes one.
+	snap workbench.Snapshot
+	// stderrFrom is where this attempt's lines start in the Stderr tab's lines.
 	stderrFrom int
-	// everReady: some attempt connected (so quitting after a failure is not an
-	// exit-1 "could not connect").
-	everReady bool
-	last      time.Time // last activity (a request, a status change)
-	stderr    []string  // its last stderr lines (safe)
 	// reconnecting: a request is reconnecting the idle server (the notice says so);
 	// wokeForCall: until the next call's result, which says so again.
 	reconnecting, wokeForCall bool
-	// overrides: given in this session under the name of a configured server, which
-	// :remove brings back.
-	overrides bool
 	// restartedFor names the watched files whose change is restarting the server,
 	// until the restart connects or fails (the notice then says which).
 	restartedFor string
-	// counts are its resources and prompts (resources/list, prompts/list), fetched
-	// in a command once it is connected: what the Servers row shows.
-	counts serverCounts
+	// counting: a count of its resources and prompts (CountLists) is in flight.
+	counting bool
 	// detail is the Servers tab's detail of this server as last made (detailFor says
 	// from what).
 	detail    []string
 	detailFor detailKey
 }
 
-// serverCounts are how many resources and prompts a server lists (-1: it does not
-// declare the capability; fetched false: not asked yet).
-type serverCounts struct {
-	gen                int // the connection they were fetched on
-	fetched, fetching  bool
-	resources, prompts int
-	err                string // why a list failed (shown in the detail)
+// refresh takes the server's state from the workbench, whole. It runs in Update
+// (a handler), never in View: the workbench's lock is held only for the copy.
+func (m *model) refresh(s *server) {
+	if s == nil || m.wb == nil {
+		return
+	}
+	if snap, ok := m.wb.Snapshot(s.name); ok {
+		s.snap = snap
+	}
+}
+
+// gen is the server's generation: the workbench's connection attempt
+// (Status.Gen), never a count kept here.
+func (s *server) gen() int { return s.snap.Status.Gen }
+
+// status is the workbench's status of the server.
+func (s *server) status() workbench.Status { return s.snap.Status }
+
+// state is the status as the screen words it: an HTTP server that no longer answers
+// is "disconnected" while the workbench still holds its session.
+func (s *server) state() connState { return stateOf(s.snap.Status, s.snap.Unreachable) }
+
+// stateOf words a workbench status (and an HTTP server's unreachable reason).
+func stateOf(st workbench.Status, unreachable string) connState {
+	switch st.State {
+	case workbench.StateConnected:
+		if unreachable != "" {
+			return stateLost
+		}
+		return stateReady
+	case workbench.StateFailed, workbench.StateNeedsLogin:
+		return stateFailed
+	case workbench.StateExited:
+		return stateDied
+	case workbench.StateIdle:
+		return stateIdle
+	}
+	return stateConnecting // also before the first status
+}
+
+// err is why the server cannot take a request (nil when it can, or is starting).
+func (s *server) err() error {
+	st := s.snap.Status
+	switch s.state() {
+	case stateFailed:
+		if st.Err != nil {
+			return st.Err
+		}
+		return errors.New(st.Reason)
+	case stateLost:
+		return errors.New(s.snap.Unreachable)
+	}
+	return nil
+}
+
+// exit is how its process ended (a failure's or an exit's), nil otherwise.
+func (s *server) exit() *wire.Exit {
+	if st := s.state(); st == stateFailed || st == stateDied {
+		return s.snap.Status.Exit
+	}
+	return nil
+}
+
+// info is the last handshake's outcome (kept while it is down).
+func (s *server) info() client.Info { return s.snap.Info }
+
+// tools are the tools of its last listing (a down server keeps its last ones).
+func (s *server) tools() []client.Tool {
+	if s.snap.Tools == nil {
+		return nil
+	}
+	return s.snap.Tools.Tools
+}
+
+// refused are the tools of its last listing that mcpscope does not offer, with why.
+func (s *server) refused() []client.RefusedTool {
+	if s.snap.Tools == nil {
+		return nil
+	}
+	return s.snap.Tools.Refused
+}
+
+// counts are its resources and prompts as the workbench counted them, and whether
+// they are shown: counted on this connection, or the last ones while it is not
+// connected (a restart shows them until it connects).
+func (s *server) counts() (workbench.Counts, bool) {
+	c := s.snap.Counts
+	if c == nil || (c.Gen != s.gen() && s.state() == stateReady) {
+		return workbench.Counts{}, false
+	}
+	return *c, true
 }
 
 // wbQueue bounds the workbench events that wait for the screen (see connect).
@@ -95,11 +165,9 @@ type (
 		what string
 		err  error
 	}
-	// countsMsg: a server's resources and prompts were counted.
-	countsMsg struct {
-		server string
-		counts serverCounts
-	}
+	// countsMsg: the workbench counted a server's resources and prompts (they are
+	// in its snapshot).
+	countsMsg struct{ server string }
 )
 
 func (msg wbMsg) handle(m *model) tea.Cmd    { return m.onWorkbench(msg.e) }
@@ -243,7 +311,7 @@ func (m *model) connect() tea.Cmd {
 	// messages (an $EDITOR runs) this reader waits with an event in hand, and what
 	// comes behind it waits here, within wbQueue.
 	sub := m.wb.SubscribeWith(workbench.SubscribeOptions{Except: screenExcept, Max: wbQueue})
-	m.wbSub, m.wbStop = sub, sub.Close
+	m.wbSub = sub
 	go func() {
 		for e := range sub.C {
 			switch {
@@ -260,7 +328,7 @@ func (m *model) connect() tea.Cmd {
 	}()
 	specs := m.specs()
 	for i, sp := range specs {
-		s := &server{name: sp.Name, state: stateConnecting}
+		s := &server{name: sp.Name} // connecting until its first status
 		if len(specs) == 1 {
 			s.display = m.opts.Name
 		}
@@ -364,7 +432,10 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 	if s == nil {
 		return nil
 	}
-	s.last = e.Time // heard from, whatever it said (the Servers tab)
+	// What the event says of the server is in the workbench's snapshot, taken whole
+	// before the handler runs (it may already be newer than the event: the handler
+	// reads the event for what happened, the snapshot for what is).
+	m.refresh(s)
 	if on := serverEvents[e.Kind]; on != nil {
 		return on(m, s, e)
 	}
@@ -375,8 +446,8 @@ func (m *model) onWorkbench(e workbench.Event) tea.Cmd {
 func (m *model) onAdded(e workbench.Event) tea.Cmd {
 	if s := m.server(e.Server); s != nil {
 		// The session's own servers are on the screen before they are added; a
-		// name added again overrides a configured server.
-		s.overrides = m.overrides(e.Server)
+		// name added again overrides a configured server (its snapshot says so).
+		m.refresh(s)
 		return nil
 	}
 	// In the workbench's order: a configured server that :remove brings back (its
@@ -387,7 +458,9 @@ func (m *model) onAdded(e workbench.Event) tea.Cmd {
 			at = i
 		}
 	}
-	m.servers = slices.Insert(m.servers, at, &server{name: e.Server, state: stateConnecting})
+	s := &server{name: e.Server}
+	m.refresh(s)
+	m.servers = slices.Insert(m.servers, at, s)
 	m.refreshTools()
 	if why := m.notRecorded(e.Server); why != "" {
 		m.notice = why
@@ -438,7 +511,7 @@ func (m *model) onLogEvent(s *server, e workbench.Event) tea.Cmd {
 }
 
 func (m *model) onToolsChangedEvent(s *server, _ workbench.Event) tea.Cmd {
-	if s.state != stateReady {
+	if s.state() != stateReady {
 		return nil
 	}
 	m.notice = "the server's tools changed; list refreshed"
@@ -467,23 +540,18 @@ func (m *model) onAuthEvent(s *server, e workbench.Event) tea.Cmd {
 	return nil
 }
 
+// onStatus does what a status event calls for: notices, the tool list fetched once
+// connected, a rerun dropped when the server went down. What the server is now is
+// its snapshot (refresh, taken before), which may already be newer than st: the
+// words of the notices come from st, the event.
 func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
-	s.status = st
-	// The generation is the workbench's (the attempt the status is about), not a
-	// count of the connecting events seen here: statuses coalesce for a reader
-	// that fell behind, and a count that missed one would take a stale tool list
-	// (and move the selection onto another server's tool) as current.
-	s.gen = st.Gen
 	defer m.refreshTools()
+	word := stateWordOf(stateOf(st, ""), st)
 	switch st.State {
 	case workbench.StateConnecting:
-		s.state = stateConnecting
-		s.err, s.exit = nil, nil
 		s.stderrFrom = m.stderr.total()
 	case workbench.StateConnected:
-		s.state, s.info, s.err, s.exit = stateReady, st.Info, nil, nil
 		s.restartedFor = ""
-		s.everReady = true
 		if s.reconnecting {
 			s.reconnecting = false
 			m.notice = s.name + " was idle and is connected again for this request"
@@ -492,16 +560,9 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 			// said (config entries left out) outlives the first connection.
 			m.notice, m.startNotice = m.startNotice, ""
 		}
-		if s.counts.gen != s.gen || !(s.counts.fetching || s.counts.fetched) {
-			s.counts = serverCounts{} // unless they are (being) counted on this connection: a count's reconnect
-		}
 		return m.fetchTools(s, false) // then its counts (onTools)
 	case workbench.StateFailed, workbench.StateNeedsLogin:
-		s.state, s.err, s.exit = stateFailed, st.Err, st.Exit
-		m.dropRerun(s, "it is "+s.stateWord())
-		if s.err == nil {
-			s.err = errors.New(st.Reason)
-		}
+		m.dropRerun(s, "it is "+word)
 		if changed := s.restartedFor; changed != "" {
 			s.restartedFor = ""
 			m.notice = changed + " changed and the server failed to start (1 Tool shows why, with its stderr); the next change restarts it again"
@@ -513,16 +574,13 @@ func (m *model) onStatus(s *server, st workbench.Status) tea.Cmd {
 		if m.several() && st.State == workbench.StateNeedsLogin {
 			m.notice = s.name + " needs login: L on 7 Servers (or :login " + s.name + ") logs in; the other servers go on"
 		} else if m.several() {
-			m.notice = s.name + " " + s.stateWord() + ": " + oneLine(st.Reason, 200) + " (7 Servers shows why; the other servers go on)"
+			m.notice = s.name + " " + word + ": " + oneLine(st.Reason, 200) + " (7 Servers shows why; the other servers go on)"
 		}
 	case workbench.StateExited:
-		s.state, s.exit = stateDied, st.Exit
 		m.dropRerun(s, "exited")
 		if m.several() {
-			m.notice = s.name + " " + s.stateWord() + "; the other servers go on (ctrl+r on 7 Servers restarts it)"
+			m.notice = s.name + " " + word + "; the other servers go on (ctrl+r on 7 Servers restarts it)"
 		}
-	case workbench.StateIdle:
-		s.state = stateIdle
 	}
 	return nil
 }
@@ -549,41 +607,26 @@ func (m *model) fetchTools(s *server, fresh bool) tea.Cmd {
 	}
 }
 
-// fetchCounts counts a connected server's resources and prompts (each only when it
-// declares the capability), in a command.
+// fetchCounts has the workbench count a connected server's resources and prompts
+// (each only when it declares the capability), in a command, unless they are
+// counted on this connection or being counted. The counts are the workbench's
+// (Snapshot.Counts); the answer only says to take them.
 func (m *model) fetchCounts(s *server) tea.Cmd {
-	if s == nil || m.wb == nil || !s.callable() || s.counts.fetching || (s.counts.fetched && s.counts.gen == s.gen) {
+	if s == nil || m.wb == nil || !s.callable() || s.counting {
 		return nil
 	}
-	// An idle server is reconnected by the count, as by a call; its answer is for
-	// that connection (reqGen).
-	s.counts.fetching, s.counts.gen = true, s.reqGen()
-	wb, name, gen := m.wb, s.name, s.reqGen()
-	none := serverCounts{gen: gen, fetched: true, resources: -1, prompts: -1} // what is not counted
-	return sessionCmd(wb, name, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
-		c := none
-		var errs []string
-		if sess.HasCapability("resources") {
-			if l, err := sess.Resources(ctx); err != nil {
-				errs = append(errs, "resources/list: "+err.Error())
-			} else {
-				c.resources = len(l.Items)
-			}
-		}
-		if sess.HasCapability("prompts") {
-			if l, err := sess.Prompts(ctx); err != nil {
-				errs = append(errs, "prompts/list: "+err.Error())
-			} else {
-				c.prompts = len(l.Items)
-			}
-		}
-		c.err = strings.Join(errs, "; ")
-		return countsMsg{server: name, counts: c}
-	}, func(err error) tea.Msg {
-		c := none
-		c.err = err.Error()
-		return countsMsg{server: name, counts: c}
-	})
+	if c := s.snap.Counts; c != nil && c.Gen == s.gen() {
+		return nil
+	}
+	// An idle server is reconnected by the count, as by a call.
+	s.counting = true
+	wb, name := m.wb, s.name
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		_, _ = wb.CountLists(ctx, name) // a failure is kept in the counts too
+		return countsMsg{server: name}
+	}
 }
 
 // fetchAllCounts counts what every connected server lacks (the Servers tab opened).
@@ -596,15 +639,10 @@ func (m *model) fetchAllCounts() tea.Cmd {
 }
 
 func (m *model) onCounts(msg countsMsg) {
-	s := m.server(msg.server)
-	if s == nil {
-		return
+	if s := m.server(msg.server); s != nil {
+		s.counting = false
+		m.refresh(s)
 	}
-	s.counts.fetching = false
-	if !s.answers(msg.counts.gen) {
-		return // a restart made them stale
-	}
-	s.counts = msg.counts
 }
 
 // fetchAllTools refetches the tools of every connected server (the user's "r").
@@ -620,6 +658,9 @@ func (m *model) fetchAllTools() tea.Cmd {
 
 func (m *model) onTools(msg toolsMsg) tea.Cmd {
 	s := m.server(msg.server)
+	// The workbench kept the list with the connection it came on; the snapshot
+	// taken now says whether that connection is still the server's.
+	m.refresh(s)
 	if !s.answers(msg.gen) {
 		return nil
 	}
@@ -627,8 +668,6 @@ func (m *model) onTools(msg toolsMsg) tea.Cmd {
 		m.notice = "listing tools failed: " + msg.err.Error()
 		return nil
 	}
-	s.tools, s.refused = msg.list.Tools, msg.list.Refused
-	s.toolsGen = s.gen
 	m.refreshTools()
 	if len(msg.list.Problems) > 0 {
 		m.notice = "tool list: " + strings.Join(msg.list.Problems, "; ")
@@ -657,12 +696,12 @@ func (m *model) refreshTools() {
 		order[s.name] = i
 		if !s.callable() {
 			down[s.name] = s.stateWord()
-			if len(s.tools) == 0 && s.state != stateConnecting {
+			if len(s.tools()) == 0 && s.state() != stateConnecting {
 				// Failed (or exited) before it listed a tool: its header says so.
-				bare = append(bare, bareServer{name: s.name, why: safe(oneLine(s.status.Reason, 300))})
+				bare = append(bare, bareServer{name: s.name, why: safe(oneLine(s.status().Reason, 300))})
 			}
 		}
-		for _, t := range s.tools {
+		for _, t := range s.tools() {
 			entries = append(entries, listTool{server: s.name, tool: t})
 		}
 	}
@@ -687,15 +726,15 @@ func (m *model) closeSession() {
 	if m.wb != nil {
 		_ = m.wb.Close()
 	}
-	if m.wbStop != nil {
-		m.wbStop()
+	if m.wbSub != nil {
+		m.wbSub.Close()
 	}
 }
 
 // callable reports whether a request can go to the server now (an idle one is
 // reconnected by the request).
 func (s *server) callable() bool {
-	return s != nil && (s.state == stateReady || s.state == stateIdle)
+	return s != nil && (s.state() == stateReady || s.state() == stateIdle)
 }
 
 // reqGen is the connection (gen) whose answer a request sent now brings: the
@@ -703,10 +742,10 @@ func (s *server) callable() bool {
 // sent before it) makes, which the next connecting status numbers gen+1. An answer
 // tagged with it is then taken once that connection is up, not dropped as stale.
 func (s *server) reqGen() int {
-	if s.state == stateIdle {
-		return s.gen + 1
+	if s.state() == stateIdle {
+		return s.gen() + 1
 	}
-	return s.gen
+	return s.gen()
 }
 
 // answers reports whether an answer fetched on connection gen is for this server as it
@@ -715,7 +754,7 @@ func (s *server) reqGen() int {
 // came since) and is dropped. Every per-server answer (tools, counts, lists) is
 // accepted by this one rule.
 func (s *server) answers(gen int) bool {
-	return s != nil && (gen == s.gen || gen == s.reqGen())
+	return s != nil && (gen == s.gen() || gen == s.reqGen())
 }
 
 // notConnected says why a server cannot take a request.
@@ -729,20 +768,6 @@ func (m *model) notConnected(s *server) string {
 	return "not connected (" + s.stateWord() + "); nothing was sent (ctrl+r restarts the server)"
 }
 
-// overrides reports whether the workbench's server of that name hides a configured
-// one.
-func (m *model) overrides(name string) bool {
-	if m.wb == nil {
-		return false
-	}
-	for _, s := range m.wb.List() {
-		if s.Spec.Name == name {
-			return s.Overrides
-		}
-	}
-	return false
-}
-
 // targetOf is the target of a server, for the copied command line.
 func (m *model) targetOf(name string) target.Target {
 	for _, sp := range m.specs() {
@@ -750,31 +775,30 @@ func (m *model) targetOf(name string) target.Target {
 			return sp.Target
 		}
 	}
-	if m.wb != nil {
-		for _, s := range m.wb.List() {
-			if s.Spec.Name == name {
-				return s.Spec.Target
-			}
-		}
+	if s := m.server(name); s != nil && s.snap.Name == name {
+		return s.snap.Spec.Target // added during the session (from its snapshot: no lock in View)
 	}
 	return m.opts.Target
 }
 
 // stateWord is a server's status badge text.
-func (s *server) stateWord() string {
-	switch s.state {
+func (s *server) stateWord() string { return stateWordOf(s.state(), s.snap.Status) }
+
+// stateWordOf is the badge text of a state, from the status it came of.
+func stateWordOf(c connState, st workbench.Status) string {
+	switch c {
 	case stateConnecting:
 		return "connecting"
 	case stateReady:
 		return "connected"
 	case stateFailed:
-		if s.status.State == workbench.StateNeedsLogin {
+		if st.State == workbench.StateNeedsLogin {
 			return "needs login"
 		}
 		return "failed"
 	case stateDied:
-		if s.exit != nil {
-			return "exited (" + s.exit.String() + ")"
+		if st.Exit != nil {
+			return "exited (" + st.Exit.String() + ")"
 		}
 		return "exited"
 	case stateLost:
@@ -783,17 +807,6 @@ func (s *server) stateWord() string {
 		return "idle"
 	}
 	return "?"
-}
-
-// stderrKeep bounds the stderr lines kept per server for the Servers view (the Stderr
-// tab keeps them all).
-const stderrKeep = 200
-
-func (s *server) addStderr(line string) {
-	s.stderr = append(s.stderr, line)
-	if len(s.stderr) > stderrKeep {
-		s.stderr = append(s.stderr[:0:0], s.stderr[len(s.stderr)-stderrKeep:]...)
-	}
 }
 
 // serversKeys is the Servers tab's table. ctrl+r and : are caught before the views
@@ -825,7 +838,7 @@ func (m *model) serversKeys() keyTable {
 // badge is a server's status badge.
 func (m *model) badge(s *server) string {
 	w := s.stateWord()
-	switch s.state {
+	switch s.state() {
 	case stateReady:
 		return m.st.ok.Render("● " + w)
 	case stateConnecting, stateIdle:
@@ -838,7 +851,7 @@ func (m *model) badge(s *server) string {
 func (m *model) serversView(width, height int) string {
 	hint := "↑/↓ selects · pgup/pgdn scrolls the detail · ctrl+r restarts the selected server · : or ctrl+p for commands"
 	for _, s := range m.servers {
-		if s.status.State == workbench.StateNeedsLogin {
+		if s.status().State == workbench.StateNeedsLogin {
 			hint = "↑/↓ selects · L logs in the selected server · ctrl+r restarts it · : or ctrl+p for commands"
 			break
 		}
@@ -853,26 +866,27 @@ func (m *model) serversView(width, height int) string {
 	rowsH := min(len(m.servers), max((height-1)/2, 3))
 	rows := m.srvList.draw(len(m.servers), rowsH, func(i int, selected bool) string {
 		s := m.servers[i]
-		tr := s.info.Transport
-		if s.info.Framing != "" {
-			tr += " " + string(s.info.Framing)
+		tr := s.info().Transport
+		if s.info().Framing != "" {
+			tr += " " + string(s.info().Framing)
 		}
-		caps := capabilityNames(s.info.Capabilities)
+		caps := capabilityNames(s.info().Capabilities)
+		c, counted := s.counts()
 		last := "-"
-		if !s.last.IsZero() {
-			last = s.last.Format("15:04:05")
+		if !s.snap.Heard.IsZero() {
+			last = s.snap.Heard.Format("15:04:05")
 		}
 		badge := m.badge(s)
-		if s.overrides { // first: a long row is cut at the right
+		if s.snap.Overrides { // first: a long row is cut at the right
 			badge += "  " + m.st.warn.Render("overrides the configured "+safe(s.name))
 		}
 		row := fmt.Sprintf("%-*s  %s  %s  %s  tools %d  resources %s  prompts %s  last %s", nameW, truncate(s.name, 21), badge,
-			safe(strings.TrimSpace(s.info.Era+" "+s.info.ProtocolVersion)), safe(tr), len(s.tools),
-			s.counts.show(s.counts.resources), s.counts.show(s.counts.prompts), last)
-		if s.status.State == workbench.StateNeedsLogin {
+			safe(strings.TrimSpace(s.info().Era+" "+s.info().ProtocolVersion)), safe(tr), len(s.tools()),
+			showCount(c.Resources, counted), showCount(c.Prompts, counted), last)
+		if s.status().State == workbench.StateNeedsLogin {
 			row += "  " + m.st.err.Render("L logs in")
-		} else if s.state == stateFailed || s.state == stateDied {
-			row += "  " + m.st.err.Render(safe(oneLine(s.status.Reason, 200)))
+		} else if s.state() == stateFailed || s.state() == stateDied {
+			row += "  " + m.st.err.Render(safe(oneLine(s.status().Reason, 200)))
 		}
 		if caps != "" {
 			row += "  " + m.st.muted.Render(caps)
@@ -919,11 +933,11 @@ func (m *model) refusedRows(nameW, width int) []string {
 	return out
 }
 
-// show is one count as a row shows it: "-" when the server does not offer the
-// list, "…" until it has been counted.
-func (c serverCounts) show(n int) string {
+// showCount is one count as a row shows it: "-" when the server does not offer
+// the list, "…" until it has been counted.
+func showCount(n int, counted bool) string {
 	switch {
-	case !c.fetched:
+	case !counted:
 		return "…"
 	case n < 0:
 		return "-"
@@ -954,15 +968,18 @@ type detailKey struct {
 	state                     connState
 	status                    workbench.State
 	reason                    string
-	counts                    serverCounts
+	counts                    workbench.Counts
+	counted                   bool
 	lastStderr                string
 }
 
 func (m *model) serverDetailCached(s *server, width int) []string {
-	k := detailKey{width: width, gen: s.gen, tools: len(s.tools), stderr: len(s.stderr), state: s.state,
-		status: s.status.State, reason: s.status.Reason, counts: s.counts}
-	if n := len(s.stderr); n > 0 {
-		k.lastStderr = s.stderr[n-1]
+	errLines := s.snap.Stderr
+	k := detailKey{width: width, gen: s.gen(), tools: len(s.tools()), stderr: len(errLines), state: s.state(),
+		status: s.status().State, reason: s.status().Reason}
+	k.counts, k.counted = s.counts()
+	if n := len(errLines); n > 0 {
+		k.lastStderr = errLines[n-1]
 	}
 	if s.detail == nil || s.detailFor != k {
 		s.detail, s.detailFor = m.serverDetail(s, width), k
@@ -990,7 +1007,7 @@ func (m *model) serverDetail(s *server, width int) []string {
 			out = append(out, strings.Repeat(" ", 12)+l)
 		}
 	}
-	i := s.info
+	i := s.info()
 	if spec := m.targetOf(s.name); len(spec.Argv) > 0 || spec.URL != "" {
 		what := spec.URL
 		if what == "" {
@@ -1033,15 +1050,15 @@ func (m *model) serverDetail(s *server, width int) []string {
 		field(label, what)
 	}
 	field("url", i.URL)
-	if s.counts.fetched {
-		field("lists", fmt.Sprintf("%d tools, %s resources, %s prompts", len(s.tools), s.counts.show(s.counts.resources), s.counts.show(s.counts.prompts)))
-		if s.counts.err != "" {
-			out = append(out, st.err.Render("listing failed: ")+safe(oneLine(s.counts.err, 300)))
+	if c, counted := s.counts(); counted {
+		field("lists", fmt.Sprintf("%d tools, %s resources, %s prompts", len(s.tools()), showCount(c.Resources, true), showCount(c.Prompts, true)))
+		if c.Err != "" {
+			out = append(out, st.err.Render("listing failed: ")+safe(oneLine(c.Err, 300)))
 		}
 	}
-	if s.status.Reason != "" {
+	if s.status().Reason != "" {
 		out = append(out, "", st.accent.Render("status"))
-		out = append(out, wrapText(s.status.Reason, width)...)
+		out = append(out, wrapText(s.status().Reason, width)...)
 	}
 	out = append(out, m.clientSideLines(s, width)...) // sampling, roots, log level (roots.go)
 	if i.Instructions != "" {
@@ -1063,11 +1080,11 @@ func (m *model) serverDetail(s *server, width int) []string {
 		out = append(out, "", st.accent.Render("server/discover result (as sent)"))
 		out = append(out, jsonLines(st, i.Discover, width)...)
 	}
-	errLines := s.stderr
+	// The current attempt's last lines as the server wrote them (wrapText makes
+	// them safe); a failure's own when the attempt kept none.
+	errLines := s.snap.Stderr
 	if len(errLines) == 0 {
-		for _, l := range s.status.Stderr {
-			errLines = append(errLines, safe(l))
-		}
+		errLines = s.status().Stderr
 	}
 	if len(errLines) > 0 {
 		out = append(out, "", st.accent.Render(fmt.Sprintf("stderr (last %d lines)", len(errLines))))

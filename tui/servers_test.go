@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -29,7 +30,7 @@ func TestServersViewDetail(t *testing.T) {
 	}}, 150, 60)
 	h.until("both servers counted", func(m *model) bool {
 		for _, s := range m.servers {
-			if len(s.tools) == 0 || !s.counts.fetched {
+			if len(s.tools()) == 0 || !counted(s) {
 				return false
 			}
 		}
@@ -74,7 +75,7 @@ func TestElicitationNamesItsServer(t *testing.T) {
 		{Name: "a", Target: target}, {Name: "b", Target: target},
 	}}, 120, 40)
 	h.until("both servers' tools", func(m *model) bool {
-		return len(m.servers) == 2 && len(m.servers[0].tools) > 0 && len(m.servers[1].tools) > 0
+		return len(m.servers) == 2 && len(m.servers[0].tools()) > 0 && len(m.servers[1].tools()) > 0
 	})
 	h.selectTool("b/ask")
 	h.press("enter", "enter")
@@ -98,7 +99,7 @@ func TestServerColumnAndFilter(t *testing.T) {
 		{Name: "one", Target: hostTarget(t)}, {Name: "second", Target: fake},
 	}}, 140, 40)
 	h.until("both servers' tools", func(m *model) bool {
-		return len(m.servers) == 2 && len(m.servers[0].tools) > 0 && len(m.servers[1].tools) > 0
+		return len(m.servers) == 2 && len(m.servers[0].tools()) > 0 && len(m.servers[1].tools()) > 0
 	})
 	// The host's log tool sends notifications/message; the fake server wrote its
 	// start to stderr.
@@ -160,7 +161,7 @@ func TestServersViewHostile(t *testing.T) {
 	}}, 150, 60)
 	h.until("bad connected", func(m *model) bool {
 		s := m.server("bad")
-		return s != nil && s.state == stateReady && s.counts.fetched
+		return s != nil && s.state() == stateReady && counted(s)
 	})
 	h.press("7", "down")
 	screen := h.inert("the hostile server's detail")
@@ -181,7 +182,7 @@ func TestElicitationQueue(t *testing.T) {
 		{Name: "a", Target: target}, {Name: "b", Target: target},
 	}}, 120, 40)
 	h.until("both servers' tools", func(m *model) bool {
-		return len(m.servers) == 2 && len(m.servers[0].tools) > 0 && len(m.servers[1].tools) > 0
+		return len(m.servers) == 2 && len(m.servers[0].tools()) > 0 && len(m.servers[1].tools()) > 0
 	})
 	h.selectTool("a/ask")
 	h.press("enter", "enter")
@@ -232,7 +233,7 @@ func TestServersViewMouseWheel(t *testing.T) {
 		{Name: "b", Target: hostTarget(t)},
 	}}, 120, 30)
 	h.until("both servers connected", func(m *model) bool {
-		return len(m.servers) == 2 && len(m.servers[0].tools) > 0 && len(m.servers[1].tools) > 0
+		return len(m.servers) == 2 && len(m.servers[0].tools()) > 0 && len(m.servers[1].tools()) > 0
 	})
 	h.press("7")
 	h.contains("serverInfo  mcpscope-host")
@@ -269,11 +270,11 @@ func TestAddedServerNotInOneServerRecording(t *testing.T) {
 	target := hostTarget(t)
 	h := newHarnessWith(t, Options{Theme: "dark", Target: target, Name: "bundled host", Recording: "one.jsonl",
 		Client: client.Options{Tap: tap}}, 140, 40)
-	h.until("the host's tools", func(m *model) bool { return len(m.servers) == 1 && len(m.servers[0].tools) > 0 })
+	h.until("the host's tools", func(m *model) bool { return len(m.servers) == 1 && len(m.servers[0].tools()) > 0 })
 	h.press(":")
 	h.typeText("add late -- " + strings.Join(target.Argv, " "))
 	h.press("enter")
-	h.until("late's tools", func(m *model) bool { return len(m.servers) == 2 && len(m.servers[1].tools) > 0 })
+	h.until("late's tools", func(m *model) bool { return len(m.servers) == 2 && len(m.servers[1].tools()) > 0 })
 	h.contains("late is not recorded")
 	mu.Lock()
 	defer mu.Unlock()
@@ -298,7 +299,7 @@ func TestToolListGroupsAndFoldsServers(t *testing.T) {
 		{Name: "beta", Target: hostTarget(t)},
 	}}, 120, 40)
 	h.until("both servers' tools", func(m *model) bool {
-		return len(m.servers) == 2 && len(m.servers[0].tools) > 0 && len(m.servers[1].tools) > 0
+		return len(m.servers) == 2 && len(m.servers[0].tools()) > 0 && len(m.servers[1].tools()) > 0
 	})
 	h.contains("▾ alpha", "▾ beta", "alpha/add")
 	h.press("/")
@@ -318,4 +319,33 @@ func TestToolListGroupsAndFoldsServers(t *testing.T) {
 	}
 	h.press("enter")
 	h.contains("▾ alpha", "alpha/add")
+}
+
+// setReady makes a server without a workbench connected, for tests of one view
+// (its snapshot is then the test's).
+func setReady(s *server) { s.snap.Status.State = workbench.StateConnected }
+
+// counted reports whether the server's resources and prompts are counted (shown).
+func counted(s *server) bool { _, ok := s.counts(); return ok }
+
+// The Servers detail's stderr is the running start's, as the workbench keeps it:
+// after a restart it no longer shows the lines of the process before, as if they
+// were the new one's. Before, the screen kept its own copy of every start's lines
+// (up to 200), and a restarted server's detail went on showing the old process's
+// complaints under "stderr".
+func TestServersDetailShowsThisStartsStderr(t *testing.T) {
+	dir := t.TempDir()
+	script := fmt.Sprintf(`n=$(cat %[1]q/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > %[1]q/n; echo "start number $n complains" >&2; exec %[2]q host`, dir, testutil.Mcpscope(t))
+	h := newHarness(t, target.Target{Argv: []string{"sh", "-c", script}}, 150, 120)
+	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 })
+	h.press("7")
+	shows := func(what string) func(*model) bool {
+		return func(*model) bool { return strings.Contains(h.screen(), what) }
+	}
+	h.until("the first start's stderr in the detail", shows("start number 1 complains"))
+	h.press("ctrl+r", "y")
+	h.until("the second start's stderr in the detail", shows("start number 2 complains"))
+	if s := h.screen(); strings.Contains(s, "start number 1 complains") {
+		t.Fatalf("the detail of the restarted server shows the old process's stderr:\n%s", s)
+	}
 }

@@ -103,7 +103,7 @@ func declaresSkills(s *server) bool {
 	var caps struct {
 		Extensions map[string]json.RawMessage `json:"extensions"`
 	}
-	if s == nil || json.Unmarshal(s.info.Capabilities, &caps) != nil {
+	if s == nil || json.Unmarshal(s.info().Capabilities, &caps) != nil {
 		return false
 	}
 	v, ok := caps.Extensions[client.SkillsExtension]

@@ -36,7 +36,7 @@ func BenchmarkStderr300MB(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		m := newModel(Options{Theme: "dark"})
 		m.width, m.height = 120, 40
-		m.srv.state = stateReady
+		setReady(m.srv)
 		m.tab, m.focus = tabStderr, paneRight
 		line := strings.Repeat("x", 99)
 		batch := make([]wire.Event, 0, 1000)

@@ -16,7 +16,7 @@ func hostWith(t *testing.T, protocol string, opts Options) *harness {
 	opts.Name, opts.Theme = "bundled host", "dark"
 	opts.Client.Protocol = protocol
 	h := newHarnessWith(t, opts, 120, 40)
-	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 && m.srv.state == stateReady })
+	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 && m.srv.state() == stateReady })
 	return h
 }
 
@@ -253,7 +253,7 @@ func TestSamplingDeclaredFromServersTab(t *testing.T) {
 	h.press("7")
 	h.contains("sampling    no")
 	h.press("S")
-	h.until("the reconnect", func(m *model) bool { return m.srv.gen >= 2 && m.srv.state == stateReady && len(m.list.tools) > 0 })
+	h.until("the reconnect", func(m *model) bool { return m.srv.gen() >= 2 && m.srv.state() == stateReady && len(m.list.tools) > 0 })
 	h.contains("sampling    yes")
 	h.selectTool("sample")
 	h.press("enter", "enter")

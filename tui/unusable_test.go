@@ -43,7 +43,7 @@ func TestServerFailedBeforeListingShowsItsHeader(t *testing.T) {
 	}, 140, 40)
 	h.until("good's tools and dead's failure", func(m *model) bool {
 		s := m.server("dead")
-		return len(m.list.tools) > 0 && s != nil && s.state == stateFailed
+		return len(m.list.tools) > 0 && s != nil && s.state() == stateFailed
 	})
 	h.contains("▾ good", "▾ dead failed", "nonexistent")
 }

@@ -49,7 +49,7 @@ func TestHostileOutputSchemaIsCheckedOffTheUI(t *testing.T) {
 	m := newModel(Options{Theme: "dark"})
 	defer m.closeSpools()
 	m.width, m.height = 120, 40
-	m.srv.state = stateReady
+	setReady(m.srv)
 	o := &outcome{id: 1, tool: client.Tool{Name: "hostile", OutputSchema: hostileOutputSchema()}, running: true}
 	m.calls, m.current, m.tab = []*outcome{o}, o, tabResult
 	m.cancels[1] = func() {}
@@ -94,10 +94,10 @@ func TestWideFormIsCheckedOffTheUI(t *testing.T) {
 	m := newModel(Options{Theme: "dark"})
 	defer m.closeSpools()
 	m.width, m.height = 120, 40
-	m.srv.state = stateReady
+	setReady(m.srv)
 	// The server lists the tool: a call goes to the tool as its server lists it.
-	m.srv.tools = []client.Tool{{Name: "wide", InputSchema: wideToolSchema(10000)}}
-	m.list.setTools(m.srv.tools)
+	m.srv.snap.Tools = &client.ToolList{Tools: []client.Tool{{Name: "wide", InputSchema: wideToolSchema(10000)}}}
+	m.list.setTools(m.srv.tools())
 	m.syncForm()
 	buildForm(m) // a big schema's form is built in a command
 	m.focus, m.tab = paneRight, tabTool
@@ -133,10 +133,10 @@ func TestHostileInputSchemaIsNotValidated(t *testing.T) {
 	m := newModel(Options{Theme: "dark"})
 	defer m.closeSpools()
 	m.width, m.height = 120, 40
-	m.srv.state = stateReady
+	setReady(m.srv)
 	// The server lists the tool: a call goes to the tool as its server lists it.
-	m.srv.tools = []client.Tool{{Name: "hostile", InputSchema: hostileOutputSchema()}}
-	m.list.setTools(m.srv.tools)
+	m.srv.snap.Tools = &client.ToolList{Tools: []client.Tool{{Name: "hostile", InputSchema: hostileOutputSchema()}}}
+	m.list.setTools(m.srv.tools())
 	m.syncForm()
 	buildForm(m) // a big schema's form is built in a command
 	m.focus, m.tab = paneRight, tabTool

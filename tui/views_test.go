@@ -24,11 +24,11 @@ func TestEveryViewIsWholeInEveryState(t *testing.T) {
 		ready    func(*model) bool
 	}{
 		// mute reads and never answers: the handshake waits.
-		{"connecting", "mute", func(m *model) bool { return m.srv.state == stateConnecting }},
-		{"failed", "exit-at-once", func(m *model) bool { return m.srv.state == stateFailed }},
+		{"connecting", "mute", func(m *model) bool { return m.srv.state() == stateConnecting }},
+		{"failed", "exit-at-once", func(m *model) bool { return m.srv.state() == stateFailed }},
 		// skills declares tools, resources, prompts and skills: their views are on the bar.
 		{"ready", "skills", func(m *model) bool {
-			return m.srv.state == stateReady && m.hasSkills() && m.hasPrompts() && m.hasResources()
+			return m.srv.state() == stateReady && m.hasSkills() && m.hasPrompts() && m.hasResources()
 		}},
 	}
 	for _, st := range states {
@@ -117,7 +117,7 @@ func checkView(t *testing.T, h *harness, tb tab) {
 func TestNarrowTabBarShortensFromTheRight(t *testing.T) {
 	h := newHarness(t, target.Target{Argv: testutil.FakeServer(t, "skills")}, 220, 30)
 	h.until("the skills listed", func(m *model) bool {
-		return m.srv.state == stateReady && m.hasSkills() && m.hasPrompts() && m.hasResources()
+		return m.srv.state() == stateReady && m.hasSkills() && m.hasPrompts() && m.hasResources()
 	})
 	h.press("]", "]", "]") // Logs: the view shown keeps its name
 	for _, c := range []struct {

@@ -172,14 +172,30 @@ type server struct {
 	// attempt toolsGen: a server that went down keeps its last ones.
 	tools    *client.ToolList
 	toolsGen int
-	status   Status
-	sess     *client.Session
-	ready    chan struct{} // closed when the current connection attempt has ended
-	cancel   context.CancelFunc
-	inflight int
-	lastUse  time.Time
-	idle     *time.Timer
-	stderr   *lines
+	// counts are the resources and prompts counted through CountLists (nil: not
+	// counted yet).
+	counts *Counts
+	// info is the last handshake's outcome, kept while the server is down or
+	// restarting (a status other than connected, idle or exited has none).
+	info client.Info
+	// everConnected: some attempt connected (a failure after it is not an "could
+	// not connect").
+	everConnected bool
+	// heard is when the server was last heard from or spoken to (a frame either
+	// way, a status).
+	heard time.Time
+	// unreachable says why an HTTP server that is connected no longer answers (a
+	// request could not reach it, its event stream broke); a later good response
+	// clears it.
+	unreachable string
+	status      Status
+	sess        *client.Session
+	ready       chan struct{} // closed when the current connection attempt has ended
+	cancel      context.CancelFunc
+	inflight    int
+	lastUse     time.Time
+	idle        *time.Timer
+	stderr      *lines
 	// stopWatch ends the file watch of Spec.Watch (nil without one).
 	stopWatch func()
 	// auth logs an HTTP server in (nil: no OAuth); needLogin is the 401 (or step-up)
@@ -287,6 +303,11 @@ func (w *Workbench) setStatusLocked(s *server, st Status) {
 	}
 	st.Gen = s.attempts
 	s.status = st
+	s.heard = st.Since
+	s.unreachable = "" // a new status is about a new state of the connection
+	if st.State == StateConnected {
+		s.info, s.everConnected = st.Info, true
+	}
 	cp := st
 	w.emitLocked(Event{Server: s.spec.Name, Kind: EventStatus, Status: &cp})
 }
@@ -575,16 +596,24 @@ func failure(err error, stderr []string) Status {
 // onWire tags a wire event with its server, and notices a server that exits on its
 // own. It runs in wire order, synchronously.
 func (w *Workbench) onWire(s *server, gen int, e wire.Event) {
+	// What the event tells of the server is kept before OnWire hands it on: a reader
+	// that takes a Snapshot when OnWire's event reaches it finds the line in it.
+	w.mu.Lock()
+	if s.gen == gen {
+		// Only the current process's lines and frames: an old one exiting alongside
+		// (an overlapped restart) must not fill the new one's failure.
+		if e.Kind == wire.KindStderr {
+			s.stderr.add(string(e.Data))
+		}
+		s.heard = e.Time
+		s.followHTTPLocked(e)
+	}
+	w.mu.Unlock()
 	if w.opts.OnWire != nil {
 		w.opts.OnWire(s.spec.Name, e)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if e.Kind == wire.KindStderr && s.gen == gen {
-		// Only the current process's lines: an old one exiting alongside (an
-		// overlapped restart) must not fill the new one's failure.
-		s.stderr.add(string(e.Data))
-	}
 	// Every event reaches the stream, also the last ones of a connection being closed
 	// (its exit); only the current connection changes the status.
 	cp := e
@@ -603,6 +632,23 @@ func (w *Workbench) onWire(s *server, gen int, e wire.Event) {
 			w.wg.Add(1)
 			go func() { defer w.wg.Done(); _ = sess.Close() }()
 		}
+	}
+}
+
+// followHTTPLocked lets an HTTP server's reachability follow its transport: a
+// request that cannot reach the server, or an event stream (the legacy SSE stream,
+// the GET stream) that breaks, makes a connected server unreachable; a later good
+// response makes it reachable again. A cancel or a timeout says nothing about it.
+func (s *server) followHTTPLocked(e wire.Event) {
+	h := e.HTTP
+	if h == nil || e.Dir != wire.Recv || s.status.State != StateConnected {
+		return
+	}
+	switch {
+	case h.Error != "" && !strings.Contains(h.Error, "context "):
+		s.unreachable = "the server cannot be reached: " + e.Text
+	case h.Status >= 200 && h.Status < 300:
+		s.unreachable = ""
 	}
 }
 

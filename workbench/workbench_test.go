@@ -561,3 +561,33 @@ func TestIdleArmsAfterARestartMidRequest(t *testing.T) {
 	release() // the old connection's request ends
 	waitFor(t, "a to go idle after the restart", func() bool { st, _ := w.Status("a"); return st.State == workbench.StateIdle })
 }
+
+// The snapshot holds what a view shows of a server, so that the view keeps no copy
+// of its own: the resources and prompts counted, on which attempt; the last
+// handshake's info through a restart; whether it ever connected; when it was heard.
+func TestSnapshotHoldsWhatAViewShows(t *testing.T) {
+	w := newBench(t, workbench.Options{})
+	must(t, w.Add(host(t, "h")))
+	if st := wait(t, w, "h"); st.State != workbench.StateConnected {
+		t.Fatalf("status %+v", st)
+	}
+	snap, _ := w.Snapshot("h")
+	if !snap.EverConnected || snap.Info.Era == "" || snap.Heard.IsZero() || snap.Counts != nil {
+		t.Fatalf("connected, not counted: %+v", snap)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	c, err := w.CountLists(ctx, "h")
+	if err != nil || c.Gen != 1 || c.Resources < 1 || c.Prompts < 1 {
+		t.Fatalf("CountLists = %+v, %v; want the host's resources and prompts on attempt 1", c, err)
+	}
+	if snap, _ = w.Snapshot("h"); snap.Counts == nil || *snap.Counts != c {
+		t.Fatalf("the snapshot's counts are %+v, want %+v", snap.Counts, c)
+	}
+	info := snap.Info
+	must(t, w.Restart("h"))
+	snap, _ = w.Snapshot("h")
+	if snap.Status.Gen != 2 || snap.Info.Era != info.Era || snap.Info.Name != info.Name || !snap.EverConnected || snap.Counts.Gen != 1 {
+		t.Errorf("restarting: gen %d, info %+v (want the last handshake's), counts %+v (want attempt 1's)", snap.Status.Gen, snap.Info, snap.Counts)
+	}
+}
