@@ -17,6 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/pollread"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/replay"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // recordFlag is --record: a file, or a directory (such as ".") or an empty value
@@ -227,11 +228,12 @@ func replayOne(ctx context.Context, c *common, h record.Header, rec *record.Reco
 	if target.URL == "" {
 		warnMissingEnv(c, h.Target.Env, stderr)
 	}
-	tap := &wire.Tap{}
-	opts, err := c.options(tap, stderr)
+	sess, err := c.session(stderr) // the client options of every front end
 	if err != nil {
 		return err
 	}
+	tap := &wire.Tap{}
+	opts := sess.ClientFor(workbench.Spec{Target: target}, tap)
 	red, _, err := c.redactor()
 	if err != nil {
 		return err
@@ -374,7 +376,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	for _, w := range rec.Warnings {
 		fmt.Fprintf(stderr, "mcpscope serve: %s: %s\n", pos[0], w)
 	}
-	if rec, err = serveOne(rec, pos[0], server); err != nil {
+	if rec, err = replay.ServeOne(rec, pos[0], server); err != nil {
 		return err
 	}
 	mock := replay.NewMock(rec)
