@@ -25,6 +25,11 @@ type Exchange struct {
 	RequestEvent       int   // index in Recording.Events
 	ResponseEvent      int   // index in Recording.Events, -1 when none
 	NotificationEvents []int // indexes in Recording.Events, one per notification
+	// Line is the request's line in the file it was read from (0 when not read
+	// from a file).
+	Line int
+
+	done bool // answered or dropped: nothing more is added (Pairer)
 }
 
 // Handshake reports whether the exchange belongs to connecting rather than to what
@@ -83,99 +88,158 @@ func CanonicalID(id json.RawMessage) string {
 // it); one that arrives while nothing is pending belongs to no exchange.
 // Server-to-client requests and the client's answers to them are not exchanges.
 func (rec *Recording) Exchanges() []*Exchange {
-	// In a recording of several servers each server has its own ids (every client
-	// starts at 1), so requests, answers and notifications pair within one server.
-	type track struct {
-		pending map[string]*Exchange
-		order   []*Exchange // pending, in send order
-	}
-	tracks := map[string]*track{}
-	var out []*Exchange
-	superseded := rec.repairedMessages()
+	var p Pairer
 	for i := range rec.Events {
-		ev := &rec.Events[i]
-		var dir string
-		switch {
-		case ev.Kind == KindMessage && len(ev.Msg) > 0 && !superseded[i]:
-			dir = ev.Dir
-		case ev.Kind == KindRepair && len(ev.Msg) > 0:
-			dir = Recv
-		default:
-			continue
-		}
-		t := tracks[ev.Server]
-		if t == nil {
-			t = &track{pending: map[string]*Exchange{}}
-			tracks[ev.Server] = t
-		}
-		drop := func(x *Exchange) {
-			delete(t.pending, x.ID)
-			for i, p := range t.order {
-				if p == x {
-					t.order = append(t.order[:i], t.order[i+1:]...)
-					break
-				}
-			}
-		}
-		for _, raw := range Split(ev.Msg) {
-			var m Message
-			if json.Unmarshal(raw, &m) != nil {
-				continue
-			}
-			switch {
-			case dir == Send && m.IsRequest():
-				x := &Exchange{Server: ev.Server, Method: m.Method, ID: CanonicalID(m.ID), Request: raw, Params: m.Params, RequestEvent: i, ResponseEvent: -1}
-				if old, ok := t.pending[x.ID]; ok {
-					drop(old) // an id reused while pending: the old one will not be answered
-				}
-				t.pending[x.ID] = x
-				t.order = append(t.order, x)
-				out = append(out, x)
-			case dir == Recv && m.IsResponse():
-				if x, ok := t.pending[CanonicalID(m.ID)]; ok {
-					x.Response, x.ResponseEvent = raw, i
-					drop(x)
-				}
-			case dir == Recv && m.IsNotification():
-				if x := notificationOwner(m.Params, t.pending, t.order); x != nil {
-					x.Notifications = append(x.Notifications, raw)
-					x.NotificationEvents = append(x.NotificationEvents, i)
-				}
-			case dir == Send && m.IsNotification() && m.Method == "notifications/cancelled":
-				var p struct {
-					RequestID json.RawMessage `json:"requestId"`
-				}
-				if json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
-					if x, ok := t.pending[CanonicalID(p.RequestID)]; ok && x.Method != "subscriptions/listen" {
-						drop(x) // a late answer is not this exchange's
-					}
-				}
-			}
-		}
+		p.Add(i, &rec.Events[i])
+	}
+	p.End()
+	var out []*Exchange
+	for x := p.Next(); x != nil; x = p.Next() {
+		out = append(out, x)
 	}
 	return out
 }
 
-// repairedMessages marks received message events that a following repair event
+// Pairer is Exchanges one event at a time, for a reader that streams a recording
+// (record.Reader) and keeps only what is pending: Add the events in order, take the
+// exchanges that are complete with Next, in the order their requests were sent, and
+// End when there are no more events. An exchange is complete once it can change no
+// more: answered, or dropped (cancelled, or its id reused). A subscriptions/listen
+// stays pending for the whole session, so it is handed out at once (its response
+// and the notifications tagged for it may still be added to it): otherwise it would
+// hold every later exchange, and the whole file, until the end.
+type Pairer struct {
+	// In a recording of several servers each server has its own ids (every client
+	// starts at 1), so requests, answers and notifications pair within one server.
+	tracks map[string]*track
+	queue  []*Exchange // sent, not handed out yet, in send order
+	// window holds the last repairWindow events before they are paired: a repair
+	// event replaces a received message up to that many events before it.
+	window []windowed
+	ended  bool
+}
+
+type track struct {
+	pending map[string]*Exchange
+	order   []*Exchange // pending, in send order
+}
+
+type windowed struct {
+	i          int
+	ev         *Event
+	superseded bool
+}
+
+// repairWindow is how far back a repair event looks for the received message it
 // replaced (--repair recorded both the raw frame and the fixed message).
-func (rec *Recording) repairedMessages() map[int]bool {
-	var out map[int]bool
-	for i := range rec.Events {
-		ev := &rec.Events[i]
-		if ev.Kind != KindRepair || len(ev.Msg) == 0 {
-			continue
-		}
-		for j := i - 1; j >= 0 && j >= i-8; j-- {
-			if rec.Events[j].Kind == KindMessage && rec.Events[j].Dir == Recv {
-				if out == nil {
-					out = map[int]bool{}
-				}
-				out[j] = true
+const repairWindow = 8
+
+// Add takes in the event at index i of the recording (Exchange's *Event fields are
+// such indexes). ev must stay unchanged until End.
+func (p *Pairer) Add(i int, ev *Event) {
+	if ev.Kind == KindRepair && len(ev.Msg) > 0 {
+		for j := len(p.window) - 1; j >= 0; j-- {
+			if w := &p.window[j]; w.ev.Kind == KindMessage && w.ev.Dir == Recv {
+				w.superseded = true
 				break
 			}
 		}
 	}
-	return out
+	p.window = append(p.window, windowed{i: i, ev: ev})
+	if len(p.window) > repairWindow {
+		w := p.window[0]
+		p.window = append(p.window[:0], p.window[1:]...)
+		p.pair(w)
+	}
+}
+
+// End says there are no more events: what is still pending is complete.
+func (p *Pairer) End() {
+	for _, w := range p.window {
+		p.pair(w)
+	}
+	p.window, p.ended = nil, true
+}
+
+// Next returns the next complete exchange in send order, or nil when the next one
+// is still pending (or there is none).
+func (p *Pairer) Next() *Exchange {
+	if len(p.queue) == 0 {
+		return nil
+	}
+	x := p.queue[0]
+	if !p.ended && !x.done && x.Method != "subscriptions/listen" {
+		return nil
+	}
+	p.queue[0] = nil
+	p.queue = p.queue[1:]
+	return x
+}
+
+func (p *Pairer) pair(w windowed) {
+	ev, i := w.ev, w.i
+	var dir string
+	switch {
+	case ev.Kind == KindMessage && len(ev.Msg) > 0 && !w.superseded:
+		dir = ev.Dir
+	case ev.Kind == KindRepair && len(ev.Msg) > 0:
+		dir = Recv
+	default:
+		return
+	}
+	if p.tracks == nil {
+		p.tracks = map[string]*track{}
+	}
+	t := p.tracks[ev.Server]
+	if t == nil {
+		t = &track{pending: map[string]*Exchange{}}
+		p.tracks[ev.Server] = t
+	}
+	drop := func(x *Exchange) {
+		x.done = true
+		delete(t.pending, x.ID)
+		for i, q := range t.order {
+			if q == x {
+				t.order = append(t.order[:i], t.order[i+1:]...)
+				break
+			}
+		}
+	}
+	for _, raw := range Split(ev.Msg) {
+		var m Message
+		if json.Unmarshal(raw, &m) != nil {
+			continue
+		}
+		switch {
+		case dir == Send && m.IsRequest():
+			x := &Exchange{Server: ev.Server, Method: m.Method, ID: CanonicalID(m.ID), Request: raw, Params: m.Params, RequestEvent: i, ResponseEvent: -1, Line: ev.Line}
+			if old, ok := t.pending[x.ID]; ok {
+				drop(old) // an id reused while pending: the old one will not be answered
+			}
+			t.pending[x.ID] = x
+			t.order = append(t.order, x)
+			p.queue = append(p.queue, x)
+		case dir == Recv && m.IsResponse():
+			if x, ok := t.pending[CanonicalID(m.ID)]; ok {
+				x.Response, x.ResponseEvent = raw, i
+				drop(x)
+			}
+		case dir == Recv && m.IsNotification():
+			if x := notificationOwner(m.Params, t.pending, t.order); x != nil {
+				x.Notifications = append(x.Notifications, raw)
+				x.NotificationEvents = append(x.NotificationEvents, i)
+			}
+		case dir == Send && m.IsNotification() && m.Method == "notifications/cancelled":
+			var p struct {
+				RequestID json.RawMessage `json:"requestId"`
+			}
+			if json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
+				if x, ok := t.pending[CanonicalID(p.RequestID)]; ok && x.Method != "subscriptions/listen" {
+					drop(x) // a late answer is not this exchange's
+				}
+			}
+		}
+	}
 }
 
 func notificationOwner(params json.RawMessage, pending map[string]*Exchange, order []*Exchange) *Exchange {

@@ -32,12 +32,12 @@ type Recording struct {
 // FIFO or a device is refused without being opened for reading, and no more than the
 // cap is read even from a file that grows).
 func Load(path string) (*Recording, error) {
-	f, err := readfile.Open(path, readfile.MaxSaved)
+	r, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	rec, err := Read(io.LimitReader(f, readfile.MaxSaved))
+	defer r.Close()
+	rec, err := r.readAll()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -48,67 +48,175 @@ func Load(path string) (*Recording, error) {
 // while writing it) and lines that are not events are skipped with a warning. It fails
 // only when there is no valid header, or the header is from a newer format version.
 func Read(r io.Reader) (*Recording, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	rec := &Recording{}
-	n := 0
-	sawHeader := false
+	rr, err := NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	return rr.readAll()
+}
+
+// Reader reads a recording one event at a time, so that a reader that keeps only
+// what it needs (replay keeps the requests still pending) holds memory flat in the
+// size of the file; Read is a Reader read to the end. It tolerates what Read
+// tolerates, with the same warnings.
+type Reader struct {
+	// Header is the recording's header; servers added later in the file
+	// (KindServer lines) join Header.Servers as they are read.
+	Header Header
+	// Warnings and Complete are Recording's, final once Next has returned io.EOF.
+	Warnings []string
+	Complete bool
+
+	br     *bufio.Reader
+	closer io.Closer
+	n      int // lines read
+	end    bool
+}
+
+// Open opens the recording at path for reading event by event, with Load's limits,
+// and reads its header.
+func Open(path string) (*Reader, error) {
+	f, err := readfile.Open(path, readfile.MaxSaved)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewReader(io.LimitReader(f, readfile.MaxSaved))
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	r.closer = f
+	return r, nil
+}
+
+// NewReader reads a recording's header from r; Next reads the events after it.
+func NewReader(r io.Reader) (*Reader, error) {
+	rr := &Reader{br: bufio.NewReaderSize(r, 64<<10)}
 	for {
-		line, full, err := readLine(br, MaxLine)
+		line, full, err := readLine(rr.br, MaxLine)
 		if full == 0 && err != nil {
 			if errors.Is(err, io.EOF) {
-				break
+				return nil, errors.New("empty file: not an mcpscope recording")
 			}
 			return nil, err
 		}
-		n++
-		torn := err != nil // the last line had no newline
+		rr.n++
 		if line == nil {
-			if !sawHeader {
-				return nil, fmt.Errorf("not an mcpscope recording: the first line is %s long, more than the %s a recording line may have", wire.HumanBytes(int64(full)), wire.HumanBytes(int64(MaxLine)))
+			return nil, fmt.Errorf("not an mcpscope recording: the first line is %s long, more than the %s a recording line may have", wire.HumanBytes(int64(full)), wire.HumanBytes(int64(MaxLine)))
+		}
+		if line = bytes.TrimSpace(line); len(line) == 0 {
+			if err != nil {
+				return nil, errors.New("empty file: not an mcpscope recording")
 			}
-			rec.Warnings = append(rec.Warnings, fmt.Sprintf("line %d is %s, more than the %s limit for one recording line; skipped without being read into memory", n, wire.HumanBytes(int64(full)), wire.HumanBytes(int64(MaxLine))))
 			continue
 		}
-		text := bytes.TrimSpace(line)
-		if len(text) == 0 {
-			continue
+		if err := readHeader(line, &rr.Header); err != nil {
+			return nil, err
 		}
-		if !sawHeader {
-			if err := readHeader(text, &rec.Header); err != nil {
-				return nil, err
+		if err != nil {
+			rr.end = true // the header was the last line, without its newline
+		}
+		return rr, nil
+	}
+}
+
+// Close closes the file Open opened (nothing for NewReader's).
+func (r *Reader) Close() error {
+	if r.closer == nil {
+		return nil
+	}
+	return r.closer.Close()
+}
+
+// Next returns the next event of the recording, or io.EOF after the last one (then
+// Warnings and Complete are final). Its Line is its line in the file.
+func (r *Reader) Next() (*Event, error) {
+	for !r.end {
+		line, err := r.line()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				r.finish()
+				return nil, io.EOF
 			}
-			sawHeader = true
-			continue
+			return nil, err
 		}
-		var ev Event
-		if uerr := json.Unmarshal(text, &ev); uerr != nil {
-			if torn {
-				rec.Warnings = append(rec.Warnings, fmt.Sprintf("line %d is incomplete (%d bytes, no line end): the recorder stopped while writing it; ignored", n, len(line)))
+		if len(line) == 0 {
+			continue // blank, or too long (with its warning)
+		}
+		ev := &Event{}
+		if uerr := json.Unmarshal(line, ev); uerr != nil {
+			if r.end {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("line %d is incomplete (%d bytes, no line end): the recorder stopped while writing it; ignored", r.n, len(line)))
 			} else {
-				rec.Warnings = append(rec.Warnings, fmt.Sprintf("line %d is not a recording event (%v); skipped", n, shortErr(uerr)))
+				r.Warnings = append(r.Warnings, fmt.Sprintf("line %d is not a recording event (%v); skipped", r.n, shortErr(uerr)))
 			}
 			continue
 		}
 		if ev.Kind == "" {
 			ev.Kind = KindMessage
 		}
-		ev.Line = n
-		if ev.Kind == KindEnd {
-			rec.Complete = true
+		ev.Line = r.n
+		switch ev.Kind {
+		case KindEnd:
+			r.Complete = true
+			continue
+		case KindServer:
+			r.addServer(*ev, r.n)
 			continue
 		}
-		if ev.Kind == KindServer {
-			rec.addServer(ev, n)
-			continue
+		return ev, nil
+	}
+	r.finish()
+	return nil, io.EOF
+}
+
+// finish adds the warning of a recording that ends without its end marker, once.
+func (r *Reader) finish() {
+	if r.br == nil {
+		return
+	}
+	r.br, r.end = nil, true
+	if !r.Complete {
+		r.Warnings = append(r.Warnings, "the recording has no end marker: the recorder was stopped before finishing it (it is read up to its last whole line)")
+	}
+}
+
+// line reads the next line, trimmed: nil with a warning for a line over MaxLine,
+// and io.EOF when there is none. A last line without a newline is returned with r.end
+// set (the recorder stopped while writing it).
+func (r *Reader) line() ([]byte, error) {
+	if r.br == nil {
+		return nil, io.EOF
+	}
+	line, full, err := readLine(r.br, MaxLine)
+	if full == 0 && err != nil {
+		return nil, err
+	}
+	r.n++
+	if err != nil {
+		r.end = true // the last line had no newline
+	}
+	if line == nil {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("line %d is %s, more than the %s limit for one recording line; skipped without being read into memory", r.n, wire.HumanBytes(int64(full)), wire.HumanBytes(int64(MaxLine))))
+		return []byte{}, nil
+	}
+	return bytes.TrimSpace(line), nil
+}
+
+// readAll reads the rest of the recording into memory.
+func (r *Reader) readAll() (*Recording, error) {
+	rec := &Recording{}
+	for {
+		ev, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
 		}
-		rec.Events = append(rec.Events, ev)
+		if err != nil {
+			return nil, err
+		}
+		rec.Events = append(rec.Events, *ev)
 	}
-	if !sawHeader {
-		return nil, errors.New("empty file: not an mcpscope recording")
-	}
-	if !rec.Complete {
-		rec.Warnings = append(rec.Warnings, "the recording has no end marker: the recorder was stopped before finishing it (it is read up to its last whole line)")
-	}
+	rec.Header, rec.Warnings, rec.Complete = r.Header, r.Warnings, r.Complete
 	return rec, nil
 }
 
@@ -256,15 +364,15 @@ func (rec *Recording) Save(path string) error {
 
 // addServer takes in a KindServer line: a server added to the session after the
 // header was written joins Header.Servers (once, at its place in the file).
-func (rec *Recording) addServer(ev Event, line int) {
-	if len(rec.Header.Servers) == 0 || ev.Server == "" || ev.Target == nil {
-		rec.Warnings = append(rec.Warnings, fmt.Sprintf("line %d adds a server without a name or target, or to a recording of one server; ignored", line))
+func (r *Reader) addServer(ev Event, line int) {
+	if len(r.Header.Servers) == 0 || ev.Server == "" || ev.Target == nil {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("line %d adds a server without a name or target, or to a recording of one server; ignored", line))
 		return
 	}
-	for _, s := range rec.Header.Servers {
+	for _, s := range r.Header.Servers {
 		if s.Name == ev.Server {
 			return // a server added again (removed and added back) keeps its first target
 		}
 	}
-	rec.Header.Servers = append(rec.Header.Servers, Server{Name: ev.Server, Target: *ev.Target})
+	r.Header.Servers = append(r.Header.Servers, Server{Name: ev.Server, Target: *ev.Target})
 }

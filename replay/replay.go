@@ -17,6 +17,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -189,22 +191,198 @@ var removedIn2026 = map[string]bool{
 // the replay could not start (bad options, the server would not connect); differences
 // and an exchange the server failed are in the report.
 func Run(ctx context.Context, rec *record.Recording, target target.Target, opts Options) (*Report, error) {
-	patterns, err := parsePatterns(append(append(append([]string{}, DefaultIgnore...), rec.Header.Ignore...), opts.Ignore...))
+	xs := rec.Exchanges()
+	if len(opts.Only) > 0 {
+		if err := checkOnly(slices.Values(xs), opts.Only); err != nil {
+			return nil, err
+		}
+	}
+	src := &memorySource{xs: xs}
+	report, lives, err := run(ctx, rec.Header, src, target, opts)
 	if err != nil {
-		return nil, &client.UsageError{Msg: err.Error()}
+		return nil, err
+	}
+	report.Warnings = append([]string(nil), rec.Warnings...)
+	report.ClientNotifications = countClientNotifications(rec)
+	if opts.Update {
+		report.Updated = updated(rec, lives, opts.Redact)
+	}
+	return report, nil
+}
+
+// RunFile replays the recording at path as Run does, reading it as the replay goes
+// (record.Reader): what it holds is the exchanges still pending in the file, not the
+// file, so memory stays flat in the size of the recording. server picks one server
+// of a recording of several ("" for a recording of one). Options.Update needs the
+// whole recording to rewrite it, so it loads the file and runs Run.
+func RunFile(ctx context.Context, path, server string, target target.Target, opts Options) (*Report, error) {
+	if opts.Update {
+		rec, err := record.Load(path)
+		if err != nil {
+			return nil, err
+		}
+		if rec, err = rec.ForServer(server); err != nil {
+			return nil, &client.UsageError{Msg: err.Error()}
+		}
+		return Run(ctx, rec, target, opts)
+	}
+	if len(opts.Only) > 0 {
+		// --only names nothing is a usage error said before the replay starts: one
+		// pass over the file that keeps no exchange.
+		src, err := openFile(path, server)
+		if err != nil {
+			return nil, err
+		}
+		err = checkOnly(src.all(), opts.Only)
+		src.close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	src, err := openFile(path, server)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	report, _, err := run(ctx, src.header, src, target, opts)
+	if err != nil {
+		return nil, err
+	}
+	if src.err != nil {
+		return nil, src.err
+	}
+	report.Warnings = src.r.Warnings
+	report.ClientNotifications = src.clientNotes
+	return report, nil
+}
+
+// source is where a replay takes its exchanges from, in the order their requests
+// were sent: a recording in memory, or one read from its file as the replay goes.
+type source interface {
+	// next returns the next exchange, or nil at the end.
+	next() *record.Exchange
+}
+
+// memorySource hands out the exchanges of a recording in memory.
+type memorySource struct {
+	xs []*record.Exchange
+	i  int
+}
+
+func (m *memorySource) next() *record.Exchange {
+	if m.i == len(m.xs) {
+		return nil
+	}
+	m.i++
+	return m.xs[m.i-1]
+}
+
+// fileSource pairs the events of a recording's file (record.Pairer) as they are
+// read; it keeps the requests still pending and nothing else.
+type fileSource struct {
+	r           *record.Reader
+	header      record.Header
+	server      string
+	p           record.Pairer
+	n           int // events read
+	clientNotes int
+	done        bool  // the file is read to its end
+	err         error // a read error: the replay's outcome is an error
+}
+
+// openFile opens a recording's file for a replay of one server (server "" for a
+// recording of one): the header is the one ForServer would give.
+func openFile(path, server string) (*fileSource, error) {
+	r, err := record.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	h := r.Header
+	if server != "" || len(h.Servers) > 0 {
+		// ForServer's header. A server added in the session is named by a line
+		// further on (KindServer): then the whole file is read for the names.
+		servers := h.Servers
+		if !slices.ContainsFunc(servers, func(s record.Server) bool { return s.Name == server }) {
+			for _, err := r.Next(); err == nil; _, err = r.Next() {
+			}
+			servers = r.Header.Servers
+			r.Close()
+			if r, err = record.Open(path); err != nil {
+				return nil, err
+			}
+		}
+		one, ferr := (&record.Recording{Header: record.Header{Servers: servers}}).ForServer(server)
+		if ferr != nil {
+			r.Close()
+			return nil, &client.UsageError{Msg: ferr.Error()}
+		}
+		h.Servers, h.Version, h.Target = nil, record.Version, one.Header.Target
+	}
+	return &fileSource{r: r, header: h, server: server}, nil
+}
+
+func (f *fileSource) close() { f.r.Close() }
+
+func (f *fileSource) next() *record.Exchange {
+	for {
+		if x := f.p.Next(); x != nil {
+			return x
+		}
+		if f.done {
+			return nil
+		}
+		ev, err := f.r.Next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				f.err = err
+			}
+			f.p.End()
+			f.done = true
+			continue
+		}
+		if f.server != "" && ev.Server != f.server {
+			continue
+		}
+		f.clientNotes += clientNotifications(ev)
+		f.p.Add(f.n, ev)
+		f.n++
+	}
+}
+
+// all reads every exchange (for checkOnly: only their ids and names are kept).
+func (f *fileSource) all() iter.Seq[*record.Exchange] {
+	return func(yield func(*record.Exchange) bool) {
+		for x := f.next(); x != nil; x = f.next() {
+			if !yield(x) {
+				return
+			}
+		}
+	}
+}
+
+// live is what the server answered to an exchange that differed (for Update).
+type live struct {
+	x        *record.Exchange
+	response json.RawMessage
+	notes    []json.RawMessage
+}
+
+// run replays the exchanges of src, recorded with header h. With opts.Update it
+// also returns the live answers of the exchanges that differ.
+func run(ctx context.Context, h record.Header, src source, target target.Target, opts Options) (*Report, []live, error) {
+	patterns, err := parsePatterns(append(append(append([]string{}, DefaultIgnore...), h.Ignore...), opts.Ignore...))
+	if err != nil {
+		return nil, nil, &client.UsageError{Msg: err.Error()}
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	xs := rec.Exchanges()
-	report := &Report{Warnings: append([]string(nil), rec.Warnings...)}
-	report.RecordedEra, _ = record.Era(xs)
-	report.ClientNotifications = countClientNotifications(rec)
+	report := &Report{}
 
 	copts := opts.Client
 	if copts.Framing == "" {
 		// The framing the recording asked for (auto unless the user forced one).
-		if f, ok := wire.ParseFraming(rec.Header.Target.Framing); ok {
+		if f, ok := wire.ParseFraming(h.Target.Framing); ok {
 			copts.Framing = f
 		}
 	}
@@ -216,36 +394,45 @@ func Run(ctx context.Context, rec *record.Recording, target target.Target, opts 
 	defer remove()
 	s, err := client.Connect(ctx, target, copts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer s.Close()
 	info := s.Info()
 	report.LiveEra, report.LiveVersion = info.Era, info.ProtocolVersion
 
-	m := newMatcher(patterns)
-	if report.RecordedEra != "" && report.RecordedEra != report.LiveEra {
-		extra, _ := parsePatterns(eraIgnore)
-		m.patterns = append(m.patterns, extra...)
-		m.eraLenient = true
+	// The matcher is made at the first exchange compared: the recorded era (of the
+	// handshake, which comes first) decides how lenient it is.
+	var m *Matcher
+	matcher := func() *Matcher {
+		if m == nil {
+			m = newMatcher(patterns)
+			if report.RecordedEra != "" && report.RecordedEra != report.LiveEra {
+				extra, _ := parsePatterns(eraIgnore)
+				m.patterns = append(m.patterns, extra...)
+				m.eraLenient = true
+			}
+		}
+		return m
 	}
 
-	type live struct {
-		x        *record.Exchange
-		response json.RawMessage
-		notes    []json.RawMessage
-	}
 	var lives []live
-	if len(opts.Only) > 0 {
-		if err := checkOnly(xs, opts.Only); err != nil {
-			return nil, err
-		}
-	}
-	for i, x := range xs {
-		n := i + 1
-		line := rec.Events[x.RequestEvent].Line
+	gone := false // the server stopped: the rest is skipped
+	n := 0
+	for x := src.next(); x != nil; x = src.next() {
+		n++
+		line := x.Line
 		switch {
+		case gone:
+			// The server is gone: nothing more can be replayed.
+			if !x.Handshake() && x.Response != nil {
+				report.Skipped = append(report.Skipped, Skipped{n, line, describe(x), "not replayed: the server had stopped"})
+			}
+			continue
 		case x.Handshake():
 			report.Handshake++
+			if report.RecordedEra == "" {
+				report.RecordedEra, _ = record.Era([]*record.Exchange{x})
+			}
 			continue
 		case len(opts.Only) > 0 && !onlyMatch(x, opts.Only):
 			report.Skipped = append(report.Skipped, Skipped{n, line, describe(x), "not named by --only"})
@@ -270,7 +457,7 @@ func Run(ctx context.Context, rec *record.Recording, target target.Target, opts 
 		notes := col.stop()
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return nil, nil, ctx.Err()
 			}
 			msg := err.Error()
 			if errors.Is(err, context.DeadlineExceeded) {
@@ -279,13 +466,7 @@ func Run(ctx context.Context, rec *record.Recording, target target.Target, opts 
 			report.Failures = append(report.Failures, Failure{Exchange: n, Line: line, Request: describe(x), Err: msg})
 			var se *client.ServerError
 			if errors.As(err, &se) {
-				// The server is gone: nothing more can be replayed.
-				for _, rest := range xs[i+1:] {
-					if !rest.Handshake() && rest.Response != nil {
-						report.Skipped = append(report.Skipped, Skipped{indexOf(xs, rest) + 1, rec.Events[rest.RequestEvent].Line, describe(rest), "not replayed: the server had stopped"})
-					}
-				}
-				break
+				gone = true // the server is gone: nothing more can be replayed
 			}
 			continue
 		}
@@ -294,10 +475,10 @@ func Run(ctx context.Context, rec *record.Recording, target target.Target, opts 
 			scopes = append(scopes, name)
 		}
 		var diffs []Where
-		for _, d := range m.scoped(scopes...).Compare(x.Response, resp) {
+		for _, d := range matcher().scoped(scopes...).Compare(x.Response, resp) {
 			diffs = append(diffs, Where{In: "response", Diff: d})
 		}
-		diffs = append(diffs, compareNotifications(m, scopes, x.Notifications, notes, opts.StrictOrder)...)
+		diffs = append(diffs, compareNotifications(matcher(), scopes, x.Notifications, notes, opts.StrictOrder)...)
 		if len(diffs) == 0 {
 			report.Equal++
 			continue
@@ -310,36 +491,39 @@ func Run(ctx context.Context, rec *record.Recording, target target.Target, opts 
 		}
 		// A server error after the response (it crashed) surfaces at the next Raw.
 	}
-	if opts.Update {
-		upd := &record.Recording{Header: rec.Header, Warnings: rec.Warnings, Complete: true}
-		now := time.Now().UTC()
-		upd.Header.Updated = &now
-		replace := map[int]live{}
-		drop := map[int]bool{}
-		for _, l := range lives {
-			replace[l.x.ResponseEvent] = l
-			for _, e := range l.x.NotificationEvents {
-				drop[e] = true
-			}
+	return report, lives, nil
+}
+
+// updated is rec with the live server's answers in place of the exchanges that
+// differed (Options.Update).
+func updated(rec *record.Recording, lives []live, red *record.Redactor) *record.Recording {
+	upd := &record.Recording{Header: rec.Header, Warnings: rec.Warnings, Complete: true}
+	now := time.Now().UTC()
+	upd.Header.Updated = &now
+	replace := map[int]live{}
+	drop := map[int]bool{}
+	for _, l := range lives {
+		replace[l.x.ResponseEvent] = l
+		for _, e := range l.x.NotificationEvents {
+			drop[e] = true
 		}
-		for i, ev := range rec.Events {
-			if drop[i] && !isBatch(ev.Msg) {
-				continue
-			}
-			l, ok := replace[i]
-			if !ok || isBatch(ev.Msg) {
-				upd.Events = append(upd.Events, ev)
-				continue
-			}
-			for _, n := range l.notes {
-				upd.Events = append(upd.Events, record.Event{T: ev.T, Kind: record.KindMessage, Dir: record.Recv, Msg: opts.Redact.JSON(n)})
-			}
-			ev.Msg = opts.Redact.JSON(withID(l.response, l.x.ID))
-			upd.Events = append(upd.Events, ev)
-		}
-		report.Updated = upd
 	}
-	return report, nil
+	for i, ev := range rec.Events {
+		if drop[i] && !isBatch(ev.Msg) {
+			continue
+		}
+		l, ok := replace[i]
+		if !ok || isBatch(ev.Msg) {
+			upd.Events = append(upd.Events, ev)
+			continue
+		}
+		for _, n := range l.notes {
+			upd.Events = append(upd.Events, record.Event{T: ev.T, Kind: record.KindMessage, Dir: record.Recv, Msg: red.JSON(n)})
+		}
+		ev.Msg = red.JSON(withID(l.response, l.x.ID))
+		upd.Events = append(upd.Events, ev)
+	}
+	return upd
 }
 
 func isBatch(msg json.RawMessage) bool {
@@ -347,26 +531,25 @@ func isBatch(msg json.RawMessage) bool {
 	return strings.HasPrefix(t, "[")
 }
 
-func indexOf(xs []*record.Exchange, x *record.Exchange) int {
-	for i, y := range xs {
-		if y == x {
-			return i
-		}
-	}
-	return -1
-}
-
 func countClientNotifications(rec *record.Recording) int {
 	n := 0
-	for _, ev := range rec.Events {
-		if !ev.IsMessage() || ev.Dir != record.Send {
-			continue
-		}
-		for _, raw := range record.Split(ev.Msg) {
-			var m record.Message
-			if json.Unmarshal(raw, &m) == nil && m.IsNotification() && m.Method != "notifications/initialized" {
-				n++
-			}
+	for i := range rec.Events {
+		n += clientNotifications(&rec.Events[i])
+	}
+	return n
+}
+
+// clientNotifications counts the client notifications of an event other than
+// notifications/initialized (which replay sends afresh; the others it does not send).
+func clientNotifications(ev *record.Event) int {
+	if !ev.IsMessage() || ev.Dir != record.Send {
+		return 0
+	}
+	n := 0
+	for _, raw := range record.Split(ev.Msg) {
+		var m record.Message
+		if json.Unmarshal(raw, &m) == nil && m.IsNotification() && m.Method != "notifications/initialized" {
+			n++
 		}
 	}
 	return n
@@ -682,36 +865,36 @@ func onlyMatch(x *record.Exchange, only []string) bool {
 	return false
 }
 
-// checkOnly fails when a name of --only matches no exchange, listing the names.
-func checkOnly(xs []*record.Exchange, only []string) error {
-	var missing []string
-	for _, o := range only {
-		found := false
-		for _, x := range xs {
-			if !x.Handshake() && onlyMatch(x, []string{o}) {
-				found = true
-				break
+// checkOnly fails when a name of --only matches no exchange of xs, listing the
+// names. It keeps the names, not the exchanges (xs may be read from a file).
+func checkOnly(xs iter.Seq[*record.Exchange], only []string) error {
+	found := map[string]bool{}
+	var names []string
+	seen := map[string]bool{}
+	for x := range xs {
+		if x.Handshake() {
+			continue
+		}
+		for _, o := range only {
+			if !found[o] && onlyMatch(x, []string{o}) {
+				found[o] = true
 			}
 		}
-		if !found {
+		for _, n := range []string{exchangeID(x), requestName(x.Params)} {
+			if n != "" && !seen[n] && len(names) <= 40 {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	var missing []string
+	for _, o := range only {
+		if !found[o] {
 			missing = append(missing, o)
 		}
 	}
 	if len(missing) == 0 {
 		return nil
-	}
-	var names []string
-	seen := map[string]bool{}
-	for _, x := range xs {
-		if x.Handshake() {
-			continue
-		}
-		for _, n := range []string{exchangeID(x), requestName(x.Params)} {
-			if n != "" && !seen[n] {
-				seen[n] = true
-				names = append(names, n)
-			}
-		}
 	}
 	if len(names) > 40 {
 		names = append(names[:40], "…")

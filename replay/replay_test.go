@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -192,5 +193,46 @@ func TestHTTPRoundTrip(t *testing.T) {
 				t.Errorf("after --update: %s", r.Summary())
 			}
 		})
+	}
+}
+
+// RunFile, which reads the file as it replays, reports what Run reports of the
+// recording in memory: the same exchanges, skips, --only's usage error and warnings.
+func TestRunFileReportsWhatRunReports(t *testing.T) {
+	path := recordFake(t, "ndjson", func(s *client.Session) {
+		call(t, s, "echo", `{"message":"one"}`)
+		call(t, s, "echo", `{"message":"two"}`)
+	})
+	b, _ := os.ReadFile(path)
+	b = b[:bytes.LastIndex(bytes.TrimRight(b, "\n"), []byte("\n"))+1] // the end marker cut off
+	os.WriteFile(path, b, 0o600)
+	argv := testutil.FakeServer(t, "ndjson")
+	rec, err := record.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, only := range [][]string{nil, {"3"}} {
+		opts := replay.Options{Only: only}
+		want, err := replay.Run(context.Background(), rec, target.Target{Argv: argv}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := replay.RunFile(context.Background(), path, "", target.Target{Argv: argv}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _ := json.Marshal(want)
+		g, _ := json.Marshal(got)
+		if string(w) != string(g) {
+			t.Errorf("--only %v:\nRunFile %s\nRun     %s", only, g, w)
+		}
+		if !strings.Contains(string(g), "no end marker") || got.Replayed == 0 {
+			t.Errorf("--only %v: the report lacks the warning or replayed nothing: %s", only, g)
+		}
+	}
+	_, err = replay.RunFile(context.Background(), path, "", target.Target{Argv: argv}, replay.Options{Only: []string{"nope"}})
+	var ue *client.UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "the recording has: 3, echo, 4") {
+		t.Errorf("--only nope: %v", err)
 	}
 }

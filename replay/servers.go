@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // The replay of a recording of several servers: each server's part (record's
@@ -185,4 +186,118 @@ func (r *ServersReport) WriteText(w io.Writer) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// Several is what the command line asks of a replay of a recording of several
+// servers (or of --server on any recording).
+type Several struct {
+	// File is the recording's path, for messages.
+	File string
+	// Servers are --server's names, in order; none replays every server.
+	Servers []string
+	// Argv is the command or URL after --.
+	Argv []string
+	// Only is --only's names: NAME (an exchange id or a tool name, in whichever
+	// server has it) or SERVER/NAME (in that server only).
+	Only []string
+	// Update and Record are --update and --record, which a replay of several does
+	// not support yet.
+	Update, Record bool
+	// Options are what every server replays with (--ignore, --strict-order, the
+	// redaction, --timeout); Client and Only are each server's.
+	Options Options
+}
+
+// ServerSetup gives a server's live target and client options: recorded is the
+// target its part of the recording names. It is the command line's (config names,
+// the trace, what it says of a redacted argument or a missing variable).
+type ServerSetup func(name string, recorded record.Target) (target.Target, client.Options, error)
+
+// PlanServers checks what sev asks of rec and makes the run of each server replayed
+// (its exchanges that --only picks, its target and options from setup), before any
+// of them runs: a server that cannot be replayed is said before the others take
+// their time. notes are what the user should read (--only picks nothing of a
+// server, which is left out).
+func PlanServers(rec *record.Recording, sev Several, setup ServerSetup) (runs []ServerRun, notes []string, err error) {
+	names := sev.Servers
+	switch {
+	case !rec.Several():
+		return nil, nil, usage("%s records one server; --server picks one of a recording of several (replay it without --server)", sev.File)
+	case len(names) == 0:
+		names = rec.ServerNames()
+	}
+	if len(sev.Argv) > 0 && len(names) != 1 {
+		return nil, nil, usage("%s records %d servers (%s); a command or URL after -- replaces one: add --server NAME", sev.File, len(rec.Header.Servers), strings.Join(rec.ServerNames(), ", "))
+	}
+	if sev.Update {
+		return nil, nil, usage("--update is not supported yet for a recording of several servers")
+	}
+	if sev.Record {
+		return nil, nil, usage("--record is not supported yet when replaying a recording of several servers")
+	}
+	var only map[string][]string
+	if len(sev.Only) > 0 {
+		var skipped []string
+		if only, skipped, err = OnlyByServer(rec, names, sev.Only); err != nil {
+			return nil, nil, err
+		}
+		if len(skipped) > 0 {
+			notes = append(notes, fmt.Sprintf("--only names no exchange of %s; not replayed", strings.Join(skipped, ", ")))
+			var kept []string
+			for _, n := range names {
+				if len(only[n]) > 0 {
+					kept = append(kept, n)
+				}
+			}
+			names = kept
+		}
+	}
+	for _, name := range names {
+		sub, err := rec.ForServer(name)
+		if err != nil {
+			return nil, nil, usage("%s: %v", sev.File, err)
+		}
+		t, opts, err := setup(name, sub.Header.Target)
+		if err != nil {
+			return nil, nil, err
+		}
+		o := sev.Options
+		o.Client, o.Only = opts, only[name]
+		runs = append(runs, ServerRun{Name: name, Target: t, Options: o})
+	}
+	return runs, notes, nil
+}
+
+// SaveIgnored adds ignore's paths to the recording's header (--save-ignore) and
+// writes it to path.
+func SaveIgnored(rec *record.Recording, path string, ignore []string) error {
+	rec.AddIgnore(ignore)
+	if err := rec.Save(path); err != nil {
+		return fmt.Errorf("replay: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// ServeOne is the recording serve answers from: of a recording of several, the one
+// server named (server "" for a recording of one).
+func ServeOne(rec *record.Recording, file, server string) (*record.Recording, error) {
+	if !rec.Several() {
+		if server != "" {
+			return nil, usage("%s records one server; drop --server", file)
+		}
+		return rec, nil
+	}
+	if server == "" {
+		return nil, usage("%s records %d servers; serve one: mcpscope serve %s --server NAME (%s)", file, len(rec.Header.Servers), file, strings.Join(rec.ServerNames(), ", "))
+	}
+	sub, err := rec.ForServer(server)
+	if err != nil {
+		return nil, usage("%s: %v", file, err)
+	}
+	return sub, nil
+}
+
+// usage is an error in what the user asked (exit code 2 on the command line).
+func usage(format string, a ...any) error {
+	return &client.UsageError{Msg: fmt.Sprintf(format, a...)}
 }

@@ -128,3 +128,52 @@ func TestRecordedTarget(t *testing.T) {
 		t.Errorf("URL: %+v %v", target, err)
 	}
 }
+
+// PlanServers says what a replay of several cannot do before any server runs, and
+// asks setup for each server replayed with its own part's recorded target; --only
+// leaves out (with a note) a server it picks nothing of, and every run has the
+// shared options with its own client options and --only names.
+func TestPlanServers(t *testing.T) {
+	path, argv := recordTwo(t)
+	rec, err := record.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []string
+	setup := func(name string, recorded record.Target) (client.Target, client.Options, error) {
+		asked = append(asked, name+" "+strings.Join(recorded.Argv, " "))
+		return client.Target{Argv: recorded.Argv}, client.Options{Protocol: name}, nil
+	}
+	for _, c := range []struct {
+		sev  replay.Several
+		want string
+	}{
+		{replay.Several{Argv: []string{"x"}}, "a command or URL after -- replaces one: add --server NAME"},
+		{replay.Several{Update: true}, "--update is not supported yet"},
+		{replay.Several{Record: true}, "--record is not supported yet"},
+		{replay.Several{Only: []string{"nope"}}, "--only nope: no exchange"},
+	} {
+		asked = nil
+		_, _, err := replay.PlanServers(rec, c.sev, setup)
+		var ue *client.UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) || len(asked) > 0 {
+			t.Errorf("%+v: %v (asked %v), want a usage error with %q before any setup", c.sev, err, asked, c.want)
+		}
+	}
+	asked = nil
+	runs, notes, err := replay.PlanServers(rec, replay.Several{Only: []string{"b/3"}, Options: replay.Options{StrictOrder: true}}, setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := strings.Join(argv, " ")
+	if len(runs) != 1 || runs[0].Name != "b" || runs[0].Options.Client.Protocol != "b" || !runs[0].Options.StrictOrder ||
+		strings.Join(runs[0].Options.Only, ",") != "3" || strings.Join(asked, ";") != "b "+one {
+		t.Errorf("runs %+v, asked %v", runs, asked)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "--only names no exchange of a; not replayed") {
+		t.Errorf("notes %v", notes)
+	}
+	if _, _, err := replay.PlanServers(&record.Recording{}, replay.Several{File: "one.jsonl", Servers: []string{"a"}}, setup); err == nil || !strings.Contains(err.Error(), "one.jsonl records one server") {
+		t.Errorf("a recording of one: %v", err)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -308,9 +309,8 @@ func compareTool(o, n *client.Tool, lossy bool) (Entry, bool) {
 	if bytes.Equal(o.Raw, n.Raw) && len(o.Raw) > 0 {
 		return e, false
 	}
-	if lossy && sameJSON(mustJSON(toolJSON(o, true)), mustJSON(toolJSON(n, true))) {
-		return e, false
-	}
+	// (No check that the lossy objects are the same JSON first: every part of them
+	// is compared below, and nothing changed is what len(cs) == 0 says.)
 	var cs []Change
 	ot, nt := o.Title, n.Title
 	if lossy { // a report shows annotations.title as the title when there is no title
@@ -407,17 +407,14 @@ func compareTaskSupport(o, n *client.Tool) []Change {
 	return []Change{c}
 }
 
-func mustJSON(v any) json.RawMessage {
-	b, _ := json.Marshal(v)
-	return b
-}
-
 // toolJSON is the part of a tool a person compares: the wire object, or (lossy) only
 // what an --inspect report keeps.
 func toolJSON(t *client.Tool, lossy bool) any {
-	var raw any
-	if err := json.Unmarshal(t.Raw, &raw); err == nil && raw != nil && !lossy {
-		return raw
+	if !lossy {
+		var raw any
+		if err := json.Unmarshal(t.Raw, &raw); err == nil && raw != nil {
+			return raw
+		}
 	}
 	m := map[string]any{"name": t.Name}
 	if title := effTitle(t); title != "" {
@@ -494,7 +491,9 @@ func sameJSON(a, b json.RawMessage) bool {
 	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
 		return false
 	}
-	return canonical(x) == canonical(y)
+	// Decoded JSON is maps, slices, strings, float64s, bools and nils: DeepEqual is
+	// equality of the values, without rendering both sides as canonical text.
+	return reflect.DeepEqual(x, y)
 }
 
 // short renders a JSON value on one line, abbreviated.

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/pollread"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/replay"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // recordFlag is --record: a file, or a directory (such as ".") or an empty value
@@ -145,6 +146,17 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	// The header says which replay this is; a recording of one is then read as it
+	// replays (replay.RunFile), unless --update or --save-ignore rewrites it.
+	r, err := record.Open(a.file)
+	if err != nil {
+		return &exitError{code: exitUsage, msg: "replay: " + err.Error()}
+	}
+	h := r.Header
+	r.Close()
+	if len(h.Servers) == 0 && len(c.naming.servers) == 0 && !a.update && !a.saveIgnore {
+		return replayOne(ctx, c, h, nil, a, stdout, stderr)
+	}
 	rec, err := record.Load(a.file)
 	if err != nil {
 		return &exitError{code: exitUsage, msg: "replay: " + err.Error()}
@@ -155,7 +167,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if rec.Several() || len(c.naming.servers) > 0 {
 		return replayServers(ctx, c, rec, a, stdout, stderr)
 	}
-	return replayOne(ctx, c, rec, a, stdout, stderr)
+	return replayOne(ctx, c, rec.Header, rec, a, stdout, stderr)
 }
 
 // parseReplay reads replay's flags.
@@ -188,24 +200,27 @@ func parseReplay(args []string) (*common, replayArgs, error) {
 	return &c, a, nil
 }
 
-// replayOne replays a recording of one server: against the command or URL after --,
-// or the recorded one; --update and --save-ignore rewrite the file.
-func replayOne(ctx context.Context, c *common, rec *record.Recording, a replayArgs, stdout, stderr io.Writer) error {
-	target, err := replayTarget(rec, a, stderr)
+// replayOne replays a recording of one server (header h): against the command or
+// URL after --, or the recorded one; --update and --save-ignore rewrite the file. rec
+// is the recording in memory when they do; nil, the file is read as it replays, and
+// its warnings are said at the end.
+func replayOne(ctx context.Context, c *common, h record.Header, rec *record.Recording, a replayArgs, stdout, stderr io.Writer) error {
+	target, err := replayTarget(h, a, stderr)
 	if err != nil {
 		return err
 	}
-	if !a.framingGiven && rec.Header.Target.Framing != "" {
-		c.framing = rec.Header.Target.Framing
+	if !a.framingGiven && h.Target.Framing != "" {
+		c.framing = h.Target.Framing
 	}
 	if target.URL == "" {
-		warnMissingEnv(c, rec.Header.Target.Env, stderr)
+		warnMissingEnv(c, h.Target.Env, stderr)
 	}
-	tap := &wire.Tap{}
-	opts, err := c.options(tap, stderr)
+	sess, err := c.session(stderr) // the client options of every front end
 	if err != nil {
 		return err
 	}
+	tap := &wire.Tap{}
+	opts := sess.ClientFor(workbench.Spec{Target: target}, tap)
 	red, _, err := c.redactor()
 	if err != nil {
 		return err
@@ -214,13 +229,24 @@ func replayOne(ctx context.Context, c *common, rec *record.Recording, a replayAr
 	if err != nil {
 		return err
 	}
-	report, err := replay.Run(ctx, rec, target, replay.Options{
+	ropts := replay.Options{
 		Client: opts, Ignore: a.ignore, StrictOrder: a.strict, Update: a.update, Redact: red, Timeout: c.remote.timeout,
 		Only: a.only,
-	})
+	}
+	var report *replay.Report
+	if rec != nil {
+		report, err = replay.Run(ctx, rec, target, ropts)
+	} else {
+		report, err = replay.RunFile(ctx, a.file, "", target, ropts)
+	}
 	stopRecording()
 	if err != nil {
 		return err
+	}
+	if rec == nil {
+		for _, w := range report.Warnings {
+			fmt.Fprintf(stderr, "mcpscope: %s: %s\n", a.file, w)
+		}
 	}
 	text := func(w io.Writer) error { report.WriteText(w); return nil }
 	if err := writeReport(c.format, stdout, report, text); err != nil {
@@ -231,18 +257,19 @@ func replayOne(ctx context.Context, c *common, rec *record.Recording, a replayAr
 
 // replayTarget is the server a recording of one replays against: the URL or command
 // after --, or the recorded one.
-func replayTarget(rec *record.Recording, a replayArgs, stderr io.Writer) (client.Target, error) {
+func replayTarget(h record.Header, a replayArgs, stderr io.Writer) (client.Target, error) {
 	switch {
 	case len(a.argv) == 1 && (strings.HasPrefix(a.argv[0], "http://") || strings.HasPrefix(a.argv[0], "https://")):
 		return client.Target{URL: a.argv[0]}, nil
 	case len(a.argv) > 0:
 		return client.Target{Argv: a.argv}, nil
 	}
-	return recordedTarget(a.file, "", rec.Header.Target, stderr)
+	return recordedTarget(a.file, "", h.Target, stderr)
 }
 
-// replayOutcome writes what --update and --save-ignore change and turns the report
-// into the exit code: a difference fails the replay, unless --update accepted it.
+// replayOutcome writes what --update and --save-ignore change (rec is then the
+// recording in memory) and turns the report into the exit code: a difference fails
+// the replay, unless --update accepted it.
 func replayOutcome(rec *record.Recording, report *replay.Report, a replayArgs, stderr io.Writer) error {
 	out := rec
 	if a.update && !report.OK() {
@@ -336,7 +363,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	for _, w := range rec.Warnings {
 		fmt.Fprintf(stderr, "mcpscope serve: %s: %s\n", pos[0], w)
 	}
-	if rec, err = serveOne(rec, pos[0], server); err != nil {
+	if rec, err = replay.ServeOne(rec, pos[0], server); err != nil {
 		return err
 	}
 	mock := replay.NewMock(rec)

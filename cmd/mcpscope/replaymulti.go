@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/replay"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // replayArgs are the flags of replay that replayServers needs.
@@ -69,13 +70,65 @@ func recordedTarget(file, server string, t record.Target, stderr io.Writer) (cli
 
 // replayServers replays a recording of several servers: each one (or those named
 // with --server) against its recorded target, one after the other (package replay's
-// RunServers). Every line of the text report starts with the server's name.
+// PlanServers and RunServers). Every line of the text report starts with the
+// server's name. What is here is the command line's: --server's targets, the
+// client options of the session (app.Session, as every front end), the trace under
+// each server's name, and what is printed.
 func replayServers(ctx context.Context, c *common, rec *record.Recording, a replayArgs, stdout, stderr io.Writer) error {
-	names, only, err := replayedServers(c, rec, a, stderr)
+	names, targets, err := serverSelection(c.naming.servers)
 	if err != nil {
 		return err
 	}
-	runs, err := serverRuns(ctx, c, rec, a, names, only, stderr)
+	src, err := c.sources()
+	if err != nil {
+		return err
+	}
+	red, _, err := c.redactor()
+	if err != nil {
+		return err
+	}
+	cc := *c
+	cc.trace = false // each server's trace names it: added to its tap below
+	sess, err := cc.session(stderr)
+	if err != nil {
+		return err
+	}
+	var mu sync.Mutex
+	setup := func(name string, recorded record.Target) (client.Target, client.Options, error) {
+		var t client.Target
+		given, ok := targets[name]
+		if len(a.argv) > 0 { // PlanServers let it through for one server only
+			given, ok = strings.Join(quoteAll(a.argv), " "), true
+		}
+		if ok {
+			srv, err := c.serverTarget(ctx, src, name, given)
+			if err != nil {
+				return t, client.Options{}, err
+			}
+			t = srv.spec.Target
+		} else if t, err = recordedTarget(a.file, name, recorded, stderr); err != nil {
+			return t, client.Options{}, err
+		}
+		if t.URL == "" {
+			warnMissingEnv(c, recorded.Env, stderr)
+		}
+		tap := &wire.Tap{}
+		if c.trace {
+			tap.Listen(traceListener(prefixWriter{&mu, stderr, "[" + name + "] "}))
+		}
+		opts := sess.ClientFor(workbench.Spec{Name: name, Target: t}, tap)
+		if f, ok := wire.ParseFraming(recorded.Framing); ok && !a.framingGiven && recorded.Framing != "" {
+			opts.Framing = f // the framing it was recorded with, unless --framing says otherwise
+		}
+		return t, opts, nil
+	}
+	runs, notes, err := replay.PlanServers(rec, replay.Several{
+		File: a.file, Servers: names, Argv: a.argv, Only: a.only, Update: a.update, Record: c.recordSet,
+		Options: replay.Options{Ignore: a.ignore, StrictOrder: a.strict, Redact: red, Timeout: c.remote.timeout},
+	}, setup)
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "mcpscope: %s\n", n)
+	}
 	if err != nil {
 		return err
 	}
@@ -97,102 +150,6 @@ func replayServers(ctx context.Context, c *common, rec *record.Recording, a repl
 	return nil
 }
 
-// replayedServers checks what the flags ask of a recording of several and says which
-// servers replay, with the exchanges --only picks of each.
-func replayedServers(c *common, rec *record.Recording, a replayArgs, stderr io.Writer) ([]string, map[string][]string, error) {
-	names, _, err := serverSelection(c.naming.servers)
-	switch {
-	case err != nil:
-		return nil, nil, err
-	case !rec.Several():
-		return nil, nil, usageErr("%s records one server; --server picks one of a recording of several (replay it without --server)", a.file)
-	case len(names) == 0:
-		names = rec.ServerNames()
-	}
-	if len(a.argv) > 0 && len(names) != 1 {
-		return nil, nil, usageErr("%s records %d servers (%s); a command or URL after -- replaces one: add --server NAME", a.file, len(rec.Header.Servers), strings.Join(rec.ServerNames(), ", "))
-	}
-	if a.update {
-		return nil, nil, usageErr("--update is not supported yet for a recording of several servers")
-	}
-	if c.recordSet {
-		return nil, nil, usageErr("--record is not supported yet when replaying a recording of several servers")
-	}
-	if len(a.only) == 0 {
-		return names, nil, nil
-	}
-	only, skipped, err := replay.OnlyByServer(rec, names, a.only)
-	if err != nil || len(skipped) == 0 {
-		return names, only, err
-	}
-	fmt.Fprintf(stderr, "mcpscope: --only names no exchange of %s; not replayed\n", strings.Join(skipped, ", "))
-	kept := names[:0:0]
-	for _, n := range names {
-		if len(only[n]) > 0 {
-			kept = append(kept, n)
-		}
-	}
-	return kept, only, nil
-}
-
-// serverRuns builds each server's target (--server NAME=TARGET, a command after --,
-// or the recorded one) and client options (its recorded framing unless --framing is
-// given; --trace with its name on each line), before any of them runs: a server that
-// cannot be replayed is said before the others take their time.
-func serverRuns(ctx context.Context, c *common, rec *record.Recording, a replayArgs, names []string, only map[string][]string, stderr io.Writer) ([]replay.ServerRun, error) {
-	_, targets, _ := serverSelection(c.naming.servers) // checked by replayedServers
-	if len(a.argv) > 0 {
-		targets[names[0]] = strings.Join(quoteAll(a.argv), " ")
-	}
-	src, err := c.sources()
-	if err != nil {
-		return nil, err
-	}
-	red, _, err := c.redactor()
-	if err != nil {
-		return nil, err
-	}
-	var mu sync.Mutex
-	var runs []replay.ServerRun
-	for _, name := range names {
-		sub, err := rec.ForServer(name)
-		if err != nil {
-			return nil, usageErr("%s: %v", a.file, err)
-		}
-		var target client.Target
-		if t, ok := targets[name]; ok {
-			srv, err := c.serverTarget(ctx, src, name, t)
-			if err != nil {
-				return nil, err
-			}
-			target = srv.spec.Target
-		} else if target, err = recordedTarget(a.file, name, sub.Header.Target, stderr); err != nil {
-			return nil, err
-		}
-		cc := *c
-		if !a.framingGiven && sub.Header.Target.Framing != "" {
-			cc.framing = sub.Header.Target.Framing
-		}
-		if target.URL == "" {
-			warnMissingEnv(&cc, sub.Header.Target.Env, stderr)
-		}
-		cc.trace = false
-		tap := &wire.Tap{}
-		if c.trace {
-			tap.Listen(traceListener(prefixWriter{&mu, stderr, "[" + name + "] "}))
-		}
-		opts, err := cc.options(tap, stderr)
-		if err != nil {
-			return nil, err
-		}
-		runs = append(runs, replay.ServerRun{Name: name, Target: target, Options: replay.Options{
-			Client: opts, Ignore: a.ignore, StrictOrder: a.strict, Redact: red, Timeout: c.remote.timeout,
-			Only: only[name],
-		}})
-	}
-	return runs, nil
-}
-
 // writeReport writes a replay's report: indented JSON, or text for people (through
 // termsafe: the diffs quote the server).
 func writeReport(format string, stdout io.Writer, report any, text func(io.Writer) error) error {
@@ -204,12 +161,11 @@ func writeReport(format string, stdout io.Writer, report any, text func(io.Write
 	return text(termsafe.NewWriter(stdout))
 }
 
-// saveIgnored adds --ignore's paths to the recording's header (--save-ignore) and
-// writes it.
+// saveIgnored writes --ignore's paths into the recording's header (--save-ignore)
+// and says so.
 func saveIgnored(rec *record.Recording, a replayArgs, stderr io.Writer) error {
-	rec.AddIgnore(a.ignore)
-	if err := rec.Save(a.file); err != nil {
-		return &exitError{code: exitServer, msg: fmt.Sprintf("replay: writing %s: %v", a.file, err)}
+	if err := replay.SaveIgnored(rec, a.file, a.ignore); err != nil {
+		return &exitError{code: exitServer, msg: err.Error()}
 	}
 	fmt.Fprintf(stderr, "mcpscope: %s ignores %s from now on\n", a.file, strings.Join(rec.Header.Ignore, ", "))
 	return nil
@@ -222,23 +178,4 @@ func quoteAll(argv []string) []string {
 		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
 	return out
-}
-
-// serveOne is the recording serve answers from: of a recording of several, the one
-// server --server names.
-func serveOne(rec *record.Recording, file, server string) (*record.Recording, error) {
-	if !rec.Several() {
-		if server != "" {
-			return nil, usageErr("%s records one server; drop --server", file)
-		}
-		return rec, nil
-	}
-	if server == "" {
-		return nil, usageErr("%s records %d servers; serve one: mcpscope serve %s --server NAME (%s)", file, len(rec.Header.Servers), file, strings.Join(rec.ServerNames(), ", "))
-	}
-	sub, err := rec.ForServer(server)
-	if err != nil {
-		return nil, usageErr("%s: %v", file, err)
-	}
-	return sub, nil
 }
