@@ -223,3 +223,35 @@ func pointerJoin(p, token string) string {
 }
 
 func sortStrings(s []string) { sort.Strings(s) }
+
+// drift reports what changed since the server's surface was pinned: a changed
+// definition is how a trusted tool turns into a poisoned one; an added one is told
+// too (a new tool is no change to what was trusted, but it was never reviewed).
+func (c *checker) drift(server string, d *Drift) {
+	if d == nil {
+		return
+	}
+	sev := Warning
+	if d.Strict {
+		sev = Error
+	}
+	accept := "if you trust it, " + d.Accept
+	if d.Accept == "" {
+		accept = "if you trust it, mcpscope pin accept " + server
+	}
+	for _, def := range d.Changed {
+		object, name, _ := strings.Cut(def, " ")
+		c.add(Finding{Rule: "pin-changed", Object: object, Name: name, Severity: sev,
+			Message: "the definition changed since it was pinned on " + d.Pinned, Suggest: "review it (mcpscope diff shows how); " + accept})
+	}
+	for _, def := range d.Added {
+		object, name, _ := strings.Cut(def, " ")
+		c.add(Finding{Rule: "pin-added", Object: object, Name: name,
+			Message: "new since the surface was pinned on " + d.Pinned, Suggest: "review it; " + accept})
+	}
+	for _, def := range d.Removed {
+		object, name, _ := strings.Cut(def, " ")
+		c.add(Finding{Rule: "pin-removed", Object: object, Name: name,
+			Message: "gone since the surface was pinned on " + d.Pinned, Suggest: accept})
+	}
+}

@@ -75,6 +75,18 @@ type Input struct {
 	Name    string
 	File    string
 	Surface *surface.Surface
+	// Drift is how the surface differs from what was pinned for the server (package
+	// pins), with Pinned when it was pinned; nil when nothing was pinned or compared.
+	Drift *Drift
+}
+
+// Drift is a surface's difference from its pin: definitions ("tool NAME") changed,
+// added and removed since Pinned (an RFC 3339 time). Strict makes a change an error.
+type Drift struct {
+	Pinned                  string
+	Accept                  string // the command that takes the new surface as the pin
+	Changed, Added, Removed []string
+	Strict                  bool
 }
 
 // Report is what a lint found for one server.
@@ -133,6 +145,7 @@ func Run(in []Input, opts Options) []Report {
 				Message: countOf(r.Total.Tokens, "token") + " of definitions, over the budget of " + countOf(opts.Budget, "token"),
 				Suggest: "shorten the heaviest definitions (listed first), or split the server"})
 		}
+		c.drift(s.Name, s.Drift)
 		r.Findings = c.found
 	}
 	if want["security"] {

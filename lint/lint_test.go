@@ -141,7 +141,8 @@ func enumValues(n int) string {
 // the rule's provider and source; every rule has a fixture (cross-server ones in
 // TestPoisonedServersAcrossASession), and every rule has a source.
 func TestEveryRuleIsRaised(t *testing.T) {
-	covered := map[string]bool{"shadowed-name": true, "confusable-name": true, "cross-server-reference": true, "budget": true}
+	covered := map[string]bool{"shadowed-name": true, "confusable-name": true, "cross-server-reference": true, "budget": true,
+		"pin-changed": true, "pin-added": true, "pin-removed": true} // TestPinDrift
 	for _, f := range fixtures {
 		t.Run(f.rule, func(t *testing.T) {
 			r := one(t, f.server, f.tools)
@@ -344,5 +345,25 @@ func TestSARIFAndJUnit(t *testing.T) {
 	}
 	if strings.ContainsRune(b.String(), 0x07) {
 		t.Error("junit carries a control character XML cannot hold")
+	}
+}
+
+// A pinned surface that drifted: a changed definition is a warning (an error with
+// --strict-pins), added and removed ones are told.
+func TestPinDrift(t *testing.T) {
+	s := &surface.Surface{HasTools: true, Tools: tools(t, `[{"name":"add","inputSchema":{"type":"object"}}]`)}
+	d := &Drift{Pinned: "2026-12-01T10:00:00Z", Changed: []string{"tool add"}, Added: []string{"tool sub"}, Removed: []string{"prompt greet"}}
+	r := Run([]Input{{Name: "calc", Surface: s, Drift: d}}, Options{Profiles: []string{"security"}})[0]
+	got := rulesOf(r)
+	if c := got["pin-changed"]; len(c) != 1 || c[0].Name != "add" || c[0].Severity != Warning || !strings.Contains(c[0].Suggest, "mcpscope pin accept calc") {
+		t.Errorf("pin-changed: %+v", c)
+	}
+	if len(got["pin-added"]) != 1 || len(got["pin-removed"]) != 1 || got["pin-removed"][0].Object != "prompt" {
+		t.Errorf("added/removed: %+v", r.Findings)
+	}
+	d.Strict = true
+	r = Run([]Input{{Name: "calc", Surface: s, Drift: d}}, Options{Profiles: []string{"security"}})[0]
+	if !r.Fails(Error) {
+		t.Errorf("--strict-pins: a changed definition does not fail: %+v", r.Findings)
 	}
 }

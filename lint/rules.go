@@ -95,6 +95,9 @@ func init() {
 		{"hint-contradicts-name", "security", Warning, "a tool named delete_*, remove_*, drop_* … is not read-only or non-destructive by its hints", "set readOnlyHint false and destructiveHint true, or rename the tool", srcMcpscope + "; " + srcMCPTool},
 		{"shadowed-name", "security", Warning, "no tool has the same name as a tool of another server of the session", "rename one; a model picks by name and may call the wrong server", srcMcpscope},
 		{"confusable-name", "security", Warning, "no tool name differs from another server's only in case, separators or look-alike letters", "rename one", srcMcpscope},
+		{"pin-changed", "security", Warning, "no definition changed since the server's surface was pinned (its first connection); an error with --strict-pins", "review the change; mcpscope pin accept NAME takes the new surface", srcMcpscope + " (pinning, as mcp-scan's tool pinning does)"},
+		{"pin-added", "security", Info, "no definition was added since the surface was pinned", "review it; mcpscope pin accept NAME takes the new surface", srcMcpscope},
+		{"pin-removed", "security", Info, "no definition was removed since the surface was pinned", "mcpscope pin accept NAME takes the new surface", srcMcpscope},
 		{"cross-server-reference", "security", Warning, "no description names another server's tool", "remove the reference; one server steering calls to another is how shadowing attacks work", srcMcpscope + "; https://invariantlabs.ai/blog/mcp-security-notification-tool-poisoning-attacks"},
 	} {
 		rules[r.ID] = r

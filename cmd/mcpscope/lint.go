@@ -8,10 +8,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/lint"
+	"github.com/mcpscope/mcpscope/pins"
 	"github.com/mcpscope/mcpscope/surface"
 )
 
@@ -22,6 +25,8 @@ type lintArgs struct {
 	budget   int
 	top      int
 	rules    bool
+	noPins   bool
+	strict   bool
 	specs    []string
 	argv     []string
 }
@@ -71,6 +76,8 @@ func parseLint(args []string) (*common, lintArgs, error) {
 	fs.IntVar(&a.budget, "budget", 0, "the most tokens a server's definitions may cost (0: no budget)")
 	fs.IntVar(&a.top, "top", 10, "text: the heaviest N definitions of each server (0: all)")
 	fs.BoolVar(&a.rules, "rules", false, "list every rule with its source, and exit")
+	fs.BoolVar(&a.noPins, "no-pins", false, "neither pin a live server's surface nor compare it with its pin")
+	fs.BoolVar(&a.strict, "strict-pins", false, "a definition changed since it was pinned is an error, not a warning")
 	pos, argv, err := parse(fs, args, func([]string, string) bool { return false })
 	if err != nil {
 		return nil, a, err
@@ -104,11 +111,40 @@ func parseLint(args []string) (*common, lintArgs, error) {
 // login question do not mix), each under the name a host would give it.
 func lintInputs(ctx context.Context, c *common, a lintArgs, stderr io.Writer) ([]lint.Input, error) {
 	var in []lint.Input
+	var store *pins.Store
+	if !a.noPins {
+		st, err := pins.Open("")
+		if err != nil {
+			return nil, err
+		}
+		store = st
+	}
 	add := func(name, file string, s *surface.Surface) {
 		for _, p := range s.Problems {
 			fmt.Fprintf(stderr, "mcpscope: note: %s: %s\n", s.Label, p)
 		}
 		in = append(in, lint.Input{Name: name, File: file, Surface: s})
+	}
+	// live is add for a server mcpscope connected to: its surface is checked against
+	// its pin (pinned on this first connection).
+	live := func(srv namedServer, s *surface.Surface) error {
+		add(srv.spec.Name, "", s)
+		if store == nil {
+			return nil
+		}
+		d, first, err := store.Check(srv.spec.Name, srv.desc, s, time.Now())
+		if err != nil {
+			return err
+		}
+		if first {
+			fmt.Fprintf(stderr, "mcpscope: pinned %s's surface (%s); a later change is reported\n", termsafe.Line(srv.spec.Name), plural.Count(len(pins.Hashes(s)), "definition"))
+			return nil
+		}
+		if !d.Empty() {
+			in[len(in)-1].Drift = &lint.Drift{Pinned: d.Pinned.Format(time.RFC3339), Changed: d.Changed, Added: d.Added, Removed: d.Removed,
+				Strict: a.strict, Accept: acceptCommand(srv)}
+		}
+		return nil
 	}
 	for _, spec := range a.specs {
 		if f, ok := surface.ParseFile(spec); ok {
@@ -134,7 +170,9 @@ func lintInputs(ctx context.Context, c *common, a lintArgs, stderr io.Writer) ([
 		if err != nil {
 			return nil, err
 		}
-		add(spec, "", s)
+		if err := live(srv, s); err != nil {
+			return nil, err
+		}
 	}
 	if len(a.argv) > 0 {
 		srv := commandServer(a.argv)
@@ -142,7 +180,9 @@ func lintInputs(ctx context.Context, c *common, a lintArgs, stderr io.Writer) ([
 		if err != nil {
 			return nil, err
 		}
-		add(srv.spec.Name, "", s)
+		if err := live(srv, s); err != nil {
+			return nil, err
+		}
 	}
 	if c.multi() {
 		servers, err := c.namedServers(ctx, nil, nil)
@@ -154,7 +194,9 @@ func lintInputs(ctx context.Context, c *common, a lintArgs, stderr io.Writer) ([
 			if err != nil {
 				return nil, err
 			}
-			add(srv.spec.Name, "", s)
+			if err := live(srv, s); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return in, nil
@@ -177,4 +219,60 @@ func writeRules(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// runPin is `mcpscope pin accept TARGET | NAME | -- CMD ARGS...`: connect, list the
+// surface and pin it, replacing the pin lint compares with.
+func runPin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("pin", flag.ContinueOnError)
+	var c common
+	c.register(fs, "text")
+	pos, argv, err := parse(fs, args, func([]string, string) bool { return false })
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 || pos[0] != "accept" {
+		return usageErr("mcpscope pin accept TARGET|NAME [-- CMD ARGS...]: take a server's surface as it is now as its pin")
+	}
+	pos = pos[1:]
+	var srv namedServer
+	switch {
+	case len(pos) == 1 && len(argv) == 0:
+		src, err := c.sources()
+		if err != nil {
+			return err
+		}
+		if srv, err = c.serverTarget(ctx, src, "server", pos[0]); err != nil {
+			return err
+		}
+	case len(pos) == 0 && len(argv) > 0:
+		srv = commandServer(argv)
+	default:
+		return usageErr("mcpscope pin accept TARGET|NAME [-- CMD ARGS...]: name one server")
+	}
+	s, err := liveSurface(ctx, &c, srv, srv.desc, stderr)
+	if err != nil {
+		return err
+	}
+	store, err := pins.Open("")
+	if err != nil {
+		return err
+	}
+	if err := store.Accept(srv.spec.Name, srv.desc, s, time.Now()); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "pinned %s: %s\n", termsafe.Line(srv.spec.Name), plural.Count(len(pins.Hashes(s)), "definition"))
+	return nil
+}
+
+// acceptCommand is the command line that pins srv again: its name when the config
+// names it, its URL, or its command after --.
+func acceptCommand(srv namedServer) string {
+	if len(srv.spec.Target.Argv) > 0 && srv.desc == strings.Join(srv.spec.Target.Argv, " ") {
+		return "mcpscope pin accept -- " + srv.desc
+	}
+	if srv.spec.Target.URL != "" && srv.desc == srv.spec.Target.URL {
+		return "mcpscope pin accept " + srv.desc
+	}
+	return "mcpscope pin accept " + srv.spec.Name
 }

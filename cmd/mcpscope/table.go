@@ -102,6 +102,12 @@ NAMEs, host, --server/--all, or a command after --.
 server failed), 2 usage error.`,
 			run:     runLint,
 			formats: []string{"text", "json", "sarif", "junit"}, complete: "file"},
+		{name: "pin", args: "accept TARGET|NAME [flags] [-- CMD ARGS...]", summary: "take a server's surface as it is now as its pin (lint compares with it)",
+			long: `lint pins a live server's surface the first time it lints it (a hash of each tool,
+prompt and template, in $XDG_STATE_HOME/mcpscope/pins) and reports every later change
+of a definition (--strict-pins: as an error). pin accept takes the surface as it is now.`,
+			exits: `Exit codes: 0 pinned, 1 the server failed, 2 usage error.`,
+			run:   runPin, complete: "server"},
 		oneServer("resources", "", "list a server's resources (every page of resources/list)",
 			"Lists the server's resources: URI, name, MIME type, size and description."+prefix, runResources),
 		oneServer("templates", "", "list resource templates and their variables",
