@@ -107,52 +107,20 @@ func parseLint(args []string) (*common, lintArgs, error) {
 	return &c, a, nil
 }
 
-// lintInputs loads every surface named, one after the other (their stderr and any
-// login question do not mix), each under the name a host would give it.
-func lintInputs(ctx context.Context, c *common, a lintArgs, stderr io.Writer) ([]lint.Input, error) {
-	var in []lint.Input
-	var store *pins.Store
-	if !a.noPins {
-		st, err := pins.Open("")
-		if err != nil {
-			return nil, err
-		}
-		store = st
-	}
-	add := func(name, file string, s *surface.Surface) {
-		for _, p := range s.Problems {
-			fmt.Fprintf(stderr, "mcpscope: note: %s: %s\n", s.Label, p)
-		}
-		in = append(in, lint.Input{Name: name, File: file, Surface: s})
-	}
-	// live is add for a server mcpscope connected to: its surface is checked against
-	// its pin (pinned on this first connection).
-	live := func(srv namedServer, s *surface.Surface) error {
-		add(srv.spec.Name, "", s)
-		if store == nil {
-			return nil
-		}
-		d, first, err := store.Check(srv.spec.Name, srv.desc, s, time.Now())
-		if err != nil {
-			return err
-		}
-		if first {
-			fmt.Fprintf(stderr, "mcpscope: pinned %s's surface (%s); a later change is reported\n", termsafe.Line(srv.spec.Name), plural.Count(len(pins.Hashes(s)), "definition"))
-			return nil
-		}
-		if !d.Empty() {
-			in[len(in)-1].Drift = &lint.Drift{Pinned: d.Pinned.Format(time.RFC3339), Changed: d.Changed, Added: d.Added, Removed: d.Removed,
-				Strict: a.strict, Accept: acceptCommand(srv)}
-		}
-		return nil
-	}
+// lintSource is one thing named to lint: a saved file, or a server to connect to.
+type lintSource struct {
+	file string
+	f    surface.File
+	srv  namedServer
+}
+
+// lintSources are what the command line names, in its order: the positionals (a
+// file, or a URL, NAME or host), the command after --, then --server/--all.
+func lintSources(ctx context.Context, c *common, a lintArgs) ([]lintSource, error) {
+	var out []lintSource
 	for _, spec := range a.specs {
 		if f, ok := surface.ParseFile(spec); ok {
-			s, err := f.Load(spec)
-			if err != nil {
-				return nil, err
-			}
-			add(fileServerName(spec, s), spec, s)
+			out = append(out, lintSource{file: spec, f: f})
 			continue
 		}
 		if strings.ContainsAny(spec, "/\\") && !client.IsURL(spec) || strings.HasSuffix(spec, ".json") || strings.HasSuffix(spec, ".jsonl") {
@@ -166,23 +134,10 @@ func lintInputs(ctx context.Context, c *common, a lintArgs, stderr io.Writer) ([
 		if err != nil {
 			return nil, err
 		}
-		s, err := liveSurface(ctx, c, srv, spec, stderr)
-		if err != nil {
-			return nil, err
-		}
-		if err := live(srv, s); err != nil {
-			return nil, err
-		}
+		out = append(out, lintSource{srv: srv})
 	}
 	if len(a.argv) > 0 {
-		srv := commandServer(a.argv)
-		s, err := liveSurface(ctx, c, srv, strings.Join(a.argv, " "), stderr)
-		if err != nil {
-			return nil, err
-		}
-		if err := live(srv, s); err != nil {
-			return nil, err
-		}
+		out = append(out, lintSource{srv: commandServer(a.argv)})
 	}
 	if c.multi() {
 		servers, err := c.namedServers(ctx, nil, nil)
@@ -190,16 +145,67 @@ func lintInputs(ctx context.Context, c *common, a lintArgs, stderr io.Writer) ([
 			return nil, err
 		}
 		for _, srv := range servers {
-			s, err := liveSurface(ctx, c, srv, srv.spec.Name, stderr)
-			if err != nil {
+			out = append(out, lintSource{srv: srv})
+		}
+	}
+	return out, nil
+}
+
+// lintInputs loads every surface named, one after the other (their stderr and any
+// login question do not mix), each under the name a host would give it; a live
+// server's surface is compared with its pin (pinned on its first lint).
+func lintInputs(ctx context.Context, c *common, a lintArgs, stderr io.Writer) ([]lint.Input, error) {
+	sources, err := lintSources(ctx, c, a)
+	if err != nil {
+		return nil, err
+	}
+	var store *pins.Store
+	if !a.noPins {
+		if store, err = pins.Open(""); err != nil {
+			return nil, err
+		}
+	}
+	var in []lint.Input
+	for _, src := range sources {
+		var i lint.Input
+		if src.file != "" {
+			i.File = src.file
+			if i.Surface, err = src.f.Load(src.file); err != nil {
 				return nil, err
 			}
-			if err := live(srv, s); err != nil {
+			i.Name = fileServerName(src.file, i.Surface)
+		} else {
+			i.Name = src.srv.spec.Name
+			if i.Surface, err = liveSurface(ctx, c, src.srv, src.srv.desc, stderr); err != nil {
+				return nil, err
+			}
+			if i.Drift, err = pinDrift(store, src.srv, i.Surface, a.strict, stderr); err != nil {
 				return nil, err
 			}
 		}
+		for _, p := range i.Surface.Problems {
+			fmt.Fprintf(stderr, "mcpscope: note: %s: %s\n", i.Surface.Label, p)
+		}
+		in = append(in, i)
 	}
 	return in, nil
+}
+
+// pinDrift compares a live server's surface with its pin (nil store: no pins), and
+// pins it when it has none.
+func pinDrift(store *pins.Store, srv namedServer, s *surface.Surface, strict bool, stderr io.Writer) (*lint.Drift, error) {
+	if store == nil {
+		return nil, nil
+	}
+	d, first, err := store.Check(srv.spec.Name, srv.desc, s, time.Now())
+	if err != nil || d.Empty() {
+		if first {
+			fmt.Fprintf(stderr, "mcpscope: pinned %s's surface (%s); a later change is reported\n", termsafe.Line(srv.spec.Name), plural.Count(len(pins.Hashes(s)), "definition"))
+		}
+		return nil, err
+	}
+	return &lint.Drift{Pinned: d.Pinned.Format(time.RFC3339), Changed: d.Changed, Added: d.Added, Removed: d.Removed,
+		Strict: strict, Accept: acceptCommand(srv)}, nil
 }
 
 // fileServerName is the name a saved surface's server goes by: the name its
