@@ -34,7 +34,7 @@ func defaultCmdKeys() cmdKeys {
 	}
 }
 
-const cmdUsage = "q(uit) · add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · changes · login NAME · auth · prompts · skills"
+const cmdUsage = "q(uit) · add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · login NAME · a view's name (changes, auth, lint, prompts, skills, …)"
 
 func (c *cmdLine) traits() dialogTraits {
 	return dialogTraits{layer: layerStatus, typing: true}
@@ -129,10 +129,11 @@ func (m *model) runCommand(text string) tea.Cmd {
 		return nil
 	}
 	wb := m.wb
-	switch verb {
-	case "auth":
-		m.openTab(tabAuth)
+	if t, ok := viewNamed(verb); ok && len(args) == 0 { // :auth, :lint, :prompts, … (views.go)
+		m.openTab(t)
 		return nil
+	}
+	switch verb {
 	case "login":
 		switch {
 		case len(args) == 1:
@@ -148,12 +149,6 @@ func (m *model) runCommand(text string) tea.Cmd {
 		return func() tea.Msg { return wbDoneMsg{what: what, err: f()} }
 	}
 	switch verb {
-	case "prompts":
-		m.openTab(tabPrompts)
-		return nil
-	case "skills":
-		m.openTab(tabSkills)
-		return nil
 	case "add":
 		if len(args) == 0 {
 			m.notice = "add needs a NAME: " + cmdUsage
@@ -207,8 +202,6 @@ func (m *model) runCommand(text string) tea.Cmd {
 			m.notice = "add " + name + ": give a URL, or a command after -- (" + cmdUsage + ")"
 			return nil
 		}
-	case "changes":
-		return m.openChanges()
 	case "remove", "restart", "disconnect":
 		if len(args) != 1 {
 			m.notice = verb + " needs one NAME: " + cmdUsage

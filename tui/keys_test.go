@@ -237,7 +237,7 @@ func TestEveryListedKeyIsRouted(t *testing.T) {
 	}
 	check("a prompt's arguments")
 
-	for _, tb := range []tab{tabTasks, tabSkills, tabChanges, tabAuth} {
+	for _, tb := range []tab{tabTasks, tabSkills, tabChanges, tabAuth, tabLint} {
 		open(tb)
 		check(tb.String())
 	}

@@ -227,6 +227,7 @@ type model struct {
 	rerun     *rerunPending // a call refused for want of scope, run again after the step-up's login
 	loginKeys loginKeys
 	auth      authView // the Auth tab: every OAuth step
+	lint      lintView // the Lint tab: cost and findings of the tool lists (lint.go)
 
 	notice      string
 	recToggling bool // a recording is being started or stopped (recordingMsg comes)

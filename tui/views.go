@@ -29,6 +29,7 @@ const (
 	tabSkills    // no digit: ]/[ and :skills
 	tabChanges   // no digit: ]/[, :changes, C from the tool list (changes.go)
 	tabAuth      // no digit: ]/[ and :auth
+	tabLint      // no digit: ]/[ and :lint
 	tabCount
 )
 
@@ -161,6 +162,7 @@ func init() {
 			},
 			draw: (*model).changesTab, keys: (*model).changesKeys},
 		tabAuth: authSpec(), // auth.go: a view registered as a new one is
+		tabLint: lintSpec(), // lint.go
 	}
 }
 
@@ -171,6 +173,17 @@ func digit(d, desc string) *key.Binding {
 }
 
 func (t tab) String() string { return views[t].name }
+
+// viewNamed is the view a command names (":lint", ":changes"): its name on the bar,
+// in any case.
+func viewNamed(name string) (tab, bool) {
+	for t := range tabCount {
+		if strings.EqualFold(views[t].name, name) {
+			return t, true
+		}
+	}
+	return 0, false
+}
 
 // onBar reports whether t is on the tab bar: the view shown always is.
 func (m *model) onBar(t tab) bool {
