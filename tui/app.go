@@ -21,6 +21,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/history"
+	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/oauth"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/target"
@@ -79,9 +80,9 @@ type Options struct {
 	// OAuth, when set, gives the OAuth options of each HTTP server: a 401 without a
 	// usable stored token makes it "needs login", and L (or :login NAME) logs in.
 	OAuth func(target.Target) oauth.Options
-	// Keep is the memory that Traffic, Logs and Stderr hold together (half for
-	// Traffic, a quarter each for Logs and Stderr); older frames and lines go to a
-	// private spill file, read back when scrolled to (0: spool.DefaultKeep, 64 MiB).
+	// Keep is the memory that Traffic, Logs and Stderr hold together, with what waits
+	// for the screen in the pump (splitKeep); older frames and lines go to a private
+	// spill file, read back when scrolled to (0: spool.DefaultKeep, 64 MiB).
 	Keep int64
 	// History, when set, keeps every call across sessions (package history: its
 	// directory, bound and redaction); the History view searches it. nil keeps calls
@@ -123,7 +124,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	p := tea.NewProgram(m, popts...)
 	m.send = p.Send
-	m.pump = newPump(p.Send)
+	m.pump = newPump(p.Send, m.pendingMax())
 	defer m.pump.stop()
 	_, err := p.Run()
 	m.closeSession()
@@ -194,8 +195,9 @@ func (msg wireBatchMsg) handle(m *model) tea.Cmd {
 	return nil
 }
 
-func newPump(send func(tea.Msg)) *pump {
-	p := &pump{wake: make(chan struct{}, 1), done: make(chan struct{}), max: maxPending, send: send}
+// newPump starts a pump that holds at most max bytes for the screen.
+func newPump(send func(tea.Msg), max int) *pump {
+	p := &pump{wake: make(chan struct{}, 1), done: make(chan struct{}), max: max, send: send}
 	go func() {
 		for {
 			select {
@@ -237,12 +239,30 @@ func (p *pump) flush() {
 	}
 }
 
-// maxPending bounds what waits for the screen.
-const maxPending = 64 << 20
+// keepShares is how --keep (Options.Keep) is split between what holds frames and
+// lines for the screen: Traffic's spool, Logs', Stderr's, and the pump's pending
+// batch. The pump is counted too: while the screen is blocked (an $EDITOR runs) it
+// fills up to its share, and a fixed bound beside --keep (it was 64 MiB) made
+// --keep 8MiB hold 72 (issue 23, target 3). The shares add up to keep.
+type keepShares struct{ traffic, logs, stderr, pending int64 }
+
+func splitKeep(keep int64) keepShares {
+	if keep <= 0 {
+		keep = spool.DefaultKeep
+	}
+	s := keepShares{traffic: keep * 7 / 16, logs: keep * 3 / 16, stderr: keep * 3 / 16}
+	s.pending = keep - s.traffic - s.logs - s.stderr
+	return s
+}
+
+// pendingMax is the pump's bound: its share of --keep.
+func (m *model) pendingMax() int { return int(splitKeep(m.opts.Keep).pending) }
 
 func (p *pump) listen(server string, e wire.Event) {
 	p.mu.Lock()
-	if n := len(e.Data) + len(e.Text) + 128; p.bytes+n <= p.max {
+	// The first event waiting is kept whatever its size (as a spool keeps at least
+	// its newest record): a frame bigger than the pump's share still reaches Traffic.
+	if n := len(e.Data) + len(e.Text) + 128; p.bytes == 0 || p.bytes+n <= p.max {
 		p.bytes += n
 	} else {
 		p.lostEvents++
@@ -260,7 +280,7 @@ func (p *pump) listen(server string, e wire.Event) {
 func (p *pump) log(server string, t time.Time, l client.LogMessage) {
 	e := logEntry{server: server, level: l.Level, logger: l.Logger, line: logLine(t, l)}
 	p.mu.Lock()
-	if n := len(e.line) + len(e.level) + len(e.logger) + 64; p.bytes+n <= p.max {
+	if n := len(e.line) + len(e.level) + len(e.logger) + 64; p.bytes == 0 || p.bytes+n <= p.max {
 		p.bytes += n
 	} else {
 		p.lostLog++
