@@ -21,6 +21,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/history"
+	"github.com/mcpscope/mcpscope/internal/memlimit"
 	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/oauth"
 	"github.com/mcpscope/mcpscope/record"
@@ -109,6 +110,7 @@ func refusedNotice(r []Refused) string {
 // Run shows the TUI until the user quits, then closes the session; it returns only once
 // the server process is gone.
 func Run(ctx context.Context, opts Options) error {
+	memlimit.FromKeep(keepOrDefault(opts.Keep)) // the runtime holds what --keep says (package memlimit)
 	m := newModel(opts)
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if opts.Input != nil {
@@ -243,20 +245,32 @@ func (p *pump) flush() {
 // lines for the screen: Traffic's spool, Logs', Stderr's, and the pump's pending
 // batch. The pump is counted too: while the screen is blocked (an $EDITOR runs) it
 // fills up to its share, and a fixed bound beside --keep (it was 64 MiB) made
-// --keep 8MiB hold 72 (issue 23, target 3). The shares add up to keep.
+// --keep 8MiB hold 72 (issue 23, target 3). The shares add up to 3/4 of keep.
 type keepShares struct{ traffic, logs, stderr, pending int64 }
 
 func splitKeep(keep int64) keepShares {
-	if keep <= 0 {
-		keep = spool.DefaultKeep
-	}
-	s := keepShares{traffic: keep * 7 / 16, logs: keep * 3 / 16, stderr: keep * 3 / 16}
-	s.pending = keep - s.traffic - s.logs - s.stderr
+	keep = keepOrDefault(keep)
+	// The stores count 3/4 of keep as theirs: what a record costs beyond that count
+	// (the allocator's size classes, the per-line filters) and the collector's room
+	// take the rest, within the runtime's limit (package memlimit, set from keep).
+	s := keepShares{traffic: keep / 64 * 21, logs: keep / 64 * 9, stderr: keep / 64 * 9}
+	s.pending = keep/4*3 - s.traffic - s.logs - s.stderr
 	return s
 }
 
-// pendingMax is the pump's bound: its share of --keep.
-func (m *model) pendingMax() int { return int(splitKeep(m.opts.Keep).pending) }
+func keepOrDefault(keep int64) int64 {
+	if keep <= 0 {
+		return spool.DefaultKeep
+	}
+	return keep
+}
+
+// pendingMax is the pump's bound: its share of --keep, but at least minPending, so
+// that with a tiny --keep a burst between two flushes (the screen not blocked at
+// all) is not dropped.
+func (m *model) pendingMax() int { return int(max(splitKeep(m.opts.Keep).pending, minPending)) }
+
+const minPending = 1 << 20
 
 func (p *pump) listen(server string, e wire.Event) {
 	p.mu.Lock()

@@ -13,7 +13,7 @@ import (
 // is blocked they stay within their share of Keep, not a fixed 64 MiB whatever
 // --keep says. Counted in bytes, never in time.
 func TestBlockedScreenWaitsWithinKeep(t *testing.T) {
-	const keep = 256 << 10
+	const keep = 8 << 20
 	h := newHarnessWith(t, Options{Target: client.Target{Argv: testutil.FakeServer(t, "flood")}, Name: "flood", Theme: "dark", Keep: keep}, 120, 40)
 	h.until("the tool list", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.block()
@@ -28,12 +28,13 @@ func TestBlockedScreenWaitsWithinKeep(t *testing.T) {
 	h.resume()
 }
 
-// The shares of --keep add up to it: Traffic, Logs, Stderr and the pump together
-// hold at most Keep.
+// The shares of --keep add up to 3/4 of it: Traffic, Logs, Stderr and the pump
+// together count at most that as theirs (the rest is what records cost beyond their
+// count and the collector's room, under the runtime's limit).
 func TestKeepSharesAddUpToKeep(t *testing.T) {
 	for _, keep := range []int64{1 << 10, 8 << 20, 64 << 20, 1<<30 + 7} {
 		s := splitKeep(keep)
-		if sum := s.traffic + s.logs + s.stderr + s.pending; sum > keep || sum < keep-4 {
+		if sum := s.traffic + s.logs + s.stderr + s.pending; sum > keep/4*3 || sum < keep/4*3-64 {
 			t.Errorf("--keep %d: the shares %+v add up to %d", keep, s, sum)
 		}
 	}
