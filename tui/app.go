@@ -21,6 +21,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/history"
+	"github.com/mcpscope/mcpscope/internal/memlimit"
+	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/oauth"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/target"
@@ -79,9 +81,9 @@ type Options struct {
 	// OAuth, when set, gives the OAuth options of each HTTP server: a 401 without a
 	// usable stored token makes it "needs login", and L (or :login NAME) logs in.
 	OAuth func(target.Target) oauth.Options
-	// Keep is the memory that Traffic, Logs and Stderr hold together (half for
-	// Traffic, a quarter each for Logs and Stderr); older frames and lines go to a
-	// private spill file, read back when scrolled to (0: spool.DefaultKeep, 64 MiB).
+	// Keep is the memory that Traffic, Logs and Stderr hold together, with what waits
+	// for the screen in the pump (splitKeep); older frames and lines go to a private
+	// spill file, read back when scrolled to (0: spool.DefaultKeep, 64 MiB).
 	Keep int64
 	// History, when set, keeps every call across sessions (package history: its
 	// directory, bound and redaction); the History view searches it. nil keeps calls
@@ -108,6 +110,7 @@ func refusedNotice(r []Refused) string {
 // Run shows the TUI until the user quits, then closes the session; it returns only once
 // the server process is gone.
 func Run(ctx context.Context, opts Options) error {
+	memlimit.FromKeep(keepOrDefault(opts.Keep)) // the runtime holds what --keep says (package memlimit)
 	m := newModel(opts)
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if opts.Input != nil {
@@ -123,7 +126,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	p := tea.NewProgram(m, popts...)
 	m.send = p.Send
-	m.pump = newPump(p.Send)
+	m.pump = newPump(p.Send, m.pendingMax())
 	defer m.pump.stop()
 	_, err := p.Run()
 	m.closeSession()
@@ -194,8 +197,9 @@ func (msg wireBatchMsg) handle(m *model) tea.Cmd {
 	return nil
 }
 
-func newPump(send func(tea.Msg)) *pump {
-	p := &pump{wake: make(chan struct{}, 1), done: make(chan struct{}), max: maxPending, send: send}
+// newPump starts a pump that holds at most max bytes for the screen.
+func newPump(send func(tea.Msg), max int) *pump {
+	p := &pump{wake: make(chan struct{}, 1), done: make(chan struct{}), max: max, send: send}
 	go func() {
 		for {
 			select {
@@ -237,12 +241,42 @@ func (p *pump) flush() {
 	}
 }
 
-// maxPending bounds what waits for the screen.
-const maxPending = 64 << 20
+// keepShares is how --keep (Options.Keep) is split between what holds frames and
+// lines for the screen: Traffic's spool, Logs', Stderr's, and the pump's pending
+// batch. The pump is counted too: while the screen is blocked (an $EDITOR runs) it
+// fills up to its share, and a fixed bound beside --keep (it was 64 MiB) made
+// --keep 8MiB hold 72 (issue 23, target 3). The shares add up to 3/4 of keep.
+type keepShares struct{ traffic, logs, stderr, pending int64 }
+
+func splitKeep(keep int64) keepShares {
+	keep = keepOrDefault(keep)
+	// The stores count 3/4 of keep as theirs: what a record costs beyond that count
+	// (the allocator's size classes, the per-line filters) and the collector's room
+	// take the rest, within the runtime's limit (package memlimit, set from keep).
+	s := keepShares{traffic: keep / 64 * 21, logs: keep / 64 * 9, stderr: keep / 64 * 9}
+	s.pending = keep/4*3 - s.traffic - s.logs - s.stderr
+	return s
+}
+
+func keepOrDefault(keep int64) int64 {
+	if keep <= 0 {
+		return spool.DefaultKeep
+	}
+	return keep
+}
+
+// pendingMax is the pump's bound: its share of --keep, but at least minPending, so
+// that with a tiny --keep a burst between two flushes (the screen not blocked at
+// all) is not dropped.
+func (m *model) pendingMax() int { return int(max(splitKeep(m.opts.Keep).pending, minPending)) }
+
+const minPending = 1 << 20
 
 func (p *pump) listen(server string, e wire.Event) {
 	p.mu.Lock()
-	if n := len(e.Data) + len(e.Text) + 128; p.bytes+n <= p.max {
+	// The first event waiting is kept whatever its size (as a spool keeps at least
+	// its newest record): a frame bigger than the pump's share still reaches Traffic.
+	if n := len(e.Data) + len(e.Text) + 128; p.bytes == 0 || p.bytes+n <= p.max {
 		p.bytes += n
 	} else {
 		p.lostEvents++
@@ -260,7 +294,7 @@ func (p *pump) listen(server string, e wire.Event) {
 func (p *pump) log(server string, t time.Time, l client.LogMessage) {
 	e := logEntry{server: server, level: l.Level, logger: l.Logger, line: logLine(t, l)}
 	p.mu.Lock()
-	if n := len(e.line) + len(e.level) + len(e.logger) + 64; p.bytes+n <= p.max {
+	if n := len(e.line) + len(e.level) + len(e.logger) + 64; p.bytes == 0 || p.bytes+n <= p.max {
 		p.bytes += n
 	} else {
 		p.lostLog++

@@ -155,7 +155,7 @@ func BenchmarkLogIngest100000(b *testing.B) {
 		setReady(m.srv)
 		m.tab, m.focus = tabLogs, paneRight
 		msgs := make(chan tea.Msg, 1024)
-		p := newPump(func(msg tea.Msg) { msgs <- msg })
+		p := newPump(func(msg tea.Msg) { msgs <- msg }, int(splitKeep(0).pending))
 		done := make(chan int)
 		go func() {
 			got, frames := 0, 0

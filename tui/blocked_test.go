@@ -12,7 +12,7 @@ import (
 // While the screen takes no messages (an $EDITOR runs) a server flooding logs fills
 // bounded queues, not memory (issue 22: 0.9 → 11 MiB in 20 s, no ceiling): the logs
 // wait in the pump, within its bound (made small here so that the flood passes it
-// quickly; the binary's is maxPending), and past it are counted; the workbench's
+// quickly; the binary's is its share of --keep, pendingMax), and past it are counted; the workbench's
 // reader waits on the screen with a status in hand (the restart that began as the
 // screen blocked), and what comes behind it stays within the subscription's bound.
 // Once the screen takes messages again, Logs says how many lines were dropped, and

@@ -72,7 +72,7 @@ func newHarnessWith(t testing.TB, opts Options, width, height int) *harness {
 	opts.Client.Tap.Listen(func(wire.Event) { h.emitted.Add(1) })
 	m := newModel(opts)
 	m.send = h.post
-	m.pump = newPump(h.post)
+	m.pump = newPump(h.post, m.pendingMax())
 	h.m = m
 	t.Cleanup(h.close)
 	h.update(tea.WindowSizeMsg{Width: width, Height: height})

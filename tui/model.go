@@ -19,7 +19,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
-	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
@@ -258,11 +257,8 @@ func newModel(opts Options) *model {
 		height:    24,
 	}
 	m.traffic.follow = true
-	keep := opts.Keep
-	if keep <= 0 {
-		keep = spool.DefaultKeep
-	}
-	m.traffic.keep, m.logs.keep, m.stderr.keep = keep/2, keep/4, keep/4
+	share := splitKeep(opts.Keep)
+	m.traffic.keep, m.logs.keep, m.stderr.keep = share.traffic, share.logs, share.stderr
 	m.inline = inlineSupported
 	p, ok := themes.ByName(opts.Theme)
 	if !ok {

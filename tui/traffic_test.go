@@ -108,7 +108,7 @@ func TestFloodStaysBoundedAndScrollsBack(t *testing.T) {
 	// Count the messages the flood costs the UI (each one is a redraw).
 	var msgs atomic.Int64
 	h.m.pump.stop()
-	h.m.pump = newPump(func(msg tea.Msg) { msgs.Add(1); h.post(msg) })
+	h.m.pump = newPump(func(msg tea.Msg) { msgs.Add(1); h.post(msg) }, h.m.pendingMax())
 	for i := range n {
 		h.m.pump.listen(h.m.srv.name, wire.Event{Kind: wire.KindStderr, Data: []byte(fmt.Sprintf("stderr line %06d of the flood", i)), Size: 30})
 		h.m.pump.log(h.m.srv.name, time.Now(), logMessage(fmt.Sprintf("log line %06d of the flood", i)))
@@ -174,11 +174,8 @@ func TestPumpStaysBoundedWhileTheScreenIsBusy(t *testing.T) {
 	p := newPump(func(msg tea.Msg) {
 		<-release // the screen is busy
 		got <- msg.(wireBatchMsg)
-	})
+	}, 64<<10)
 	defer p.stop()
-	p.mu.Lock()
-	p.max = 64 << 10
-	p.mu.Unlock()
 	for i := range 10000 {
 		p.listen("main", wire.Event{Kind: wire.KindStderr, Data: []byte(fmt.Sprintf("line %05d of a flood", i))})
 		p.log("main", time.Now(), logMessage("a log line"))
