@@ -1,11 +1,14 @@
 package main_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
@@ -125,4 +128,47 @@ func TestLintPinsASurface(t *testing.T) {
 	expect(t, mcpscope(t, env, "pin", "accept", "--", bin, "host", "--tools", tools), 0, []string{"pinned mcpscope: 2 definitions"}, nil)
 	expect(t, lint("--strict-pins"), 0, []string{"no findings"}, nil)
 	expect(t, mcpscope(t, env, "pin", "forget"), 2, nil, []string{"mcpscope pin accept"})
+}
+
+// TestLintSARIFIsValid: lint's SARIF is valid against the OASIS SARIF 2.1.0 schema (as
+// @microsoft/jest-sarif ships it, installed in interop/ by npm ci), for a saved surface
+// and for a live poisoned server.
+func TestLintSARIFIsValid(t *testing.T) {
+	schemaFile := filepath.Join(testutil.Root(), "interop", "node_modules", "@microsoft", "jest-sarif", "lib", "schemas", "sarif-2.1.0-rtm.5.json")
+	raw, err := os.ReadFile(schemaFile)
+	if err != nil {
+		t.Fatalf("the SARIF schema is not installed (%v); run scripts/test, or `npm ci` in interop/", err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("sarif.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := testutil.Mcpscope(t)
+	for name, args := range map[string][]string{
+		"saved":    {"lint", "--format", "sarif", filepath.Join("..", "..", "surface", "testdata", "everything.json")},
+		"poisoned": {"lint", "--format", "sarif", "--no-pins", "--", bin, "host", "--tools", toolsFile(t, poisonedTools)},
+	} {
+		r := mcpscope(t, nil, args...)
+		if r.code != 1 {
+			t.Errorf("%s: exit %d, want 1 (findings)\n%s", name, r.code, r.stderr)
+		}
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(r.stdout))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, r.stdout)
+		}
+		if err := sch.Validate(v); err != nil {
+			t.Errorf("%s: the SARIF is not valid 2.1.0: %v", name, err)
+		}
+		if !strings.Contains(r.stdout, `"ruleId"`) {
+			t.Errorf("%s: no results", name)
+		}
+	}
 }
