@@ -49,7 +49,6 @@ func TestFormAndFieldsReadKindsAlike(t *testing.T) {
 		"outside $ref":      `{"$ref":"https://example.com/x"}`,
 		"recursive":         `{"$ref":"#/$defs/R"}`,
 	}
-	var keys []string
 	var b strings.Builder
 	b.WriteString(`{"type":"object","$defs":{"N":{"type":"integer"},"R":{"anyOf":[{"$ref":"#/$defs/R"},{"type":"null"}]}},"properties":{`)
 	i := 0
@@ -58,7 +57,6 @@ func TestFormAndFieldsReadKindsAlike(t *testing.T) {
 			b.WriteString(",")
 		}
 		fmt.Fprintf(&b, "%q:%s", name, s)
-		keys = append(keys, name)
 		i++
 	}
 	b.WriteString("}}")
