@@ -54,7 +54,16 @@ func (m *model) refresh(s *server) {
 		return
 	}
 	if snap, ok := m.wb.Snapshot(s.name); ok {
+		listed := snap.Tools != s.snap.Tools
 		s.snap = snap
+		if listed {
+			// The list pane shows the tools of the snapshot the server is drawn
+			// from, always: taken here (any event refreshes), a new tool list is on
+			// screen in the same message, not one message later when its toolsMsg
+			// comes (a row, a count and the list never disagree).
+			m.refreshTools()
+			m.syncForm()
+		}
 	}
 }
 
