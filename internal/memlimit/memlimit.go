@@ -5,16 +5,22 @@
 // flood held --keep 8MiB at 3.5-4x above the idle process (issue 23, target 3). Under
 // the limit the collector runs sooner and the scavenger returns what it freed.
 //
-// The limit is soft: the runtime never fails an allocation for it, and caps the
-// collector's work at about half the CPU when what is live passes it (a big result
-// open on the screen), so a limit too low costs speed, never correctness.
+// The limit is soft: the runtime never fails an allocation for it. But with what is
+// live above it (a 100 MiB result open on the screen, which is no frame or line of
+// --keep's) the collector runs on and on over memory it cannot free: an idle
+// workbench burned a quarter of a core. So the limit follows what is live: after each
+// collection it is at least what the last one found live, a quarter of that, a
+// quarter of --keep and the headroom above it; it comes back down to --keep's when
+// the big thing is gone.
 package memlimit
 
 import (
 	"math"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync/atomic"
 )
 
 // Headroom is what the limit leaves above the process at its start and 5/4 of --keep
@@ -43,7 +49,48 @@ func FromKeep(keep int64) int64 {
 	}
 	limit := Limit(InUse(), keep)
 	debug.SetMemoryLimit(limit)
+	follow(limit, keep)
 	return limit
+}
+
+// Above is the limit for a process whose last collection found live bytes live, with
+// floor the limit --keep sets: floor, or what is live with room to allocate before
+// the next collection (a quarter of it and of keep, and the headroom), whichever is
+// higher.
+func Above(floor, live, keep int64) int64 {
+	return max(floor, live+live/4+keep/4+Headroom)
+}
+
+// following is the run of follow in force: a later FromKeep ends the earlier one's.
+var following atomic.Int64
+
+// follow sets the limit from what is live after every collection, for as long as the
+// process runs or until the next FromKeep: a finalizer on an object dropped at once
+// runs after the collection that frees it, and arms the next.
+func follow(floor, keep int64) {
+	run := following.Add(1)
+	var arm func()
+	arm = func() {
+		sentinel := &struct{ _ [64]byte }{} // past the tiny allocator: freed on its own
+		runtime.SetFinalizer(sentinel, func(*struct{ _ [64]byte }) {
+			if following.Load() != run || os.Getenv("GOMEMLIMIT") != "" {
+				return
+			}
+			debug.SetMemoryLimit(Above(floor, Live(), keep))
+			arm()
+		})
+	}
+	arm()
+}
+
+// Live is what the last collection found live on the heap.
+func Live() int64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64())
 }
 
 // InUse is the memory the Go runtime holds from the system now (mapped and not
