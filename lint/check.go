@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/surface"
@@ -73,12 +74,18 @@ func (c *checker) surface(s *surface.Surface) {
 }
 
 var (
-	geminiName     = regexp.MustCompile(`^[A-Za-z0-9_.:-]*$`)
-	openAIName     = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-	anthropicChars = regexp.MustCompile(`^[a-zA-Z0-9_-]*$`)
-	mcpChars       = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
-	geminiParam    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+	geminiName     = lazyRE(`^[A-Za-z0-9_.:-]*$`)
+	openAIName     = lazyRE(`^[a-zA-Z0-9_-]{1,64}$`)
+	anthropicChars = lazyRE(`^[a-zA-Z0-9_-]*$`)
+	mcpChars       = lazyRE(`^[A-Za-z0-9_.-]*$`)
+	geminiParam    = lazyRE(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 )
+
+// lazyRE compiles a pattern on first use: the binary's every command links this
+// package, and compiling its patterns at init cost each of them about 2 ms.
+func lazyRE(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
 
 // tool checks one tool's name, schema and strings.
 func (c *checker) tool(t *client.Tool) {
@@ -88,8 +95,8 @@ func (c *checker) tool(t *client.Tool) {
 	if n != "" && !(n[0] == '_' || n[0] >= 'a' && n[0] <= 'z' || n[0] >= 'A' && n[0] <= 'Z') {
 		c.at("gemini-name-start", obj, n, "/name", fmt.Sprintf("%q starts with %q", n, n[:1]))
 	}
-	if !geminiName.MatchString(n) {
-		c.at("gemini-name-charset", obj, n, "/name", "the name has "+others(n, geminiName))
+	if !geminiName().MatchString(n) {
+		c.at("gemini-name-charset", obj, n, "/name", "the name has "+others(n, geminiName()))
 	}
 	switch {
 	case runes > 128:
@@ -99,17 +106,17 @@ func (c *checker) tool(t *client.Tool) {
 		c.at("gemini-name-length", obj, n, "/name", fmt.Sprintf("the name is %d characters", runes))
 		c.at("anthropic-name-length", obj, n, "/name", fmt.Sprintf("the name is %d characters", runes))
 	}
-	if !openAIName.MatchString(n) {
+	if !openAIName().MatchString(n) {
 		c.at("openai-name-pattern", obj, n, "/name", nameProblem(n, 64))
 	}
-	if !anthropicChars.MatchString(n) {
-		c.at("anthropic-name-charset", obj, n, "/name", "the name has "+others(n, anthropicChars))
+	if !anthropicChars().MatchString(n) {
+		c.at("anthropic-name-charset", obj, n, "/name", "the name has "+others(n, anthropicChars()))
 	}
 	if runes < 1 || runes > 128 {
 		c.at("mcp-name-length", obj, n, "/name", fmt.Sprintf("the name is %d characters", runes))
 	}
-	if !mcpChars.MatchString(n) {
-		c.at("mcp-name-charset", obj, n, "/name", "the name has "+others(n, mcpChars))
+	if !mcpChars().MatchString(n) {
+		c.at("mcp-name-charset", obj, n, "/name", "the name has "+others(n, mcpChars()))
 	}
 	if full := "mcp__" + c.server + "__" + n; c.server != "" && len(full) > 64 {
 		c.at("claudecode-combined-name", obj, n, "/name", fmt.Sprintf("%s is %d characters; with this server's name a tool name may have %d", full, len(full), max(64-7-len(c.server), 0)))
@@ -127,7 +134,7 @@ func nameProblem(n string, limit int) string {
 	case len(n) > limit:
 		return fmt.Sprintf("the name is %d characters", len(n))
 	}
-	return "the name has " + others(n, anthropicChars)
+	return "the name has " + others(n, anthropicChars())
 }
 
 // others names the characters of n outside what re allows.
@@ -184,12 +191,12 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// destructiveName: names that say the tool removes or overwrites something.
-var destructiveName = regexp.MustCompile(`(?i)^(delete|remove|drop|destroy|erase|purge|kill|wipe|truncate|overwrite|revoke|terminate)([_.\-]|[A-Z]|$)`)
+// destructiveName(): names that say the tool removes or overwrites something.
+var destructiveName = lazyRE(`(?i)^(delete|remove|drop|destroy|erase|purge|kill|wipe|truncate|overwrite|revoke|terminate)([_.\-]|[A-Z]|$)`)
 
 // hints checks the tool's annotations against what its name says it does.
 func (c *checker) hints(t *client.Tool) {
-	if !destructiveName.MatchString(t.Name) {
+	if !destructiveName().MatchString(t.Name) {
 		return
 	}
 	a := t.Annotations

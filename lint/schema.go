@@ -205,7 +205,7 @@ func (w *schemaWalk) object(m map[string]any, ptr string) {
 		if !req[k] {
 			optional = append(optional, k)
 		}
-		if !geminiParam.MatchString(k) && strings.HasSuffix(ptr, "/inputSchema") {
+		if !geminiParam().MatchString(k) && strings.HasSuffix(ptr, "/inputSchema") {
 			c.at("gemini-param-name", obj, name, pointerJoin(pointerJoin(ptr, "properties"), k), fmt.Sprintf("parameter %q", k))
 		}
 	}

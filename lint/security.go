@@ -20,13 +20,13 @@ import (
 // a paraphrase gets past them, and no rule here claims otherwise.
 var instructionRules = []struct {
 	rule string
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp
 }{
-	{"instruction-override", regexp.MustCompile(`(?i)\b(ignore|disregard|forget|override)\b[^.\n]{0,40}\b(previous|prior|above|earlier|preceding|system|other|all)\b[^.\n]{0,20}\b(instructions?|prompts?|rules|directions|messages?)\b`)},
-	{"instruction-tag", regexp.MustCompile(`(?i)<\s*/?\s*(important|system|instructions?|secret|admin|hidden)\s*>`)},
-	{"instruction-conceal", regexp.MustCompile(`(?i)(\b(do not|don't|never)\s+(tell|inform|mention|reveal|show|notify|alert)\b[^.\n]{0,30}\buser|\bwithout\s+(telling|informing|notifying|asking|alerting)\s+the\s+user)`)},
-	{"sensitive-path", regexp.MustCompile(`(?i)(~/\.ssh|\.ssh/|\bid_rsa\b|\bid_ed25519\b|~/\.aws|\.aws/credentials|(^|[\s"'(/])\.env\b|/etc/(passwd|shadow)\b|\bmcp\.json\b|~/\.cursor\b|\.npmrc\b|\.netrc\b|\.git-credentials\b)`)},
-	{"instruction-call", regexp.MustCompile(`(?i)\b(you|the (model|assistant|agent))\s+(must|should|need to|have to)\s+(always\s+)?(first\s+)?(call|invoke|run|read|use|send)\b`)},
+	{"instruction-override", lazyRE(`(?i)\b(ignore|disregard|forget|override)\b[^.\n]{0,40}\b(previous|prior|above|earlier|preceding|system|other|all)\b[^.\n]{0,20}\b(instructions?|prompts?|rules|directions|messages?)\b`)},
+	{"instruction-tag", lazyRE(`(?i)<\s*/?\s*(important|system|instructions?|secret|admin|hidden)\s*>`)},
+	{"instruction-conceal", lazyRE(`(?i)(\b(do not|don't|never)\s+(tell|inform|mention|reveal|show|notify|alert)\b[^.\n]{0,30}\buser|\bwithout\s+(telling|informing|notifying|asking|alerting)\s+the\s+user)`)},
+	{"sensitive-path", lazyRE(`(?i)(~/\.ssh|\.ssh/|\bid_rsa\b|\bid_ed25519\b|~/\.aws|\.aws/credentials|(^|[\s"'(/])\.env\b|/etc/(passwd|shadow)\b|\bmcp\.json\b|~/\.cursor\b|\.npmrc\b|\.netrc\b|\.git-credentials\b)`)},
+	{"instruction-call", lazyRE(`(?i)\b(you|the (model|assistant|agent))\s+(must|should|need to|have to)\s+(always\s+)?(first\s+)?(call|invoke|run|read|use|send)\b`)},
 }
 
 // strings checks every string of a definition (member names included): hidden
@@ -68,7 +68,7 @@ func (c *checker) text(object, name, ptr, key, s string) {
 		return
 	}
 	for _, r := range instructionRules {
-		if m := r.re.FindString(s); m != "" {
+		if m := r.re().FindString(s); m != "" {
 			c.at(r.rule, object, name, ptr, fmt.Sprintf("it says %q", termsafe.Line(strings.TrimSpace(m))))
 		}
 	}
