@@ -1,7 +1,7 @@
 // Command toolsgen writes the tool files scripts/bench-diff serves with
 // `mcpscope host --tools FILE`: N tools of three parameters; the second version
 // (v 1) adds a required parameter to every tenth tool and edits the description of
-// every seventh, as cmd/mcpscope's BenchmarkDiff1000 does.
+// every seventh. cmd/mcpscope's BenchmarkDiff1000 builds and runs it too.
 //
 //	toolsgen N V > tools.json
 package main
