@@ -2,11 +2,12 @@ package lint
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/internal/junit"
 )
 
 // SARIF 2.1.0 (OASIS), the shape code-scanning uploads take: one run, the rules
@@ -157,30 +158,12 @@ func qualified(f Finding) string {
 // JUnit: a suite per server, a case per definition (and one for the server), failed
 // when it has a finding at failOn or worse; every finding is in the case's text.
 
-type junitSuites struct {
-	XMLName xml.Name     `xml:"testsuites"`
-	Suites  []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
+type (
+	junitSuites  = junit.Suites
+	junitSuite   = junit.Suite
+	junitCase    = junit.Case
+	junitFailure = junit.Failure
+)
 
 func writeJUnit(w io.Writer, reports []Report, failOn Severity) error {
 	var out junitSuites
@@ -225,28 +208,8 @@ func writeJUnit(w io.Writer, reports []Report, failOn Severity) error {
 		s.Tests = len(s.Cases)
 		out.Suites = append(out.Suites, s)
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return junit.Write(w, out)
 }
 
-// xmlSafe replaces what XML 1.0 cannot hold (control characters other than tab and
-// newline), which encoding/xml would write as they are.
-func xmlSafe(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r':
-			return r
-		case r < 0x20, r == 0xFFFE, r == 0xFFFF:
-			return '\uFFFD'
-		}
-		return r
-	}, s)
-}
+// xmlSafe is junit.Safe.
+func xmlSafe(s string) string { return junit.Safe(s) }

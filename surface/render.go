@@ -2,11 +2,11 @@ package surface
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/internal/junit"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
@@ -165,30 +165,12 @@ func writeMarkdown(w io.Writer, r *Report) error {
 
 // JUnit: one test case per object that changed; a failure when the report's FailOn
 // counts it (a breaking change by default, every change with "any", none with "none").
-type junitSuites struct {
-	XMLName xml.Name     `xml:"testsuites"`
-	Suites  []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
+type (
+	junitSuites  = junit.Suites
+	junitSuite   = junit.Suite
+	junitCase    = junit.Case
+	junitFailure = junit.Failure
+)
 
 func writeJUnit(w io.Writer, r *Report) error {
 	s := junitSuite{Name: "mcpscope diff " + r.Old + " → " + r.New}
@@ -232,28 +214,8 @@ func writeJUnit(w io.Writer, r *Report) error {
 			s.Cases[i].Failure.Message = xmlSafe(s.Cases[i].Failure.Message)
 		}
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(junitSuites{Suites: []junitSuite{s}}); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return junit.Write(w, junitSuites{Suites: []junitSuite{s}})
 }
 
-// xmlSafe drops characters XML 1.0 cannot hold (control characters other than tab
-// and newline), which encoding/xml would write as they are.
-func xmlSafe(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r':
-			return r
-		case r < 0x20, r == 0xFFFE, r == 0xFFFF:
-			return '\uFFFD'
-		}
-		return r
-	}, s)
-}
+// xmlSafe is junit.Safe.
+func xmlSafe(s string) string { return junit.Safe(s) }
