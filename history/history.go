@@ -28,6 +28,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/ownfiles"
 	"github.com/mcpscope/mcpscope/internal/readfile"
+	"github.com/mcpscope/mcpscope/internal/statedir"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/target"
 )
@@ -88,16 +89,7 @@ func (s Server) Key(red *record.Redactor) string {
 }
 
 // DefaultDir is $XDG_STATE_HOME/mcpscope/history, or ~/.local/state/mcpscope/history.
-func DefaultDir() (string, error) {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "mcpscope", "history"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("no state directory for the history: %v (set XDG_STATE_HOME)", err)
-	}
-	return filepath.Join(home, ".local", "state", "mcpscope", "history"), nil
-}
+func DefaultDir() (string, error) { return statedir.Path("history", "the history") }
 
 // Options configure Open.
 type Options struct {

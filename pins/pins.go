@@ -25,6 +25,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/ownfiles"
 	"github.com/mcpscope/mcpscope/internal/readfile"
+	"github.com/mcpscope/mcpscope/internal/statedir"
 	"github.com/mcpscope/mcpscope/surface"
 )
 
@@ -50,16 +51,7 @@ type Drift struct {
 func (d Drift) Empty() bool { return len(d.Changed)+len(d.Added)+len(d.Removed) == 0 }
 
 // DefaultDir is $XDG_STATE_HOME/mcpscope/pins, or ~/.local/state/mcpscope/pins.
-func DefaultDir() (string, error) {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "mcpscope", "pins"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("no state directory for the pins: %v (set XDG_STATE_HOME)", err)
-	}
-	return filepath.Join(home, ".local", "state", "mcpscope", "pins"), nil
-}
+func DefaultDir() (string, error) { return statedir.Path("pins", "the pins") }
 
 // Store is a directory of pins.
 type Store struct{ dir string }
