@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // WrittenByDescendant reports whether a process this one started (a child, or any
@@ -26,16 +27,37 @@ import (
 // file in the same process as the workbench) looks written by a descendant for that
 // moment; taken for a server's output, the file was remembered as output and its
 // edits never restarted the server again.
+//
+// Which process is a copy is read before its descriptors, and a writer found is
+// confirmed a moment later. Read the other way round, a child that ran exec between
+// the two reads looked like a server holding the file (its descriptors read before
+// exec closed them, its command line after). And for an instant inside exec a child
+// already shows its new executable while it still holds the descriptors exec is
+// about to close; by the confirmation it has closed them. A server's own output file
+// is held for as long as it writes it, so the confirmation only costs it the pause.
 func WrittenByDescendant(fi os.FileInfo) bool {
 	if fi == nil || !fi.Mode().IsRegular() {
 		return false
 	}
 	for _, p := range liveDescendants(os.Getpid()) {
-		if writing(p.pid, fi) && !copyOfSelf(p.pid) {
-			return true
+		if heldForWriting(p.pid, fi) {
+			time.Sleep(confirmAfter)
+			if heldForWriting(p.pid, fi) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// confirmAfter is the pause before a writer is confirmed: far longer than exec takes
+// to close a descriptor, far shorter than a watch's debounce.
+const confirmAfter = 30 * time.Millisecond
+
+// heldForWriting reports whether pid, not a copy of this process, holds fi open for
+// writing.
+func heldForWriting(pid int, fi os.FileInfo) bool {
+	return !copyOfSelf(pid) && writing(pid, fi) && !copyOfSelf(pid)
 }
 
 // self is this process's command line, read once (it does not change).
