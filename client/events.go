@@ -47,6 +47,10 @@ func (s *Session) onFrame(e wire.Event) {
 	switch e.Shape {
 	case wire.ShapeNotification:
 		s.onNotification(e.Method, e.Data)
+	case wire.ShapeRequest:
+		s.noteServerRequest(e.Method, e.Data)
+	case wire.ShapeResult:
+		s.noteInputRequests(e.Data)
 	case wire.ShapeError:
 		if e.ErrorCode == CodeURLElicitationRequired {
 			s.onURLRequired(e.ID, e.Data)
@@ -59,6 +63,8 @@ func (s *Session) onFrame(e wire.Event) {
 			switch {
 			case h.Shape == wire.ShapeNotification:
 				s.onNotification(h.Method, v)
+			case h.Shape == wire.ShapeRequest:
+				s.noteServerRequest(h.Method, v)
 			case h.Shape == wire.ShapeError && h.ErrorCode == CodeURLElicitationRequired:
 				s.onURLRequired(h.ID, v)
 			}

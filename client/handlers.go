@@ -75,6 +75,11 @@ func (s *Session) configureHandlers(copts *mcp.ClientOptions) {
 		caps.Sampling = &mcp.SamplingCapabilities{}
 		copts.CreateMessageWithToolsHandler = func(ctx context.Context, req *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {
 			sr := samplingRequest(req.Params)
+			// The SDK answers 2026-07-28's input_required sampling here too, where
+			// no request crosses the wire: note it as the wire's requests are.
+			if raw, err := json.Marshal(req.Params); err == nil {
+				s.noteServerRequest("sampling/createMessage", raw)
+			}
 			resp, err := opts.Sample(ctx, sr)
 			if err != nil {
 				return nil, err

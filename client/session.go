@@ -202,6 +202,7 @@ type Session struct {
 	mu        sync.Mutex
 	toolPages map[string]json.RawMessage // raw tools/list results by cursor, for the SDK's cache hits
 	roots     []Root                     // guarded by mu
+	asked     serverRequests             // guarded by mu
 
 	logLevel atomic.Value   // string: the level asked for (Options.LogLevel, SetLogLevel)
 	declared map[string]any // client capabilities for the raw path's 2026-07-28 _meta

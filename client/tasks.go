@@ -529,6 +529,7 @@ func (s *Session) answerTaskInput(ctx context.Context, t Task) error {
 	}
 	responses := map[string]any{}
 	for key, r := range reqs {
+		s.noteServerRequest(r.Method, r.Params)
 		switch r.Method {
 		case "elicitation/create":
 			if s.opts.Elicit == nil {

@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpscope/mcpscope/deprecated"
 	"io"
 	"sort"
 	"strings"
@@ -53,6 +54,9 @@ type Report struct {
 	Extensions        []string       `json:"extensions"`
 	// Problems is always present: an empty array when there are none.
 	Problems []string `json:"problems"`
+	// Deprecated is always present: the deprecated features the server used (each
+	// also a line of Problems), with the revision that deprecated them.
+	Deprecated []deprecated.Notice `json:"deprecated"`
 }
 
 // ServerJSON is the server's self-description.
@@ -94,6 +98,7 @@ func NewReport(info client.Info, list *client.ToolList) Report {
 		Instructions:    info.Instructions,
 		Tools:           []ToolJSON{},
 		Problems:        append([]string{}, list.Problems...),
+		Deprecated:      []deprecated.Notice{},
 		Resources:       []ResourceJSON{}, ResourceTemplates: []TemplateJSON{},
 		Prompts: []PromptJSON{}, Skills: []SkillJSON{}, Extensions: []string{},
 	}

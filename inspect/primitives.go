@@ -3,6 +3,7 @@ package inspect
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcpscope/mcpscope/deprecated"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -18,6 +19,9 @@ type Primitives struct {
 	Prompts    []client.Prompt
 	Skills     []client.Skill
 	Extensions []string
+	// Deprecated are the deprecated features the server used (client.Session's
+	// Deprecated); each is among Problems too, as a line.
+	Deprecated []deprecated.Notice
 	Problems   []string
 }
 
@@ -303,6 +307,9 @@ func writeWith(w io.Writer, format string, info client.Info, list *client.ToolLi
 			r.Extensions = []string{}
 		}
 		r.Problems = append(r.Problems, p.Problems...)
+		if p.Deprecated != nil {
+			r.Deprecated = p.Deprecated
+		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)

@@ -71,6 +71,9 @@ func (c *checker) surface(s *surface.Surface) {
 	for _, t := range s.Templates {
 		c.strings(surface.ObjTemplate, t.Key, t.Raw)
 	}
+	for _, n := range s.Deprecated {
+		c.add(Finding{Object: "server", Name: n.Feature, Rule: "deprecated-feature", Message: n.String()})
+	}
 }
 
 var (

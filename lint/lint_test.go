@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/deprecated"
 	"github.com/mcpscope/mcpscope/surface"
 )
 
@@ -141,7 +142,8 @@ func enumValues(n int) string {
 // the rule's provider and source; every rule has a fixture (cross-server ones in
 // TestPoisonedServersAcrossASession), and every rule has a source.
 func TestEveryRuleIsRaised(t *testing.T) {
-	covered := map[string]bool{"shadowed-name": true, "confusable-name": true, "cross-server-reference": true, "budget": true,
+	covered := map[string]bool{"deprecated-feature": true, // TestDeprecatedFeatures
+		"shadowed-name": true, "confusable-name": true, "cross-server-reference": true, "budget": true,
 		"pin-changed": true, "pin-added": true, "pin-removed": true} // TestPinDrift
 	for _, f := range fixtures {
 		t.Run(f.rule, func(t *testing.T) {
@@ -365,5 +367,28 @@ func TestPinDrift(t *testing.T) {
 	r = Run([]Input{{Name: "calc", Surface: s, Drift: d}}, Options{Profiles: []string{"security"}})[0]
 	if !r.Fails(Error) {
 		t.Errorf("--strict-pins: a changed definition does not fail: %+v", r.Findings)
+	}
+}
+
+// TestDeprecatedFeatures: each deprecated feature a surface says its server used is an
+// info finding of the mcp profile naming the feature and the revision; none without.
+func TestDeprecatedFeatures(t *testing.T) {
+	used := deprecated.Find(deprecated.Use{Capabilities: json.RawMessage(`{"logging":{},"tools":{}}`), Transport: deprecated.TransportSSE, Requests: []string{"roots/list"}})
+	s := &surface.Surface{Tools: tools(t, `[{"name":"a","inputSchema":{"type":"object"}}]`), HasTools: true, Deprecated: used}
+	r := Run([]Input{{Name: "old", Surface: s}}, Options{Profiles: []string{"mcp"}})[0]
+	got := rulesOf(r)["deprecated-feature"]
+	var names []string
+	for _, f := range got {
+		names = append(names, f.Name)
+		if f.Severity != Info || f.Provider != "mcp" || f.Object != "server" || !strings.Contains(f.Message, "deprecated by") {
+			t.Errorf("finding %+v", f)
+		}
+	}
+	if strings.Join(names, ",") != "HTTP+SSE,logging,roots" {
+		t.Errorf("deprecated features named: %v; want HTTP+SSE, logging, roots", names)
+	}
+	s.Deprecated = nil
+	if r := Run([]Input{{Name: "new", Surface: s}}, Options{Profiles: []string{"mcp"}})[0]; len(rulesOf(r)["deprecated-feature"]) != 0 {
+		t.Errorf("a server using nothing deprecated: %v", r.Findings)
 	}
 }

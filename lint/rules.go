@@ -24,6 +24,7 @@ const (
 	srcMCPNames      = "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names"
 	srcMCPTool       = "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool"
 	srcClaudeCode    = "https://github.com/anthropics/claude-code/issues/2326 (a report: \"tools.51.custom.name: String should have at most 64 characters\")"
+	srcDeprecated    = "https://modelcontextprotocol.io/specification/2026-07-28/deprecated (SEP-2577; HTTP+SSE: https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#backwards-compatibility)"
 	srcMcpscope      = "mcpscope's own rule: the patterns are listed in lint/AGENTS.md"
 )
 
@@ -80,6 +81,7 @@ func init() {
 		{"mcp-name-charset", "mcp", Warning, "the name uses only A-Z, a-z, 0-9, _, - and .", "replace the other characters", srcMCPNames},
 		{"mcp-name-unique", "mcp", Warning, "tool names are unique within a server", "rename one of the tools", srcMCPNames},
 		{"mcp-name-case", "mcp", Warning, "no two tool names differ only in letter case", "rename one of the tools", srcMCPNames + " (names are case-sensitive; hosts and models are not always)"},
+		{"deprecated-feature", "mcp", Info, "the server uses no feature the specification deprecated (roots, sampling, logging: 2026-07-28, SEP-2577; HTTP+SSE: 2025-03-26)", "move off it before the revision that removes it (not before 2027-07-28 for SEP-2577's)", srcDeprecated},
 		{"mcp-input-schema-object", "mcp", Error, "inputSchema is a JSON Schema object, not null or missing", "send {\"type\":\"object\"} for a tool without parameters", srcMCPTool},
 
 		// What the definitions cost (--budget).

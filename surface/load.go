@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpscope/mcpscope/deprecated"
 	"slices"
 	"strings"
 
@@ -34,7 +35,7 @@ func FromInspect(data []byte, label string) (*Surface, error) {
 		}
 		return nil, fmt.Errorf("%s is not an --inspect JSON document: %v", label, err)
 	}
-	var version, server, tools, resources, templates, prompts []byte
+	var version, server, tools, resources, templates, prompts, deprecations []byte
 	jsonscan.MembersTrusted(data, func(key, v []byte) bool {
 		switch {
 		case jsonscan.KeyIs(key, "formatVersion"):
@@ -49,6 +50,8 @@ func FromInspect(data []byte, label string) (*Surface, error) {
 			templates = v
 		case jsonscan.KeyIs(key, "prompts"):
 			prompts = v
+		case jsonscan.KeyIs(key, "deprecated"):
+			deprecations = v
 		}
 		return true
 	})
@@ -97,6 +100,9 @@ func FromInspect(data []byte, label string) (*Surface, error) {
 	s.Resources, s.HasResources = s.inspectItems(label, "resources", resources, ObjResource)
 	s.Templates, s.HasTemplates = s.inspectItems(label, "resourceTemplates", templates, ObjTemplate)
 	s.Prompts, s.HasPrompts = s.inspectItems(label, "prompts", prompts, ObjPrompt)
+	if deprecations != nil && json.Unmarshal(deprecations, &s.Deprecated) != nil {
+		s.Problems = append(s.Problems, "deprecated is not an array of notices: "+abbreviated(deprecations))
+	}
 	return s, nil
 }
 
@@ -444,6 +450,11 @@ type Lister interface {
 func FromSession(ctx context.Context, s Lister, label string) (*Surface, error) {
 	info := s.Info()
 	out := &Surface{Label: label, Server: serverText(info.Name, info.Version)}
+	if d, ok := s.(interface{ Deprecated() []deprecated.Notice }); ok {
+		out.Deprecated = d.Deprecated()
+	} else {
+		out.Deprecated = deprecated.Find(deprecated.Use{Capabilities: info.Capabilities, Transport: info.Transport})
+	}
 	var caps map[string]json.RawMessage
 	_ = json.Unmarshal(info.Capabilities, &caps)
 	if _, ok := caps["tools"]; ok || caps == nil {

@@ -22,6 +22,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpscope/mcpscope/deprecated"
 	"reflect"
 	"sort"
 	"strings"
@@ -67,6 +68,9 @@ type Surface struct {
 	Lossy bool
 	// Problems are what was wrong with reading it (a torn listing, a tool without a name).
 	Problems []string
+	// Deprecated are the deprecated features the server used (a live session's, or
+	// an --inspect report's "deprecated"); lint names them.
+	Deprecated []deprecated.Notice
 }
 
 // Item is a resource, a template or a prompt: its key (uri, uriTemplate or name) and

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpscope/mcpscope/deprecated"
 	"slices"
 	"strings"
 	"time"
@@ -1070,6 +1071,14 @@ func (m *model) serverDetail(s *server, width int) []string {
 		out = append(out, wrapText(s.status().Reason, width)...)
 	}
 	out = append(out, m.clientSideLines(s, width)...) // sampling, roots, log level (roots.go)
+	// What the handshake shows of deprecated features (its capabilities, the
+	// transport); --inspect also names the requests a server sent.
+	if ns := deprecated.Find(deprecated.Use{Capabilities: i.Capabilities, Transport: i.Transport}); len(ns) > 0 {
+		out = append(out, "", st.accent.Render("deprecated"))
+		for _, n := range ns {
+			out = append(out, wrapText(n.String(), width)...)
+		}
+	}
 	if i.Instructions != "" {
 		out = append(out, "", st.accent.Render("instructions"))
 		text := i.Instructions

@@ -47,6 +47,8 @@ func TestServersViewDetail(t *testing.T) {
 	// discover result as sent.
 	h.contains("serverInfo  mcpscope-host", "title       mcpscope bundled host", "instructions",
 		"mcpscope's bundled tool host.", "capabilities (as sent)", "server/discover result (as sent)", `"supportedVersions": [`)
+	// It declares logging, which 2026-07-28 deprecated: named with the revision.
+	h.contains("deprecated", "logging: the server declares the logging capability; deprecated by 2026-07-28 (SEP-2577)")
 	// The TS server's: its website and icon, and its discover result further down.
 	h.press("down")
 	h.contains("serverInfo  ts-v2-interop 1.0.0", "website     https://example.com/ts-v2-interop",

@@ -91,17 +91,28 @@ func TestCallRefusesTableFormat(t *testing.T) {
 	expect(t, mcpscope(t, nil, "call", "echo", "text=hi", "--format", "table"), 2, nil, []string{`--format "table"`, "text or json"})
 }
 
-// --inspect --format json always has "problems" (it was dropped when empty).
+// --inspect --format json always has "problems" (it was dropped when empty) and
+// "deprecated". The bundled host declares logging, which 2026-07-28 deprecated
+// (SEP-2577): its one problem, named with the revision.
 func TestInspectJSONHasProblems(t *testing.T) {
 	t.Parallel()
 	r := mcpscope(t, nil, "--inspect", "--format", "json")
-	expect(t, r, 0, []string{`"problems": []`}, nil)
-	var m map[string]json.RawMessage
+	expect(t, r, 0, []string{`"problems": [`}, nil)
+	var m struct {
+		Problems   []string `json:"problems"`
+		Deprecated []struct {
+			Feature, Since, Ref string
+		} `json:"deprecated"`
+	}
 	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil {
 		t.Fatal(err)
 	}
-	if string(m["problems"]) != "[]" {
-		t.Errorf("problems = %s", m["problems"])
+	want := "deprecated: logging: the server declares the logging capability; deprecated by 2026-07-28 (SEP-2577)"
+	if len(m.Problems) != 1 || m.Problems[0] != want {
+		t.Errorf("problems = %q; want [%q]", m.Problems, want)
+	}
+	if len(m.Deprecated) != 1 || m.Deprecated[0].Feature != "logging" || m.Deprecated[0].Since != "2026-07-28" || m.Deprecated[0].Ref != "SEP-2577" {
+		t.Errorf("deprecated = %+v", m.Deprecated)
 	}
 }
 

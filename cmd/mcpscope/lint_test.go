@@ -82,9 +82,12 @@ func TestLintAPoisonedServer(t *testing.T) {
 		}
 	}
 
-	// The clean server alone passes what it was written for; Gemini's profile
-	// fails it; a budget below its cost fails it too.
-	expect(t, mcpscope(t, nil, "lint", "--profile", "openai,anthropic,mcp,security", "--", bin, "host", "--tools", clean), 0, []string{"no findings"}, nil)
+	// The clean server alone passes what it was written for (its one finding, an
+	// info, is the logging capability the host declares, which 2026-07-28
+	// deprecated); Gemini's profile fails it; a budget below its cost fails it too.
+	expect(t, mcpscope(t, nil, "lint", "--profile", "openai,anthropic,security", "--", bin, "host", "--tools", clean), 0, []string{"no findings"}, nil)
+	expect(t, mcpscope(t, nil, "lint", "--profile", "mcp", "--", bin, "host", "--tools", clean), 0,
+		[]string{"1 info", "deprecated-feature  server logging", "logging: the server declares the logging capability; deprecated by 2026-07-28 (SEP-2577)"}, nil)
 	expect(t, mcpscope(t, nil, "lint", "--profile", "gemini", "--", bin, "host", "--tools", clean), 1, []string{"gemini-no-additional-properties"}, nil)
 	expect(t, mcpscope(t, nil, "lint", "--profile", "gemini", "--fail-on", "none", "--", bin, "host", "--tools", clean), 0, []string{"gemini-no-additional-properties"}, nil)
 	expect(t, mcpscope(t, nil, "lint", "--profile", "mcp", "--budget", "10", "--", bin, "host", "--tools", clean), 1, []string{"budget", "over the budget of 10 tokens"}, nil)

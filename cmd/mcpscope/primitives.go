@@ -687,6 +687,12 @@ func gatherPrimitives(ctx context.Context, s *client.Session) *inspect.Primitive
 			p.Skills, p.Problems = l.Items, append(p.Problems, l.Problems...)
 		}
 	}
+	// Last: the requests a server sends right after the handshake (roots/list) have
+	// been seen by now.
+	p.Deprecated = s.Deprecated()
+	for _, n := range p.Deprecated {
+		p.Problems = append(p.Problems, "deprecated: "+n.String())
+	}
 	return p
 }
 
