@@ -542,6 +542,8 @@ func fastReadContents(e []byte, str func([]byte) (string, bool)) (ResourceConten
 			rc.Text, rc.HasText = get(v), true
 		case "blob":
 			rc.Blob, rc.HasBlob = get(v), true
+		case "_meta":
+			rc.Meta = v
 		}
 		return ok // other members are not kept, by the tolerant decoder either
 	})
@@ -580,7 +582,7 @@ func decodeReadResultScanned(result json.RawMessage, validated, shared bool) (*R
 			r.Problems = append(r.Problems, fmt.Sprintf("contents[%d] is %s, not an object: %s", i, jsonKind(it), abbreviate(it, 60)))
 			continue
 		}
-		rc := ResourceContents{URI: cf.str("uri"), MIMEType: cf.str("mimeType"), Raw: it}
+		rc := ResourceContents{URI: cf.str("uri"), MIMEType: cf.str("mimeType"), Raw: it, Meta: cf.m["_meta"]}
 		_, hasText := cf.m["text"]
 		_, hasBlob := cf.m["blob"]
 		if hasText {

@@ -13,6 +13,8 @@ type ResourceContents struct {
 	Blob     string `json:"blob,omitempty"` // base64
 	HasText  bool   `json:"-"`
 	HasBlob  bool   `json:"-"`
+	// Meta is the item's _meta as sent (an MCP Apps view's CSP and permissions).
+	Meta json.RawMessage `json:"-"`
 	// Problem says what is wrong with the item (neither text nor blob); Raw is the item.
 	Problem string          `json:"-"`
 	Raw     json.RawMessage `json:"-"`

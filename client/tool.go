@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpscope/mcpscope/apps"
 	"sort"
 
 	"github.com/mcpscope/mcpscope/internal/jsonscan"
@@ -22,6 +23,8 @@ type Tool struct {
 	Annotations  Annotations
 	Icons        json.RawMessage
 	Meta         json.RawMessage
+	// UI is what _meta says of the tool's MCP Apps view (zero: none).
+	UI apps.ToolUI
 	// Extra holds members this version of mcpscope does not know.
 	Extra map[string]json.RawMessage
 	// Raw is the tool object exactly as received.
@@ -155,6 +158,9 @@ func decodeTool(raw json.RawMessage) (Tool, bool) {
 	t.OutputSchema = take("outputSchema")
 	t.Icons = take("icons")
 	t.Meta = take("_meta")
+	var uiProblems []string
+	t.UI, uiProblems = apps.FromToolMeta(t.Meta)
+	t.Problems = append(t.Problems, uiProblems...)
 	if ann := take("annotations"); ann != nil && string(ann) != "null" {
 		t.Annotations.Present = true
 		var am map[string]json.RawMessage

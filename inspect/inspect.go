@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpscope/mcpscope/apps"
 	"github.com/mcpscope/mcpscope/deprecated"
 	"io"
 	"sort"
@@ -75,7 +76,16 @@ type ToolJSON struct {
 	Parameters   []client.Param      `json:"parameters"`
 	InputSchema  json.RawMessage     `json:"inputSchema,omitempty"`
 	OutputSchema json.RawMessage     `json:"outputSchema,omitempty"`
-	Problems     []string            `json:"problems,omitempty"`
+	// App is the tool's MCP Apps view, when it names one.
+	App      *AppJSON `json:"app,omitempty"`
+	Problems []string `json:"problems,omitempty"`
+}
+
+// AppJSON is a tool's MCP Apps view: what the tool's _meta.ui says, and (in
+// --inspect) what the view's resource says of itself.
+type AppJSON struct {
+	apps.ToolUI
+	View *apps.View `json:"view,omitempty"`
 }
 
 // HintJSON is one annotation: value is what applies (the spec default when the server
@@ -107,6 +117,9 @@ func NewReport(info client.Info, list *client.ToolList) Report {
 			Name: t.Name, Title: t.Title, Description: t.Description,
 			Annotations: map[string]HintJSON{}, Parameters: t.Params(),
 			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Problems: t.Problems,
+		}
+		if t.UI.ResourceURI != "" {
+			tj.App = &AppJSON{ToolUI: t.UI}
 		}
 		if tj.Parameters == nil {
 			tj.Parameters = []client.Param{}

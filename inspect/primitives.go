@@ -3,6 +3,7 @@ package inspect
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcpscope/mcpscope/apps"
 	"github.com/mcpscope/mcpscope/deprecated"
 	"io"
 	"strings"
@@ -22,7 +23,9 @@ type Primitives struct {
 	// Deprecated are the deprecated features the server used (client.Session's
 	// Deprecated); each is among Problems too, as a line.
 	Deprecated []deprecated.Notice
-	Problems   []string
+	// Views are the MCP Apps views the tools name, read and checked, by URI.
+	Views    map[string]apps.View
+	Problems []string
 }
 
 // ResourceJSON is one resource in JSON output.
@@ -310,6 +313,13 @@ func writeWith(w io.Writer, format string, info client.Info, list *client.ToolLi
 		if p.Deprecated != nil {
 			r.Deprecated = p.Deprecated
 		}
+		for i := range r.Tools {
+			if a := r.Tools[i].App; a != nil {
+				if v, ok := p.Views[a.ResourceURI]; ok {
+					a.View = &v
+				}
+			}
+		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
@@ -336,6 +346,7 @@ func writeWith(w io.Writer, format string, info client.Info, list *client.ToolLi
 		if len(p.Extensions) > 0 {
 			fmt.Fprintf(w, "\nextensions    %s\n", safe(strings.Join(p.Extensions, " ")))
 		}
+		writeApps(w, list, p.Views)
 		for _, pr := range p.Problems {
 			fmt.Fprintf(w, "problem       %s\n", safe(pr))
 		}
@@ -391,5 +402,28 @@ func writeMarkdownPrimitives(w io.Writer, p *Primitives) {
 	}
 	for _, pr := range p.Problems {
 		fmt.Fprintf(w, "\n> Problem: %s\n", safe(pr))
+	}
+}
+
+// writeApps lists the tools that have an MCP Apps view, each with what its view's
+// resource says of itself (its problems are the tool's, listed with the tools).
+func writeApps(w io.Writer, list *client.ToolList, views map[string]apps.View) {
+	first := true
+	for _, t := range list.Tools {
+		if t.UI.ResourceURI == "" {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w)
+			first = false
+		}
+		line := fmt.Sprintf("app           %s → %s", t.Name, t.UI.ResourceURI)
+		if t.UI.ModelHidden() {
+			line += " (only the view calls it)"
+		}
+		if v, ok := views[t.UI.ResourceURI]; ok && v.Size > 0 {
+			line += " (" + v.Summary() + ")"
+		}
+		fmt.Fprintln(w, safe(line))
 	}
 }

@@ -43,6 +43,19 @@ func detailLines(st styles, t client.Tool, width int) []string {
 		}
 		add(fmt.Sprintf("  %-12s %-4s", h.Label, v) + st.muted.Render(note))
 	}
+	if u := t.UI; u.ResourceURI != "" {
+		// An MCP Apps view: a terminal shows none, but says where its HTML is.
+		add("")
+		add(st.accent.Render("App view") + "  " + safe(u.ResourceURI))
+		who := "the model and the view call it"
+		if len(u.Visibility) > 0 {
+			who = "visibility: " + strings.Join(u.Visibility, ", ")
+			if u.ModelHidden() {
+				who += " (hosts keep it from the model)"
+			}
+		}
+		add(st.muted.Render("  " + safe(who) + "; its HTML is a resource: the Resources view reads it as source"))
+	}
 	add("")
 	add(st.accent.Render("Input schema"))
 	out = append(out, schemaTree(st, t.InputSchema, width)...)

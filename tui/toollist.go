@@ -431,7 +431,12 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 			return ansi.Truncate(line, width, "…")
 		}
 		t := l.tools[r.tool]
-		badges := l.markOf(st, r.tool) + badgeString(st, t.Annotations)
+		hints := badgeString(st, t.Annotations)
+		if t.UI.ResourceURI != "" {
+			// The tool has an MCP Apps view (its _meta.ui names one).
+			hints = strings.TrimSpace(st.accent.Render("APP") + " " + hints)
+		}
+		badges := l.markOf(st, r.tool) + hints
 		nameWidth := width - 2 - ansi.StringWidth(badges) - 1
 		shown, matched := l.shownName(r.tool), r.matched
 		if !termsafe.IsLine(shown) {

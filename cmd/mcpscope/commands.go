@@ -150,7 +150,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		// Table and Markdown are always made safe; on a terminal, JSON is too.
 		stdout = termsafe.NewWriter(stdout)
 	}
-	return inspect.WriteWith(stdout, c.format, s.Info(), list, gatherPrimitives(ctx, s))
+	return inspect.WriteWith(stdout, c.format, s.Info(), list, gatherPrimitives(ctx, s, list))
 }
 
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/mcpscope/mcpscope/apps"
 	"io"
 	"regexp"
 	"strings"
@@ -655,9 +656,11 @@ func isUpdated(e wire.Event, uri string) bool {
 }
 
 // gatherPrimitives lists what --inspect shows besides tools. A list that fails is a
-// problem in the report, not a failed inspection.
-func gatherPrimitives(ctx context.Context, s *client.Session) *inspect.Primitives {
-	p := &inspect.Primitives{Extensions: s.Extensions()}
+// problem in the report, not a failed inspection. The MCP Apps views list's tools
+// name are read and checked; what is wrong with one is a problem of each tool that
+// names it.
+func gatherPrimitives(ctx context.Context, s *client.Session, list *client.ToolList) *inspect.Primitives {
+	p := &inspect.Primitives{Extensions: s.Extensions(), Views: checkViews(ctx, s, list)}
 	note := func(what string, err error) {
 		p.Problems = append(p.Problems, fmt.Sprintf("%s failed: %v", what, err))
 	}
@@ -694,6 +697,35 @@ func gatherPrimitives(ctx context.Context, s *client.Session) *inspect.Primitive
 		p.Problems = append(p.Problems, "deprecated: "+n.String())
 	}
 	return p
+}
+
+// checkViews reads each MCP Apps view the tools name, once per URI, and adds what is
+// wrong with it to the problems of the tools that name it.
+func checkViews(ctx context.Context, s *client.Session, list *client.ToolList) map[string]apps.View {
+	views := map[string]apps.View{}
+	for i := range list.Tools {
+		t := &list.Tools[i]
+		uri := t.UI.ResourceURI
+		if !strings.HasPrefix(uri, "ui://") {
+			continue
+		}
+		v, ok := views[uri]
+		if !ok {
+			r, err := s.Read(ctx, uri)
+			var contents []apps.Content
+			if r != nil {
+				for _, c := range r.Contents {
+					contents = append(contents, apps.Content{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text, HasText: c.HasText, Meta: c.Meta})
+				}
+			}
+			v = apps.CheckView(uri, contents, err)
+			views[uri] = v
+		}
+		for _, pr := range v.Problems {
+			t.Problems = append(t.Problems, "view "+uri+": "+pr)
+		}
+	}
+	return views
 }
 
 // callMaybeTask calls the tool, as a task when asked or when the tool requires it;

@@ -170,6 +170,20 @@ func Mcpscope(t testing.TB) string {
 
 // Everything returns the argv that runs @modelcontextprotocol/server-everything over
 // stdio, installed by `npm ci` in interop/ (scripts/test does that).
+// NodeStdio is the command line of a stdio server script of interop/ (apps-server.mjs).
+func NodeStdio(t testing.TB, script string) []string {
+	t.Helper()
+	path := filepath.Join(Root(), "interop", script)
+	if _, err := os.Stat(filepath.Join(Root(), "interop", "node_modules", "@modelcontextprotocol", "server")); err != nil {
+		t.Fatalf("the npm packages are not installed in interop/ (%v); run scripts/test, or `npm ci` in interop/", err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is not installed: %v", err)
+	}
+	return []string{node, path}
+}
+
 func Everything(t testing.TB) []string {
 	t.Helper()
 	script := filepath.Join(Root(), "interop", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
