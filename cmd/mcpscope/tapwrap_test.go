@@ -1,0 +1,124 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/internal/testutil"
+)
+
+// desktopConfig is a Claude Desktop file as the app writes it, with a server and
+// the app's own settings beside it.
+const desktopConfig = `{
+  "mcpServers": {
+    "host": {
+      "command": "mcpscope-host",
+      "args": [
+        "host"
+      ],
+      "env": { "API_KEY": "sk-not-a-real-key" }
+    },
+    "other": { "command": "node", "args": ["other.js"] }
+  },
+  "globalShortcut": "Alt+Space"
+}
+`
+
+// TestTapWrapRefusesWithoutATerminal: no terminal to ask on and no --yes: the
+// change is shown, nothing is written (no backup either), exit 2 with what to do.
+func TestTapWrapRefusesWithoutATerminal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "claude_desktop_config.json")
+	writeFile(t, file, desktopConfig)
+	r := mcpscope(t, nil, "tap", "wrap", "host", "--config", file)
+	expect(t, r, 2, []string{"--- " + file, `-      "command": "mcpscope-host",`, `"tap", "--name", "host", "--", "mcpscope-host", "host"`},
+		[]string{"not changing " + file + ": no terminal to ask on; run again with --yes"})
+	if got, _ := os.ReadFile(file); string(got) != desktopConfig {
+		t.Fatalf("the file changed:\n%s", got)
+	}
+	if list, _ := filepath.Glob(file + ".mcpscope-backup-*"); len(list) != 0 {
+		t.Fatalf("backups left: %v", list)
+	}
+}
+
+// TestTapWrapYesThenUnwrap: --yes wraps the entry as the host will run it (this
+// mcpscope's absolute path, the tap, the original command line after "--", --record
+// made absolute), keeps the rest of the file byte for byte and a backup; a second
+// wrap says "already wrapped" and changes nothing; unwrap gives the file back.
+func TestTapWrapYesThenUnwrap(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "claude_desktop_config.json")
+	writeFile(t, file, desktopConfig)
+	cmd := exec.Command(bin, "tap", "wrap", "host", "--config", file, "--yes", "--record", "taps")
+	cmd.Dir = dir
+	r := runCommand(t, cmd)
+	expect(t, r, 0, []string{`server "host" wrapped; the file as it was: ` + file + ".mcpscope-backup-", "mcpscope tap unwrap host"}, nil)
+	got, _ := os.ReadFile(file)
+	var doc struct {
+		MCPServers map[string]struct {
+			Command string            `json:"command"`
+			Args    []string          `json:"args"`
+			Env     map[string]string `json:"env"`
+		} `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(got, &doc); err != nil {
+		t.Fatalf("the wrapped file is not JSON: %v\n%s", err, got)
+	}
+	e := doc.MCPServers["host"]
+	want := []string{"tap", "--name", "host", "--record", filepath.Join(dir, "taps"), "--", "mcpscope-host", "host"}
+	if e.Command != bin || strings.Join(e.Args, " ") != strings.Join(want, " ") || e.Env["API_KEY"] != "sk-not-a-real-key" {
+		t.Fatalf("the host would run %q %q (env %v), want %q %q", e.Command, e.Args, e.Env, bin, want)
+	}
+	if !bytes.HasSuffix(got, []byte("    \"other\": { \"command\": \"node\", \"args\": [\"other.js\"] }\n  },\n  \"globalShortcut\": \"Alt+Space\"\n}\n")) {
+		t.Fatalf("the rest of the file changed:\n%s", got)
+	}
+	list, _ := filepath.Glob(file + ".mcpscope-backup-*")
+	if len(list) != 1 {
+		t.Fatalf("backups: %v", list)
+	}
+	if b, _ := os.ReadFile(list[0]); string(b) != desktopConfig {
+		t.Fatal("the backup is not the file as it was")
+	}
+
+	r = mcpscope(t, nil, "tap", "wrap", "host", "--config", file)
+	expect(t, r, 0, []string{`server "host" is already wrapped`}, nil)
+	if again, _ := os.ReadFile(file); !bytes.Equal(again, got) {
+		t.Fatal("a second wrap changed the file")
+	}
+
+	r = mcpscope(t, nil, "tap", "unwrap", "host", "--config", file, "--yes")
+	expect(t, r, 0, []string{`server "host" unwrapped`, "restored byte for byte"}, nil)
+	if back, _ := os.ReadFile(file); string(back) != desktopConfig {
+		t.Fatalf("unwrap:\n%s", back)
+	}
+}
+
+// TestTapWrapBadInput: one clear message and exit 2 for each thing a user can get
+// wrong.
+func TestTapWrapBadInput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mcp.json")
+	writeFile(t, file, desktopConfig)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tap", "wrap"}, "name one configured server"},
+		{[]string{"tap", "wrap", "nope", "--config", file}, `has no server "nope"`},
+		{[]string{"tap", "wrap", "host", "--config", filepath.Join(dir, "missing.json")}, "no such file"},
+		{[]string{"tap", "wrap", "host", "--client", "zed"}, `--client "zed": use claude-desktop, claude-code, cursor, vscode`},
+		{[]string{"tap", "wrap", "host", "--config", dir}, "not a regular file"},
+	} {
+		r := mcpscope(t, nil, tc.args...)
+		expect(t, r, 2, nil, []string{tc.want})
+	}
+}
