@@ -157,6 +157,14 @@ with it. An unmatched request gets a JSON-RPC error listing the recorded ones.`,
 		{name: "open", args: "[--theme THEME] FILE", summary: "browse a recording in the workbench",
 			long:  "Browses a recording in the workbench: its traffic and calls, with the recording served\nas a mock server.",
 			exits: exitsPlain, run: runOpen, complete: "file"},
+		{name: "export", args: "FILE --format har|otlp|json [-o OUT]", summary: "export a recording as HAR, OTLP JSON spans or JSON exchanges",
+			long: `Exports a recording (any version, tapped or not) for other tools: har (HAR 1.2, one entry
+per HTTP exchange; over stdio one per JSON-RPC request, on a synthetic stdio:// URL),
+otlp (OTLP JSON: one span per request, named and attributed as the OpenTelemetry MCP
+conventions say; a request's _meta.traceparent puts its span in that trace, under that
+parent), or json (the requests paired with their responses, for scripts). Secrets stay
+redacted as the recording has them.`,
+			exits: exitsPlain, run: runExport, formats: []string{"har", "otlp", "json"}, complete: "file"},
 		{name: "tap", args: "wrap|unwrap NAME [flags]", summary: "run a host's server through mcpscope: tap wrap NAME rewrites its config entry",
 			long: `tap wrap NAME rewrites the one entry NAME of a host's config (Claude Desktop, Claude
 Code, Cursor, VS Code) so that the host runs the server through mcpscope tap (stdio), or
