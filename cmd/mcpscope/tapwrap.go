@@ -166,7 +166,11 @@ func applyPlan(p *wrap.Plan, a tapWrapArgs, question, done string, stdout, stder
 	fmt.Fprintf(out, "%s: server %q %s; the file as it was: %s\n", config.TildePath(p.Loc.Path), p.Name, done, config.TildePath(backup))
 	switch {
 	case p.Kind == "http" && done != "unwrapped":
-		fmt.Fprintf(out, "Keep the tap proxy running while the host uses it (the host sends this entry's headers to it, and it passes them on to %s):\n  mcpscope tap --listen %s %s\n", p.Upstream, p.Listen, p.Upstream)
+		rec := ""
+		if a.record != "" {
+			rec = " --record " + a.record
+		}
+		fmt.Fprintf(out, "Keep the tap proxy running while the host uses it (the host sends this entry's headers to it, and it passes them on to %s):\n  mcpscope tap --listen %s%s %s\n", p.Upstream, p.Listen, rec, p.Upstream)
 	case done == "wrapped":
 		fmt.Fprintf(out, "Restart the host (or reload its MCP servers); mcpscope taps lists the tap when it runs; mcpscope tap unwrap %s puts the entry back.\n", p.Name)
 	default:

@@ -40,6 +40,9 @@ import (
 // Clients are the values of --client, each the hosts' names config gives its files.
 var Clients = []string{"claude-desktop", "claude-code", "cursor", "vscode"}
 
+// clientNames are the hosts' names, for a question about a file named with --config.
+var clientNames = map[string]string{"claude-desktop": "Claude Desktop", "claude-code": "Claude Code", "cursor": "Cursor", "vscode": "VS Code"}
+
 // ClientOf is the --client value of a config location's client ("Claude Desktop",
 // "VS Code (workspace)", …), or "".
 func ClientOf(locClient string) string {
@@ -72,7 +75,7 @@ func Find(name, client, file string) (config.Location, error) {
 		return config.Location{}, usage("--client %q: use %s", client, strings.Join(Clients, ", "))
 	}
 	if file != "" {
-		loc := config.Location{Path: file, Client: client}
+		loc := config.Location{Path: file, Client: clientNames[client]}
 		for _, l := range config.DefaultLocations() {
 			if sameFile(l.Path, file) && (client == "" || ClientOf(l.Client) == client) {
 				loc.Client = l.Client
