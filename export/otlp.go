@@ -150,6 +150,8 @@ func OTLP(w io.Writer, rec *record.Recording, o Options) error {
 			s.Attributes = append(s.Attributes, str("mcpscope.server", e.x.Server))
 		}
 		switch {
+		case e.outcome() == "open":
+			// The stream was still open when the recording ended: no error.
 		case !e.answered:
 			s.Status = status{Code: 2, Message: "no response was recorded"}
 		case e.errCode != nil:

@@ -373,3 +373,41 @@ func TestExportBadInput(t *testing.T) {
 	validHAR(t, string(b))
 	expect(t, mcpscope(t, nil, "export", file, "--format", "har", "-o", dir), 2, nil, []string{"not a regular file"})
 }
+
+// TestExportSeveralServers: a recording of two servers (version 2) exports each
+// server's requests under its name: HAR URLs stdio://NAME/METHOD, spans with
+// mcpscope.server and distinct ids; a subscriptions/listen still open at the end is
+// not an error.
+func TestExportSeveralServers(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "two.jsonl")
+	expect(t, mcpscope(t, nil, "--inspect", "--record", file, "--server", "a=host", "--server", "b=host"), 0, nil, nil)
+	if rec := load(t, file); rec.Header.Version != record.VersionServers {
+		t.Fatalf("version %d", rec.Header.Version)
+	}
+	r := mcpscope(t, nil, "export", file, "--format", "har")
+	expect(t, r, 0, nil, nil)
+	urls := map[string]bool{}
+	for _, e := range validHAR(t, r.stdout) {
+		urls[e.Request.URL] = true
+	}
+	for _, u := range []string{"stdio://a/tools/list", "stdio://b/tools/list"} {
+		if !urls[u] {
+			t.Errorf("no entry for %s: %v", u, urls)
+		}
+	}
+	r = mcpscope(t, nil, "export", file, "--format", "otlp")
+	expect(t, r, 0, nil, nil)
+	ids, servers := map[string]bool{}, map[string]bool{}
+	spans := otlpSpans(t, r.stdout)
+	for _, s := range spans {
+		ids[s.SpanID] = true
+		servers[s.attr("mcpscope.server")] = true
+		if s.attr("mcp.method.name") == "subscriptions/listen" && s.Status.Code != 0 {
+			t.Errorf("an open subscriptions/listen is an error span: %+v", s)
+		}
+	}
+	if len(ids) != len(spans) || !servers["a"] || !servers["b"] {
+		t.Fatalf("%d distinct span ids of %d, servers %v", len(ids), len(spans), servers)
+	}
+}
