@@ -350,3 +350,28 @@ func TestFindNamesTheFile(t *testing.T) {
 		t.Fatalf("--config: %+v %v", l, err)
 	}
 }
+
+// TestWrapClaudeJSONProject: in ~/.claude.json a server of the project in the
+// working directory (projects.DIR.mcpServers) is wrapped there; the same name in
+// another project and Claude Code's own state beside it stay byte for byte.
+func TestWrapClaudeJSONProject(t *testing.T) {
+	proj := t.TempDir()
+	t.Chdir(proj)
+	cwd, _ := os.Getwd()
+	other := `"/home/ada/other": {"allowedTools": [], "mcpServers": {"db": {"command": "db-mcp", "args": ["--other"]}}}`
+	body := `{"numStartups": 42, "projects": {` + other + `, ` + string(jsonText(cwd)) + `: {"mcpServers": {"db": {"command": "db-mcp", "args": ["--here"]}}, "hasTrustDialogAccepted": true}}, "userID": "abc"}` + "\n"
+	p := filepath.Join(t.TempDir(), ".claude.json")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	loc := config.Location{Path: p, Client: "Claude Code (user)"}
+	wrapOnce(t, loc, Options{Self: self, Name: "db"})
+	now, _ := os.ReadFile(p)
+	if !bytes.Contains(now, []byte(other)) || !bytes.Contains(now, []byte(`"args": ["tap", "--name", "db", "--", "db-mcp", "--here"]`)) {
+		t.Fatalf("got\n%s", now)
+	}
+	unwrapOnce(t, loc, "db")
+	if back, _ := os.ReadFile(p); string(back) != body {
+		t.Fatalf("unwrap:\n%s", back)
+	}
+}
