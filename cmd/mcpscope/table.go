@@ -157,6 +157,39 @@ with it. An unmatched request gets a JSON-RPC error listing the recorded ones.`,
 		{name: "open", args: "[--theme THEME] FILE", summary: "browse a recording in the workbench",
 			long:  "Browses a recording in the workbench: its traffic and calls, with the recording served\nas a mock server.",
 			exits: exitsPlain, run: runOpen, complete: "file"},
+		{name: "export", args: "FILE --format har|otlp|json [-o OUT]", summary: "export a recording as HAR, OTLP JSON spans or JSON exchanges",
+			long: `Exports a recording (any version, tapped or not) for other tools: har (HAR 1.2, one entry
+per HTTP exchange; over stdio one per JSON-RPC request, on a synthetic stdio:// URL),
+otlp (OTLP JSON: one span per request, named and attributed as the OpenTelemetry MCP
+conventions say; a request's _meta.traceparent puts its span in that trace, under that
+parent), or json (the requests paired with their responses, for scripts). Secrets stay
+redacted as the recording has them.`,
+			exits: exitsPlain, run: runExport, formats: []string{"har", "otlp", "json"}, complete: "file"},
+		{name: "tap", args: "wrap|unwrap NAME [flags]", summary: "run a host's server through mcpscope: tap wrap NAME rewrites its config entry",
+			long: `tap wrap NAME rewrites the one entry NAME of a host's config (Claude Desktop, Claude
+Code, Cursor, VS Code) so that the host runs the server through mcpscope tap (stdio), or
+points it at a tap proxy on loopback (HTTP). It shows the change and asks (--yes for
+scripts), keeps a byte-exact backup beside the file, and changes nothing else in it.
+tap unwrap NAME puts the entry back as it was.`,
+			exits: exitsPlain, run: runTap, complete: "server",
+			subs: []*command{
+				{name: "wrap", args: "NAME [--client claude-desktop|claude-code|cursor|vscode] [--config FILE] [--yes] [--record DIR] [--listen ADDR]",
+					summary: "run a configured server through mcpscope tap (rewrites that one entry)",
+					long: `Rewrites the one entry NAME of a host's config file so that the host runs it through
+mcpscope tap (a stdio entry: command is this mcpscope, args "tap --name NAME -- CMD
+ARGS...", everything else kept), or, for an HTTP entry, points its url at a tap proxy on
+loopback (mcpscope tap --listen ADDR URL, which it prints). It shows the change as a diff
+and asks; without a terminal it refuses unless --yes. It keeps the file as it was beside
+it (FILE.mcpscope-backup-STAMP, same mode), writes atomically, refuses when the file
+changed meanwhile, and changes nothing when the entry is already wrapped.`,
+					run: runTapWrap, complete: "server"},
+				{name: "unwrap", args: "NAME [--client claude-desktop|claude-code|cursor|vscode] [--config FILE] [--yes]",
+					summary: "put a wrapped entry back as it was",
+					long: `Puts the entry NAME back as it was before tap wrap: byte for byte from the backup wrap
+kept when one matches (the rest of the file stays as it is now), else from the command
+line the wrapped entry keeps after "--".`,
+					run: runTapUnwrap, complete: "server"},
+			}},
 		{name: "host", args: "[--tools FILE [--demo] | --conformance] [--framing ndjson|content-length]", summary: "the bundled tool host, an MCP server",
 			more:  []string{"host --http [ADDR] [--allow-remote] [--tools FILE [--demo] | --conformance]"},
 			long:  "Serves mcpscope's bundled MCP server: demo tools, resources and prompts, or the tools\nof a tool file (watched: an edit reloads it). --conformance adds the fixtures the official\nconformance suite's server scenarios call (conformance server --url http://ADDR/mcp).",

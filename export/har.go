@@ -1,0 +1,297 @@
+package export
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/record"
+)
+
+// HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): every member the spec
+// requires is written, even when empty.
+type (
+	harDoc struct {
+		Log harLog `json:"log"`
+	}
+	harLog struct {
+		Version string     `json:"version"`
+		Creator harCreator `json:"creator"`
+		Entries []harEntry `json:"entries"`
+		Comment string     `json:"comment,omitempty"`
+	}
+	harCreator struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	}
+	harEntry struct {
+		StartedDateTime string      `json:"startedDateTime"`
+		Time            float64     `json:"time"`
+		Request         harRequest  `json:"request"`
+		Response        harResponse `json:"response"`
+		Cache           struct{}    `json:"cache"`
+		Timings         harTimings  `json:"timings"`
+		Comment         string      `json:"comment,omitempty"`
+		// Error says why an HTTP exchange has no complete response (a custom
+		// field: HAR allows members that start with "_").
+		Error string `json:"_error,omitempty"`
+		// Notifications are, over stdio, the server's notifications that came while
+		// the request was pending.
+		Notifications []json.RawMessage `json:"_notifications,omitempty"`
+	}
+	harRequest struct {
+		Method      string       `json:"method"`
+		URL         string       `json:"url"`
+		HTTPVersion string       `json:"httpVersion"`
+		Cookies     []struct{}   `json:"cookies"`
+		Headers     []harNV      `json:"headers"`
+		QueryString []harNV      `json:"queryString"`
+		PostData    *harPostData `json:"postData,omitempty"`
+		HeadersSize int          `json:"headersSize"`
+		BodySize    int          `json:"bodySize"`
+	}
+	harResponse struct {
+		Status      int        `json:"status"`
+		StatusText  string     `json:"statusText"`
+		HTTPVersion string     `json:"httpVersion"`
+		Cookies     []struct{} `json:"cookies"`
+		Headers     []harNV    `json:"headers"`
+		Content     harContent `json:"content"`
+		RedirectURL string     `json:"redirectURL"`
+		HeadersSize int        `json:"headersSize"`
+		BodySize    int        `json:"bodySize"`
+	}
+	harNV struct {
+		Name  string `json:"name"`
+		Value string `json:"value"`
+	}
+	harPostData struct {
+		MimeType string  `json:"mimeType"`
+		Params   []harNV `json:"params"`
+		Text     string  `json:"text"`
+	}
+	harContent struct {
+		Size     int    `json:"size"`
+		MimeType string `json:"mimeType"`
+		Text     string `json:"text,omitempty"`
+	}
+	harTimings struct {
+		Blocked float64 `json:"blocked"`
+		DNS     float64 `json:"dns"`
+		Connect float64 `json:"connect"`
+		Send    float64 `json:"send"`
+		Wait    float64 `json:"wait"`
+		Receive float64 `json:"receive"`
+		SSL     float64 `json:"ssl"`
+	}
+)
+
+// harTime is HAR's ISO 8601 date with milliseconds.
+func harTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// HAR writes one entry per HTTP exchange of a server reached over HTTP (request and
+// response headers as recorded, secrets redacted; bodies as recorded: the messages,
+// compacted, an SSE stream as its events), and, for a server over stdio, one entry
+// per JSON-RPC request with its response, on a synthetic stdio:// URL (the entry's
+// comment says so).
+func HAR(w io.Writer, rec *record.Recording, o Options) error {
+	type timed struct {
+		at time.Time
+		e  harEntry
+	}
+	var all []timed
+	for _, e := range httpEntries(rec) {
+		t, _ := time.Parse("2006-01-02T15:04:05.000Z07:00", e.StartedDateTime)
+		all = append(all, timed{t, e})
+	}
+	for _, x := range exchanges(rec) {
+		if targetOf(rec, x.x.Server).Transport == "http" {
+			continue
+		}
+		all = append(all, timed{x.start, stdioEntry(rec, x)})
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].at.Before(all[j].at) })
+	doc := harDoc{Log: harLog{Version: "1.2", Creator: harCreator{Name: o.Name, Version: o.Version}, Entries: []harEntry{}}}
+	for _, t := range all {
+		doc.Log.Entries = append(doc.Log.Entries, t.e)
+	}
+	b, err := marshal(doc)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// serverLabel names a stdio server in a synthetic URL: its name in a recording of
+// several, else its command's base name.
+func serverLabel(rec *record.Recording, server string) string {
+	if server != "" {
+		return server
+	}
+	if argv := rec.Header.Target.Argv; len(argv) > 0 {
+		return url.PathEscape(filepath.Base(argv[0]))
+	}
+	return "server"
+}
+
+func stdioEntry(rec *record.Recording, x exchange) harEntry {
+	e := harEntry{StartedDateTime: harTime(x.start), Time: ms(x.end.Sub(x.start)),
+		Comment:       "JSON-RPC over stdio: the URL, method and status are synthetic; the bodies are the messages as recorded",
+		Notifications: x.x.Notifications}
+	e.Request = harRequest{Method: "POST", URL: "stdio://" + serverLabel(rec, x.x.Server) + "/" + x.x.Method, HTTPVersion: "JSON-RPC/2.0",
+		Cookies: []struct{}{}, Headers: []harNV{}, QueryString: []harNV{}, HeadersSize: -1, BodySize: len(x.x.Request),
+		PostData: &harPostData{MimeType: "application/json", Params: []harNV{}, Text: string(x.x.Request)}}
+	e.Response = harResponse{HTTPVersion: "JSON-RPC/2.0", Cookies: []struct{}{}, Headers: []harNV{}, HeadersSize: -1, BodySize: len(x.x.Response),
+		Content: harContent{Size: len(x.x.Response), MimeType: "application/json", Text: string(x.x.Response)}}
+	switch {
+	case !x.answered:
+		e.Response.StatusText, e.Response.BodySize = "no response was recorded", -1
+	case x.errCode != nil:
+		e.Response.Status, e.Response.StatusText = 200, "JSON-RPC error "+strconv.FormatInt(*x.errCode, 10)
+	default:
+		e.Response.Status, e.Response.StatusText = 200, "OK"
+	}
+	e.Timings = harTimings{Blocked: -1, DNS: -1, Connect: -1, SSL: -1, Wait: e.Time}
+	return e
+}
+
+// httpExchange gathers the events of one HTTP exchange.
+type httpExchange struct {
+	req, resp        *record.Event
+	sent, recv       []*record.Event // bodies: the messages sent and received
+	last             float64
+	errText          string
+	server           string
+	number, firstIdx int
+}
+
+func httpEntries(rec *record.Recording) []harEntry {
+	byKey := map[string]*httpExchange{}
+	var order []*httpExchange
+	for i := range rec.Events {
+		ev := &rec.Events[i]
+		if ev.Exchange == 0 {
+			continue
+		}
+		key := ev.Server + "\x00" + strconv.Itoa(ev.Exchange)
+		h := byKey[key]
+		if h == nil {
+			h = &httpExchange{server: ev.Server, number: ev.Exchange, firstIdx: i}
+			byKey[key] = h
+			order = append(order, h)
+		}
+		h.last = ev.T
+		if ev.Error != "" {
+			h.errText = ev.Error
+		}
+		switch {
+		case ev.Kind == record.KindHTTP && ev.Dir == record.Send:
+			h.req = ev
+		case ev.Kind == record.KindHTTP && ev.Dir == record.Recv && ev.Status > 0 && h.resp == nil:
+			h.resp = ev
+		case ev.IsMessage() && ev.Dir == record.Send:
+			h.sent = append(h.sent, ev)
+		case ev.IsMessage() && ev.Dir == record.Recv:
+			h.recv = append(h.recv, ev)
+		}
+	}
+	var out []harEntry
+	for _, h := range order {
+		if h.req == nil {
+			continue // a response without its request: nothing to show as an exchange
+		}
+		out = append(out, h.entry(rec))
+	}
+	return out
+}
+
+func headers(h map[string][]string) []harNV {
+	out := []harNV{}
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range h[k] {
+			out = append(out, harNV{Name: k, Value: v})
+		}
+	}
+	return out
+}
+
+func header(h map[string][]string, name string) string {
+	for k, v := range h {
+		if strings.EqualFold(k, name) && len(v) > 0 {
+			return v[0]
+		}
+	}
+	return ""
+}
+
+func (h *httpExchange) entry(rec *record.Recording) harEntry {
+	start := at(rec, h.req.T)
+	e := harEntry{StartedDateTime: harTime(start), Error: h.errText}
+	var body strings.Builder
+	for _, m := range h.sent {
+		body.Write(m.Msg)
+	}
+	query := []harNV{}
+	if u, err := url.Parse(h.req.URL); err == nil {
+		for k, vs := range u.Query() {
+			for _, v := range vs {
+				query = append(query, harNV{Name: k, Value: v})
+			}
+		}
+		sort.Slice(query, func(i, j int) bool { return query[i].Name < query[j].Name })
+	}
+	e.Request = harRequest{Method: h.req.Method, URL: h.req.URL, HTTPVersion: "HTTP/1.1", Cookies: []struct{}{},
+		Headers: headers(h.req.Headers), QueryString: query, HeadersSize: -1, BodySize: body.Len()}
+	if body.Len() > 0 {
+		mt := header(h.req.Headers, "Content-Type")
+		if mt == "" {
+			mt = "application/json"
+		}
+		e.Request.PostData = &harPostData{MimeType: mt, Params: []harNV{}, Text: body.String()}
+	}
+	e.Response = harResponse{HTTPVersion: "HTTP/1.1", Cookies: []struct{}{}, Headers: []harNV{}, HeadersSize: -1, BodySize: -1}
+	e.Timings = harTimings{Blocked: -1, DNS: -1, Connect: -1, SSL: -1}
+	if h.resp == nil {
+		e.Time = ms(at(rec, h.last).Sub(start))
+		e.Timings.Wait = e.Time
+		return e
+	}
+	var text strings.Builder
+	for _, m := range h.recv {
+		if m.Framing == "sse" {
+			if m.SSE != nil && m.SSE.ID != "" {
+				text.WriteString("id: " + m.SSE.ID + "\n")
+			}
+			if m.SSE != nil && m.SSE.Event != "" {
+				text.WriteString("event: " + m.SSE.Event + "\n")
+			}
+			text.WriteString("data: " + string(m.Msg) + "\n\n")
+			continue
+		}
+		text.Write(m.Msg)
+	}
+	mt := header(h.resp.Headers, "Content-Type")
+	e.Response.Status, e.Response.StatusText = h.resp.Status, http.StatusText(h.resp.Status)
+	e.Response.Headers = headers(h.resp.Headers)
+	e.Response.RedirectURL = header(h.resp.Headers, "Location")
+	e.Response.Content = harContent{Size: text.Len(), MimeType: mt, Text: text.String()}
+	e.Response.BodySize = text.Len()
+	wait, recv := at(rec, h.resp.T).Sub(start), at(rec, h.last).Sub(at(rec, h.resp.T))
+	e.Timings.Wait, e.Timings.Receive = ms(wait), ms(recv)
+	e.Time = e.Timings.Wait + e.Timings.Receive
+	return e
+}
