@@ -229,9 +229,26 @@ func PlanWrap(ctx context.Context, loc config.Location, file string, data []byte
 }
 
 // Wrapped reports whether a stdio entry already runs through a tap: its command is
-// an mcpscope and its args are "tap … -- CMD …".
+// an mcpscope (by its name, or the very binary running now, whatever it is called)
+// and its args are "tap … -- CMD …".
 func Wrapped(e config.Entry) bool {
-	return strings.HasPrefix(filepath.Base(e.Command), "mcpscope") && len(e.Args) > 0 && e.Args[0] == "tap" && slices.Contains(e.Args, "--")
+	return isMcpscope(e.Command) && len(e.Args) > 0 && e.Args[0] == "tap" && slices.Contains(e.Args, "--")
+}
+
+// isMcpscope reports whether command names mcpscope: a file whose name starts so, or
+// this process's own executable (wrap writes its absolute path, which a renamed
+// binary keeps).
+func isMcpscope(command string) bool {
+	if strings.HasPrefix(filepath.Base(command), "mcpscope") {
+		return true
+	}
+	self, err := os.Executable()
+	if err != nil || !filepath.IsAbs(command) {
+		return false
+	}
+	a, err1 := os.Stat(self)
+	b, err2 := os.Stat(command)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 // TapArgs are the args of a wrapped stdio entry: the tap, then the original command

@@ -375,3 +375,24 @@ func TestWrapClaudeJSONProject(t *testing.T) {
 		t.Fatalf("unwrap:\n%s", back)
 	}
 }
+
+// A wrapped entry is recognised by its command being this very binary too, whatever
+// it is called (wrap writes os.Executable's path; a binary built as ./ms was not
+// recognised, and unwrap said "not wrapped").
+func TestWrappedByARenamedBinary(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"tap", "--name", "x", "--", "node", "x.js"}
+	if !Wrapped(config.Entry{Command: self, Args: args}) {
+		t.Errorf("an entry running %s (this binary) through the tap is not recognised as wrapped", self)
+	}
+	other := filepath.Join(t.TempDir(), "ms")
+	if err := os.WriteFile(other, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if Wrapped(config.Entry{Command: other, Args: args}) {
+		t.Errorf("an entry running another program %s is taken for a tap", other)
+	}
+}
