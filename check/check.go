@@ -112,6 +112,9 @@ type runner struct {
 	info   client.Info
 	tools  []client.Tool
 	failed string // the check whose failure stops the dependent steps
+	// needsLogin: the connection was refused for want of credentials (HTTP 401).
+	needsLogin  bool
+	probeStatus int // reach/http's answer to server/discover
 }
 
 func (r *runner) add(step, name string, st Status, why string, details ...string) {
@@ -137,6 +140,12 @@ func Run(ctx context.Context, o Options) Report {
 		r.speak(ctx)
 	} else {
 		r.skipStep(StepSpeak, speakChecks)
+		if r.needsLogin {
+			// auth does not depend on a session: it says what a login would find.
+			r.out = slices.DeleteFunc(r.out, func(c Result) bool { return c.ID == StepSpeak+"/auth" })
+			r.auth(ctx)
+			r.out = moveAuth(r.out)
+		}
 	}
 	if r.failed == "" {
 		r.hygiene(ctx)
@@ -150,6 +159,14 @@ func Run(ctx context.Context, o Options) Report {
 		desc = o.Target.String()
 	}
 	return Report{Name: o.Name, Target: desc, Checks: r.out}
+}
+
+// moveAuth puts speak/auth, added last, back in its place after speak/handshake.
+func moveAuth(out []Result) []Result {
+	a := out[len(out)-1]
+	out = out[:len(out)-1]
+	i := slices.IndexFunc(out, func(c Result) bool { return c.ID == StepSpeak+"/handshake" })
+	return slices.Insert(out, i+1, a)
 }
 
 // skipStep reports every check of a step as skipped after the failure that stops it.

@@ -41,6 +41,10 @@ func (r *runner) reach(ctx context.Context) {
 		}
 		r.add(StepReach, start, Fail, err.Error(), details...)
 		r.add(StepReach, "protocol", Skip, "not run: "+r.failed+" failed")
+		// A server that asked for credentials (the probe's 401) wants a login this
+		// run has not got: what a host would find to log in with is still worth
+		// saying. (The session's error is a sentence; the probe's status is a fact.)
+		r.needsLogin = r.probeStatus == http.StatusUnauthorized
 		return
 	}
 	r.conn = c
@@ -157,6 +161,7 @@ func (r *runner) reachURL(ctx context.Context) bool {
 		r.add(StepReach, "tls", st, why)
 	}
 	status, ctype, err := r.probe(ctx)
+	r.probeStatus = status
 	if err != nil {
 		return stop("http", "the endpoint did not answer a POST: "+err.Error())
 	}

@@ -120,7 +120,7 @@ func (r *runner) auth(ctx context.Context) {
 		return
 	}
 	status := 200
-	if r.o.Target.Header.Get("Authorization") != "" || r.o.Target.OAuth != nil {
+	if r.needsLogin || r.o.Target.Header.Get("Authorization") != "" || r.o.Target.OAuth != nil {
 		status = 401 // connected with credentials: a login is expected
 	}
 	m, err := oauth.Discover(ctx, r.o.Target.URL, status, r.o.HTTP)

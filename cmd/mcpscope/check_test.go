@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/testservers/oauthserver"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
@@ -116,6 +117,7 @@ func TestCheckBundledHost(t *testing.T) {
 		era  string
 	}{
 		{"stdio", []string{"--", testutil.Mcpscope(t), "host"}, "2026-07-28"},
+		{"stdio-2025", []string{"--protocol", "2025-11-25", "--", testutil.Mcpscope(t), "host"}, "2025-11-25"},
 		{"http", []string{url}, "2026-07-28"},
 		{"http-2025", []string{"--protocol", "2025-11-25", url}, "2025-11-25"},
 	} {
@@ -150,7 +152,7 @@ func TestCheckBundledHost(t *testing.T) {
 					t.Errorf("%s: %q %s", id, st, why)
 				}
 			}
-			if tc.name != "stdio" {
+			if !strings.HasPrefix(tc.name, "stdio") {
 				for _, id := range []string{"reach/http", "hygiene/origin", "hygiene/host", "hygiene/content-type", "speak/auth"} {
 					if st, why := c.status(id); st != "pass" {
 						t.Errorf("%s: %q %s", id, st, why)
@@ -346,4 +348,34 @@ func TestCheckUsage(t *testing.T) {
 		expect(t, mcpscope(t, nil, tc.args...), 2, nil, []string{tc.want})
 	}
 	expect(t, mcpscope(t, nil, "check", "--help"), 0, []string{"--dry-run", "--include", "--all-tools", "Exit codes: 0 no check failed"}, nil)
+}
+
+// A server that wants a login this run has not got fails reach/connect (with the
+// command to log in), and speak/auth still says what a host would find: the protected
+// resource metadata and the authorization server's.
+func TestCheckOAuthServerWithoutLogin(t *testing.T) {
+	t.Parallel()
+	srv := oauthserver.Start(t, oauthserver.Knobs{})
+	env, _ := oauthEnv(t)
+	r := mcpscope(t, env, "check", "--format", "json", srv.URL)
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1", r.code)
+	}
+	c := parseCheck(t, r)
+	if st, why := c.status("reach/connect"); st != "fail" || !strings.Contains(why, "auth login") {
+		t.Errorf("reach/connect: %s %s", st, why)
+	}
+	if st, why := c.status("speak/auth"); st != "pass" || !strings.Contains(why, "protected resource and authorization server metadata found") || !strings.Contains(why, "authorization_servers "+srv.Issuer) {
+		t.Errorf("speak/auth: %s %s", st, why)
+	}
+	if st, why := c.status("speak/tools"); st != "skipped" || !strings.Contains(why, "reach/connect failed") {
+		t.Errorf("speak/tools: %s %s", st, why)
+	}
+	ids := []string{}
+	for _, k := range c.Targets[0].Checks {
+		ids = append(ids, k.ID)
+	}
+	if i := strings.Index(strings.Join(ids, " "), "speak/handshake speak/auth speak/tools"); i < 0 {
+		t.Errorf("checks out of order: %v", ids)
+	}
 }
