@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -247,6 +249,60 @@ func TestCheckFragileServer(t *testing.T) {
 	}
 	if strings.Contains(l, "tools/call erase") {
 		t.Errorf("erase (not read-only) was called:\n%s", l)
+	}
+}
+
+// A server that stops answering on a case: the case fails after --call-timeout, the
+// server is started again, and the other cases run.
+func TestCheckStuckServer(t *testing.T) {
+	t.Parallel()
+	argv, log, env := badInput(t, "stuck")
+	r := mcpscope(t, env, append([]string{"check", "--call-timeout", "5s", "--"}, argv...)...)
+	expect(t, r, 1, []string{
+		"fail    lookup                     the server ended on 1 of 4 case(s)",
+		`"id" given a string (it is integer): no answer within 5s; started again, the run goes on`,
+		`"mode" given mcpscope-not-in-enum, outside its enum: refused with isError`,
+	}, nil)
+	if n := strings.Count(readLog(t, log), "initialize"); n < 2 {
+		t.Errorf("the server was started %d time(s), want a new start after the hang", n)
+	}
+}
+
+// What a command prints on stdout before it speaks is a warning with the lines; an
+// https URL whose certificate this machine does not trust fails reach/tls, and the
+// checks after it are skipped, saying so.
+func TestCheckReachWarnsAndFails(t *testing.T) {
+	t.Parallel()
+	r := mcpscope(t, nil, "check", "--format", "json", "--", "sh", "-c", "echo starting up; exec \"$0\" host", testutil.Mcpscope(t))
+	c := parseCheck(t, r)
+	if st, why := c.status("reach/start"); st != "warn" || !strings.Contains(why, "printed 1 line(s) on stdout") || !strings.Contains(why, "stdout: starting up") {
+		t.Errorf("reach/start: %s %s", st, why)
+	}
+
+	srv := httptest.NewTLSServer(http.NotFoundHandler()) // 127.0.0.1, a certificate no one trusts
+	t.Cleanup(srv.Close)
+	r = mcpscope(t, nil, "check", "--format", "json", srv.URL+"/mcp")
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1", r.code)
+	}
+	c = parseCheck(t, r)
+	for id, want := range map[string]string{
+		"reach/tcp":      "pass",
+		"reach/tls":      "fail",
+		"reach/http":     "skipped",
+		"reach/protocol": "skipped",
+		"speak/tools":    "skipped",
+		"inputs/tools":   "skipped",
+	} {
+		if st, why := c.status(id); st != want {
+			t.Errorf("%s: %s %s, want %s", id, st, why, want)
+		}
+	}
+	if _, why := c.status("reach/tls"); !strings.Contains(why, "unknown authority") {
+		t.Errorf("reach/tls: %s", why)
+	}
+	if _, why := c.status("speak/tools"); !strings.Contains(why, "not run: reach/tls failed") {
+		t.Errorf("speak/tools: %s", why)
 	}
 }
 
