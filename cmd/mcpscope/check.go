@@ -39,16 +39,18 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var reports []check.Report
 	for _, srv := range servers {
+		connect, stop := checkConnect(c, srv, stderr)
 		reports = append(reports, check.Run(ctx, check.Options{
 			Name:        srv.spec.Name,
 			Desc:        srv.desc,
 			Target:      srv.spec.Target,
-			Connect:     checkConnect(c, srv, stderr),
+			Connect:     connect,
 			Include:     a.include,
 			AllTools:    a.allTools,
 			DryRun:      a.dryRun,
 			CallTimeout: a.callTimeout,
 		}))
+		stop()
 	}
 	if isTerminal(stdout) && c.format != "text" {
 		stdout = termsafe.NewWriter(stdout)
@@ -128,8 +130,13 @@ const maxStartLines = 50
 
 // checkConnect opens a new session on srv each time it is called (check calls it
 // again after a case that ended the server), keeping what the process printed
-// until the handshake ended: the reach step reports it.
-func checkConnect(c *common, srv namedServer, stderr io.Writer) func(context.Context) (*check.Conn, error) {
+// until the handshake ended: the reach step reports it. Every session of srv goes
+// through one tap, so that --record holds the whole run of it; stop ends the
+// recording.
+func checkConnect(c *common, srv namedServer, stderr io.Writer) (connect func(context.Context) (*check.Conn, error), stop func()) {
+	tap := &wire.Tap{}
+	stop = func() {}
+	recording := false
 	return func(ctx context.Context) (*check.Conn, error) {
 		if srv.err != nil {
 			return nil, srv.err
@@ -137,6 +144,13 @@ func checkConnect(c *common, srv namedServer, stderr io.Writer) func(context.Con
 		sess, err := c.withTimeout(srv.spec).session(stderr)
 		if err != nil {
 			return nil, err
+		}
+		if !recording {
+			if stop, err = startRecording(c, srv.spec.Target, tap); err != nil {
+				stop = func() {}
+				return nil, err
+			}
+			recording = true
 		}
 		var mu sync.Mutex
 		var noise, errs []string
@@ -146,7 +160,6 @@ func checkConnect(c *common, srv namedServer, stderr io.Writer) func(context.Con
 			}
 			return append(l, s)
 		}
-		tap := &wire.Tap{}
 		remove := tap.Listen(func(e wire.Event) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -165,5 +178,5 @@ func checkConnect(c *common, srv namedServer, stderr io.Writer) func(context.Con
 		mu.Lock()
 		defer mu.Unlock()
 		return &check.Conn{Session: s, Noise: noise, Stderr: errs, Close: func() { s.Close() }}, nil
-	}
+	}, func() { stop() }
 }

@@ -247,6 +247,18 @@ func TestCheckFragileServer(t *testing.T) {
 	if n := strings.Count(l, "initialize"); n < 2 {
 		t.Errorf("the server was started %d time(s), want a new start after the crash:\n%s", n, l)
 	}
+
+	// --record holds the whole run: both sessions, the case that crashed it.
+	argv, _, env = badInput(t, "fragile")
+	rec := filepath.Join(t.TempDir(), "check.jsonl")
+	expect(t, mcpscope(t, env, append([]string{"check", "--record", rec, "--"}, argv...)...), 1, nil, nil)
+	b, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "initialize"); n < 2 || !strings.Contains(string(b), "not a number") {
+		t.Errorf("the recording holds %d initialize and the crashing case %v:\n%s", n, strings.Contains(string(b), "not a number"), b)
+	}
 	if strings.Contains(l, "tools/call erase") {
 		t.Errorf("erase (not read-only) was called:\n%s", l)
 	}
