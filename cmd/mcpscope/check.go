@@ -135,7 +135,7 @@ const maxStartLines = 50
 // recording.
 func checkConnect(c *common, srv namedServer, stderr io.Writer) (connect func(context.Context) (*check.Conn, error), stop func()) {
 	tap := &wire.Tap{}
-	stop = func() {}
+	end := func() {} // the recording's stop, once it started
 	recording := false
 	return func(ctx context.Context) (*check.Conn, error) {
 		if srv.err != nil {
@@ -146,8 +146,8 @@ func checkConnect(c *common, srv namedServer, stderr io.Writer) (connect func(co
 			return nil, err
 		}
 		if !recording {
-			if stop, err = startRecording(c, srv.spec.Target, tap); err != nil {
-				stop = func() {}
+			if end, err = startRecording(c, srv.spec.Target, tap); err != nil {
+				end = func() {}
 				return nil, err
 			}
 			recording = true
@@ -178,5 +178,5 @@ func checkConnect(c *common, srv namedServer, stderr io.Writer) (connect func(co
 		mu.Lock()
 		defer mu.Unlock()
 		return &check.Conn{Session: s, Noise: noise, Stderr: errs, Close: func() { s.Close() }}, nil
-	}, func() { stop() }
+	}, func() { end() }
 }
