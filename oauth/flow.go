@@ -213,7 +213,12 @@ func (m *Manager) secret(v string) {
 func (m *Manager) step(kind, format string, a ...any) { m.opts.Log.add(kind, format, a...) }
 
 // Error is a login that failed: Msg says what failed and what to do.
-type Error struct{ Msg string }
+type Error struct {
+	Msg string
+	// NoLogin: the server asked for no credentials and publishes no OAuth metadata
+	// (Discover reads it as "none needed", not as a broken setup).
+	NoLogin bool
+}
 
 func (e *Error) Error() string { return e.Msg }
 
@@ -918,7 +923,7 @@ func (m *Manager) discover(ctx context.Context, chs []oauthex.Challenge, status 
 		return d, nil
 	}
 	if d.prm == nil && status != http.StatusUnauthorized && status != http.StatusForbidden {
-		return nil, errorf("%s answered HTTP %d without asking for credentials and publishes no OAuth metadata: it needs no login", m.server, status)
+		return nil, &Error{Msg: fmt.Sprintf("%s answered HTTP %d without asking for credentials and publishes no OAuth metadata: it needs no login", m.server, status), NoLogin: true}
 	}
 	base := strings.TrimSuffix(issuer, "/")
 	d.asm = &oauthex.AuthServerMeta{Issuer: issuer, AuthorizationEndpoint: base + "/authorize", TokenEndpoint: base + "/token", RegistrationEndpoint: base + "/register"}

@@ -108,6 +108,23 @@ prompt and template, in $XDG_STATE_HOME/mcpscope/pins) and reports every later c
 of a definition (--strict-pins: as an error). pin accept takes the surface as it is now.`,
 			exits: `Exit codes: 0 pinned, 1 the server failed, 2 usage error.`,
 			run:   runPin, complete: "server"},
+		{name: "check", args: "TARGET... [flags] [-- CMD ARGS...]", summary: "a server's health in one CI step: reach, speak, hygiene, inputs",
+			long: `Checks each server in order, each check pass, warn, fail or skipped with why (a
+failure skips the checks that depend on it): reach (DNS, TCP, TLS, the endpoint's
+answer; or the process's start, stdout and stderr; the framing and era), speak
+(handshake, auth metadata, every list to its end, 2026-07-28's order and caching),
+hygiene (a foreign Origin or Host, a wrong Content-Type, mismatched Mcp-Method/Mcp-Name,
+an unknown session refused; unknown tools, missing resources and tool failures
+reported as the spec says; structured content that honours the output schema) and
+inputs (negative cases from each tool's input schema, which a server must refuse
+and survive). Only tools marked read-only are called, unless --include TOOL or
+--all-tools; --dry-run sends no tools/call and lists what would be sent.
+Targets: URLs, configured NAMEs, host, --server/--all, or a command after --.
+  mcpscope check --format junit -- node server.js > check.xml`,
+			exits: `Exit codes: 0 no check failed (with --fail-on warn: none warned either), 1 one or
+more did (a server that cannot be reached fails its reach check), 2 usage error.`,
+			run:     runCheck,
+			formats: []string{"text", "json", "junit"}, complete: "server"},
 		oneServer("resources", "", "list a server's resources (every page of resources/list)",
 			"Lists the server's resources: URI, name, MIME type, size and description."+prefix, runResources),
 		oneServer("templates", "", "list resource templates and their variables",

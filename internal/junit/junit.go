@@ -20,6 +20,7 @@ type Suite struct {
 	Name     string `xml:"name,attr"`
 	Tests    int    `xml:"tests,attr"`
 	Failures int    `xml:"failures,attr"`
+	Skipped  int    `xml:"skipped,attr,omitempty"`
 	Cases    []Case `xml:"testcase"`
 }
 
@@ -28,7 +29,14 @@ type Case struct {
 	Name      string   `xml:"name,attr"`
 	Classname string   `xml:"classname,attr"`
 	Failure   *Failure `xml:"failure,omitempty"`
+	// Skipped marks a case that did not run (CI shows it as skipped, not passed).
+	Skipped   *Skipped `xml:"skipped,omitempty"`
 	SystemOut string   `xml:"system-out,omitempty"`
+}
+
+// Skipped says why a case did not run.
+type Skipped struct {
+	Message string `xml:"message,attr"`
 }
 
 // Failure says why a case failed.
