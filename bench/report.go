@@ -63,8 +63,8 @@ func WriteText(w io.Writer, r *Report, width int, st Style) error {
 		FormatDuration(h.Quantile(.5)), FormatDuration(h.Quantile(.9)), FormatDuration(h.Quantile(.99)),
 		FormatDuration(h.Max()), FormatDuration(h.Min()), FormatDuration(h.Mean()))
 	if f := &res.FirstByte; f.Count() > 0 {
-		fmt.Fprintf(&b, "  first byte  p50 %s  p99 %s  (%d of %d calls answered with progress first; total p50 %s)\n",
-			FormatDuration(f.Quantile(.5)), FormatDuration(f.Quantile(.99)), f.Count(), res.Calls, FormatDuration(h.Quantile(.5)))
+		fmt.Fprintf(&b, "  first byte  p50 %s  p99 %s  (progress first in %d of %d calls)\n",
+			FormatDuration(f.Quantile(.5)), FormatDuration(f.Quantile(.99)), f.Count(), res.Calls)
 	}
 	if res.Rate > 0 {
 		fmt.Fprintf(&b, "  schedule    %d of %d calls sent late (every slot busy; the wait is in their latency), the longest by %s\n",
