@@ -244,33 +244,40 @@ func drive(ctx context.Context, o Options, st *state) time.Time {
 	if o.Count <= 0 {
 		deadline = start.Add(o.Duration)
 	}
-	// Each ticket is one call: its scheduled send time (open loop), or zero (closed
-	// loop: send as soon as a worker is free).
-	tickets := make(chan time.Time, o.Concurrency)
-	go func() {
-		defer close(tickets)
-		if o.Rate > 0 {
+	// The open loop's scheduler hands out tickets, each a call's scheduled send time.
+	// The closed loop needs none: a free worker takes the next call from a counter,
+	// with no goroutine between it and the call (a hand-off per call would be
+	// bench's own cost, measured as the server's).
+	var tickets chan time.Time
+	if o.Rate > 0 {
+		tickets = make(chan time.Time, o.Concurrency)
+		go func() {
+			defer close(tickets)
 			schedule(ctx, o, start, deadline, tickets)
-			return
+		}()
+	}
+	var taken atomic.Int64
+	next := func() (time.Time, bool) {
+		if tickets != nil {
+			sched, ok := <-tickets
+			return sched, ok
 		}
-		for i := 0; o.Count <= 0 || i < o.Count; i++ {
-			if !deadline.IsZero() && !time.Now().Before(deadline) {
-				return
-			}
-			select {
-			case tickets <- time.Time{}:
-			case <-ctx.Done():
-				return
-			}
+		if o.Count > 0 && taken.Add(1) > int64(o.Count) || !deadline.IsZero() && !time.Now().Before(deadline) || ctx.Err() != nil {
+			return time.Time{}, false
 		}
-	}()
+		return time.Time{}, true
+	}
 	var last atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < o.Concurrency; w++ {
 		wg.Add(1)
 		go func(c Caller) {
 			defer wg.Done()
-			for sched := range tickets {
+			for {
+				sched, ok := next()
+				if !ok {
+					return
+				}
 				sent := time.Now()
 				if !sched.IsZero() {
 					st.lag(sent.Sub(sched))
