@@ -103,6 +103,22 @@ func TestBenchHTTP(t *testing.T) {
 	}
 }
 
+// The other era, and another server: the bundled host held to 2025-11-25 (sessions
+// with Mcp-Session-Id), and the reference server-everything over Streamable HTTP,
+// whose echo is read-only and whose gzip-file-as-resource is not.
+func TestBenchHTTPLegacyEraAndServerEverything(t *testing.T) {
+	t.Parallel()
+	j := readBench(t, mcpscope(t, nil, "bench", "echo", "text=hi", "-n", "60", "-c", "2", "--protocol", "2025-11-25", "--format", "json", hostHTTP(t)))
+	checkBench(t, j, 60)
+	ev := "http://" + testutil.EverythingHTTP(t, "streamableHttp").Addr + "/mcp"
+	j = readBench(t, mcpscope(t, nil, "bench", "echo", "message=hi", "-n", "60", "-c", "3", "--format", "json", ev))
+	checkBench(t, j, 60)
+	if j.Sessions != 3 {
+		t.Errorf("server-everything: %d sessions, want 3", j.Sessions)
+	}
+	expect(t, mcpscope(t, nil, "bench", "gzip-file-as-resource", "-n", "3", ev), 2, nil, []string{`tool "gzip-file-as-resource"`, "is not marked read-only"})
+}
+
 // hostHTTP starts the bundled host over HTTP on 127.0.0.1 and returns its URL.
 func hostHTTP(t *testing.T) string {
 	t.Helper()
