@@ -229,3 +229,37 @@ func TestBenchUsage(t *testing.T) {
 		expect(t, mcpscope(t, nil, c.args...), 2, nil, []string{c.want})
 	}
 }
+
+// Ctrl-C during a run: the report of the calls finished so far, said to be
+// interrupted, and exit 130 with the server stopped.
+func TestBenchInterruptedReportsWhatItHas(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	rec := filepath.Join(t.TempDir(), "int.jsonl")
+	cmd := exec.Command(bin, "bench", "slow", "steps=1", "delayMs=20", "-c", "2", "--duration", "1h", "--record", rec, "--format", "json", "--", bin, "host")
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-done
+	})
+	// The answer to a call is on the wire: the run is under way.
+	testutil.WaitFile(t, rec, `done: 1 steps of 20ms`)
+	cmd.Process.Signal(os.Interrupt)
+	testutil.Within(t, "bench to end after SIGINT", func() { <-done })
+	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(errb.String(), "interrupted") {
+		t.Fatalf("exit %d, want 130\n%s", code, errb.String())
+	}
+	var j struct {
+		Interrupted bool
+		Calls       int
+	}
+	if err := json.Unmarshal([]byte(out.String()), &j); err != nil || !j.Interrupted {
+		t.Errorf("report %+v (%v):\n%s", j, err, out.String())
+	}
+}
