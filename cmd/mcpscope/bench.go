@@ -31,7 +31,7 @@ type benchArgs struct {
 	warmup     string
 	processes  int
 	allowWrite bool
-	failOn     string
+	failOn     multiFlag
 	pid        int
 }
 
@@ -49,7 +49,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&a.warmup, "warmup", "", "calls (N) or a time (D) to run first, not counted")
 	fs.IntVar(&a.processes, "processes", 1, "stdio: start this many server processes and spread the calls over them")
 	fs.BoolVar(&a.allowWrite, "allow-write", false, "bench a tool that is not marked read-only (it will be called many times)")
-	fs.StringVar(&a.failOn, "fail-on", "", "conditions that fail the run (exit 6), comma-separated: p99>200ms, errors>0, errors>1%, rps<500, cpu>150, rss>200MiB")
+	fs.Var(&a.failOn, "fail-on", "conditions that fail the run (exit 6), comma-separated or repeated: p99>200ms, errors>0, errors>1%, rps<500, cpu>150, rss>200MiB")
 	fs.IntVar(&a.pid, "pid", 0, "an HTTP server's process ID, to report its process tree's CPU and RSS")
 	pos, argv, err := parse(fs, args, func(pos []string, arg string) bool {
 		return len(pos) >= 1 && !strings.Contains(arg, "=")
@@ -193,7 +193,7 @@ func benchOptions(format string, a benchArgs) (bench.Options, []bench.Threshold,
 			return o, nil, usageErr("--warmup %q: give a number of calls (50) or a time (2s)", a.warmup)
 		}
 	}
-	th, err := bench.ParseThresholds(a.failOn)
+	th, err := bench.ParseThresholds(strings.Join(a.failOn, ","))
 	if err != nil {
 		return o, nil, usageErr("%v", err)
 	}
