@@ -160,6 +160,8 @@ func (s *state) add(sent, done time.Time, first time.Duration, kind, msg string)
 func (s *state) lag(d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Under a millisecond is the timer's and the scheduler's slack, not a wait for a
+	// slot.
 	if s.record && d > time.Millisecond {
 		s.res.Late++
 		s.res.MaxLag = max(s.res.MaxLag, d)
