@@ -44,6 +44,7 @@ type keyMap struct {
 	Yes, No                                key.Binding // the yes/no question
 	Accept, Decline, Dismiss               key.Binding // the server's input request (elicitation)
 	OpenChanges, MarkEntry, SaveMarked     key.Binding
+	Bench, BenchForm, StopBench            key.Binding // bench.go
 }
 
 func defaultKeys() keyMap {
@@ -137,6 +138,9 @@ func defaultKeys() keyMap {
 		OpenChanges: b("C", "what edits changed", "C"),
 		MarkEntry:   b("m", "mark (history)", "m"),
 		SaveMarked:  b("S", "save marked calls", "S"),
+		Bench:       b("b", "bench the tool (its form's arguments)", "b"),
+		BenchForm:   b("ctrl+b", "bench the tool with these arguments", "ctrl+b"),
+		StopBench:   b("x", "stop the bench", "x"),
 	}
 }
 

@@ -237,7 +237,7 @@ func TestEveryListedKeyIsRouted(t *testing.T) {
 	}
 	check("a prompt's arguments")
 
-	for _, tb := range []tab{tabTasks, tabSkills, tabChanges, tabAuth, tabLint} {
+	for _, tb := range []tab{tabTasks, tabSkills, tabChanges, tabAuth, tabLint, tabBench} {
 		open(tb)
 		check(tb.String())
 	}

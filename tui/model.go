@@ -225,8 +225,9 @@ type model struct {
 
 	rerun     *rerunPending // a call refused for want of scope, run again after the step-up's login
 	loginKeys loginKeys
-	auth      authView // the Auth tab: every OAuth step
-	lint      lintView // the Lint tab: cost and findings of the tool lists (lint.go)
+	auth      authView  // the Auth tab: every OAuth step
+	lint      lintView  // the Lint tab: cost and findings of the tool lists (lint.go)
+	bench     benchView // the Bench tab: the last bench of a tool (bench.go)
 
 	notice      string
 	recToggling bool // a recording is being started or stopped (recordingMsg comes)
@@ -328,7 +329,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // busy reports whether something on screen animates: a connect or a running call.
 func (m *model) busy() bool {
 	return m.srv.state() == stateConnecting || len(m.cancels) > 0 || (m.current != nil && m.current.running) ||
-		(m.prompts.open != nil && m.prompts.open.running)
+		(m.prompts.open != nil && m.prompts.open.running) || m.bench.running
 }
 
 // msgHandler is a message of this package: it carries its handler, written beside
@@ -885,6 +886,7 @@ func (m *model) listKeys() keyTable {
 				bind(k.Refetch, func() tea.Cmd { m.notice = "refetching tools…"; return m.fetchAllTools() }),
 				bind(relabel(k.ShowRaw, "raw JSON of the tool"), act(func() { m.toolRaw = !m.toolRaw; m.tab = tabTool })),
 				bind(k.OpenChanges, m.openChanges),
+				bind(k.Bench, m.askBench),
 			},
 			k.moves(func(kp tea.KeyPressMsg) tea.Cmd {
 				l.keyMove(kp, k, len(l.rows))
@@ -1004,6 +1006,7 @@ func (m *model) toolKeys() keyTable {
 		bind(k.SendAnyway, func() tea.Cmd { return m.sendCall(true) }),
 		bind(k.RawJSON, act(m.form.ToggleRaw)),
 		bind(k.Editor, m.openEditor),
+		bind(k.BenchForm, m.askBench),
 		back,
 	}
 	field := func(kp tea.KeyPressMsg) tea.Cmd { return m.forwardToField(kp) }

@@ -731,6 +731,9 @@ func (m *model) closeSession() {
 	for _, c := range m.cancels {
 		c()
 	}
+	if m.bench.cancel != nil {
+		m.bench.cancel() // a bench holds its server's session until it ends
+	}
 	defer m.closeSpools()
 	m.asks.shutdown() // dialogs still open give up: closing waits for their handlers
 	if m.wb != nil {

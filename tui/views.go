@@ -30,6 +30,7 @@ const (
 	tabChanges   // no digit: ]/[, :changes, C from the tool list (changes.go)
 	tabAuth      // no digit: ]/[ and :auth
 	tabLint      // no digit: ]/[ and :lint
+	tabBench     // no digit: b on a tool, ]/[ and :bench (bench.go)
 	tabCount
 )
 
@@ -161,8 +162,9 @@ func init() {
 				return ""
 			},
 			draw: (*model).changesTab, keys: (*model).changesKeys},
-		tabAuth: authSpec(), // auth.go: a view registered as a new one is
-		tabLint: lintSpec(), // lint.go
+		tabAuth:  authSpec(),  // auth.go: a view registered as a new one is
+		tabLint:  lintSpec(),  // lint.go
+		tabBench: benchSpec(), // bench.go
 	}
 }
 

@@ -125,6 +125,19 @@ Targets: URLs, configured NAMEs, host, --server/--all, or a command after --.
 more did (a server that cannot be reached fails its reach check), 2 usage error.`,
 			run:     runCheck,
 			formats: []string{"text", "json", "junit"}, complete: "server"},
+		{name: "bench", args: "TOOL [key=value ... | --args JSON] [flags] " + serverArgs, summary: "one read-only tool under load: throughput, latency percentiles, errors, CPU, RSS",
+			long: `Calls one tool many times through mcpscope's client and reports throughput, latency
+p50/p90/p99/max, time to the first progress notification against the total, errors by
+kind (isError, JSON-RPC code, timeout, transport), the server's process tree's CPU and
+RSS (a server command; an HTTP server with --pid), a latency histogram and a throughput
+line. -c N calls in flight (stdio: on one process, or over --processes N; HTTP: N clients),
+-n COUNT or --duration D, --rate R for an open loop (latency from the scheduled send
+time), --warmup N|D. Only a tool marked readOnlyHint: true, unless --allow-write.
+  mcpscope bench echo text=hi -c 8 -n 5000 --fail-on 'p99>200ms,errors>0' -- node server.js`,
+			exits: `Exit codes: 0 ok, 1 connection or server failure, 2 usage error (a tool not marked
+read-only without --allow-write, before any call), 6 a --fail-on condition held.`,
+			run:     runBench,
+			formats: []string{"text", "json"}, complete: "server"},
 		oneServer("resources", "", "list a server's resources (every page of resources/list)",
 			"Lists the server's resources: URI, name, MIME type, size and description."+prefix, runResources),
 		oneServer("templates", "", "list resource templates and their variables",
