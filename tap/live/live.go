@@ -217,13 +217,14 @@ func Find(name string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	return find(all, name)
+	return FindIn(all, name)
 }
 
 // ErrChoose is returned by Find without a name when several taps are live.
 var ErrChoose = errors.New("several taps are live: name one (mcpscope attach NAME)")
 
-func find(all []Info, name string) (Info, error) {
+// FindIn is Find over a listing already made.
+func FindIn(all []Info, name string) (Info, error) {
 	if name != "" {
 		for _, i := range all {
 			if i.Name == name {
