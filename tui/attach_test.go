@@ -135,3 +135,42 @@ func formHas(m *model, s string) bool {
 	v, err := m.form.Value()
 	return err == nil && bytes.Contains(v, []byte(s))
 }
+
+// :attach NAME in a running workbench: the tap's traffic joins the session's under
+// tap:NAME, and a server of the session with the tapped command is the own session a
+// tapped call is tried again on (no second one is added); a name that is no tap says
+// which there are.
+func TestAttachCommandLine(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	bin := testutil.Mcpscope(t)
+	feed := newTapFeed(t, "demo", []string{bin, "host"}, "from the command line")
+	feed.through(t, `"from the command line"}]`)
+	h := newHarness(t, hostTarget(t), 180, 40)
+	h.until("the tools", func(m *model) bool { _, ok := m.toolByName(m.srv.name, "echo"); return ok })
+
+	h.press(":")
+	h.typeText("attach nosuch")
+	h.press("enter")
+	h.until("the refusal", func(m *model) bool { return strings.Contains(m.notice, `no tap named "nosuch" (taps: demo`) })
+
+	h.press(":")
+	h.typeText("attach demo")
+	h.press("enter")
+	h.until("the tap's call", func(m *model) bool {
+		return m.tap != nil && m.current != nil && m.current.isTapped() && !m.current.running
+	})
+	h.until("its frames in Traffic", func(m *model) bool { return strings.Contains(h.screen(), "tap:demo │ tools/call") })
+	if len(h.m.servers) != 1 || h.m.tap.own != h.m.srv.name {
+		t.Fatalf("attaching added a server (%d servers) or chose %q as the own session; want the session's own %q", len(h.m.servers), h.m.tap.own, h.m.srv.name)
+	}
+	h.press("6")
+	if h.m.focus != paneRight {
+		h.press("tab")
+	}
+	h.press("e")
+	h.until("the question", func(m *model) bool { return strings.Contains(h.screen(), "on mcpscope's own session "+m.srv.name) })
+	h.press("y")
+	h.until("echo's form with the host's argument", func(m *model) bool {
+		return m.tab == tabTool && m.form != nil && formHas(m, "from the command line")
+	})
+}

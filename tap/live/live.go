@@ -187,7 +187,7 @@ func list(dir string) ([]Info, error) {
 	var out []Info
 	for _, p := range paths {
 		i, err := readInfo(p)
-		if err != nil || i.Name == "" {
+		if err != nil || CheckName(i.Name) != nil || filepath.Base(p) != i.Name+".json" {
 			continue // a file being replaced, or not a tap's: not listed
 		}
 		if i.Live() && (!alive(i.PID) || !exists(i.Socket)) {
