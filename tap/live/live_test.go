@@ -310,3 +310,33 @@ func TestSocketAndDirectoryModes(t *testing.T) {
 		t.Fatalf("a tap named ../x: %v", err)
 	}
 }
+
+// Without a recording file to read the backlog from, a late reader is told how many
+// lines were not kept: never a silent gap.
+func TestBacklogWithoutAFileSaysWhatWasDropped(t *testing.T) {
+	runtimeDir(t)
+	pub, err := Publish(Info{Name: "nofile"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pub.Close() })
+	pub.MaxBacklog = 1 << 10
+	w, err := record.NewWriter(pub, record.Header{Target: record.Target{Transport: "stdio", Argv: []string{"srv"}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &tapSession{pub: pub, rec: w}
+	for i := range 20 {
+		s.call(t, i, strings.Repeat("z", 100))
+	}
+	_, br := attach(t, "nofile")
+	if h := readLine(t, br); !strings.HasPrefix(h, `{"mcpscope":"recording"`) {
+		t.Fatalf("first line: %s", h)
+	}
+	if l := readLine(t, br); !strings.Contains(l, `"kind":"synthetic"`) || !strings.Contains(l, "lines of this session were not kept") {
+		t.Fatalf("the second line does not say what was dropped: %s", l)
+	}
+	if l := readLine(t, br); !strings.Contains(l, `"id":`) {
+		t.Fatalf("after the gap, not a message: %s", l)
+	}
+}

@@ -195,6 +195,13 @@ func (p *Publisher) publish(line []byte) {
 		} else if p.info.Recording != "" {
 			// From now on a reader attaching reads the backlog from the file.
 			p.spilled, p.lines, p.kept = true, nil, 0
+		} else {
+			// No file to read it from: the header, a line saying how many were
+			// not kept, and what comes after (never a silent gap).
+			p.lines = append(p.lines[:1:1], droppedLine(p.n-1))
+			p.kept = len(p.lines[0]) + len(p.lines[1])
+			p.lines = append(p.lines, line)
+			p.kept += len(line)
 		}
 	}
 	for r := range p.readers {
@@ -334,6 +341,14 @@ func (p *Publisher) Close() error {
 		err = werr
 	}
 	return err
+}
+
+// droppedLine is a recording line (a synthetic event) that says the n lines before it
+// were not kept for readers that attach later.
+func droppedLine(n int) []byte {
+	b, _ := jsonLine(record.Event{Kind: record.KindSynthetic,
+		Text: fmt.Sprintf("the first %d lines of this session were not kept for watchers (the tap has no recording file)", n)})
+	return b
 }
 
 func jsonLine(v any) ([]byte, error) {
