@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/tap/live"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -173,4 +175,42 @@ func TestAttachCommandLine(t *testing.T) {
 	h.until("echo's form with the host's argument", func(m *model) bool {
 		return m.tab == tabTool && m.form != nil && formHas(m, "from the command line")
 	})
+}
+
+// A tapped server's log notifications and stderr reach Logs and Stderr, each line
+// named tap:NAME.
+func TestAttachShowsTheTappedLogsAndStderr(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	pub, err := live.Publish(live.Info{Name: "logs", Argv: []string{"srv"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pub.Close() })
+	w, err := record.NewWriter(pub, record.Header{Target: record.Target{Transport: "stdio", Argv: []string{"srv"}},
+		Client: &record.Peer{Name: "claude-ai", Version: "1.0"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := OpenTap("logs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessWith(t, Options{Servers: []workbench.Spec{OwnSpec(a)}, Attach: a, Name: "logs", Theme: "dark"}, 160, 30)
+	for _, e := range []record.Event{
+		{Kind: record.KindStderr, Text: "server says: listening\x1b]52;c;AAAA\x07"},
+		{Dir: record.Recv, Msg: json.RawMessage(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"warning","logger":"db","data":"pool exhausted"}}`)},
+	} {
+		if err := w.Write(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.press("4")
+	h.until("the log line", func(m *model) bool { return strings.Contains(h.screen(), "pool exhausted") })
+	h.contains("tap:logs │", "warning", "db")
+	h.press("5")
+	h.until("the stderr line", func(m *model) bool { return strings.Contains(h.screen(), "server says: listening") })
+	h.contains("tap:logs │")
+	if strings.Contains(h.screen(), "\x1b]52") {
+		t.Error("the tapped server's stderr reached the screen with its escape sequence")
+	}
 }

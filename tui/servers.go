@@ -220,6 +220,9 @@ func (m *model) nameWidth() int {
 	for _, s := range m.servers {
 		w = max(w, len(s.name))
 	}
+	if m.tap != nil {
+		w = max(w, len(m.tap.label)) // its lines are named too (labelled)
+	}
 	return min(w, 16)
 }
 
