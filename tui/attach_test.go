@@ -214,3 +214,30 @@ func TestAttachShowsTheTappedLogsAndStderr(t *testing.T) {
 		t.Error("the tapped server's stderr reached the screen with its escape sequence")
 	}
 }
+
+// A tap whose command line held a secret has it redacted in its info: mcpscope cannot
+// start that command on its own, says so, and starts nothing.
+func TestRetryOfATapWithARedactedSecretSaysWhy(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	bin := testutil.Mcpscope(t)
+	feed := newTapFeed(t, "secret", []string{bin, "host", "--api-key", "sk-0123456789abcdef"}, "hidden")
+	feed.through(t, `"hidden"}]`)
+	a, err := OpenTap("secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(a.Target.Argv, " "), "sk-0123456789abcdef") {
+		t.Fatalf("the tap's info gave the secret: %q", a.Target.Argv)
+	}
+	h := newHarnessWith(t, Options{Servers: []workbench.Spec{OwnSpec(a)}, Attach: a, Name: "secret", Theme: "dark"}, 180, 40)
+	h.until("the host's call", func(m *model) bool { return m.current != nil && m.current.isTapped() && !m.current.running })
+	h.press("6")
+	if h.m.focus != paneRight {
+		h.press("tab")
+	}
+	h.press("e")
+	h.until("the reason", func(m *model) bool { return strings.Contains(m.notice, "holds a redacted secret") })
+	if st := h.m.srv.state(); st != stateIdle {
+		t.Fatalf("the own session is %v; want idle (nothing started)", st)
+	}
+}
