@@ -85,6 +85,10 @@ type Options struct {
 	// for the screen in the pump (splitKeep); older frames and lines go to a private
 	// spill file, read back when scrolled to (0: spool.DefaultKeep, 64 MiB).
 	Keep int64
+	// Attach, when set, is a tap's session to show beside the servers (mcpscope
+	// attach): read-only, from its stream (attach.go). Its own-session server
+	// (OwnSpec) is among Servers.
+	Attach *Attach
 	// History, when set, keeps every call across sessions (package history: its
 	// directory, bound and redaction); the History view searches it. nil keeps calls
 	// for this session only.

@@ -34,7 +34,7 @@ func defaultCmdKeys() cmdKeys {
 	}
 }
 
-const cmdUsage = "q(uit) · add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · login NAME · a view's name (changes, auth, lint, prompts, skills, …)"
+const cmdUsage = "q(uit) · add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · login NAME · attach TAP · a view's name (changes, auth, lint, prompts, skills, …)"
 
 func (c *cmdLine) traits() dialogTraits {
 	return dialogTraits{layer: layerStatus, typing: true}
@@ -134,6 +134,13 @@ func (m *model) runCommand(text string) tea.Cmd {
 		return nil
 	}
 	switch verb {
+	case "attach":
+		if len(args) > 1 {
+			m.notice = "attach takes one tap NAME (mcpscope taps lists them)"
+			return nil
+		}
+		m.notice = "attaching…"
+		return attachCmd(strings.Join(args, ""))
 	case "login":
 		switch {
 		case len(args) == 1:

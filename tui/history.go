@@ -326,6 +326,9 @@ func (m *model) historyKeys() keyTable {
 // rerunHistory is enter on a call: the entry's own tool on its own server, whatever
 // the list shows or has selected; a destructive one asks first (requestCall).
 func (m *model) rerunHistory(r histRef) tea.Cmd {
+	if r.o != nil && r.o.isTapped() {
+		return m.retryTapped(r.o) // never sent to the tapped session (attach.go)
+	}
 	server, tool, args := m.histCall(r)
 	t, ok := m.toolByName(server, tool)
 	if !ok {
@@ -337,6 +340,9 @@ func (m *model) rerunHistory(r histRef) tea.Cmd {
 
 // loadHistoryArgs is e on a call: its tool selected, its arguments in the form.
 func (m *model) loadHistoryArgs(r histRef) tea.Cmd {
+	if r.o != nil && r.o.isTapped() {
+		return m.retryTapped(r.o) // on mcpscope's own session (attach.go)
+	}
 	server, tool, args := m.histCall(r)
 	if _, ok := m.toolByName(server, tool); !ok {
 		m.notice = tool + " is not in the server's tool list any more; its form cannot be opened"
@@ -640,7 +646,10 @@ func (m *model) histRow(r histRef, selected bool, width int) string {
 		if o.recorded || o.mocked {
 			mark = "▶ "
 		}
-		if m.several() && o.server != "" {
+		if o.isTapped() {
+			mark = "⇄ " // the host's, through a tap
+		}
+		if (m.several() || o.isTapped()) && o.server != "" {
 			name = o.server + "/" + name
 		}
 	} else {

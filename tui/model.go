@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -238,6 +239,8 @@ type model struct {
 	send        func(tea.Msg)
 	pump        *pump
 	closeMu     sync.Mutex
+	tap         *tapState // the attached tap (attach.go), nil when none
+	tapStream   io.Closer // its stream, closed with the session (under closeMu)
 	lastCall    time.Duration
 	// startNotice is said at the start (config entries left out) and again when the
 	// first server connects, which clears the notice of a one-server screen.
@@ -274,6 +277,7 @@ func newModel(opts Options) *model {
 	if opts.Browse != nil {
 		m.loadRecording(opts.Browse)
 	}
+	m.attachStart()
 	return m
 }
 
@@ -401,7 +405,7 @@ func loggerPrefix(l string) string {
 }
 
 func (m *model) onWire(events []wire.Event, servers []string) {
-	if m.several() {
+	if m.labelled() {
 		m.traffic.addFrom(events, servers)
 	} else {
 		m.traffic.add(events)
@@ -411,7 +415,7 @@ func (m *model) onWire(events []wire.Event, servers []string) {
 			continue
 		}
 		line := safeText(string(e.Data))
-		if i < len(servers) && m.several() {
+		if i < len(servers) && m.labelled() {
 			m.stderr.addFrom(padName(servers[i], m.nameWidth())+" │ "+line, servers[i])
 			continue
 		}
@@ -421,7 +425,7 @@ func (m *model) onWire(events []wire.Event, servers []string) {
 }
 
 func (m *model) onLogs(logs []logEntry) {
-	several, width := m.several(), m.nameWidth()
+	several, width := m.labelled(), m.nameWidth()
 	var from []string
 	for _, l := range logs {
 		if several && l.server != "" {
@@ -1178,6 +1182,8 @@ func (m *model) resultKeys() keyTable {
 	cancel := bind(k.Cancel, m.cancelCurrent).unless(func() string {
 		if o := m.current; o == nil || !o.running {
 			return "no call is running"
+		} else if o.isTapped() {
+			return "the host's call, through a tap: read-only"
 		}
 		return ""
 	})
@@ -1705,7 +1711,9 @@ func (m *model) resultView(width, height int) string {
 	if o.running {
 		ran := time.Since(o.started)
 		hint := "  x cancels"
-		if ran > 5*time.Second {
+		if o.isTapped() {
+			hint = "  ⇄ the host's call through " + safe(o.server) + ": read-only"
+		} else if ran > 5*time.Second {
 			hint += " · ctrl+r restarts the server if it hangs"
 		}
 		s := m.spinner.View() + " " + safe(o.heading()) + " running " + ran.Round(100*time.Millisecond).String() + m.st.muted.Render(hint)
@@ -1773,6 +1781,9 @@ func (m *model) statusBar(width int) string {
 	}
 	if m.opts.Recording != "" {
 		parts = append(parts, st.err.Render("● REC ")+st.muted.Render(filepath.Base(m.opts.Recording)))
+	}
+	if t := m.tapStatus(st); t != "" {
+		parts = append(parts, t)
 	}
 	if m.opts.Browse != nil {
 		// Not a live server: everything here comes from a file, and new calls are

@@ -170,6 +170,8 @@ func resultDoc(st styles, o *outcome, width int) *doc {
 		head += st.warn.Render("  (late: arrived after you cancelled)")
 	}
 	switch {
+	case o.isTapped():
+		head += st.warn.Render("  ⇄ the host's call through " + safe(o.server) + ": read-only (History: e tries it on mcpscope's own session)")
 	case o.recorded:
 		head += st.warn.Render("  ▶ recorded: this call and its answer come from the recording")
 	case o.mocked:

@@ -221,6 +221,9 @@ func (m *model) nameWidth() int {
 	for _, s := range m.servers {
 		w = max(w, len(s.name))
 	}
+	if m.tap != nil {
+		w = max(w, len(m.tap.label)) // its lines are named too (labelled)
+	}
 	return min(w, 16)
 }
 
@@ -271,6 +274,10 @@ func (m *model) onServerFilterKey() tea.Cmd {
 // several reports whether the session holds more than one server (tools are then
 // shown as server/tool, under server headers).
 func (m *model) several() bool { return len(m.servers) > 1 }
+
+// labelled reports whether Traffic, Logs and Stderr name each line's server: with
+// several servers, and beside an attached tap (whose lines are "tap:NAME"'s).
+func (m *model) labelled() bool { return m.several() || m.tap != nil }
 
 // connect starts the workbench with the session's servers; once started, it
 // restarts the current server.
@@ -348,7 +355,7 @@ func (m *model) connect() tea.Cmd {
 		}
 	}
 	wb := m.wb
-	return tea.Batch(m.openHistories(), func() tea.Msg {
+	return tea.Batch(m.openHistories(), m.followTap(), func() tea.Msg {
 		var errs []string
 		for _, sp := range specs {
 			if err := wb.Add(sp); err != nil {
@@ -683,7 +690,7 @@ func (m *model) onTools(msg toolsMsg) tea.Cmd {
 		m.notice = "tool list: " + strings.Join(msg.list.Problems, "; ")
 	}
 	m.syncForm()
-	rerun := m.rerunAfterLogin()
+	rerun := tea.Batch(m.rerunAfterLogin(), m.retryWhenListed())
 	if m.several() || m.tab == tabServers {
 		// Resources and prompts are counted once the tools are on screen (they do not
 		// hold up the first screen). One server: when the Servers tab is opened, so
@@ -733,6 +740,9 @@ func (m *model) closeSession() {
 	}
 	if m.bench.cancel != nil {
 		m.bench.cancel() // a bench holds its server's session until it ends
+	}
+	if m.tapStream != nil {
+		_ = m.tapStream.Close() // the tap's reader ends
 	}
 	defer m.closeSpools()
 	m.asks.shutdown() // dialogs still open give up: closing waits for their handlers

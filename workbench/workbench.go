@@ -48,6 +48,10 @@ type Spec struct {
 	// without running anything. Target may then be empty. It is kept in the session
 	// rather than left out so that the user sees it and why, as --inspect shows it.
 	Unusable error
+	// Idle adds the server without starting it: it waits idle until its first
+	// request connects it (mcpscope attach's own session to a tapped server, which
+	// must not start a second copy of the user's server just because someone watches).
+	Idle bool
 }
 
 // State is a server's state.
@@ -351,7 +355,11 @@ func (w *Workbench) Add(spec Spec) error {
 	}
 	w.emitLocked(Event{Server: spec.Name, Kind: EventAdded, Text: describe(spec)})
 	w.startWatchLocked(s) // before the start: see startWatchLocked
-	w.startLocked(s, oldSess, "")
+	if spec.Idle && oldSess == nil {
+		w.setStatusLocked(s, Status{State: StateIdle, Reason: "not started yet; the first request connects it"})
+	} else {
+		w.startLocked(s, oldSess, "")
+	}
 	if w.afterStart != nil {
 		w.afterStart(spec.Name)
 	}

@@ -26,7 +26,7 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // cannot lose one unnoticed.
 var everyCommand = []string{"inspect", "call", "diff", "lint", "pin", "check", "bench", "resources", "templates", "prompts", "prompt", "read",
 	"complete", "skills", "skill", "tasks", "ping", "replay", "serve", "open", "export", "host", "servers", "auth",
-	"completion", "version", "help"}
+	"taps", "attach", "completion", "version", "help"}
 
 // The top-level usage lists every command (it never named diff).
 func TestTopLevelHelpListsEveryCommand(t *testing.T) {

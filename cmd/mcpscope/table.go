@@ -220,6 +220,16 @@ kept when one matches (the rest of the file stays as it is now), else from the c
 line the wrapped entry keeps after "--".`,
 					run: runTapUnwrap, complete: "server"},
 			}},
+		{name: "taps", args: "[--format table|json]", summary: "list the live and finished taps",
+			long:  "Lists the taps (mcpscope tap): live ones with their pid, finished ones with the recording\nthey left. A tap whose process died without closing is listed as crashed.",
+			exits: exitsPlain, run: runTaps, formats: []string{"table", "json"}},
+		{name: "attach", args: "[NAME] [--theme THEME] [--keep SIZE]", summary: "watch a tap's session live in the workbench (read-only)",
+			long: `Opens a tap's session in the workbench, read-only: the host's requests and the server's
+answers in Traffic, its calls in History and Result, Logs and Stderr, live as they come.
+Without NAME: the only live tap, or a list to choose from. A finished tap opens as its
+recording. e on a tapped call in History opens the tool's form with the host's
+arguments on mcpscope's own session to the same server (asked first; started only then).`,
+			exits: exitsPlain, run: runAttach},
 		{name: "host", args: "[--tools FILE [--demo] | --conformance] [--framing ndjson|content-length]", summary: "the bundled tool host, an MCP server",
 			more:  []string{"host --http [ADDR] [--allow-remote] [--tools FILE [--demo] | --conformance]"},
 			long:  "Serves mcpscope's bundled MCP server: demo tools, resources and prompts, or the tools\nof a tool file (watched: an edit reloads it). --conformance adds the fixtures the official\nconformance suite's server scenarios call (conformance server --url http://ADDR/mcp).",
