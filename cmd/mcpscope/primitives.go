@@ -536,6 +536,10 @@ func runSkill(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	warnProblems(stderr, loaded.Problems)
+	if skill.Dynamic && !p.s.HasDirectoryRead() {
+		fmt.Fprintln(stderr, "mcpscope: the skill's files are \"dynamic\" and the server does not declare directoryRead (resources/directory/read): only SKILL.md was read")
+	}
 	if p.c.format == inspect.FormatJSON {
 		files := []map[string]any{}
 		for _, f := range append([]client.SkillFileContent{loaded.SkillMD}, loaded.Files...) {
@@ -553,6 +557,9 @@ func runSkill(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		check := "digest and size match"
 		if f.File.Digest == "" {
 			check = "not listed (dynamic): unchecked"
+			if f.File.Unlisted {
+				check = "dynamic, found by resources/directory/read: unchecked"
+			}
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\n", termsafe.Line(f.File.URI), len(f.Data), check)
 	}
