@@ -133,7 +133,7 @@ func New(opts Options) (*Host, error) {
 		sopts.Capabilities.Extensions = map[string]any{skillsExtension: map[string]any{"directoryRead": true}, tasksExt: map[string]any{}}
 	}
 	h.server = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "mcpscope bundled host", Version: opts.Version}, sopts)
-	h.server.AddReceivingMiddleware(versionGuard)
+	h.server.AddReceivingMiddleware(versionGuard, h.echoTrace)
 
 	if opts.Demo {
 		h.demo = newDemoState()
