@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -39,5 +40,19 @@ func TestSkillDynamicFilesFromDirectoryRead(t *testing.T) {
 	}
 	if len(out.Files) != 4 || got["skill://release-notes/templates/examples/minor.md"] != "## 1.4.0\n\n- The list view keeps its place on refresh (ana)\n" {
 		t.Errorf("files = %+v, want SKILL.md and the three files under it, read", out.Files)
+	}
+}
+
+// A dynamic skill whose directories list a file of another skill and themselves
+// again: the walk reads neither, names both, and reads what is inside the skill.
+func TestSkillDynamicWalkStaysInTheSkill(t *testing.T) {
+	t.Parallel()
+	r := fake(t, "skill-dirs", "skill", "wander")
+	expect(t, r, 0, []string{"skill://wander/sub/ok.md  3     dynamic, found by resources/directory/read: unchecked"}, []string{
+		`skill://wander lists "skill://other/secret.txt", which is outside the skill's directory; not followed`,
+		`skill://wander/sub lists the directory "skill://wander/sub" again; not followed`,
+	})
+	if strings.Contains(r.stdout, "secret") {
+		t.Errorf("a file outside the skill was read or listed:\n%s", r.stdout)
 	}
 }
