@@ -165,7 +165,13 @@ func (h *Host) addPrimitives() {
 	for _, k := range demoSkills {
 		for _, f := range k.files {
 			uri, f := skillURI(k.name, f.path), f
-			s.AddResource(&mcp.Resource{URI: uri, Name: k.name + "/" + f.path, MIMEType: f.mime, Size: int64(len(f.text))},
+			r := &mcp.Resource{URI: uri, Name: k.name + "/" + f.path, MIMEType: f.mime, Size: int64(len(f.text))}
+			if f.path == "SKILL.md" {
+				// SEP-2640: SKILL.md's resource takes its name and description from
+				// the frontmatter (conformance's sep-2640-skills-manifest warns otherwise).
+				r.Name, r.Description = k.name, k.description
+			}
+			s.AddResource(r,
 				func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 					return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: f.mime, Text: f.text}}}, nil
 				})
