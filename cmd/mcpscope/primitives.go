@@ -545,7 +545,7 @@ func runSkill(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		for _, f := range append([]client.SkillFileContent{loaded.SkillMD}, loaded.Files...) {
 			files = append(files, map[string]any{"uri": f.File.URI, "digest": f.File.Digest, "size": f.File.Size, "verified": f.File.Digest != "", "text": f.Text})
 		}
-		return p.json(map[string]any{"formatVersion": inspect.FormatVersion, "skill": inspect.Skills([]client.Skill{*skill})[0], "files": files, "problems": nonNil(skill.Problems)})
+		return p.json(map[string]any{"formatVersion": inspect.FormatVersion, "skill": inspect.Skills([]client.Skill{*skill})[0], "files": files, "problems": nonNil(append(append([]string(nil), skill.Problems...), loaded.Problems...))})
 	}
 	io.WriteString(p.out, loaded.SkillMD.Text)
 	if !strings.HasSuffix(loaded.SkillMD.Text, "\n") {

@@ -55,4 +55,7 @@ func TestSkillDynamicWalkStaysInTheSkill(t *testing.T) {
 	if strings.Contains(r.stdout, "secret") {
 		t.Errorf("a file outside the skill was read or listed:\n%s", r.stdout)
 	}
+	// In JSON the walk's problems are the document's.
+	r = fake(t, "skill-dirs", "skill", "wander", "--format", "json")
+	expect(t, r, 0, []string{`"problems": [`, `outside the skill's directory; not followed`}, nil)
 }
