@@ -124,6 +124,7 @@ func (s *Session) newHTTPTap(target Target) (*wire.HTTPTap, error) {
 		Secrets:       append(append([]string(nil), target.Secrets...), s.opts.Secrets...),
 		MaxBody:       s.opts.MaxFrame,
 		HeaderTimeout: headerTimeout,
+		Meta:          s.opts.requestMeta(),
 		// Credentials go to the target's origin only (a redirect or a legacy
 		// endpoint elsewhere is refused, or followed without them).
 		Origin:           wire.Origin(u),

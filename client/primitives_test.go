@@ -120,7 +120,7 @@ func TestHostSkills(t *testing.T) {
 		t.Fatalf("the host does not declare the skills extension: %s", s.Info().Capabilities)
 	}
 	list, err := s.Skills(ctx(t))
-	if err != nil || len(list.Items) != 2 || len(list.Problems) != 0 {
+	if err != nil || len(list.Items) != 3 || len(list.Problems) != 0 {
 		t.Fatalf("skills = %+v, %v", list, err)
 	}
 	if _, ok := rec.find(wire.KindMessage, `"resources/read"`); ok {
@@ -131,7 +131,11 @@ func TestHostSkills(t *testing.T) {
 		if err != nil {
 			t.Fatalf("load %s: %v", k.URI, err)
 		}
-		if !strings.Contains(ls.SkillMD.Text, "name: "+k.Name) || len(ls.Files) != 1 {
+		want := 1 // the file each static skill lists beside SKILL.md
+		if k.Dynamic {
+			want = 3 // found by resources/directory/read (TestHostSkillDirectories)
+		}
+		if !strings.Contains(ls.SkillMD.Text, "name: "+k.Name) || len(ls.Files) != want {
 			t.Fatalf("loaded %s = %+v", k.URI, ls)
 		}
 	}

@@ -84,6 +84,9 @@ type Options struct {
 	Auth func(target Target, note func(string), secret func(string)) wire.Authorizer
 	// Tap receives every wire event. One is made when nil.
 	Tap *wire.Tap
+	// TraceParent and TraceState (W3C trace context, SEP-414) go into params._meta
+	// of every request sent, on the wire (wire.RequestMeta); "" sends none.
+	TraceParent, TraceState string
 	// OnToolsChanged is called on notifications/tools/list_changed.
 	OnToolsChanged func()
 	// OnLog is called for notifications/message.
@@ -252,7 +255,7 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 			Argv: target.Argv, Env: append(append([]string(nil), target.Env...), opts.Env...), Dir: dir,
 			Framing: opts.Framing, Repair: opts.Repair, Grace: opts.Grace,
 			ProbeTimeout: opts.ProbeTimeout, NoDiscoverProbe: opts.Protocol != "",
-			MaxFrame: opts.MaxFrame, Tap: opts.Tap,
+			MaxFrame: opts.MaxFrame, Tap: opts.Tap, Meta: opts.requestMeta(),
 		})
 	}
 	// Progress is taken from the wire, not from the SDK's handler: the SDK runs
@@ -890,6 +893,18 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 // content: shown, it read as "(no content)"). Other ends of a round trip keep the
 // interim answer, so that a caller can say which input was asked for.
 var errSamplingRejectedRoundTrip = fmt.Errorf("%w: the server asked for a model reply (input_required) and the request was not retried, so the server got no reply (2026-07-28 has no way to send a rejection)", ErrSamplingRejected)
+
+// requestMeta is what every request carries in params._meta (the trace context).
+func (o Options) requestMeta() wire.RequestMeta {
+	m := wire.RequestMeta{}
+	if o.TraceParent != "" {
+		m["traceparent"] = o.TraceParent
+	}
+	if o.TraceState != "" {
+		m["tracestate"] = o.TraceState
+	}
+	return m
+}
 
 // Raw sends a hand-written request and returns the raw response message. On a
 // 2026-07-28 session the required _meta members are added when params lack them.

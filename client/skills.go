@@ -29,11 +29,14 @@ type Skill struct {
 	Problems    []string
 }
 
-// SkillFile is one file of a skill as the listing gave it.
+// SkillFile is one file of a skill as the listing gave it, or, for a skill listed as
+// "dynamic", as resources/directory/read enumerated it (Unlisted: no digest, and a
+// size that is only the directory's word, so there is nothing to check it against).
 type SkillFile struct {
-	URI    string `json:"uri"`
-	Digest string `json:"digest"`
-	Size   int64  `json:"size"`
+	URI      string `json:"uri"`
+	Digest   string `json:"digest"`
+	Size     int64  `json:"size"`
+	Unlisted bool   `json:"-"`
 }
 
 // Description is frontmatter.description.
@@ -186,8 +189,14 @@ func (s *Session) LoadSkill(ctx context.Context, k Skill) (*LoadedSkill, error) 
 		return nil, err
 	}
 	ls.SkillMD = md
-	for i := range k.Files {
-		f := k.Files[i]
+	files := k.Files
+	if k.Dynamic && s.HasDirectoryRead() {
+		if files, ls.Problems, err = s.SkillFiles(ctx, k); err != nil {
+			return ls, err
+		}
+	}
+	for i := range files {
+		f := files[i]
 		if f.URI == k.URI {
 			continue
 		}
@@ -258,6 +267,11 @@ func (s *Session) readSkillFile(ctx context.Context, uri string, entry *SkillFil
 		return out, nil
 	}
 	out.File = *entry
+	if entry.Unlisted {
+		// A dynamic skill's file: the listing gave no digest or size to check.
+		out.File.Size = int64(len(data))
+		return out, nil
+	}
 	if int64(len(data)) != entry.Size {
 		return SkillFileContent{}, &VerifyError{URI: uri, Reason: fmt.Sprintf("it is %d bytes, the listing says %d", len(data), entry.Size)}
 	}

@@ -129,10 +129,11 @@ func New(opts Options) (*Host, error) {
 		sopts.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
 		sopts.Capabilities.Resources = &mcp.ResourceCapabilities{Subscribe: true, ListChanged: true}
 		sopts.Capabilities.Prompts = &mcp.PromptCapabilities{}
-		sopts.Capabilities.Extensions = map[string]any{skillsExtension: map[string]any{}, tasksExt: map[string]any{}}
+		// directoryRead: the host answers resources/directory/read (skilldirs.go).
+		sopts.Capabilities.Extensions = map[string]any{skillsExtension: map[string]any{"directoryRead": true}, tasksExt: map[string]any{}}
 	}
 	h.server = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "mcpscope bundled host", Version: opts.Version}, sopts)
-	h.server.AddReceivingMiddleware(versionGuard)
+	h.server.AddReceivingMiddleware(versionGuard, h.echoTrace)
 
 	if opts.Demo {
 		h.demo = newDemoState()

@@ -44,6 +44,9 @@ type skillFile struct {
 type demoSkill struct {
 	name, description string
 	files             []skillFile // SKILL.md first
+	// dynamic: skills/list says "dynamic" instead of the files, which a client
+	// enumerates with resources/directory/read (skilldirs.go).
+	dynamic bool
 }
 
 var demoSkills = []demoSkill{
@@ -55,6 +58,7 @@ var demoSkills = []demoSkill{
 		{path: "SKILL.md", mime: "text/markdown", text: "---\nname: colour-names\ndescription: Names a colour from its hex code\n---\n\n# Colour names\n\nLook the code up in `reference/colours.md`, or read mcpscope://demo/colors/{name}.\n"},
 		{path: "reference/colours.md", mime: "text/markdown", text: "| name | hex |\n| --- | --- |\n| red | #FF0000 |\n| teal | #008080 |\n| gold | #FFD700 |\n"},
 	}},
+	releaseNotesSkill,
 }
 
 func skillURI(skill, path string) string { return "skill://" + skill + "/" + path }
@@ -73,14 +77,20 @@ type skillFileEntry struct {
 type skillEntry struct {
 	URI         string            `json:"uri"`
 	Frontmatter map[string]string `json:"frontmatter"`
-	Resources   []skillFileEntry  `json:"resources"`
+	Resources   any               `json:"resources"` // []skillFileEntry, or "dynamic"
 }
 
 func (k demoSkill) entry() skillEntry {
 	e := skillEntry{URI: skillURI(k.name, "SKILL.md"), Frontmatter: map[string]string{"name": k.name, "description": k.description}}
-	for _, f := range k.files {
-		e.Resources = append(e.Resources, skillFileEntry{URI: skillURI(k.name, f.path), Digest: digest(f.text), Size: len(f.text)})
+	if k.dynamic {
+		e.Resources = "dynamic"
+		return e
 	}
+	var files []skillFileEntry
+	for _, f := range k.files {
+		files = append(files, skillFileEntry{URI: skillURI(k.name, f.path), Digest: digest(f.text), Size: len(f.text)})
+	}
+	e.Resources = files
 	return e
 }
 
@@ -155,7 +165,13 @@ func (h *Host) addPrimitives() {
 	for _, k := range demoSkills {
 		for _, f := range k.files {
 			uri, f := skillURI(k.name, f.path), f
-			s.AddResource(&mcp.Resource{URI: uri, Name: k.name + "/" + f.path, MIMEType: f.mime, Size: int64(len(f.text))},
+			r := &mcp.Resource{URI: uri, Name: k.name + "/" + f.path, MIMEType: f.mime, Size: int64(len(f.text))}
+			if f.path == "SKILL.md" {
+				// SEP-2640: SKILL.md's resource takes its name and description from
+				// the frontmatter (conformance's sep-2640-skills-manifest warns otherwise).
+				r.Name, r.Description = k.name, k.description
+			}
+			s.AddResource(r,
 				func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 					return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: f.mime, Text: f.text}}}, nil
 				})
@@ -180,6 +196,7 @@ func (h *Host) addPrimitives() {
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("no skill %q", uri)}
 	})
+	h.addSkillDirectories()
 
 	mcp.AddTool(s, &mcp.Tool{
 		Name: "sample", Title: "Ask the client's model",

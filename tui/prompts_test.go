@@ -265,8 +265,8 @@ func TestPromptsAndSkillsOfSeveralServers(t *testing.T) {
 	h.typeText("skills")
 	h.press("enter")
 	h.until("both servers' skills", screenHas(h, "▾ host", "▾ fake", "hello-world", "tampered"))
-	// The first row is host's first skill; fake's come after host's two.
-	h.press("g", "down", "down", "down", "enter")
+	// The first row is host's first skill; fake's come after host's three.
+	h.press("g", "down", "down", "down", "down", "enter")
 	h.until("fake's tampered skill opened", screenHas(h, "skill://tampered/SKILL.md", "✓ size and digest match"))
 	h.until("the traffic so far", h.caughtUp)
 	if n := sentWith(h.m, "resources/read", "skill://tampered/SKILL.md"); n != 1 {

@@ -49,12 +49,15 @@ type skillRow struct {
 	file   int
 }
 
-// skillOpen is a skill whose SKILL.md was asked for.
+// skillOpen is a skill whose SKILL.md was asked for. A skill listed as "dynamic"
+// has its files found when it is opened (resources/directory/read), kept here.
 type skillOpen struct {
 	loading  bool
 	expanded bool
 	md       *client.SkillFileContent
 	err      error
+	found    []client.SkillFile // a dynamic skill's files (SKILL.md among them)
+	dirNote  string             // why a dynamic skill's files are not all there
 }
 
 // skillShown is a file read (SKILL.md or another), shown below the list.
@@ -92,6 +95,10 @@ type (
 		open  *skillOpen // set when the file is the skill's SKILL.md
 		c     client.SkillFileContent
 		err   error
+		// A dynamic skill opened: the files its directories hold, and why they may
+		// not all be there (a walk's problems, a failed read, no directoryRead).
+		found   []client.SkillFile
+		dirNote string
 	}
 )
 
@@ -192,7 +199,7 @@ func (v *skillsView) rebuild(m *model) {
 		for i, k := range l.items {
 			v.rows = append(v.rows, skillRow{server: s.name, skill: i, file: -1})
 			if o := v.opened[openKey(s.name, k.URI)]; o != nil && o.expanded {
-				for j, f := range k.Files {
+				for j, f := range v.filesOf(s.name, k) {
 					if f.URI != k.URI {
 						v.rows = append(v.rows, skillRow{server: s.name, skill: i, file: j})
 					}
@@ -209,6 +216,18 @@ func (v *skillsView) rebuild(m *model) {
 	if v.cursor < len(v.rows) && v.rows[v.cursor].skill < 0 && v.cursor+1 < len(v.rows) {
 		v.cursor++
 	}
+}
+
+// filesOf is a skill's files: the listing's, or, for a dynamic skill, those found
+// in its directories when it was opened.
+func (v *skillsView) filesOf(server string, k client.Skill) []client.SkillFile {
+	if !k.Dynamic {
+		return k.Files
+	}
+	if o := v.opened[openKey(server, k.URI)]; o != nil {
+		return o.found
+	}
+	return nil
 }
 
 func (v *skillsView) skillAt(r skillRow) (client.Skill, bool) {
@@ -284,7 +303,7 @@ func (m *model) openSkillRow(r skillRow) tea.Cmd {
 	}
 	wb, server := m.wb, r.server
 	if r.file >= 0 {
-		f := k.Files[r.file]
+		f := v.filesOf(server, k)[r.file]
 		sh := &skillShown{server: server, file: f, loading: true}
 		v.shown = sh
 		return sessionCmd(wb, server, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
@@ -308,10 +327,27 @@ func (m *model) openSkillRow(r skillRow) tea.Cmd {
 	v.shown = sh
 	return sessionCmd(wb, server, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
 		c, err := sess.OpenSkill(ctx, k)
-		return skillReadMsg{shown: sh, open: o, c: c, err: err}
+		msg := skillReadMsg{shown: sh, open: o, c: c, err: err}
+		if err == nil && k.Dynamic {
+			msg.found, msg.dirNote = dynamicFiles(ctx, sess, k)
+		}
+		return msg
 	}, func(err error) tea.Msg {
 		return skillReadMsg{shown: sh, open: o, err: err}
 	})
+}
+
+// dynamicFiles finds a dynamic skill's files (in the command that opens it), and
+// says why some may be missing.
+func dynamicFiles(ctx context.Context, sess *client.Session, k client.Skill) ([]client.SkillFile, string) {
+	if !sess.HasDirectoryRead() {
+		return nil, "the server lists this skill's files as \"dynamic\" and does not declare directoryRead: only SKILL.md can be read"
+	}
+	files, problems, err := sess.SkillFiles(ctx, k)
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	return files, strings.Join(problems, "; ")
 }
 
 // mdEntry is the listing's entry for the skill's SKILL.md (its URI alone when the
@@ -337,6 +373,10 @@ func (m *model) onSkillRead(msg skillReadMsg) tea.Cmd {
 		if msg.err == nil {
 			c := msg.c
 			o.md, o.expanded = &c, true
+			o.found, o.dirNote = msg.found, msg.dirNote
+			if o.dirNote != "" && v.shown == sh {
+				m.notice = safe(o.dirNote)
+			}
 		}
 		v.rebuild(m)
 	}
@@ -388,7 +428,7 @@ func (m *model) skillsView(width, height int) string {
 		lines = append(lines, m.shownView(sh, width, room))
 	} else if v.cursor < len(v.rows) {
 		if k, ok := v.skillAt(v.rows[v.cursor]); ok {
-			d := skillDetail(st, k, width)
+			d := skillDetail(st, k, v.opened[openKey(v.rows[v.cursor].server, k.URI)], width)
 			lines = append(lines, d[:min(len(d), room)]...)
 		}
 	}
@@ -402,7 +442,7 @@ func (v *skillsView) rowLine(st styles, r skillRow, selected bool, width int) st
 	k, _ := v.skillAt(r)
 	var line string
 	if r.file >= 0 {
-		f := k.Files[r.file]
+		f := v.filesOf(r.server, k)[r.file]
 		rel := strings.TrimPrefix(f.URI, strings.TrimSuffix(k.URI, "SKILL.md"))
 		line = "    " + safe(rel) + st.muted.Render("  "+sizeWord(f.Size))
 	} else {
@@ -443,7 +483,7 @@ func sizeWord(n int64) string {
 
 // skillDetail is a skill as listed: its URI, its frontmatter, its files and what
 // is wrong with the entry. Nothing here was read from the skill itself.
-func skillDetail(st styles, k client.Skill, width int) []string {
+func skillDetail(st styles, k client.Skill, o *skillOpen, width int) []string {
 	out := []string{st.title.Render(safe(k.Name)) + st.muted.Render("  "+safe(k.URI))}
 	out = append(out, st.accent.Render("frontmatter"))
 	var fm map[string]json.RawMessage
@@ -465,7 +505,18 @@ func skillDetail(st styles, k client.Skill, width int) []string {
 		out = append(out, st.muted.Render("(none)"))
 	}
 	if k.Dynamic {
-		out = append(out, st.accent.Render("files")+st.muted.Render("  dynamic: the server lists none"))
+		switch {
+		case o == nil || o.md == nil:
+			out = append(out, st.accent.Render("files")+st.muted.Render("  dynamic: the server lists none; enter reads SKILL.md and finds them (resources/directory/read)"))
+		default:
+			out = append(out, st.accent.Render(fmt.Sprintf("files (%d)", len(o.found)))+st.muted.Render("  dynamic: found by resources/directory/read, no digest to check"))
+			for _, f := range o.found {
+				out = append(out, truncate("  "+safe(f.URI)+st.muted.Render("  "+sizeWord(f.Size)), width))
+			}
+		}
+		if o != nil && o.dirNote != "" {
+			out = append(out, st.warn.Render(truncate("⚠ "+safe(o.dirNote), width)))
+		}
 	} else {
 		out = append(out, st.accent.Render(fmt.Sprintf("files (%d)", len(k.Files)))+st.muted.Render("  enter reads SKILL.md and lists them"))
 		for _, f := range k.Files {
@@ -508,6 +559,9 @@ func (m *model) shownView(sh *skillShown, width, height int) string {
 		ok := "✓ size and digest match the listing"
 		if sh.file.Digest == "" {
 			ok = "(the listing gave no digest to check)"
+			if sh.file.Unlisted {
+				ok = "(dynamic: no digest to check)"
+			}
 		}
 		d.add(head+"  "+st.ok.Render(ok), "")
 		d.addText(st, sh.text)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -27,7 +28,25 @@ func summarize(e wire.Event) string {
 	if e.Stray {
 		return "stray " + summarizeEvent(e) + " (answers no request in flight)"
 	}
-	return summarizeEvent(e)
+	return summarizeEvent(e) + traceBadge(e)
+}
+
+// traceW3C is a version-00 W3C traceparent; its second field is the trace id.
+var traceW3C = regexp.MustCompile(`^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$`)
+
+// traceBadge names the trace a server's message carries (params._meta.traceparent,
+// SEP-414, read by the wire layer into the head): its trace id, which is what a
+// tracing backend is searched by. What mcpscope sends (--traceparent) is not badged:
+// every sent request would carry it. The value is the server's: only a well-formed
+// one is shown; the frame's detail has it whatever it is.
+func traceBadge(e wire.Event) string {
+	if e.Dir != wire.Recv || e.TraceParent == "" {
+		return ""
+	}
+	if m := traceW3C.FindStringSubmatch(e.TraceParent); m != nil {
+		return "  ⌁ trace " + m[1]
+	}
+	return "  ⌁ traceparent (not W3C)"
 }
 
 func summarizeEvent(e wire.Event) string {

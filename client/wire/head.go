@@ -52,6 +52,9 @@ type Head struct {
 	Name string
 	// ErrorCode is the error's code (ShapeError).
 	ErrorCode int64
+	// TraceParent is a request's or a notification's params._meta.traceparent when it
+	// is a string (W3C trace context, SEP-414), as the frame has it: untrusted.
+	TraceParent string
 }
 
 // ParseHead reads the head of one message or batch that did not come through a
@@ -87,9 +90,10 @@ func (env envelope) head() Head {
 	switch {
 	case env.Method && h.ID != "":
 		h.Shape = ShapeRequest
-		h.Name = env.paramsName()
+		h.Name, h.TraceParent = env.paramsHead()
 	case env.Method:
 		h.Shape = ShapeNotification
+		_, h.TraceParent = env.paramsHead()
 	case env.Error != nil:
 		h.Shape = ShapeError
 		h.ErrorCode = errorCode(env.Error)
@@ -99,22 +103,29 @@ func (env envelope) head() Head {
 	return h
 }
 
-// paramsName is a request's params.name when it is a string. params was validated
-// with the message, so its members are walked without checking them again (a big
-// argument is skipped at memchr speed).
-func (env envelope) paramsName() string {
+// paramsHead is params.name and params._meta.traceparent, each when it is a
+// string, in one walk. params was validated with the message, so its members are
+// walked without checking them again (a big argument is skipped at memchr speed).
+func (env envelope) paramsHead() (name, traceparent string) {
 	if len(env.Params) == 0 || env.Params[0] != '{' {
-		return ""
+		return "", ""
 	}
-	var name string
 	jsonscan.MembersTrusted(env.Params, func(key, value []byte) bool {
-		if jsonscan.KeyIs(key, "name") {
+		switch {
+		case jsonscan.KeyIs(key, "name"):
 			name, _ = jsonscan.String(value)
-			return false
+		case jsonscan.KeyIs(key, "_meta") && len(value) > 0 && value[0] == '{':
+			jsonscan.MembersTrusted(value, func(k, v []byte) bool {
+				if jsonscan.KeyIs(k, "traceparent") {
+					traceparent, _ = jsonscan.String(v)
+					return false
+				}
+				return true
+			})
 		}
 		return true
 	})
-	return name
+	return name, traceparent
 }
 
 // errorCode is an error object's code (0 when it has none that is an integer).

@@ -9,6 +9,9 @@ func TestParseHead(t *testing.T) {
 	}{
 		{`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"arguments":{"x":"}"},"name":"big"}}`, Head{Shape: ShapeRequest, ID: "4", Method: "tools/call", Name: "big"}},
 		{`{"jsonrpc":"2.0","method":"notifications/progress","params":{"name":"not a request"}}`, Head{Shape: ShapeNotification, Method: "notifications/progress"}},
+		{`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","_meta":{"x":{"traceparent":"no"},"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}}}`,
+			Head{Shape: ShapeNotification, Method: "notifications/message", TraceParent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}},
+		{`{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"_meta":{"traceparent":"00-a"},"name":"n"}}`, Head{Shape: ShapeRequest, ID: "9", Method: "sampling/createMessage", Name: "n", TraceParent: "00-a"}},
 		{`{"jsonrpc":"2.0","id":"a","result":{"content":[]}}`, Head{Shape: ShapeResult, ID: `"a"`}},
 		{`{"jsonrpc":"2.0","id":7,"error":{"message":"x","code":-32042,"data":{}}}`, Head{Shape: ShapeError, ID: "7", ErrorCode: -32042}},
 		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}}`, Head{Shape: ShapeError, ID: "null", ErrorCode: -32700}},

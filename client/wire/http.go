@@ -98,6 +98,8 @@ type HTTPOptions struct {
 	// streams the SDK opens on its own). A standalone GET stream that times out is
 	// answered with a synthetic 405, so the session goes on without it. 0: no bound.
 	HeaderTimeout time.Duration
+	// Meta goes into params._meta of every request sent (meta.go).
+	Meta RequestMeta
 }
 
 // HTTPTap is an http.RoundTripper that turns every request and response into events,
@@ -516,6 +518,9 @@ func (t *HTTPTap) roundTrip(req *http.Request) (*http.Response, error) {
 		req.Body.Close()
 		if err != nil {
 			return nil, err
+		}
+		if req.Method == http.MethodPost {
+			body = t.opts.Meta.stampBody(body)
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }

@@ -45,6 +45,8 @@ type StdioOptions struct {
 	NoDiscoverProbe bool
 	MaxFrame        int // default DefaultMaxFrame
 	Tap             *Tap
+	// Meta goes into params._meta of every request sent (meta.go).
+	Meta RequestMeta
 }
 
 // Stdio is an mcp.Transport that runs the server command and owns its bytes.
@@ -245,6 +247,11 @@ func (c *StdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // Write implements mcp.Connection.
 func (c *StdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && len(c.opts.Meta) > 0 {
+		r := *req // the SDK's own request stays as it made it
+		r.Params = c.opts.Meta.stamp(r.Params)
+		msg = &r
+	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
@@ -1045,7 +1052,7 @@ func (c *StdioConn) RawCall(ctx context.Context, method string, params json.RawM
 	c.raw[string(key)] = ch
 	c.mu.Unlock()
 	jid, _ := jsonrpc.MakeID(id)
-	req := &jsonrpc.Request{ID: jid, Method: method, Params: params}
+	req := &jsonrpc.Request{ID: jid, Method: method, Params: c.opts.Meta.stamp(params)}
 	data, err := jsonrpc.EncodeMessage(req)
 	if err != nil {
 		return nil, err

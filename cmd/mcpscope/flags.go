@@ -37,6 +37,8 @@ type common struct {
 	naming naming
 	// oauthF: the OAuth login flags (see auth.go).
 	oauthF oauthFlags
+	// traceCtx: --traceparent and --tracestate (see traceparent.go).
+	traceCtx traceFlags
 }
 
 type multiFlag []string
@@ -110,6 +112,7 @@ func (c *common) register(fs *flag.FlagSet, defaultFormat string) {
 	c.registerOAuth(fs)
 	c.registerNaming(fs)
 	registerRecordFlags(fs, c)
+	c.traceCtx.register(fs)
 }
 
 // parse reads flags and positionals in any order up to "--"; what follows "--" is
@@ -183,6 +186,9 @@ func (c *common) options(tap *wire.Tap, stderr io.Writer) (client.Options, error
 		return client.Options{}, err
 	}
 	if err := c.applyOAuth(&opts, stderr); err != nil {
+		return client.Options{}, err
+	}
+	if err := c.traceCtx.apply(&opts, stderr); err != nil {
 		return client.Options{}, err
 	}
 	return opts, nil

@@ -118,6 +118,8 @@ Flags:
   --record FILE|DIR              record the session (JSON Lines); --redact REGEX hides more
   --save-dir DIR                 call: write image, audio and resource blocks here
   --trace                        print every wire event to stderr
+  --traceparent VALUE|new        W3C trace context in every request's _meta (new: a fresh trace,
+                                 printed to stderr); --tracestate S beside it
   --theme auto|dark|light|high-contrast, --no-confirm   the workbench
   --keep SIZE                    workbench: memory for Traffic, Logs and Stderr (default 64MiB)
   --idle-disconnect DURATION     workbench: stop a server idle this long; the next call reconnects it

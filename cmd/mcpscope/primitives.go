@@ -537,12 +537,16 @@ func runSkill(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	warnProblems(stderr, loaded.Problems)
+	if skill.Dynamic && !p.s.HasDirectoryRead() {
+		fmt.Fprintln(stderr, "mcpscope: the skill's files are \"dynamic\" and the server does not declare directoryRead (resources/directory/read): only SKILL.md was read")
+	}
 	if p.c.format == inspect.FormatJSON {
 		files := []map[string]any{}
 		for _, f := range append([]client.SkillFileContent{loaded.SkillMD}, loaded.Files...) {
 			files = append(files, map[string]any{"uri": f.File.URI, "digest": f.File.Digest, "size": f.File.Size, "verified": f.File.Digest != "", "text": f.Text})
 		}
-		return p.json(map[string]any{"formatVersion": inspect.FormatVersion, "skill": inspect.Skills([]client.Skill{*skill})[0], "files": files, "problems": nonNil(skill.Problems)})
+		return p.json(map[string]any{"formatVersion": inspect.FormatVersion, "skill": inspect.Skills([]client.Skill{*skill})[0], "files": files, "problems": nonNil(append(append([]string(nil), skill.Problems...), loaded.Problems...))})
 	}
 	io.WriteString(p.out, loaded.SkillMD.Text)
 	if !strings.HasSuffix(loaded.SkillMD.Text, "\n") {
@@ -554,6 +558,9 @@ func runSkill(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		check := "digest and size match"
 		if f.File.Digest == "" {
 			check = "not listed (dynamic): unchecked"
+			if f.File.Unlisted {
+				check = "dynamic, found by resources/directory/read: unchecked"
+			}
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\n", termsafe.Line(f.File.URI), len(f.Data), check)
 	}

@@ -24,7 +24,7 @@ func TestPrimitiveCommandsOnTheHost(t *testing.T) {
 	expect(t, mcpscope(t, nil, "complete", "--template", "mcpscope://demo/colors/{name}", "name=te"), 0, []string{"teal"}, nil)
 	expect(t, mcpscope(t, nil, "complete", "--prompt", "greet", "language=e", "name=Ada"), 0, []string{"en\nes\n"}, nil)
 	expect(t, mcpscope(t, nil, "complete", "--template", "mcpscope://demo/colors/{name}", "nope"), 2, nil, []string{`has no variable "nope"; it has: name`})
-	expect(t, mcpscope(t, nil, "skills"), 0, []string{"2 skills", "skill://colour-names/SKILL.md", "Names a colour from its hex code"}, nil)
+	expect(t, mcpscope(t, nil, "skills"), 0, []string{"3 skills", "skill://colour-names/SKILL.md", "Names a colour from its hex code"}, nil)
 	expect(t, mcpscope(t, nil, "skill", "hello-world"), 0, []string{"name: hello-world", "skill://hello-world/scripts/hello.sh", "digest and size match"}, nil)
 	expect(t, mcpscope(t, nil, "ping", "--protocol", "2025-11-25"), 0, []string{"pong"}, nil)
 	expect(t, mcpscope(t, nil, "ping"), 0, []string{"pong: server/discover answered in "}, nil)
@@ -65,8 +65,8 @@ func TestPrimitiveCommandsOnTheHost(t *testing.T) {
 			t.Errorf("--inspect JSON %s = %s, want a non-empty array", key, report[key])
 		}
 	}
-	expect(t, mcpscope(t, nil, "--inspect"), 0, []string{"resource templates", "2 prompts", "2 skills", "extensions    io.modelcontextprotocol/skills"}, nil)
-	expect(t, mcpscope(t, nil, "--inspect", "--format", "markdown"), 0, []string{"## Resources (", "## Prompts (2)", "## Skills (2)"}, nil)
+	expect(t, mcpscope(t, nil, "--inspect"), 0, []string{"resource templates", "2 prompts", "3 skills", "extensions    io.modelcontextprotocol/skills"}, nil)
+	expect(t, mcpscope(t, nil, "--inspect", "--format", "markdown"), 0, []string{"## Resources (", "## Prompts (2)", "## Skills (3)"}, nil)
 }
 
 // A server that misbehaves: each failure is one clear message and its exit code.

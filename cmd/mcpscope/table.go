@@ -154,7 +154,7 @@ read-only without --allow-write, before any call), 6 a --fail-on condition held.
 			"Lists the skills the server offers (skills/list, SEP-2640). No skill file is read."+prefix, runSkills),
 		func() *command {
 			c := oneServer("skill", "skill://NAME/SKILL.md | NAME", "load a skill: SKILL.md and its files, each verified",
-				"Loads one skill: its SKILL.md and the files it lists, each checked against its digest,\nsize and frontmatter before anything of it is printed."+prefix, runSkill)
+				"Loads one skill: its SKILL.md and the files it lists, each checked against its digest,\nsize and frontmatter before anything of it is printed. A skill listed as \"dynamic\" has\nits files found with resources/directory/read (when the server declares directoryRead)\nand read unchecked: no listing gives their digests."+prefix, runSkill)
 			c.exits = exitsServer[:len(exitsServer)-1] + ",\n5 a skill file failed its digest, size or frontmatter check."
 			return c
 		}(),

@@ -194,6 +194,9 @@ func (s *server) handle(msg []byte) {
 	if s.skills(req.ID, req, msg) {
 		return // the skills scenario (it also reads the client's answer to its question)
 	}
+	if s.skillDirs(req.ID, req) {
+		return // the skill-dirs scenario (skilldirs.go)
+	}
 	if req.Method == "" {
 		s.completionResponse(msg) // the completion scenario's answers
 		if s.scenario == "asks" {
