@@ -157,6 +157,17 @@ with it. An unmatched request gets a JSON-RPC error listing the recorded ones.`,
 		{name: "open", args: "[--theme THEME] FILE", summary: "browse a recording in the workbench",
 			long:  "Browses a recording in the workbench: its traffic and calls, with the recording served\nas a mock server.",
 			exits: exitsPlain, run: runOpen, complete: "file"},
+		{name: "tap", args: "[--name NAME] [--record FILE|DIR] -- CMD ARGS...", summary: "run a server for a host (Claude, Cursor...), recording what the host sends",
+			long: `A host runs this in place of a server command: it starts the server (ended with the
+tap, even when the host kills it), forwards every byte both ways unchanged (NDJSON or
+Content-Length), passes the server's stderr on, and records the session as a recording
+whose client is the host: replay it against a new build, serve it as a mock, open it.
+The recording goes to --record, or to a dated file in $XDG_STATE_HOME/mcpscope/taps.
+In a host's config: "command": "mcpscope", "args": ["tap", "--", "node", "server.js"].
+Whatever fails in the recording, the forwarding goes on (said once on stderr).`,
+			exits: `Exit codes: the server's exit code (128+N when signal N ended it), 1 the server could
+not be started, 2 usage error.`,
+			run: runTap},
 		{name: "host", args: "[--tools FILE [--demo] | --conformance] [--framing ndjson|content-length]", summary: "the bundled tool host, an MCP server",
 			more:  []string{"host --http [ADDR] [--allow-remote] [--tools FILE [--demo] | --conformance]"},
 			long:  "Serves mcpscope's bundled MCP server: demo tools, resources and prompts, or the tools\nof a tool file (watched: an edit reloads it). --conformance adds the fixtures the official\nconformance suite's server scenarios call (conformance server --url http://ADDR/mcp).",

@@ -1,0 +1,290 @@
+package main_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testutil"
+	"github.com/mcpscope/mcpscope/record"
+)
+
+// tapShell is a server command that runs `mcpscope tap` between two tees, inside the
+// host's own command: what the host wrote (host-sent), what the server read
+// (server-got), what the server wrote (server-sent) and what the host read (host-got)
+// all land in dir, so that a test sees the bytes on both sides of the tap.
+func tapShell(bin, dir string, server ...string) []string {
+	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	inner := fmt.Sprintf("tee %s | %s | tee %s", q(filepath.Join(dir, "server-got")), shellJoin(server), q(filepath.Join(dir, "server-sent")))
+	outer := fmt.Sprintf("tee %s | %s tap --record %s -- sh -c %s | tee %s",
+		q(filepath.Join(dir, "host-sent")), q(bin), q(filepath.Join(dir, "tap.jsonl")), q(inner), q(filepath.Join(dir, "host-got")))
+	return []string{"sh", "-c", outer}
+}
+
+func shellJoin(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
+}
+
+// sameBytes fails unless the two files of dir hold the same bytes (and some).
+func sameBytes(t *testing.T, dir, a, b string) []byte {
+	t.Helper()
+	x, err1 := os.ReadFile(filepath.Join(dir, a))
+	y, err2 := os.ReadFile(filepath.Join(dir, b))
+	if err1 != nil || err2 != nil {
+		t.Fatalf("%v %v", err1, err2)
+	}
+	if len(x) == 0 || !bytes.Equal(x, y) {
+		t.Errorf("%s (%d bytes) and %s (%d bytes) differ: the tap changed the bytes\n%s: %.400q\n%s: %.400q", a, len(x), b, len(y), a, x, b, y)
+	}
+	return x
+}
+
+// recordedMessages are the recording's messages of one direction, compacted.
+func recordedMessages(t *testing.T, rec *record.Recording, dir string) []string {
+	t.Helper()
+	var out []string
+	for _, e := range rec.Events {
+		if e.IsMessage() && e.Dir == dir {
+			var b bytes.Buffer
+			json.Compact(&b, e.Msg)
+			out = append(out, b.String())
+		}
+	}
+	return out
+}
+
+// wireMessages are the NDJSON lines of a byte stream, compacted.
+func wireMessages(data []byte) []string {
+	var out []string
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		l = bytes.TrimSpace(l)
+		if len(l) == 0 {
+			continue
+		}
+		var b bytes.Buffer
+		if json.Compact(&b, l) == nil {
+			out = append(out, b.String())
+		}
+	}
+	return out
+}
+
+// The official TypeScript SDK v2 client, as the host, in both eras: through the tap it
+// gets what it gets from the server directly; the bytes on both sides of the tap are
+// the same; the recording holds the host's messages as it sent them and names it.
+func TestTapTypeScriptClient(t *testing.T) {
+	t.Parallel()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("node is not installed")
+	}
+	bin := testutil.Mcpscope(t)
+	script := filepath.Join(testutil.Root(), "interop", "ts-client.mjs")
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era, func(t *testing.T) {
+			t.Parallel()
+			run := func(argv ...string) string {
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				cmd := exec.CommandContext(ctx, node, append([]string{script, "stdio", era}, argv...)...)
+				var stdout, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				if err := cmd.Run(); err != nil {
+					t.Fatalf("TypeScript client: %v\n%s\n%s", err, stdout.String(), stderr.String())
+				}
+				return stdout.String()
+			}
+			direct := run(bin, "host")
+			dir := t.TempDir()
+			tapped := run(tapShell(bin, dir, bin, "host")...)
+			if direct != tapped || !strings.Contains(direct, `"from the TypeScript SDK"`) {
+				t.Errorf("through the tap the client got\n%s\ndirectly\n%s", tapped, direct)
+			}
+			sent := sameBytes(t, dir, "host-sent", "server-got")
+			got := sameBytes(t, dir, "server-sent", "host-got")
+			rec := load(t, filepath.Join(dir, "tap.jsonl"))
+			if rec.Header.Client == nil || rec.Header.Client.Name != "ts-interop" || rec.Header.Client.Version != "1.0.0" {
+				t.Errorf("the recording's client is %+v, want the host's clientInfo (ts-interop 1.0.0)", rec.Header.Client)
+			}
+			if w, r := wireMessages(sent), recordedMessages(t, rec, record.Send); strings.Join(w, "\n") != strings.Join(r, "\n") {
+				t.Errorf("recorded host messages differ from the wire:\nwire:\n%s\nrecorded:\n%s", strings.Join(w, "\n"), strings.Join(r, "\n"))
+			}
+			if w, r := wireMessages(got), recordedMessages(t, rec, record.Recv); len(w) < 4 || strings.Join(w, "\n") != strings.Join(r, "\n") {
+				t.Errorf("recorded server messages differ from the wire: %d on the wire, %d recorded", len(w), len(r))
+			}
+			if last := rec.Events[len(rec.Events)-1]; last.Kind != record.KindClosed || last.Exit == nil || *last.Exit != 0 {
+				t.Errorf("the recording's last event is %+v, want the server's normal exit", last)
+			}
+		})
+	}
+}
+
+// The official Inspector CLI as the host (it takes a "--" in the server's arguments
+// as its own: the tap's command starts at its first word all the same).
+func TestTapInspectorCLI(t *testing.T) {
+	t.Parallel()
+	inspector := filepath.Join(testutil.Root(), "interop", "node_modules", ".bin", "mcp-inspector")
+	if _, err := os.Stat(inspector); err != nil {
+		t.Fatalf("the Inspector is not installed in interop/ (%v); run npm ci in interop/", err)
+	}
+	bin := testutil.Mcpscope(t)
+	run := func(argv ...string) string {
+		args := append(append([]string{"--cli"}, argv...), "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "text=hi from the inspector")
+		r := runCommand(t, exec.Command(inspector, args...))
+		if r.code != 0 {
+			t.Fatalf("inspector: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		return r.stdout
+	}
+	direct := run(bin, "host")
+	file := filepath.Join(t.TempDir(), "tap.jsonl")
+	tapped := run(bin, "tap", "--record", file, "--", bin, "host")
+	if direct != tapped || !strings.Contains(direct, "hi from the inspector") {
+		t.Errorf("through the tap:\n%s\ndirectly:\n%s", tapped, direct)
+	}
+	rec := load(t, file)
+	if rec.Header.Client == nil || rec.Header.Client.Name != "inspector-cli" {
+		t.Errorf("the recording's client is %+v, want the Inspector's clientInfo", rec.Header.Client)
+	}
+	var call bool
+	for _, m := range recordedMessages(t, rec, record.Send) {
+		call = call || strings.Contains(m, `"method":"tools/call"`) && strings.Contains(m, "hi from the inspector")
+	}
+	if !call {
+		t.Errorf("the recording lacks the Inspector's tools/call")
+	}
+}
+
+// Content-Length framing passes through the tap untouched, and is recorded as such.
+func TestTapContentLength(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	dir := t.TempDir()
+	// The tee in front of the tap reads the host's first request at once, so the
+	// host's probe cannot tell a slow start from silence: it gets all the time a
+	// loaded machine needs.
+	host := append([]string{"call", "echo", "text=framed", "--framing", "content-length", "--probe-timeout", "2m", "--"}, tapShell(bin, dir, bin, "host", "--framing", "content-length")...)
+	expect(t, mcpscope(t, nil, host...), 0, []string{"framed"}, nil)
+	sent := sameBytes(t, dir, "host-sent", "server-got")
+	sameBytes(t, dir, "server-sent", "host-got")
+	if !bytes.HasPrefix(sent, []byte("Content-Length: ")) {
+		t.Fatalf("the host did not speak Content-Length: %.200q", sent)
+	}
+	rec := load(t, filepath.Join(dir, "tap.jsonl"))
+	n := 0
+	for _, e := range rec.Events {
+		if e.IsMessage() {
+			n++
+			if e.Framing != "content-length" {
+				t.Errorf("line %d recorded with framing %q", e.Line, e.Framing)
+			}
+		}
+	}
+	if n < 4 || rec.Header.Client == nil || rec.Header.Client.Name != "mcpscope" {
+		t.Errorf("%d messages recorded, client %+v", n, rec.Header.Client)
+	}
+}
+
+// descendants are the PIDs below pid (from /proc).
+func descendants(pid int) []int {
+	parent := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 2 {
+			pp, _ := strconv.Atoi(f[1])
+			parent[pp] = append(parent[pp], p)
+		}
+	}
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range parent[p] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
+}
+
+// The host kills the tap with SIGKILL in the middle of a call: nothing of the server
+// is left, and the recording is readable up to that point (the call is in it). The
+// server leaves a child of its own in a session of its own (setsid), which neither
+// stdin's EOF nor a process group reaches: only the supervision the tap runs the
+// server under ends it.
+func TestTapKilledLeavesNoServer(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	file := filepath.Join(t.TempDir(), "tap.jsonl")
+	// The host: mcpscope call, whose server command is the tap.
+	host := exec.Command(bin, "call", "slow", "steps=1000", "delayMs=1000", "--timeout", "0", "--",
+		bin, "tap", "--record", file, "--", "sh", "-c", `setsid sleep 1000 </dev/null >/dev/null 2>&1 & exec "$0" host`, bin)
+	var stderr bytes.Buffer
+	host.Stderr = &stderr
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { host.Wait(); close(done) }()
+	t.Cleanup(func() {
+		host.Process.Kill()
+		<-done
+	})
+	testutil.WaitFile(t, file, `"method":"tools/call"`)
+	// The tap is the host's descendant whose command line says tap.
+	tapPID := 0
+	var server []int
+	testutil.Eventually(t, "the tap and its server running", func() (bool, string) {
+		for _, p := range descendants(host.Process.Pid) {
+			b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+			if bytes.HasPrefix(bytes.TrimPrefix(b, []byte(bin+"\x00")), []byte("tap\x00")) {
+				tapPID = p
+			}
+		}
+		if tapPID == 0 {
+			return false, "no tap process"
+		}
+		server = descendants(tapPID)
+		return len(server) >= 3, fmt.Sprintf("tap %d has %v", tapPID, server) // supervisor, host, sleep
+	})
+	if err := syscall.Kill(tapPID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range server {
+		testutil.Eventually(t, fmt.Sprintf("process %d of the tapped server gone", p), func() (bool, string) {
+			return !testutil.Alive(p), ""
+		})
+	}
+	rec := load(t, file)
+	var call bool
+	for _, m := range recordedMessages(t, rec, record.Send) {
+		call = call || strings.Contains(m, `"name":"slow"`)
+	}
+	if !call || rec.Header.Client == nil {
+		t.Errorf("the recording up to the kill lacks the call (or the client): %+v", rec.Header)
+	}
+}
