@@ -72,6 +72,9 @@ func runTap(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	pipes := make(chan os.Signal, 1)
 	signal.Notify(pipes, syscall.SIGPIPE)
 	defer signal.Stop(pipes)
+	// A recording that reaches the file size limit (ulimit -f) fails its write
+	// (EFBIG) and stops, said once; SIGXFSZ would kill the tap and the host's server.
+	signal.Ignore(syscall.SIGXFSZ)
 
 	o := tap.Options{Argv: argv, Name: *name, Stdin: os.Stdin, Stdout: stdout, Stderr: stderr,
 		ServerStderr: serverStderr(stderr), Redact: red, Grace: *grace}

@@ -241,7 +241,7 @@ func TestTapKilledLeavesNoServer(t *testing.T) {
 	bin := testutil.Mcpscope(t)
 	file := filepath.Join(t.TempDir(), "tap.jsonl")
 	// The host: mcpscope call, whose server command is the tap.
-	host := exec.Command(bin, "call", "slow", "steps=1000", "delayMs=1000", "--timeout", "0", "--",
+	host := exec.Command(bin, "call", "slow", "steps=1000", "delayMs=1000", "--timeout", "0", "--probe-timeout", "2m", "--",
 		bin, "tap", "--record", file, "--", "sh", "-c", `setsid sleep 1000 </dev/null >/dev/null 2>&1 & exec "$0" host`, bin)
 	var stderr bytes.Buffer
 	host.Stderr = &stderr
@@ -287,4 +287,45 @@ func TestTapKilledLeavesNoServer(t *testing.T) {
 	if !call || rec.Header.Client == nil {
 		t.Errorf("the recording up to the kill lacks the call (or the client): %+v", rec.Header)
 	}
+}
+
+// A recording that fails (here: the file size limit, as a full disk would) is said
+// once on stderr and stops; the host's call goes through all the same.
+func TestTapRecordingFailsHostGoesOn(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	file := filepath.Join(t.TempDir(), "tap.jsonl")
+	// ulimit -f counts 512-byte blocks in sh: the header fits, the host's first
+	// message does not.
+	// --probe-timeout: the tap reads the host's first request at once, so mcpscope's
+	// probe (which waits for the server to read it) cannot tell a slow start from
+	// silence.
+	r := mcpscope(t, nil, "call", "echo", "text=still here", "--probe-timeout", "2m", "--", "sh", "-c", `ulimit -f 1; exec "$0" tap --record "$1" -- "$0" host`, bin, file)
+	expect(t, r, 0, []string{"still here"}, nil)
+	// call shows its server's last stderr lines only on failure: read the tap's own
+	// words from a run whose stderr the test sees.
+	cmd := exec.Command("sh", "-c", `ulimit -f 1; exec "$0" tap --record "$1" -- "$0" host`, bin, file)
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"a-host-with-a-very-long-name-` + strings.Repeat("x", 600) + `","version":"1"}}}` + "\n")
+	r = runCommand(t, cmd)
+	expect(t, r, 0, []string{`"protocolVersion":"2025-11-25"`}, []string{"mcpscope tap: recording stopped: "})
+	if n := strings.Count(r.stderr, "recording stopped"); n != 1 {
+		t.Errorf("said %d times:\n%s", n, r.stderr)
+	}
+}
+
+// The tap exits as its server did; what the tap itself cannot do is said in one line.
+func TestTapExitCodes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "r.jsonl")
+	expect(t, mcpscope(t, nil, "tap", "--record", rec, "--", "sh", "-c", "echo bye >&2; exit 7"), 7, nil, []string{"bye"})
+	if r := load(t, rec); len(r.Events) == 0 || r.Events[len(r.Events)-1].Kind != record.KindClosed || *r.Events[len(r.Events)-1].Exit != 7 {
+		t.Errorf("recording: %+v", r.Events)
+	}
+	expect(t, mcpscope(t, nil, "tap", "--record", rec, "--", "sh", "-c", "kill -TERM $$"), 128+15, nil, nil)
+	expect(t, mcpscope(t, nil, "tap", "--record", rec), 2, nil, []string{"give the server command after --"})
+	expect(t, mcpscope(t, nil, "tap", "--record", rec, "--", filepath.Join(dir, "no-such-server")), 1, nil, []string{"cannot start", "no such file"})
+	// Without --record: a dated file in the state directory.
+	state := t.TempDir()
+	expect(t, mcpscope(t, []string{"XDG_STATE_HOME=" + state}, "tap", "--", "true"), 0, nil, []string{"mcpscope tap: recording true to " + filepath.Join(state, "mcpscope", "taps", "mcpscope-")})
 }
