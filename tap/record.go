@@ -30,6 +30,16 @@ type recorder struct {
 	start        time.Time
 	stopped      bool
 	say          func(string)
+	// q is the order the events are written in, and the writer goroutine's work: a
+	// host's request is queued before it is forwarded, the server's answer after it
+	// was read, so the recording has every answer after its request (the two
+	// directions are read by two goroutines), and no direction waits for the disk.
+	q    chan func()
+	done chan struct{}
+	// qmu guards q's sends against its close: the host's direction may still read
+	// (and queue) after the server exited and the recording was closed.
+	qmu     sync.Mutex
+	qclosed bool
 }
 
 // pendingMax bounds what waits for the host's first message: a server that talks on
@@ -38,8 +48,22 @@ const pendingMax = 1 << 20
 
 func newRecorder(out io.Writer, live io.Writer, h record.Header, red *record.Redactor, start time.Time, say func(string)) *recorder {
 	h.Started = start
-	return &recorder{header: h, red: red, start: start, say: say, sink: &tee{file: out, live: live, say: say}}
+	r := &recorder{header: h, red: red, start: start, say: say, sink: &tee{file: out, live: live, say: say},
+		q: make(chan func(), queueLen), done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		for fn := range r.q {
+			r.mu.Lock()
+			fn()
+			r.mu.Unlock()
+		}
+	}()
+	return r
 }
+
+// queueLen bounds the events waiting for the disk; a full queue makes the forwarding
+// wait (memory stays bounded: each holds at most one message).
+const queueLen = 256
 
 // stamp is an event's time in the recording.
 func (r *recorder) stamp(t time.Time) float64 { return t.Sub(r.start).Seconds() }
@@ -59,13 +83,22 @@ func (r *recorder) message(t time.Time, dir string, u unit) {
 	default:
 		ev.Framing, ev.Msg = u.framing, u.data
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.w == nil && dir == record.Send && ev.Msg != nil {
-		r.header.Client = clientOf(ev.Msg)
-		r.open()
+	r.enqueue(func() {
+		if r.w == nil && dir == record.Send && ev.Msg != nil {
+			r.header.Client = clientOf(ev.Msg)
+			r.open()
+		}
+		r.add(ev)
+	})
+}
+
+// enqueue queues fn for the writer goroutine, unless the recording is closed.
+func (r *recorder) enqueue(fn func()) {
+	r.qmu.Lock()
+	defer r.qmu.Unlock()
+	if !r.qclosed {
+		r.q <- fn
 	}
-	r.add(ev)
 }
 
 // stderr records one line of the server's stderr.
@@ -74,20 +107,23 @@ func (r *recorder) stderr(t time.Time, line []byte, size int) {
 	if size > len(line) {
 		ev.Size = size
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.add(ev)
+	r.enqueue(func() { r.add(ev) })
 }
 
 // note records a line of the tap's own (a synthetic event).
 func (r *recorder) note(t time.Time, text string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.add(record.Event{T: r.stamp(t), Kind: record.KindSynthetic, Text: text})
+	ev := record.Event{T: r.stamp(t), Kind: record.KindSynthetic, Text: text}
+	r.enqueue(func() { r.add(ev) })
 }
 
 // closed records the server's end and the end of the recording.
+// Nothing may be recorded after it.
 func (r *recorder) closed(t time.Time, code int, signal, text string) error {
+	r.qmu.Lock()
+	r.qclosed = true
+	close(r.q)
+	r.qmu.Unlock()
+	<-r.done
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	ev := record.Event{T: r.stamp(t), Kind: record.KindClosed, Text: text, Signal: signal}

@@ -323,6 +323,11 @@ func (f *forwarder) pump(src io.Reader, dst io.Writer, dir string) bool {
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
+			if sp != nil && dir == record.Send {
+				// Before it is forwarded: the answer cannot be recorded before
+				// its request (see recorder.q). Only queued here, not written.
+				sp.write(buf[:n])
+			}
 			if _, werr := dst.Write(buf[:n]); werr != nil {
 				// The server's stdin fails when the server has exited, which Run
 				// reports; the host's stdout, when the host is gone.
@@ -331,7 +336,7 @@ func (f *forwarder) pump(src io.Reader, dst io.Writer, dir string) bool {
 				}
 				return false
 			}
-			if sp != nil {
+			if sp != nil && dir == record.Recv {
 				sp.write(buf[:n])
 			}
 		}

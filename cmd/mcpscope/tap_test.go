@@ -66,6 +66,34 @@ func recordedMessages(t *testing.T, rec *record.Recording, dir string) []string 
 	return out
 }
 
+// answersAfterRequests fails when a response is recorded before the request it
+// answers (the tap reads the two directions on two goroutines).
+func answersAfterRequests(t *testing.T, rec *record.Recording) {
+	t.Helper()
+	seen := map[string]map[string]bool{record.Send: {}, record.Recv: {}}
+	for _, e := range rec.Events {
+		if !e.IsMessage() {
+			continue
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(e.Msg, &m) != nil || len(m.ID) == 0 {
+			continue
+		}
+		other := record.Recv
+		if e.Dir == record.Recv {
+			other = record.Send
+		}
+		if m.Method != "" {
+			seen[e.Dir][string(m.ID)] = true
+		} else if !seen[other][string(m.ID)] {
+			t.Errorf("line %d: the answer to id %s is recorded before its request", e.Line, m.ID)
+		}
+	}
+}
+
 // wireMessages are the NDJSON lines of a byte stream, compacted.
 func wireMessages(data []byte) []string {
 	var out []string
@@ -125,6 +153,7 @@ func TestTapTypeScriptClient(t *testing.T) {
 			if w, r := wireMessages(got), recordedMessages(t, rec, record.Recv); len(w) < 4 || strings.Join(w, "\n") != strings.Join(r, "\n") {
 				t.Errorf("recorded server messages differ from the wire: %d on the wire, %d recorded", len(w), len(r))
 			}
+			answersAfterRequests(t, rec)
 			if last := rec.Events[len(rec.Events)-1]; last.Kind != record.KindClosed || last.Exit == nil || *last.Exit != 0 {
 				t.Errorf("the recording's last event is %+v, want the server's normal exit", last)
 			}
@@ -159,6 +188,7 @@ func TestTapInspectorCLI(t *testing.T) {
 	if rec.Header.Client == nil || rec.Header.Client.Name != "inspector-cli" {
 		t.Errorf("the recording's client is %+v, want the Inspector's clientInfo", rec.Header.Client)
 	}
+	answersAfterRequests(t, rec)
 	var call bool
 	for _, m := range recordedMessages(t, rec, record.Send) {
 		call = call || strings.Contains(m, `"method":"tools/call"`) && strings.Contains(m, "hi from the inspector")
