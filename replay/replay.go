@@ -263,6 +263,45 @@ type source interface {
 	next() *record.Exchange
 }
 
+// hostOf is the host a recording's client was when it is not mcpscope (a recording
+// made by mcpscope tap), or nil.
+func hostOf(h record.Header) *record.Peer {
+	if h.Client == nil || h.Client.Name == "" || h.Client.Name == "mcpscope" {
+		return nil
+	}
+	return h.Client
+}
+
+// peekVersion reads src's handshake (the exchanges up to the first that is not one)
+// for the protocol version it ran at, and returns a source that hands them out
+// again first.
+func peekVersion(src source) (source, string) {
+	var head []*record.Exchange
+	for x := src.next(); x != nil; x = src.next() {
+		head = append(head, x)
+		if !x.Handshake() {
+			break
+		}
+	}
+	_, version := record.Era(head)
+	return &peeked{head: head, rest: src}, version
+}
+
+// peeked hands out head, then rest.
+type peeked struct {
+	head []*record.Exchange
+	rest source
+}
+
+func (p *peeked) next() *record.Exchange {
+	if len(p.head) > 0 {
+		x := p.head[0]
+		p.head = p.head[1:]
+		return x
+	}
+	return p.rest.next()
+}
+
 // memorySource hands out the exchanges of a recording in memory.
 type memorySource struct {
 	xs []*record.Exchange
@@ -384,6 +423,19 @@ func run(ctx context.Context, h record.Header, src source, target target.Target,
 		// The framing the recording asked for (auto unless the user forced one).
 		if f, ok := wire.ParseFraming(h.Target.Framing); ok {
 			copts.Framing = f
+		}
+	}
+	if host := hostOf(h); host != nil {
+		// A host's recording (mcpscope tap): the replay is the host again, with its
+		// clientInfo and at the version it ran (unless --protocol says otherwise),
+		// so that a server that answers by either answers as it did.
+		var version string
+		src, version = peekVersion(src)
+		if copts.Protocol == "" {
+			copts.Protocol = version
+		}
+		if copts.ClientName == "" {
+			copts.ClientName, copts.ClientVersion = host.Name, host.Version
 		}
 	}
 	if copts.Tap == nil {

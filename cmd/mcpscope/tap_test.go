@@ -359,3 +359,61 @@ func TestTapExitCodes(t *testing.T) {
 	state := t.TempDir()
 	expect(t, mcpscope(t, []string{"XDG_STATE_HOME=" + state}, "tap", "--", "true"), 0, nil, []string{"mcpscope tap: recording true to " + filepath.Join(state, "mcpscope", "taps", "mcpscope-")})
 }
+
+// A tapped session is a golden test and a mock: replayed against the same server it
+// passes (as the host again: its clientInfo, its protocol version), against a changed
+// server it fails with a readable diff, and serve answers the host's client from it.
+func TestTapReplayAndServe(t *testing.T) {
+	t.Parallel()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("node is not installed")
+	}
+	sdk := filepath.Join(testutil.Root(), "interop", "node_modules", "@modelcontextprotocol", "client", "dist")
+	bin := testutil.Mcpscope(t)
+	dir := t.TempDir()
+	tools := func(name, says string) string {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, []byte(`{"tools":[{"name":"greet","description":"Says hello.","inputSchema":{"type":"object","properties":{"who":{"type":"string"}}},"run":["printf","%s","`+says+`"]}]}`), 0o600)
+		return path
+	}
+	v1, v2 := tools("v1.json", "hello from v1"), tools("v2.json", "hello from v2")
+	script := filepath.Join(dir, "host.mjs")
+	os.WriteFile(script, []byte(`
+import { Client } from "`+filepath.ToSlash(filepath.Join(sdk, "index.mjs"))+`";
+import { StdioClientTransport } from "`+filepath.ToSlash(filepath.Join(sdk, "stdio.mjs"))+`";
+const [command, ...args] = process.argv.slice(2);
+const client = new Client({ name: "a-real-host", version: "2.0.0" }, { versionNegotiation: { mode: "legacy" } });
+await client.connect(new StdioClientTransport({ command, args, stderr: "inherit" }));
+const tools = await client.listTools();
+const result = await client.callTool({ name: "greet", arguments: { who: "tap" } });
+console.log(JSON.stringify({ tools: tools.tools.map(t => t.name), result }));
+await client.close();
+`), 0o600)
+	host := func(argv ...string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, node, append([]string{script}, argv...)...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("the host: %v\n%s\n%s", err, stdout.String(), stderr.String())
+		}
+		return stdout.String()
+	}
+	file := filepath.Join(dir, "tapped.jsonl")
+	direct := host(bin, "tap", "--record", file, "--", bin, "host", "--tools", v1)
+	if !strings.Contains(direct, "hello from v1") {
+		t.Fatalf("the host got %s", direct)
+	}
+
+	r := mcpscope(t, nil, "replay", file, "--trace")
+	expect(t, r, 0, []string{"replay: all 2 exchanges equal", "legacy era (2025-11-25)"}, []string{`"clientInfo":{"name":"a-real-host","version":"2.0.0"}`})
+
+	r = mcpscope(t, nil, "replay", file, "--", bin, "host", "--tools", v2)
+	expect(t, r, 1, []string{"tools/call greet", `expected: "hello from v1"`, `got:      "hello from v2"`, "1 of 2 exchanges differ"}, nil)
+
+	if served := host(bin, "serve", file); served != direct {
+		t.Errorf("serve answered the host with\n%s\nthe server did\n%s", served, direct)
+	}
+}
