@@ -417,3 +417,22 @@ await client.close();
 		t.Errorf("serve answered the host with\n%s\nthe server did\n%s", served, direct)
 	}
 }
+
+// The tap's environment is the host's, with the secrets the host's config gives its
+// server: a value of a secret-named variable never reaches the recording, wherever a
+// message carries it (the bytes forwarded are unchanged).
+func TestTapRedactsTheEnvironmentsSecrets(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	file := filepath.Join(t.TempDir(), "tap.jsonl")
+	secret := "sekret-value-" + strings.Repeat("7", 20)
+	r := mcpscope(t, []string{"SERVICE_API_TOKEN=" + secret}, "call", "echo", "text=my "+secret, "--probe-timeout", "2m", "--", bin, "tap", "--record", file, "--", bin, "host")
+	expect(t, r, 0, []string{"my " + secret}, nil)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte(secret)) || !bytes.Contains(b, []byte(`"my `+record.Redacted+`"`)) {
+		t.Errorf("the recording holds the secret, or not its mask:\n%s", b)
+	}
+}
