@@ -55,6 +55,10 @@ type Options struct {
 	// collection names its calls TOOL-N) or by the tool or prompt they name. The rest
 	// are skipped; a name that matches nothing is a usage error.
 	Only []string
+
+	// hostAnswers: a tapped recording's answers to the server's requests (Run and
+	// RunFile read them).
+	hostAnswers *hostAnswers
 }
 
 // Report is the outcome of a golden replay.
@@ -198,6 +202,18 @@ func Run(ctx context.Context, rec *record.Recording, target target.Target, opts 
 		}
 	}
 	src := &memorySource{xs: xs}
+	if hostOf(rec.Header) != nil {
+		i := 0
+		opts.hostAnswers = collectHostAnswers(func() *record.Event {
+			for ; i < len(rec.Events); i++ {
+				if rec.Events[i].IsMessage() {
+					i++
+					return &rec.Events[i-1]
+				}
+			}
+			return nil
+		})
+	}
 	report, lives, err := run(ctx, rec.Header, src, target, opts)
 	if err != nil {
 		return nil, err
@@ -244,6 +260,22 @@ func RunFile(ctx context.Context, path, server string, target target.Target, opt
 		return nil, err
 	}
 	defer src.close()
+	if hostOf(src.header) != nil {
+		// One pass for the host's answers to the server's requests: only those are
+		// kept, so memory stays flat in the size of the recording.
+		r, err := record.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		opts.hostAnswers = collectHostAnswers(func() *record.Event {
+			ev, err := r.Next()
+			if err != nil {
+				return nil
+			}
+			return ev
+		})
+		r.Close()
+	}
 	report, _, err := run(ctx, src.header, src, target, opts)
 	if err != nil {
 		return nil, err
@@ -263,10 +295,9 @@ type source interface {
 	next() *record.Exchange
 }
 
-// hostOf is the host a recording's client was when it is not mcpscope (a recording
-// made by mcpscope tap), or nil.
+// hostOf is the host of a recording made by mcpscope tap (its client), or nil.
 func hostOf(h record.Header) *record.Peer {
-	if h.Client == nil || h.Client.Name == "" || h.Client.Name == "mcpscope" {
+	if !h.Tapped || h.Client == nil || h.Client.Name == "" {
 		return nil
 	}
 	return h.Client
@@ -436,6 +467,9 @@ func run(ctx context.Context, h record.Header, src source, target target.Target,
 		}
 		if copts.ClientName == "" {
 			copts.ClientName, copts.ClientVersion = host.Name, host.Version
+		}
+		if opts.hostAnswers != nil {
+			opts.hostAnswers.apply(&copts)
 		}
 	}
 	if copts.Tap == nil {

@@ -30,10 +30,10 @@ type recorder struct {
 	start        time.Time
 	stopped      bool
 	say          func(string)
-	// q is the order the events are written in, and the writer goroutine's work: a
-	// host's request is queued before it is forwarded, the server's answer after it
-	// was read, so the recording has every answer after its request (the two
-	// directions are read by two goroutines), and no direction waits for the disk.
+	// q is the order the events are written in, and the writer goroutine's work:
+	// every message is queued before it is forwarded, so the recording has every
+	// answer after its request, whichever side asked (the two directions are read by
+	// two goroutines), and no direction waits for the disk.
 	q    chan func()
 	done chan struct{}
 	// qmu guards q's sends against its close: the host's direction may still read

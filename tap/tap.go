@@ -139,7 +139,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	var rec *recorder
 	if o.Record != nil || o.Live != nil {
-		h := record.Header{Target: record.Target{Transport: "stdio", Argv: record.StoredArgv(o.Argv)}}
+		h := record.Header{Target: record.Target{Transport: "stdio", Argv: record.StoredArgv(o.Argv)}, Tapped: true}
 		rec = newRecorder(o.Record, o.Live, h, o.Redact, start, say)
 	}
 	f := &forwarder{rec: rec, max: o.MaxMessage, say: say}
@@ -323,9 +323,11 @@ func (f *forwarder) pump(src io.Reader, dst io.Writer, dir string) bool {
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
-			if sp != nil && dir == record.Send {
-				// Before it is forwarded: the answer cannot be recorded before
-				// its request (see recorder.q). Only queued here, not written.
+			if sp != nil {
+				// Before it is forwarded, in both directions: whatever the other
+				// side does in answer is then queued after it (see recorder.q),
+				// a host's answer to a server's request as a server's answer to
+				// the host's. Only queued here, not written.
 				sp.write(buf[:n])
 			}
 			if _, werr := dst.Write(buf[:n]); werr != nil {
@@ -335,9 +337,6 @@ func (f *forwarder) pump(src io.Reader, dst io.Writer, dir string) bool {
 					f.say("the host's stdout: " + werr.Error() + "; stopping the server")
 				}
 				return false
-			}
-			if sp != nil && dir == record.Recv {
-				sp.write(buf[:n])
 			}
 		}
 		if err != nil {
@@ -408,4 +407,28 @@ func trimCR(b []byte) []byte {
 		return b[:len(b)-1]
 	}
 	return b
+}
+
+// EnvSecrets are the values of the environment to mask in a tap's recording: the
+// host's config gives its server secrets through the environment (GITHUB_TOKEN), and
+// the tap has the whole of it. The shell's own variables that the secret-name
+// patterns mistake for secrets are not: PWD ("pwd") would mask every path under the
+// working directory, the session bus address ("session") is no credential.
+func EnvSecrets(environ []string) []string {
+	var keep []string
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		if !notSecret[k] {
+			keep = append(keep, kv)
+		}
+	}
+	_, secrets := record.EnvSecrets(keep)
+	return secrets
+}
+
+var notSecret = map[string]bool{
+	"PWD": true, "OLDPWD": true, "SSH_AUTH_SOCK": true, "DBUS_SESSION_BUS_ADDRESS": true,
+	"SESSION_MANAGER": true, "XDG_SESSION_ID": true, "XDG_SESSION_TYPE": true,
+	"XDG_SESSION_CLASS": true, "XDG_SESSION_DESKTOP": true, "XDG_SESSION_PATH": true,
+	"DESKTOP_SESSION": true, "KEYTIMEOUT": true, "GPG_AGENT_INFO": true,
 }

@@ -60,8 +60,7 @@ func runTap(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *name == "" {
 		*name = filepath.Base(argv[0])
 	}
-	_, secrets := record.EnvSecrets(os.Environ())
-	red, err := record.NewRedactor(secrets, redact)
+	red, err := record.NewRedactor(tap.EnvSecrets(os.Environ()), redact)
 	if err != nil {
 		return usageErr("tap: --redact: %v", err)
 	}

@@ -426,13 +426,38 @@ func TestTapRedactsTheEnvironmentsSecrets(t *testing.T) {
 	bin := testutil.Mcpscope(t)
 	file := filepath.Join(t.TempDir(), "tap.jsonl")
 	secret := "sekret-value-" + strings.Repeat("7", 20)
-	r := mcpscope(t, []string{"SERVICE_API_TOKEN=" + secret}, "call", "echo", "text=my "+secret, "--probe-timeout", "2m", "--", bin, "tap", "--record", file, "--", bin, "host")
+	// PWD's name looks like a password's; its value is the working directory, which
+	// a tool's paths hold: it stays.
+	wd := "/home/someone/project-dir"
+	r := mcpscope(t, []string{"SERVICE_API_TOKEN=" + secret, "PWD=" + wd}, "call", "echo", "text=my "+secret+" in "+wd, "--probe-timeout", "2m", "--", bin, "tap", "--record", file, "--", bin, "host")
 	expect(t, r, 0, []string{"my " + secret}, nil)
 	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(b, []byte(secret)) || !bytes.Contains(b, []byte(`"my `+record.Redacted+`"`)) {
+	if bytes.Contains(b, []byte(secret)) || !bytes.Contains(b, []byte(`"my `+record.Redacted+` in `+wd+`"`)) {
 		t.Errorf("the recording holds the secret, or not its mask:\n%s", b)
+	}
+}
+
+// Replay answers the server's requests as the host did: here the host's roots (a
+// 2025-11-25 session, where the server asks roots/list on its own). Without them the
+// replay's client declared no roots and the host's roots tool failed.
+func TestTapReplayAnswersAsTheHostDid(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	dir := t.TempDir()
+	root := filepath.Join(dir, "the-hosts-root")
+	os.Mkdir(root, 0o700)
+	file := filepath.Join(dir, "tapped.jsonl")
+	expect(t, mcpscope(t, nil, "call", "roots", "--root", root, "--protocol", "2025-11-25", "--probe-timeout", "2m", "--",
+		bin, "tap", "--record", file, "--", bin, "host"), 0, []string{"the-hosts-root"}, nil)
+	if b, _ := os.ReadFile(file); !bytes.Contains(b, []byte(`"method":"roots/list"`)) {
+		t.Fatalf("the server never asked the host for its roots:\n%s", b)
+	}
+	answersAfterRequests(t, load(t, file))
+	if r := mcpscope(t, nil, "replay", file); r.code != 0 || !strings.Contains(r.stdout, "replay: all 2 exchanges equal") || !strings.Contains(r.stdout, "legacy era (2025-11-25)") {
+		b, _ := os.ReadFile(file)
+		t.Errorf("replay: exit %d\n%s%s\nthe recording:\n%s", r.code, r.stdout, r.stderr, b)
 	}
 }
