@@ -461,3 +461,19 @@ func TestTapReplayAnswersAsTheHostDid(t *testing.T) {
 		t.Errorf("replay: exit %d\n%s%s\nthe recording:\n%s", r.code, r.stdout, r.stderr, b)
 	}
 }
+
+// The host closes stdin: the server's stdin closes; a server that ignores it (and
+// SIGTERM) gets --grace twice and is then killed, and the tap exits as it ended
+// (137: SIGKILL), with nothing of the server left.
+func TestTapHostClosesStdin(t *testing.T) {
+	t.Parallel()
+	pidfile, env := testutil.PIDFile(t)
+	file := filepath.Join(t.TempDir(), "tap.jsonl")
+	r := mcpscope(t, []string{env}, "tap", "--grace", "200ms", "--record", file, "--", testutil.Build(t, "./internal/testservers/fakemcp"), "hang")
+	expect(t, r, 128+9, nil, nil)
+	testutil.AssertGone(t, pidfile, 1)
+	rec := load(t, file)
+	if last := rec.Events[len(rec.Events)-1]; last.Kind != record.KindClosed || last.Signal != "SIGKILL" {
+		t.Errorf("the recording ends with %+v, want the server killed by SIGKILL", last)
+	}
+}
