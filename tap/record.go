@@ -77,13 +77,18 @@ func (r *recorder) message(t time.Time, dir string, u unit) {
 		if u.size > int64(len(u.data)) {
 			ev.Size = int(u.size)
 		}
-	case u.data == nil:
+	case u.data == nil && u.load == nil:
 		ev.Kind = record.KindSynthetic
 		ev.Text = fmt.Sprintf("a message of %d bytes was forwarded but not recorded (more than the tap records of one message)", u.size)
 	default:
 		ev.Framing, ev.Msg = u.framing, u.data
 	}
 	r.enqueue(func() {
+		if u.load != nil && !r.stopped {
+			if ev.Msg = u.load(); ev.Msg == nil {
+				ev.Kind, ev.Text = record.KindSynthetic, fmt.Sprintf("a message of %d bytes was forwarded but could not be read back for the recording", u.size)
+			}
+		}
 		if r.w == nil && dir == record.Send && ev.Msg != nil {
 			r.header.Client = clientOf(ev.Msg)
 			r.open()

@@ -36,9 +36,12 @@ type splitter struct {
 // unit is what the splitter hands on: a message or a noise line.
 type unit struct {
 	framing string // "" (ndjson) or "content-length"
-	data    []byte // the message's bytes (nil when too large)
-	noise   bool   // a line that is not a message
-	size    int64  // the unit's full size, also when data is nil or cut
+	data    []byte // the message's bytes (nil when too large, or spilled)
+	// load reads a spilled message back (nil when data has it): the recorder's
+	// goroutine calls it, so that reading 100 MiB back never holds up the forwarding.
+	load  func() []byte
+	noise bool  // a line that is not a message
+	size  int64 // the unit's full size, also when data is nil or cut
 }
 
 const (
@@ -144,9 +147,19 @@ func (s *splitter) finishLine() {
 func (s *splitter) finishMessage(framing string) {
 	u := unit{framing: framing, size: s.size}
 	if !s.tooLarge {
-		u.data = s.msg.take()
-		if framing == "" {
-			u.data = bytes.TrimRight(u.data, "\r")
+		if load := s.msg.detach(); load != nil {
+			u.load = func() []byte {
+				b := load()
+				if framing == "" {
+					b = bytes.TrimRight(b, "\r")
+				}
+				return b
+			}
+		} else {
+			u.data = s.msg.take()
+			if framing == "" {
+				u.data = bytes.TrimRight(u.data, "\r")
+			}
 		}
 	}
 	s.msg.reset()
@@ -241,6 +254,24 @@ func (s *spill) write(p []byte) {
 
 // bytes is what was written, for a small unit (a header block) only.
 func (s *spill) bytes() []byte { return s.mem }
+
+// detach hands over a spilled unit's file as a func that reads it back (once) and
+// empties the spill; nil when the unit is in memory.
+func (s *spill) detach() func() []byte {
+	if s.file == nil {
+		return nil
+	}
+	f, n := s.file, s.n
+	s.file, s.n = nil, 0
+	return func() []byte {
+		defer f.Close()
+		b := make([]byte, n)
+		if _, err := f.ReadAt(b, 0); err != nil && err != io.EOF {
+			return nil
+		}
+		return b
+	}
+}
 
 // take returns the unit's bytes and empties the spill.
 func (s *spill) take() []byte {

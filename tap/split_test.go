@@ -33,6 +33,9 @@ func TestSplitterAnyChunks(t *testing.T) {
 	for _, chunk := range []int{1, 7, 64 << 10, len(stream)} {
 		var got []string
 		s := newSplitter(int64(len(big)), func(u unit) {
+			if u.load != nil {
+				u.data = u.load() // spilled: read back, as the recorder does
+			}
 			switch {
 			case u.noise:
 				got = append(got, "noise "+string(u.data))
