@@ -78,6 +78,9 @@ type Report struct {
 	RecordedEra         string   `json:"recordedEra"`
 	LiveEra             string   `json:"liveEra"`
 	LiveVersion         string   `json:"liveVersion"`
+	// Host is the host a tapped recording was made with ("name version"), whose
+	// clientInfo and protocol version the replay used; "" for other recordings.
+	Host string `json:"host,omitempty"`
 	// Updated is the rewritten recording when Options.Update was set.
 	Updated *record.Recording `json:"-"`
 }
@@ -162,6 +165,9 @@ func (r *Report) Summary() string {
 		fmt.Fprintf(&b, "replay: %d of %d exchanges differ", len(r.Failures), r.Replayed)
 	}
 	var notes []string
+	if r.Host != "" {
+		notes = append(notes, "as the host "+r.Host)
+	}
 	if r.LiveEra != "" {
 		era := fmt.Sprintf("%s era (%s)", r.LiveEra, r.LiveVersion)
 		if r.RecordedEra != "" && r.RecordedEra != r.LiveEra {
@@ -450,6 +456,9 @@ func run(ctx context.Context, h record.Header, src source, target target.Target,
 	report := &Report{}
 
 	copts := opts.Client
+	if host := hostOf(h); host != nil {
+		report.Host = strings.TrimSpace(host.Name + " " + host.Version)
+	}
 	if copts.Framing == "" {
 		// The framing the recording asked for (auto unless the user forced one).
 		if f, ok := wire.ParseFraming(h.Target.Framing); ok {

@@ -408,7 +408,7 @@ await client.close();
 	}
 
 	r := mcpscope(t, nil, "replay", file, "--trace")
-	expect(t, r, 0, []string{"replay: all 2 exchanges equal", "legacy era (2025-11-25)"}, []string{`"clientInfo":{"name":"a-real-host","version":"2.0.0"}`})
+	expect(t, r, 0, []string{"replay: all 2 exchanges equal (as the host a-real-host 2.0.0; legacy era (2025-11-25)"}, []string{`"clientInfo":{"name":"a-real-host","version":"2.0.0"}`})
 
 	r = mcpscope(t, nil, "replay", file, "--", bin, "host", "--tools", v2)
 	expect(t, r, 1, []string{"tools/call greet", `expected: "hello from v1"`, `got:      "hello from v2"`, "1 of 2 exchanges differ"}, nil)

@@ -5,9 +5,18 @@
 // `mcpscope tap -- SERVER`, the two medians' difference is what the tap adds.
 //
 //	taprtt N TOOL ARGS_JSON -- SERVER_CMD [ARGS...]
+//	taprtt once TOOL ARGS_JSON -- SERVER_CMD [ARGS...]
+//
+// once is the bare exchange of one call (initialize, initialized, the call, its
+// answer read whole into memory; no SDK, no JSON decoding), timed from the start of
+// the server command to the last byte of the answer, and printed in seconds: what a
+// host waits for a big result. The server's exit is waited for, not timed (the tap
+// finishes its recording then).
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -25,6 +34,10 @@ func main() {
 	if len(os.Args) < 6 || i != 4 {
 		fmt.Fprintln(os.Stderr, "usage: taprtt N TOOL ARGS_JSON -- SERVER_CMD [ARGS...]")
 		os.Exit(2)
+	}
+	if os.Args[1] == "once" {
+		once(os.Args[2], os.Args[3], os.Args[5:])
+		return
 	}
 	n, err := strconv.Atoi(os.Args[1])
 	check(err)
@@ -57,4 +70,29 @@ func check(err error) {
 		fmt.Fprintln(os.Stderr, "taprtt:", err)
 		os.Exit(1)
 	}
+}
+
+func once(tool, args string, argv []string) {
+	start := time.Now()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	stdin, err := cmd.StdinPipe()
+	check(err)
+	stdout, err := cmd.StdoutPipe()
+	check(err)
+	check(cmd.Start())
+	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"taprtt","version":"1"}}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":%q,"arguments":%s}}`+"\n", tool, args)
+	r := bufio.NewReaderSize(stdout, 64<<10)
+	for {
+		line, err := r.ReadBytes('\n') // the whole line, in memory
+		if bytes.Contains(line[:min(len(line), 64)], []byte(`"id":2`)) {
+			break
+		}
+		check(err)
+	}
+	took := time.Since(start)
+	stdin.Close()
+	_ = cmd.Wait()
+	fmt.Printf("%.3f\n", took.Seconds())
 }
