@@ -55,6 +55,10 @@ type Options struct {
 	MaxFrame     int
 	// Protocol forces one protocol version instead of negotiating.
 	Protocol string
+	// ClientName and ClientVersion are the clientInfo the session sends (mcpscope's
+	// when ClientName is empty): a replay of a host's recording (mcpscope tap) sends
+	// the host's, since a server may answer a client by its name.
+	ClientName, ClientVersion string
 	// ConnectTimeout bounds the handshake (default 30 s).
 	ConnectTimeout time.Duration
 	// Timeout bounds each request (list page, call, raw request) while it is silent:
@@ -183,6 +187,9 @@ type Icon struct {
 
 // Session is a connected MCP server.
 type Session struct {
+	// clientName and clientVersion: Options.ClientName's (see clientInfo).
+	clientName, clientVersion string
+
 	// afterCallTool, in tests, runs in Call between the SDK's return and the reading
 	// of the captured answer: a test makes a late answer arrive there.
 	afterCallTool func()
@@ -292,7 +299,9 @@ func Connect(ctx context.Context, target Target, opts Options) (*Session, error)
 	s.logLevel.Store(opts.LogLevel)
 	s.roots = append([]Root(nil), opts.Roots...)
 	s.configureHandlers(copts)
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcpscope", Version: Version}, copts)
+	s.clientName, s.clientVersion = opts.ClientName, opts.ClientVersion
+	name, version := s.clientInfo()
+	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: version}, copts)
 	s.client = client
 	s.addRoots()
 
@@ -962,9 +971,18 @@ func (s *Session) withModernMeta(params json.RawMessage) (json.RawMessage, error
 		caps = map[string]any{}
 	}
 	set("io.modelcontextprotocol/clientCapabilities", caps)
-	set("io.modelcontextprotocol/clientInfo", map[string]string{"name": "mcpscope", "version": Version})
+	name, version := s.clientInfo()
+	set("io.modelcontextprotocol/clientInfo", map[string]string{"name": name, "version": version})
 	m["_meta"], _ = json.Marshal(meta)
 	return json.Marshal(m)
+}
+
+// clientInfo is the name and version the session sends: Options', or mcpscope's.
+func (s *Session) clientInfo() (name, version string) {
+	if s.clientName == "" {
+		return "mcpscope", Version
+	}
+	return s.clientName, s.clientVersion
 }
 
 // LastStderr returns the server's last stderr lines (none over HTTP).

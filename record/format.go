@@ -83,6 +83,10 @@ type Header struct {
 	Started         time.Time `json:"started"`
 	Target          Target    `json:"target"`
 	Client          *Peer     `json:"client,omitempty"`
+	// Tapped marks a recording made by mcpscope tap: Client is the host that ran the
+	// session (its clientInfo), "send" is what the host sent, and the host answered
+	// the server's requests. Replay is then that host again (see package replay).
+	Tapped bool `json:"tapped,omitempty"`
 	// Ignore lists JSON-pointer patterns that replay ignores for this recording, on
 	// top of its defaults and --ignore (edit the file to add them).
 	Ignore []string `json:"ignore,omitempty"`

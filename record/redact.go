@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mcpscope/mcpscope/internal/redact"
 )
@@ -105,8 +106,12 @@ func (r *Redactor) JSON(b []byte) []byte {
 			if json.Unmarshal(lit, &s) != nil {
 				s = string(lit[1 : len(lit)-1])
 			}
-		} else {
-			s = string(lit[1 : len(lit)-1])
+		} else if len(lit) > 2 {
+			// A view of the bytes, not a copy: a 100 MiB result's one string was
+			// copied whole to be looked at, which put a recording with secrets to
+			// redact (a tap's, whose environment has some) at 3x the payload. s
+			// is only read; what is kept is red when it differs.
+			s = unsafe.String(&lit[1], len(lit)-2)
 		}
 		red := r.Text(s)
 		if red == s {

@@ -41,6 +41,24 @@ type Writer struct {
 // mcpscope's own 0600 file whatever the old one's mode and links were; anything else
 // at path (a directory, a FIFO, a device) is refused.
 func Create(path string, h Header, red *Redactor) (*Writer, error) {
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	w, err := NewWriter(f, h, red)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	w.file, w.path = f, path
+	return w, nil
+}
+
+// OpenFile makes the file of a recording at path as Create does, without writing the
+// header: for a writer (NewWriter on it) whose header is known only later, such as
+// the tap's, which names the host that its first message introduces. The caller
+// closes the file.
+func OpenFile(path string) (*os.File, error) {
 	// Before the file is made: a watch of its directory must know it from its first
 	// event (a recording in a watched directory restarted the server; issue 20).
 	ownfiles.Expect(path)
@@ -50,13 +68,7 @@ func Create(path string, h Header, red *Redactor) (*Writer, error) {
 		return nil, fmt.Errorf("cannot create the recording: %w", err)
 	}
 	ownfiles.Add(path)
-	w, err := NewWriter(f, h, red)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	w.file, w.path = f, path
-	return w, nil
+	return f, nil
 }
 
 // createFile makes a new 0600 file at path (see Create).
@@ -102,6 +114,22 @@ func AutoName(t time.Time) string {
 // CreateIn creates a new recording with a dated name (see AutoName) in dir, adding -2,
 // -3… when that name is taken, and returns it; Path tells the name.
 func CreateIn(dir string, h Header, red *Redactor) (*Writer, error) {
+	f, err := OpenFileIn(dir)
+	if err != nil {
+		return nil, err
+	}
+	w, err := NewWriter(f, h, red)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	w.file, w.path = f, f.Name()
+	return w, nil
+}
+
+// OpenFileIn makes a new file with a dated name in dir as CreateIn does, without
+// writing the header (see OpenFile); the file's Name is its path.
+func OpenFileIn(dir string) (*os.File, error) {
 	now := time.Now()
 	base := AutoName(now)
 	ext := filepath.Ext(base)
@@ -124,13 +152,7 @@ func CreateIn(dir string, h Header, red *Redactor) (*Writer, error) {
 			return nil, fmt.Errorf("cannot create the recording: %w", err)
 		}
 		ownfiles.Add(path)
-		w, err := NewWriter(f, h, red)
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		w.file, w.path = f, path
-		return w, nil
+		return f, nil
 	}
 	return nil, fmt.Errorf("cannot create the recording: too many files named %s-*%s in %s", stem, ext, dir)
 }
@@ -154,6 +176,10 @@ func NewWriter(w io.Writer, h Header, red *Redactor) (*Writer, error) {
 	}
 	if h.Started.IsZero() {
 		h.Started = wr.start
+	} else {
+		// Event times (Listen's, Close's end) count from the header's start, as the
+		// format says: a writer whose header is written late (the tap's) keeps them.
+		wr.start = h.Started
 	}
 	h.Started = h.Started.UTC()
 	h.Target.Argv = red.Argv(h.Target.Argv)

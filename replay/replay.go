@@ -55,6 +55,10 @@ type Options struct {
 	// collection names its calls TOOL-N) or by the tool or prompt they name. The rest
 	// are skipped; a name that matches nothing is a usage error.
 	Only []string
+
+	// hostAnswers: a tapped recording's answers to the server's requests (Run and
+	// RunFile read them).
+	hostAnswers *hostAnswers
 }
 
 // Report is the outcome of a golden replay.
@@ -74,6 +78,9 @@ type Report struct {
 	RecordedEra         string   `json:"recordedEra"`
 	LiveEra             string   `json:"liveEra"`
 	LiveVersion         string   `json:"liveVersion"`
+	// Host is the host a tapped recording was made with ("name version"), whose
+	// clientInfo and protocol version the replay used; "" for other recordings.
+	Host string `json:"host,omitempty"`
 	// Updated is the rewritten recording when Options.Update was set.
 	Updated *record.Recording `json:"-"`
 }
@@ -158,6 +165,9 @@ func (r *Report) Summary() string {
 		fmt.Fprintf(&b, "replay: %d of %d exchanges differ", len(r.Failures), r.Replayed)
 	}
 	var notes []string
+	if r.Host != "" {
+		notes = append(notes, "as the host "+r.Host)
+	}
 	if r.LiveEra != "" {
 		era := fmt.Sprintf("%s era (%s)", r.LiveEra, r.LiveVersion)
 		if r.RecordedEra != "" && r.RecordedEra != r.LiveEra {
@@ -198,6 +208,18 @@ func Run(ctx context.Context, rec *record.Recording, target target.Target, opts 
 		}
 	}
 	src := &memorySource{xs: xs}
+	if hostOf(rec.Header) != nil {
+		i := 0
+		opts.hostAnswers = collectHostAnswers(func() *record.Event {
+			for ; i < len(rec.Events); i++ {
+				if rec.Events[i].IsMessage() {
+					i++
+					return &rec.Events[i-1]
+				}
+			}
+			return nil
+		})
+	}
 	report, lives, err := run(ctx, rec.Header, src, target, opts)
 	if err != nil {
 		return nil, err
@@ -244,6 +266,22 @@ func RunFile(ctx context.Context, path, server string, target target.Target, opt
 		return nil, err
 	}
 	defer src.close()
+	if hostOf(src.header) != nil {
+		// One pass for the host's answers to the server's requests: only those are
+		// kept, so memory stays flat in the size of the recording.
+		r, err := record.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		opts.hostAnswers = collectHostAnswers(func() *record.Event {
+			ev, err := r.Next()
+			if err != nil {
+				return nil
+			}
+			return ev
+		})
+		r.Close()
+	}
 	report, _, err := run(ctx, src.header, src, target, opts)
 	if err != nil {
 		return nil, err
@@ -261,6 +299,44 @@ func RunFile(ctx context.Context, path, server string, target target.Target, opt
 type source interface {
 	// next returns the next exchange, or nil at the end.
 	next() *record.Exchange
+}
+
+// hostOf is the host of a recording made by mcpscope tap (its client), or nil.
+func hostOf(h record.Header) *record.Peer {
+	if !h.Tapped || h.Client == nil || h.Client.Name == "" {
+		return nil
+	}
+	return h.Client
+}
+
+// peekVersion reads src's handshake (the exchanges up to the first that is not one)
+// for the protocol version it ran at, and returns a source that hands them out
+// again first.
+func peekVersion(src source) (source, string) {
+	var head []*record.Exchange
+	for x := src.next(); x != nil; x = src.next() {
+		head = append(head, x)
+		if !x.Handshake() {
+			break
+		}
+	}
+	_, version := record.Era(head)
+	return &peeked{head: head, rest: src}, version
+}
+
+// peeked hands out head, then rest.
+type peeked struct {
+	head []*record.Exchange
+	rest source
+}
+
+func (p *peeked) next() *record.Exchange {
+	if len(p.head) > 0 {
+		x := p.head[0]
+		p.head = p.head[1:]
+		return x
+	}
+	return p.rest.next()
 }
 
 // memorySource hands out the exchanges of a recording in memory.
@@ -380,10 +456,29 @@ func run(ctx context.Context, h record.Header, src source, target target.Target,
 	report := &Report{}
 
 	copts := opts.Client
+	if host := hostOf(h); host != nil {
+		report.Host = strings.TrimSpace(host.Name + " " + host.Version)
+	}
 	if copts.Framing == "" {
 		// The framing the recording asked for (auto unless the user forced one).
 		if f, ok := wire.ParseFraming(h.Target.Framing); ok {
 			copts.Framing = f
+		}
+	}
+	if host := hostOf(h); host != nil {
+		// A host's recording (mcpscope tap): the replay is the host again, with its
+		// clientInfo and at the version it ran (unless --protocol says otherwise),
+		// so that a server that answers by either answers as it did.
+		var version string
+		src, version = peekVersion(src)
+		if copts.Protocol == "" {
+			copts.Protocol = version
+		}
+		if copts.ClientName == "" {
+			copts.ClientName, copts.ClientVersion = host.Name, host.Version
+		}
+		if opts.hostAnswers != nil {
+			opts.hostAnswers.apply(&copts)
 		}
 	}
 	if copts.Tap == nil {

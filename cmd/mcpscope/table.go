@@ -195,13 +195,18 @@ conventions say; a request's _meta.traceparent puts its span in that trace, unde
 parent), or json (the requests paired with their responses, for scripts). Secrets stay
 redacted as the recording has them.`,
 			exits: exitsPlain, run: runExport, formats: []string{"har", "otlp", "json"}, complete: "file"},
-		{name: "tap", args: "wrap|unwrap NAME [flags]", summary: "run a host's server through mcpscope: tap wrap NAME rewrites its config entry",
-			long: `tap wrap NAME rewrites the one entry NAME of a host's config (Claude Desktop, Claude
-Code, Cursor, VS Code) so that the host runs the server through mcpscope tap (stdio), or
-points it at a tap proxy on loopback (HTTP). It shows the change and asks (--yes for
-scripts), keeps a byte-exact backup beside the file, and changes nothing else in it.
-tap unwrap NAME puts the entry back as it was.`,
-			exits: exitsPlain, run: runTap, complete: "server",
+		{name: "tap", args: "[--name NAME] [--record FILE|DIR] -- CMD ARGS...", summary: "run a server for a host (Claude, Cursor...), recording what the host sends",
+			long: `A host runs this in place of a server command: it starts the server (ended with the
+tap, even when the host kills it), forwards every byte both ways unchanged (NDJSON or
+Content-Length), passes the server's stderr on, and records the session as a recording
+whose client is the host: replay it against a new build, serve it as a mock, open it.
+The recording goes to --record, or to a dated file in $XDG_STATE_HOME/mcpscope/taps.
+In a host's config: "command": "mcpscope", "args": ["tap", "--", "node", "server.js"].
+Whatever fails in the recording, the forwarding goes on (said once on stderr).`,
+			exits: `Exit codes: the server's exit code (128+N when signal N ended it), 1 the server could
+not be started, 2 usage error.`,
+			run: runTap, complete: "server",
+			more: []string{"tap --listen ADDR [--name NAME] [--record FILE|DIR] URL", "tap wrap|unwrap NAME [flags]"},
 			subs: []*command{
 				{name: "wrap", args: "NAME [--client claude-desktop|claude-code|cursor|vscode] [--config FILE] [--yes] [--record DIR] [--listen ADDR]",
 					summary: "run a configured server through mcpscope tap (rewrites that one entry)",
