@@ -41,15 +41,10 @@ type Writer struct {
 // mcpscope's own 0600 file whatever the old one's mode and links were; anything else
 // at path (a directory, a FIFO, a device) is refused.
 func Create(path string, h Header, red *Redactor) (*Writer, error) {
-	// Before the file is made: a watch of its directory must know it from its first
-	// event (a recording in a watched directory restarted the server; issue 20).
-	ownfiles.Expect(path)
-	f, err := createFile(path)
+	f, err := OpenFile(path)
 	if err != nil {
-		ownfiles.Forget(path)
-		return nil, fmt.Errorf("cannot create the recording: %w", err)
+		return nil, err
 	}
-	ownfiles.Add(path)
 	w, err := NewWriter(f, h, red)
 	if err != nil {
 		f.Close()
@@ -102,6 +97,39 @@ func AutoName(t time.Time) string {
 // CreateIn creates a new recording with a dated name (see AutoName) in dir, adding -2,
 // -3… when that name is taken, and returns it; Path tells the name.
 func CreateIn(dir string, h Header, red *Redactor) (*Writer, error) {
+	f, err := OpenIn(dir)
+	if err != nil {
+		return nil, err
+	}
+	w, err := NewWriter(f, h, red)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	w.file, w.path = f, f.Name()
+	return w, nil
+}
+
+// OpenFile makes the file of a recording at path as Create does (mode 0600, a link
+// refused, a regular file replaced) without writing anything: for a writer that
+// writes its header later (a tap learns its client's name from the first request)
+// or through a tee (NewWriter on a writer of the caller's).
+func OpenFile(path string) (*os.File, error) {
+	// Before the file is made: a watch of its directory must know it from its first
+	// event (a recording in a watched directory restarted the server; issue 20).
+	ownfiles.Expect(path)
+	f, err := createFile(path)
+	if err != nil {
+		ownfiles.Forget(path)
+		return nil, fmt.Errorf("cannot create the recording: %w", err)
+	}
+	ownfiles.Add(path)
+	return f, nil
+}
+
+// OpenIn makes a new recording file with a dated name in dir as CreateIn does,
+// without writing anything (see OpenFile); its Name is the path.
+func OpenIn(dir string) (*os.File, error) {
 	now := time.Now()
 	base := AutoName(now)
 	ext := filepath.Ext(base)
@@ -124,13 +152,7 @@ func CreateIn(dir string, h Header, red *Redactor) (*Writer, error) {
 			return nil, fmt.Errorf("cannot create the recording: %w", err)
 		}
 		ownfiles.Add(path)
-		w, err := NewWriter(f, h, red)
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		w.file, w.path = f, path
-		return w, nil
+		return f, nil
 	}
 	return nil, fmt.Errorf("cannot create the recording: too many files named %s-*%s in %s", stem, ext, dir)
 }
