@@ -25,7 +25,7 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // everyCommand is every command a user can type, written out here so that the table
 // cannot lose one unnoticed.
 var everyCommand = []string{"inspect", "call", "diff", "lint", "pin", "resources", "templates", "prompts", "prompt", "read",
-	"complete", "skills", "skill", "tasks", "ping", "replay", "serve", "open", "host", "servers", "auth",
+	"complete", "skills", "skill", "tasks", "ping", "replay", "tap", "serve", "open", "host", "servers", "auth",
 	"completion", "version", "help"}
 
 // The top-level usage lists every command (it never named diff).
