@@ -430,3 +430,52 @@ func TestCheckListenAddr(t *testing.T) {
 }
 
 func TestMain(m *testing.M) { testutil.Main(m) }
+
+// DELETE (ending a session) reaches the server as the host sent it, with its
+// session id, and the server's answer comes back.
+func TestDeletePassesThrough(t *testing.T) {
+	got := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.Method + " " + r.Header.Get("Mcp-Session-Id")
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	u, read, _ := tapped(t, srv, "/mcp", Options{})
+	req, _ := http.NewRequest(http.MethodDelete, u, nil)
+	req.Header.Set("Mcp-Session-Id", "sess-1")
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if g := <-got; g != "DELETE sess-1" || resp.StatusCode != http.StatusNoContent {
+		t.Errorf("the server got %q, the host %d; want DELETE sess-1 and 204", g, resp.StatusCode)
+	}
+	if rec := read(); !strings.Contains(rec, `"method":"DELETE"`) || !strings.Contains(rec, `"status":204`) {
+		t.Errorf("the recording lacks the DELETE exchange:\n%s", rec)
+	}
+}
+
+// An endpoint event naming another origin is left as the server sent it (the tap
+// does not decide where the host's requests go), and the person is told once.
+func TestLegacyEndpointOfAnotherOriginIsLeftAndSaid(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "event: endpoint\ndata: https://elsewhere.example/messages?sessionId=abc12345678\n\n")
+	}))
+	defer srv.Close()
+	u, _, warnings := tapped(t, srv, "/sse", Options{})
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "event: endpoint\ndata: https://elsewhere.example/messages?sessionId=abc12345678\n\n" {
+		t.Errorf("the host got %q, want the event as sent", b)
+	}
+	w := warnings()
+	if len(w) != 1 || !strings.Contains(w[0], "another origin (https://elsewhere.example/messages?sessionId=[redacted]); the host's messages go there directly, past the tap") {
+		t.Errorf("warnings %q", w)
+	}
+}
