@@ -84,6 +84,9 @@ func New(opts Options) *Proxy {
 	if warn == nil {
 		warn = func(string) {}
 	}
+	if opts.Recorder == nil {
+		max = 0 // nothing is kept of a message nobody records
+	}
 	return &Proxy{target: opts.Target, origin: wire.Origin(opts.Target), rt: rt, rec: opts.Recorder, max: max, warn: warn}
 }
 
@@ -175,7 +178,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.ContentLength == 0 {
 		out.Body = http.NoBody
 	} else {
-		out.Body = &teeBody{rc: r.Body, max: p.max, done: func(data []byte, size int64, err error) {
+		out.Body = &teeBody{rc: r.Body, buf: newRecBuf(p.max, r.ContentLength), done: func(data []byte, size int64, err error) {
 			p.sent(x, data, size, err)
 		}}
 	}
@@ -289,21 +292,14 @@ func (p *Proxy) body(dir wire.Dir, x *exch, data []byte, framing wire.Framing, s
 // and records it when it ends.
 func (p *Proxy) streamBody(w http.ResponseWriter, r *http.Request, resp *http.Response, x *exch, mt string) {
 	fl, _ := w.(http.Flusher)
-	var rec bytes.Buffer
-	over := false
+	rec := newRecBuf(p.max, resp.ContentLength)
 	var size int64
 	buf := make([]byte, 32<<10)
 	for {
 		n, rerr := resp.Body.Read(buf)
 		if n > 0 {
 			size += int64(n)
-			if !over {
-				if rec.Len()+n > p.max {
-					over, rec = true, bytes.Buffer{}
-				} else {
-					rec.Write(buf[:n])
-				}
-			}
+			rec.write(buf[:n])
 			if _, werr := w.Write(buf[:n]); werr != nil {
 				p.hostGone(x, fmt.Sprintf("the host closed the connection after %s of the response", wire.HumanBytes(size)))
 				return
@@ -327,12 +323,12 @@ func (p *Proxy) streamBody(w http.ResponseWriter, r *http.Request, resp *http.Re
 			panic(http.ErrAbortHandler)
 		}
 	}
-	if over {
+	if rec.over {
 		p.emit(wire.Event{Kind: wire.KindHTTP, Dir: wire.Recv, HTTP: x.info(), Size: int(size),
 			Text: fmt.Sprintf("response body of %s, over the recording limit of %s: passed through, not recorded", wire.HumanBytes(size), wire.HumanBytes(int64(p.max)))})
 		return
 	}
-	data := rec.Bytes()
+	data := rec.bytes()
 	if enc := strings.ToLower(resp.Header.Get("Content-Encoding")); enc != "" && enc != "identity" {
 		d, err := p.decode(enc, data)
 		if err != nil {
@@ -386,9 +382,7 @@ func (p *Proxy) hostGone(x *exch, text string) {
 // over max).
 type teeBody struct {
 	rc   io.ReadCloser
-	max  int
-	buf  bytes.Buffer
-	over bool
+	buf  *recBuf
 	size int64
 	once sync.Once
 	done func(data []byte, size int64, err error)
@@ -398,13 +392,7 @@ func (b *teeBody) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
 	if n > 0 {
 		b.size += int64(n)
-		if !b.over {
-			if b.buf.Len()+n > b.max {
-				b.over, b.buf = true, bytes.Buffer{}
-			} else {
-				b.buf.Write(p[:n])
-			}
-		}
+		b.buf.write(p[:n])
 	}
 	if err != nil {
 		b.finish(err)
@@ -413,13 +401,7 @@ func (b *teeBody) Read(p []byte) (int, error) {
 }
 
 func (b *teeBody) finish(err error) {
-	b.once.Do(func() {
-		var data []byte
-		if !b.over {
-			data = b.buf.Bytes()
-		}
-		b.done(data, b.size, err)
-	})
+	b.once.Do(func() { b.done(b.buf.bytes(), b.size, err) })
 }
 
 func (b *teeBody) Close() error { return b.rc.Close() }

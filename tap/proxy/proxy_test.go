@@ -358,6 +358,7 @@ func TestRecordingFailureKeepsForwarding(t *testing.T) {
 			t.Fatalf("request %d: %q, want %q", i, b, want)
 		}
 	}
+	rec.Close("the tap stopped")
 	mu.Lock()
 	defer mu.Unlock()
 	if len(warned) != 1 || !strings.Contains(warned[0], "recording stopped: writing the recording: no space left on device; forwarding goes on") {

@@ -19,13 +19,28 @@ import (
 // side is the host. It never fails the proxy: the first error stops the recording,
 // is said once (Warn), and everything after it is dropped.
 //
+// Events are written by one goroutine of its own, in the order they came, so that
+// the disk never holds up the host: a 100 MiB result written to the recording in the
+// request's handler delayed the end of the response by the disk's time
+// (BenchmarkBigResult). What waits is bounded (queueBytes); past that, Event waits.
+//
 // The header names the host (its clientInfo), which is known only once the host's
 // first JSON-RPC request is seen: events until then wait in memory (at most
 // pendingMax events or pendingBytes bytes; past that the header is written without a
 // client). The header is written when they are, so they are at t 0: they come
 // within a moment of the host's first request, which is what decides.
 type Recorder struct {
-	mu      sync.Mutex
+	// The queue, under qmu.
+	qmu     sync.Mutex
+	qcond   *sync.Cond
+	queue   []item
+	qbytes  int
+	closing bool
+	done    chan struct{}
+
+	closeOnce sync.Once
+
+	// The writer's own, used by its goroutine only (and by Close after it ended).
 	out     io.Writer // the file, or a tee of the file and Live
 	closer  io.Closer // the file
 	header  record.Header
@@ -37,11 +52,21 @@ type Recorder struct {
 	warn    func(string)
 	warned  bool
 	secrets map[string]bool
+	err     error
+}
+
+// item is one thing to write: an event, or secrets to redact from then on (they go
+// through the queue so that they reach the redactor before the events that carry
+// them, and the redactor is used by one goroutine).
+type item struct {
+	e       wire.Event
+	secrets []string
 }
 
 const (
 	pendingMax   = 256
 	pendingBytes = 8 << 20
+	queueBytes   = 512 << 20
 )
 
 // NewRecorder records to file (closed by Close), teeing every byte of the recording
@@ -55,11 +80,57 @@ func NewRecorder(file io.WriteCloser, live io.Writer, h record.Header, red *reco
 	if warn == nil {
 		warn = func(string) {}
 	}
-	r := &Recorder{out: file, closer: file, header: h, red: red, warn: warn, secrets: map[string]bool{}}
+	r := &Recorder{out: file, closer: file, header: h, red: red, warn: warn, secrets: map[string]bool{}, done: make(chan struct{})}
+	r.qcond = sync.NewCond(&r.qmu)
 	if live != nil {
 		r.out = &tee{file: file, live: live, warn: warn}
 	}
+	go r.run()
 	return r
+}
+
+// enqueue adds an item, waiting while too much is queued already.
+func (r *Recorder) enqueue(it item) {
+	r.qmu.Lock()
+	defer r.qmu.Unlock()
+	for r.qbytes > queueBytes && !r.closing {
+		r.qcond.Wait()
+	}
+	if r.closing {
+		return
+	}
+	r.queue = append(r.queue, it)
+	r.qbytes += len(it.e.Data)
+	r.qcond.Broadcast()
+}
+
+// run writes what is queued until Close.
+func (r *Recorder) run() {
+	defer close(r.done)
+	for {
+		r.qmu.Lock()
+		for len(r.queue) == 0 && !r.closing {
+			r.qcond.Wait()
+		}
+		batch := r.queue
+		r.queue = nil
+		closing := r.closing
+		r.qmu.Unlock()
+		for _, it := range batch {
+			if it.secrets != nil {
+				r.addSecrets(it.secrets)
+			} else {
+				r.event(it.e)
+			}
+			r.qmu.Lock()
+			r.qbytes -= len(it.e.Data)
+			r.qcond.Broadcast()
+			r.qmu.Unlock()
+		}
+		if closing && len(batch) == 0 {
+			return
+		}
+	}
 }
 
 // tee writes the recording to the file and to the live stream. The file's error is
@@ -81,10 +152,12 @@ func (t *tee) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// Event records one event (safe for concurrent use).
-func (r *Recorder) Event(e wire.Event) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+// Event records one event (safe for concurrent use). The event's Data must not
+// change afterwards.
+func (r *Recorder) Event(e wire.Event) { r.enqueue(item{e: e}) }
+
+// event writes one event (the writer's goroutine).
+func (r *Recorder) event(e wire.Event) {
 	if r.stopped {
 		return
 	}
@@ -132,7 +205,9 @@ func (r *Recorder) Secret(h http.Header) {
 			}
 		}
 	}
-	r.addSecrets(vals)
+	if len(vals) > 0 {
+		r.enqueue(item{secrets: vals})
+	}
 }
 
 // QuerySecrets adds the values of u's query parameters whose names say they are
@@ -145,16 +220,14 @@ func (r *Recorder) QuerySecrets(u *url.URL) {
 			vals = append(vals, vs...)
 		}
 	}
-	r.addSecrets(vals)
+	if len(vals) > 0 {
+		r.enqueue(item{secrets: vals})
+	}
 }
 
+// addSecrets adds values to the redactor (the writer's goroutine: the record.Writer
+// uses the redactor in its writes, which are all on this goroutine).
 func (r *Recorder) addSecrets(vals []string) {
-	if len(vals) == 0 {
-		return
-	}
-	// Under mu: the writer uses the redactor only under mu (every write is ours).
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	for _, v := range vals {
 		if v != "" && !r.secrets[v] {
 			r.secrets[v] = true
@@ -193,29 +266,34 @@ func (r *Recorder) stop(err error) {
 	}
 }
 
-// Close writes what still waits (a session whose host never sent a request), the
-// "closed" event with text, the end marker, and closes the file.
+// Close writes what is queued and what still waits for the header (a session whose
+// host never sent a request), the "closed" event with text, the end marker, and
+// closes the file. A second Close does nothing.
 func (r *Recorder) Close(text string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var err error
-	if !r.stopped {
-		if r.w == nil {
-			r.open()
-		}
-		if r.w != nil {
-			r.w.Listen(wire.Event{Kind: wire.KindClosed, Text: text})
-			err = r.w.Close()
-			if err != nil {
-				r.stop(err)
+	r.closeOnce.Do(func() {
+		r.enqueue(item{e: wire.Event{Kind: wire.KindClosed, Text: text}})
+		r.qmu.Lock()
+		r.closing = true
+		r.qcond.Broadcast()
+		r.qmu.Unlock()
+		<-r.done
+		if !r.stopped {
+			if r.w == nil {
+				r.open()
+			}
+			if r.w != nil {
+				if err := r.w.Close(); err != nil {
+					r.stop(err)
+					r.err = err
+				}
 			}
 		}
-	}
-	r.stopped = true
-	if cerr := r.closer.Close(); err == nil && cerr != nil {
-		err = cerr
-	}
-	return err
+		r.stopped = true
+		if cerr := r.closer.Close(); r.err == nil && cerr != nil {
+			r.err = cerr
+		}
+	})
+	return r.err
 }
 
 // hostClient finds the host's name in a message it sent: the clientInfo of its

@@ -26,18 +26,17 @@ type sseStream struct {
 	fl          http.Flusher
 	proxyOrigin string
 
-	ev       []byte // the current event's bytes, for the recording (nil when over max)
-	size     int    // the current event's full size
-	over     bool   // the current event is bigger than the recording keeps
-	passing  bool   // the current event's bytes are forwarded as they come
-	lineLen  int    // bytes of the current line so far, not counting \r
+	ev       *recBuf // the current event's bytes, for the recording (up to max)
+	size     int     // the current event's full size
+	passing  bool    // the current event's bytes are forwarded as they come
+	lineLen  int     // bytes of the current line so far, not counting \r
 	events   int
 	wrote    bool // bytes were written since the last flush
 	writeErr error
 }
 
 func (p *Proxy) streamSSE(w http.ResponseWriter, r *http.Request, resp *http.Response, x *exch, proxyOrigin string) {
-	s := &sseStream{p: p, x: x, w: w, proxyOrigin: proxyOrigin}
+	s := &sseStream{p: p, x: x, w: w, proxyOrigin: proxyOrigin, ev: s0(p)}
 	s.fl, _ = w.(http.Flusher)
 	if s.fl != nil {
 		s.fl.Flush() // the host sees the stream open at once
@@ -61,13 +60,14 @@ func (p *Proxy) streamSSE(w http.ResponseWriter, r *http.Request, resp *http.Res
 		}
 		// What is held of an unfinished event goes on as it came: the host sees the
 		// same cut stream the server sent (and may resume it with Last-Event-ID).
-		if !s.passing && len(s.ev) > 0 {
-			s.write(s.ev)
+		held := s.ev.bytes()
+		if !s.passing && len(held) > 0 {
+			s.write(held)
 			if s.fl != nil {
 				s.fl.Flush()
 			}
 		}
-		if s.size > 0 && s.over || len(bytes.TrimSpace(s.ev)) > 0 {
+		if s.ev.over || len(bytes.TrimSpace(held)) > 0 {
 			p.emit(wire.Event{Kind: wire.KindHTTP, Dir: wire.Recv, HTTP: x.info(), Size: s.size,
 				Text: fmt.Sprintf("the SSE stream ended in the middle of an event (%d bytes of it)", s.size)})
 		}
@@ -86,6 +86,11 @@ func (p *Proxy) streamSSE(w http.ResponseWriter, r *http.Request, resp *http.Res
 		panic(http.ErrAbortHandler)
 	}
 }
+
+// s0 is the buffer of an event: what the recording keeps of it, and at least what
+// is held back of it (holdMax), which must reach the host whatever the recording
+// keeps.
+func s0(p *Proxy) *recBuf { return newRecBuf(max(p.max, holdMax), 0) }
 
 func (s *sseStream) write(b []byte) {
 	if s.writeErr != nil || len(b) == 0 {
@@ -121,35 +126,30 @@ func (s *sseStream) add(seg []byte) {
 	if len(seg) == 0 {
 		return
 	}
-	if !s.passing && len(s.ev)+len(seg) > min(holdMax, s.p.max) {
-		s.write(s.ev)
+	if !s.passing && s.ev.n+len(seg) > holdMax {
+		s.write(s.ev.bytes())
 		s.passing = true
 	}
 	if s.passing {
 		s.write(seg)
 	}
 	s.size += len(seg)
-	if !s.over {
-		if len(s.ev)+len(seg) > s.p.max {
-			s.over, s.ev = true, nil
-		} else {
-			s.ev = append(s.ev, seg...)
-		}
-	}
+	s.ev.write(seg)
 }
 
 // end handles a complete event: forwards it if it was held, records it.
 func (s *sseStream) end() {
-	ev, ok := parseEvent(s.ev)
+	block := s.ev.bytes()
+	ev, ok := parseEvent(block)
 	if !s.passing {
-		out := s.ev
+		out := block
 		if ok && ev.Event == "endpoint" {
-			out = s.endpoint(ev)
+			out = s.endpoint(ev, block)
 		}
 		s.write(out)
 	}
 	switch {
-	case s.over:
+	case s.ev.over || s.size > s.p.max:
 		s.events++
 		s.p.emit(wire.Event{Kind: wire.KindHTTP, Dir: wire.Recv, HTTP: s.x.info(), Size: s.size,
 			Text: fmt.Sprintf("a server-sent event of %s, over the recording limit of %s: passed through, not recorded", wire.HumanBytes(int64(s.size)), wire.HumanBytes(int64(s.p.max)))})
@@ -157,10 +157,9 @@ func (s *sseStream) end() {
 		s.events++
 		s.record(ev)
 	}
-	if cap(s.ev) > 1<<20 {
-		s.ev = nil // do not keep a big event's buffer
-	}
-	s.ev, s.size, s.over, s.passing = s.ev[:0], 0, false, false
+	// A new buffer: the recording's writer may not have written this event yet.
+	s.ev = s0(s.p)
+	s.size, s.passing = 0, false
 }
 
 // endpoint is a legacy endpoint event as the host gets it: an absolute URL of the
@@ -168,14 +167,14 @@ func (s *sseStream) end() {
 // through the tap (a relative one already resolves against the proxy's URL). A URL
 // of another origin is left as it is: the tap does not decide where the host's
 // requests (and credentials) go, and says that those messages bypass it.
-func (s *sseStream) endpoint(ev sseEvent) []byte {
+func (s *sseStream) endpoint(ev sseEvent, block []byte) []byte {
 	data := strings.TrimSpace(string(ev.data))
 	nu, ok := s.p.toProxy(data, s.proxyOrigin)
 	if !ok {
 		if strings.Contains(data, "://") {
 			s.p.warnOnce("endpoint", fmt.Sprintf("the server's endpoint event names another origin (%s); the host's messages go there directly, past the tap", redact.URL(data, nil)))
 		}
-		return s.ev
+		return block
 	}
 	var b bytes.Buffer
 	if ev.ID != "" {
@@ -241,10 +240,13 @@ func parseEvent(block []byte) (sseEvent, bool) {
 		any = true
 		switch string(field) {
 		case "data":
-			if hasData {
-				ev.data = append(ev.data, '\n')
+			// One data line (what servers send) is used where it is, not copied: a
+			// 100 MiB result is not copied again (each event has its own buffer).
+			if !hasData {
+				ev.data = value
+			} else {
+				ev.data = append(append(append([]byte(nil), ev.data...), '\n'), value...)
 			}
-			ev.data = append(ev.data, value...)
 			hasData = true
 		case "id":
 			ev.ID = string(value)
