@@ -480,3 +480,40 @@ func TestLegacyEndpointOfAnotherOriginIsLeftAndSaid(t *testing.T) {
 		t.Errorf("warnings %q", w)
 	}
 }
+
+// stuckFile is a recording whose writes hang (a dead network disk) until released.
+type stuckFile struct{ release chan struct{} }
+
+func (f *stuckFile) Write(p []byte) (int, error) { <-f.release; return len(p), nil }
+func (f *stuckFile) Close() error                { return nil }
+
+// A recording that hangs does not hold up the host: its responses end (the last
+// chunk of a chunked body too) while the recording's writes wait.
+func TestStuckRecordingDoesNotHoldUpTheHost(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,`)
+		w.(http.Flusher).Flush() // chunked: the body ends with the handler
+		fmt.Fprint(w, `"result":{}}`)
+	}))
+	defer srv.Close()
+	f := &stuckFile{release: make(chan struct{})}
+	rec := NewRecorder(f, nil, record.Header{}, nil, nil)
+	u, _, _ := tapped(t, srv, "/mcp", Options{Recorder: rec})
+	testutil.Within(t, "three calls through a tap whose recording hangs", func() {
+		for i := 0; i < 3; i++ {
+			resp, err := http.Post(u, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/clientInfo":{"name":"h"}}}}`))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if string(b) != `{"jsonrpc":"2.0","id":1,"result":{}}` {
+				t.Errorf("call %d: %q", i, b)
+			}
+		}
+	})
+	close(f.release)
+}
