@@ -94,9 +94,9 @@ func (tp *runningTap) stop(t *testing.T) (int, string) {
 
 // hostHTTP runs `mcpscope host --http 127.0.0.1:0` until the test ends and returns
 // its MCP URL.
-func hostHTTP(t *testing.T) string {
+func hostHTTP(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(testutil.Mcpscope(t), "host", "--http", "127.0.0.1:0")
+	cmd := exec.Command(testutil.Mcpscope(t), append([]string{"host", "--http", "127.0.0.1:0"}, args...)...)
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
@@ -436,5 +436,28 @@ func TestTapListenUnreachableServer(t *testing.T) {
 	code, stderr := tp.stop(t)
 	if code != 0 || strings.Count(stderr, "cannot reach the server") != 1 {
 		t.Errorf("exit %d; want the tap to say once that it cannot reach the server:\n%s", code, stderr)
+	}
+}
+
+// The golden loop: what a host did through the tap replays against the same server
+// (every exchange equal) and fails, with the difference shown, against a changed one.
+func TestTapListenRecordingReplays(t *testing.T) {
+	direct := hostHTTP(t)
+	rec := filepath.Join(t.TempDir(), "tapped.jsonl")
+	tp := startTapListen(t, nil, direct, "--record", rec)
+	sdkHost(t, nil, "http", "modern", tp.URL, "echo", `{"text":"golden"}`)
+	if code, stderr := tp.stop(t); code != 0 {
+		t.Fatalf("the tap stopped with %d:\n%s", code, stderr)
+	}
+	r := mcpscope(t, nil, "replay", rec)
+	if r.code != 0 || !strings.Contains(r.stderr+r.stdout, "exchanges equal") {
+		t.Fatalf("replay against the same server: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	tools := filepath.Join(t.TempDir(), "tools.json")
+	os.WriteFile(tools, []byte(`{"tools":[{"name":"echo","description":"a changed echo","run":["/bin/echo","changed"]}]}`), 0o600)
+	changed := hostHTTP(t, "--tools", tools)
+	r = mcpscope(t, nil, "replay", rec, "--", changed)
+	if r.code != 1 || !strings.Contains(r.stdout+r.stderr, "golden") || !strings.Contains(r.stdout+r.stderr, "changed") {
+		t.Errorf("replay against a changed server: exit %d, want 1 and the difference:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

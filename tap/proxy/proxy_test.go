@@ -3,6 +3,7 @@ package proxy
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -516,4 +517,65 @@ func TestStuckRecordingDoesNotHoldUpTheHost(t *testing.T) {
 		}
 	})
 	close(f.release)
+}
+
+// The host reads the same bytes the server wrote: an SSE stream with comments,
+// CRLF lines, a multi-line event, retry, an event bigger than what is held back, a
+// cut last event; and a gzip body the host asked for, passed as it is (the
+// recording holds it decoded).
+func TestBytesOnBothSidesAreTheSame(t *testing.T) {
+	big := `{"jsonrpc":"2.0","id":2,"result":{"text":"` + strings.Repeat("y", 3*holdMax) + `"}}`
+	stream := ": keep-alive\n\nretry: 3000\r\nid: a1\r\n\r\n" +
+		"id: a2\ndata: {\"jsonrpc\":\"2.0\",\ndata: \"method\":\"notifications/message\",\"params\":{}}\n\n" +
+		"id: a3\ndata: " + big + "\n\n" +
+		"id: a4\ndata: {\"jsonrpc\":\"2.0\",\"id\":"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(`{"jsonrpc":"2.0","id":3,"result":{"zipped":true}}`))
+	zw.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		if r.Header.Get("Accept-Encoding") == "gzip" {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(gz.Bytes())
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := 0; i < len(stream); i += 1000 { // in pieces, as a network delivers
+			w.Write([]byte(stream[i:min(i+1000, len(stream))]))
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer srv.Close()
+	u, read, _ := tapped(t, srv, "/mcp", Options{})
+	sreq := mustRequest(t, http.MethodPost, u, `{"jsonrpc":"2.0","id":2,"method":"tools/call"}`)
+	sreq.Header.Set("Accept-Encoding", "identity") // Go's client would ask for gzip itself
+	resp, err := http.DefaultTransport.RoundTrip(sreq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(got) != stream {
+		t.Errorf("the host read %d bytes that differ from the server's %d", len(got), len(stream))
+	}
+	req := mustRequest(t, http.MethodPost, u, `{"jsonrpc":"2.0","id":3,"method":"tools/call"}`)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err = http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !bytes.Equal(got, gz.Bytes()) || resp.Header.Get("Content-Encoding") != "gzip" {
+		t.Errorf("the host got %q (%s), want the server's gzip bytes", got, resp.Header.Get("Content-Encoding"))
+	}
+	rec := read()
+	for _, want := range []string{`"sse":{"id":"a2"},"msg":{"jsonrpc":"2.0","method":"notifications/message","params":{}}`, `"sse":{"id":"a3"},"msg":{"jsonrpc":"2.0","id":2`,
+		"the SSE stream ended in the middle of an event", `"msg":{"jsonrpc":"2.0","id":3,"result":{"zipped":true}}`} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("the recording lacks %s:\n%.3000s", want, rec)
+		}
+	}
 }
