@@ -1,14 +1,11 @@
 package main_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/testutil"
@@ -117,32 +114,6 @@ func TestBenchHTTPLegacyEraAndServerEverything(t *testing.T) {
 		t.Errorf("server-everything: %d sessions, want 3", j.Sessions)
 	}
 	expect(t, mcpscope(t, nil, "bench", "gzip-file-as-resource", "-n", "3", ev), 2, nil, []string{`tool "gzip-file-as-resource"`, "is not marked read-only"})
-}
-
-// hostHTTP starts the bundled host over HTTP on 127.0.0.1 and returns its URL.
-func hostHTTP(t *testing.T) string {
-	t.Helper()
-	cmd := exec.Command(testutil.Mcpscope(t), "host", "--http", "127.0.0.1:0")
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		cmd.Wait()
-	})
-	lines := bufio.NewScanner(stderr)
-	for lines.Scan() {
-		if m := regexp.MustCompile(`(http://127\.0\.0\.1:\d+/mcp)`).FindStringSubmatch(lines.Text()); m != nil {
-			go func() {
-				for lines.Scan() {
-				}
-			}()
-			return m[1]
-		}
-	}
-	t.Fatal("the host never said where it listens")
-	return ""
 }
 
 // A tool without readOnlyHint: true is refused, naming the tool and the server,

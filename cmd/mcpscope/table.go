@@ -177,6 +177,19 @@ about time, and list_changed notifications (they race with responses).`,
 			exits: `Exit codes: 0 every exchange equal, 1 a difference (or the server failed),
 2 usage error.`,
 			run: runReplay, formats: []string{"text", "json"}, complete: "file"},
+		{name: "tap", args: "--listen ADDR [--name NAME] [--record FILE|DIR] URL", summary: "tap a real host: record what it does with a server (--listen: an HTTP proxy)",
+			long: `Sees what a real MCP host (Claude, Cursor, an IDE) sends a remote server and what it
+gets back: a reverse proxy on loopback (ADDR; 127.0.0.1:0 picks a free port) forwards
+every request and response unchanged, streams as they arrive, and records the session
+as an ordinary recording whose client is the host (replay it, serve it, open it). Point
+the host at the URL it prints on stderr. Streamable HTTP (both eras), the legacy
+HTTP+SSE transport (its endpoint event is rewritten to the tap), 401/403 with their
+WWW-Authenticate as sent; Authorization and cookies go to the server and are recorded
+as [redacted]. If recording fails, forwarding goes on. Interrupt to stop.
+  mcpscope tap --listen 127.0.0.1:0 https://example.com/mcp`,
+			exits: `Exit codes: 0 stopped (interrupted), 1 could not listen, 2 usage error (including
+an ADDR that is not loopback, or a --record that cannot be created).`,
+			run: runTap, complete: ""},
 		{name: "serve", args: "FILE [--framing auto|ndjson|content-length]", summary: "serve a recording as a mock server",
 			more: []string{"serve FILE --http [ADDR]"},
 			long: `Serves a recording as a mock MCP server: each request gets the recorded response of
