@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/statedir"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/tap"
+	"github.com/mcpscope/mcpscope/tap/live"
 )
 
 // The other forms of `mcpscope tap` (issue 24): tap wrap/unwrap NAME and
@@ -87,6 +88,13 @@ func runTap(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		o.Record = file
 		fmt.Fprintf(stderr, "mcpscope tap: recording %s to %s\n", *name, path)
 	}
+	liveInfo := live.Info{Name: *name, Argv: argv}
+	if rerr == nil {
+		liveInfo.Recording = path
+	}
+	var endLive func()
+	o.Live, endLive = publishTap(liveInfo, stderr)
+	defer endLive()
 	res, err := tap.Run(ctx, o)
 	if err != nil {
 		var se *tap.StartError

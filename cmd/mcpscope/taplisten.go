@@ -17,6 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/redact"
 	"github.com/mcpscope/mcpscope/record"
+	"github.com/mcpscope/mcpscope/tap/live"
 	"github.com/mcpscope/mcpscope/tap/proxy"
 )
 
@@ -83,7 +84,9 @@ func runTapListen(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintln(stderr, "mcpscope tap: "+msg)
 	}
 	h := record.Header{McpscopeVersion: client.Version, Target: record.Target{Transport: "http", URL: target.String()}}
-	recorder := proxy.NewRecorder(file, tapLive(name), h, nil, say)
+	liveStream, endLive := publishTap(live.Info{Name: name, URL: target.String(), Recording: path}, stderr)
+	defer endLive()
+	recorder := proxy.NewRecorder(file, liveStream, h, nil, say)
 	px := proxy.New(proxy.Options{Target: target, Recorder: recorder, Warn: say})
 	srv := &http.Server{Handler: px, ReadHeaderTimeout: 30 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
 
@@ -119,10 +122,6 @@ func runTapListen(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	return nil
 }
-
-// tapLive is the live stream of a tap (mcpscope attach); nil: none. The per-user
-// socket publisher plugs in here (tap/live, notes/r5/contract.md).
-var tapLive = func(name string) io.Writer { return nil }
 
 // sameEndpoint reports whether target names the tap's own listening address (a loop).
 func sameEndpoint(target *url.URL, addr string) bool {

@@ -130,19 +130,23 @@ func Build(t testing.TB, pkg string) string {
 // Main runs a package's tests and then removes the binaries Build made. Every
 // package whose tests build a binary has `func TestMain(m *testing.M) { testutil.Main(m) }`.
 //
-// The tests' state directory ($XDG_STATE_HOME: the lasting call history) is a
-// temporary one, removed at the end, so that no test, and no binary a test starts,
-// writes into the user's own state.
+// The tests' state directory ($XDG_STATE_HOME: the lasting call history) and runtime
+// directory ($XDG_RUNTIME_DIR: the live taps' sockets) are temporary ones, removed at
+// the end, so that no test, and no binary a test starts, writes into the user's own
+// state or publishes a tap where the user's attach would see it.
 func Main(m *testing.M) {
 	inMain.Store(true)
-	state, err := os.MkdirTemp("", "mcpscope-test-state-")
-	if err == nil {
-		os.Setenv("XDG_STATE_HOME", state)
+	var temps []string
+	for _, v := range []struct{ env, prefix string }{{"XDG_STATE_HOME", "mcpscope-test-state-"}, {"XDG_RUNTIME_DIR", "mcpscope-test-run-"}} {
+		if d, err := os.MkdirTemp("", v.prefix); err == nil { // 0700
+			os.Setenv(v.env, d)
+			temps = append(temps, d)
+		}
 	}
 	code := m.Run()
 	cleanup()
-	if state != "" {
-		os.RemoveAll(state)
+	for _, d := range temps {
+		os.RemoveAll(d)
 	}
 	os.Exit(code)
 }
