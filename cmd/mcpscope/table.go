@@ -177,19 +177,6 @@ about time, and list_changed notifications (they race with responses).`,
 			exits: `Exit codes: 0 every exchange equal, 1 a difference (or the server failed),
 2 usage error.`,
 			run: runReplay, formats: []string{"text", "json"}, complete: "file"},
-		{name: "tap", args: "--listen ADDR [--name NAME] [--record FILE|DIR] URL", summary: "tap a real host: record what it does with a server (--listen: an HTTP proxy)",
-			long: `Sees what a real MCP host (Claude, Cursor, an IDE) sends a remote server and what it
-gets back: a reverse proxy on loopback (ADDR; 127.0.0.1:0 picks a free port) forwards
-every request and response unchanged, streams as they arrive, and records the session
-as an ordinary recording whose client is the host (replay it, serve it, open it). Point
-the host at the URL it prints on stderr. Streamable HTTP (both eras), the legacy
-HTTP+SSE transport (its endpoint event is rewritten to the tap), 401/403 with their
-WWW-Authenticate as sent; Authorization and cookies go to the server and are recorded
-as [redacted]. If recording fails, forwarding goes on. Interrupt to stop.
-  mcpscope tap --listen 127.0.0.1:0 https://example.com/mcp`,
-			exits: `Exit codes: 0 stopped (interrupted), 1 could not listen, 2 usage error (including
-an ADDR that is not loopback, or a --record that cannot be created).`,
-			run: runTap, complete: ""},
 		{name: "serve", args: "FILE [--framing auto|ndjson|content-length]", summary: "serve a recording as a mock server",
 			more: []string{"serve FILE --http [ADDR]"},
 			long: `Serves a recording as a mock MCP server: each request gets the recorded response of
@@ -215,9 +202,18 @@ Content-Length), passes the server's stderr on, and records the session as a rec
 whose client is the host: replay it against a new build, serve it as a mock, open it.
 The recording goes to --record, or to a dated file in $XDG_STATE_HOME/mcpscope/taps.
 In a host's config: "command": "mcpscope", "args": ["tap", "--", "node", "server.js"].
-Whatever fails in the recording, the forwarding goes on (said once on stderr).`,
+Whatever fails in the recording, the forwarding goes on (said once on stderr).
+
+tap --listen ADDR URL does the same for a remote server: a reverse proxy on loopback
+(ADDR; 127.0.0.1:0 picks a free port) forwards every request and response unchanged,
+streams as they arrive (Streamable HTTP in both eras; legacy HTTP+SSE, its endpoint
+event rewritten to the tap; 401/403 with their WWW-Authenticate as sent); Authorization
+and cookies go to the server and are recorded as [redacted]. Point the host at the URL
+it prints on stderr; interrupt to stop.
+  mcpscope tap --listen 127.0.0.1:0 https://example.com/mcp`,
 			exits: `Exit codes: the server's exit code (128+N when signal N ended it), 1 the server could
-not be started, 2 usage error.`,
+not be started (--listen: could not listen), 2 usage error (--listen: an ADDR that is
+not loopback, a --record that cannot be created); --listen exits 0 when interrupted.`,
 			run: runTap, complete: "server",
 			more: []string{"tap --listen ADDR [--name NAME] [--record FILE|DIR] URL", "tap wrap|unwrap NAME [flags]"},
 			subs: []*command{
@@ -342,7 +338,8 @@ func resolve(args []string) (*command, []string) {
 // flagSet is the command's flag set, as its run func builds it: asked for --help, run
 // returns it in a *helpError before it starts, reads or connects anything.
 func (c *command) flagSet() *flag.FlagSet {
-	if c.run == nil || c.subs != nil {
+	// A command with subcommands may take flags of its own too (tap's).
+	if c.run == nil {
 		return flag.NewFlagSet(c.path(), flag.ContinueOnError)
 	}
 	var he *helpError

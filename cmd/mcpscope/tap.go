@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/mcpscope/mcpscope/internal/statedir"
@@ -109,11 +110,16 @@ func runTap(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return nil
 }
 
-// openTapRecording makes the tap's recording file: FILE, a dated file in DIR, or one
-// in the state directory's taps.
+// openTapRecording makes the tap's recording file: FILE, a dated file in DIR (an
+// existing directory, or a path ending in a separator, made if needed: tap wrap
+// --record DIR writes it so), or one in the state directory's taps.
 func openTapRecording(to string) (*os.File, string, error) {
 	dir := to
-	if to == "" {
+	if strings.HasSuffix(to, string(filepath.Separator)) {
+		if err := os.MkdirAll(to, 0o700); err != nil {
+			return nil, "", err
+		}
+	} else if to == "" {
 		d, err := statedir.Path("taps", "the taps' recordings")
 		if err != nil {
 			return nil, "", err

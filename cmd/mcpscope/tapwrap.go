@@ -46,7 +46,10 @@ func parseTapWrap(verb string, args []string) (tapWrapArgs, error) {
 		if err != nil {
 			return a, usageErr("--record %q: %v", a.record, err)
 		}
-		a.record = abs // the host runs the tap from a directory of its own
+		// Absolute: the host runs the tap from a directory of its own. A trailing
+		// separator: the tap makes the directory on its first run (a path that does
+		// not exist yet would otherwise be taken for a file).
+		a.record = abs + string(filepath.Separator)
 	}
 	return a, nil
 }

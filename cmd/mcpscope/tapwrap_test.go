@@ -75,7 +75,7 @@ func TestTapWrapYesThenUnwrap(t *testing.T) {
 		t.Fatalf("the wrapped file is not JSON: %v\n%s", err, got)
 	}
 	e := doc.MCPServers["host"]
-	want := []string{"tap", "--name", "host", "--record", filepath.Join(dir, "taps"), "--", "mcpscope-host", "host"}
+	want := []string{"tap", "--name", "host", "--record", filepath.Join(dir, "taps") + string(filepath.Separator), "--", "mcpscope-host", "host"}
 	if e.Command != bin || strings.Join(e.Args, " ") != strings.Join(want, " ") || e.Env["API_KEY"] != "sk-not-a-real-key" {
 		t.Fatalf("the host would run %q %q (env %v), want %q %q", e.Command, e.Args, e.Env, bin, want)
 	}
