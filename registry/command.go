@@ -43,32 +43,31 @@ type MissingError struct {
 }
 
 func (e *MissingError) Error() string {
-	var env, other []string
+	var env, parts []string
 	for _, n := range e.Needs {
 		what := n.Label
 		if n.IsSecret {
 			what += " (secret)"
 		}
-		if strings.HasPrefix(n.Key, "env:") {
-			env = append(env, what)
-		} else {
-			other = append(other, strings.SplitN(n.Key, ":", 2)[0]+" "+what)
-		}
-	}
-	msg := fmt.Sprintf("%s (%s) needs ", e.Server, e.Kind)
-	var parts []string
-	if len(env) > 0 {
-		parts = append(parts, "the environment variable"+plural(len(env))+" "+strings.Join(env, ", ")+": set "+them(len(env))+" and run again")
-	}
-	for _, o := range other {
+		kind, rest, _ := strings.Cut(n.Key, ":")
+		parent, _, sub := strings.Cut(rest, "/")
 		switch {
-		case strings.HasPrefix(o, "header "):
-			parts = append(parts, o+": give it with -H '"+strings.TrimSuffix(strings.TrimPrefix(o, "header "), " (secret)")+": VALUE'")
+		case sub:
+			// A {variable} of an input's fixed value (a header "Bearer {token}").
+			parts = append(parts, fmt.Sprintf("the variable %s of %s %s (the entry builds it into that value; the workbench's :add asks for it)", what, kind, parent))
+		case kind == "env":
+			env = append(env, what)
+		case kind == "header":
+			parts = append(parts, "header "+what+": give it with -H '"+n.Label+": VALUE'")
 		default:
-			parts = append(parts, o+" (the entry gives no value or default; the workbench's :add asks for it)")
+			words := map[string]string{"arg": "argument", "var": "URL variable"}
+			parts = append(parts, words[kind]+" "+what+" (the entry gives no value or default; the workbench's :add asks for it)")
 		}
 	}
-	return msg + strings.Join(parts, "; ")
+	if len(env) > 0 {
+		parts = append([]string{"the environment variable" + plural(len(env)) + " " + strings.Join(env, ", ") + ": set " + them(len(env)) + " and run again"}, parts...)
+	}
+	return fmt.Sprintf("%s (%s) needs ", e.Server, e.Kind) + strings.Join(parts, "; ")
 }
 
 func plural(n int) string {

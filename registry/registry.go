@@ -186,8 +186,8 @@ func (r serverResponse) entry() (Entry, error) {
 // nuget, remote; the first that can run when absent).
 func ParseRef(ref string) (name, version, kind string, err error) {
 	ref = strings.TrimSpace(ref)
-	ref, kind, _ = strings.Cut(ref, "#")
-	name, version, _ = strings.Cut(ref, "@")
+	head, kind, _ := strings.Cut(ref, "#")
+	name, version, _ = strings.Cut(head, "@")
 	if name == "" || !strings.Contains(name, "/") {
 		return "", "", "", fmt.Errorf("registry:%s: give the server's registry name, NAMESPACE/NAME[@VERSION][#TYPE] (mcpscope registry search finds it)", ref)
 	}

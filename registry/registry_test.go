@@ -260,3 +260,24 @@ func TestLooks(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingVariableOfAHeader: a header whose fixed value holds a {variable} asks
+// for that variable, and says whose it is.
+func TestMissingVariableOfAHeader(t *testing.T) {
+	s := registry.Server{Name: "io.example/w", Remotes: []registry.Transport{{Type: "streamable-http", URL: "https://example.com/mcp",
+		Headers: []registry.KeyValue{{Name: "Authorization", Input: registry.Input{Value: "Bearer {token}",
+			Variables: map[string]registry.Input{"token": {IsRequired: true, IsSecret: true}}}}}}}}
+	_, r, _ := registry.Choose(s, "")
+	needs := registry.Needs(nil, r)
+	if len(needs) != 1 || needs[0].Key != "header:Authorization/token" {
+		t.Fatalf("needs: %+v", needs)
+	}
+	_, err := registry.Resolve(s, nil, r, nil)
+	if err == nil || !strings.Contains(err.Error(), "the variable token (secret) of header Authorization") {
+		t.Fatalf("err = %v", err)
+	}
+	l, err := registry.Resolve(s, nil, r, registry.Values{"header:Authorization/token": "t-1"})
+	if err != nil || l.Header.Get("Authorization") != "Bearer t-1" || !slices.Contains(l.Secrets, "t-1") {
+		t.Fatalf("%+v %v", l, err)
+	}
+}

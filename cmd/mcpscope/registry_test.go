@@ -162,8 +162,9 @@ func TestRegistryServerRunsTheNpmPackage(t *testing.T) {
 	t.Parallel()
 	reg := registrytest.Serve(t)
 	reg.Add(t, json.RawMessage(everythingEntry), "")
+	rec := filepath.Join(t.TempDir(), "ev.jsonl")
 	run := func(env []string) result {
-		cmd := exec.Command(testutil.Mcpscope(t), "--inspect", "--server", "ev=registry:io.github.modelcontextprotocol/everything")
+		cmd := exec.Command(testutil.Mcpscope(t), "--inspect", "--record", rec, "--server", "ev=registry:io.github.modelcontextprotocol/everything")
 		cmd.Dir = filepath.Join(testutil.Root(), "interop")
 		cmd.Env = append(env, "MCPSCOPE_REGISTRY="+reg.URL, "npm_config_offline=true")
 		return runCommand(t, cmd)
@@ -175,6 +176,17 @@ func TestRegistryServerRunsTheNpmPackage(t *testing.T) {
 	expect(t, r, 0, []string{"mcp-servers/everything", "get-sum"}, nil)
 	if strings.Contains(r.stdout+r.stderr, "tok-ev-8c1d") {
 		t.Error("the secret variable's value was printed")
+	}
+	// The recording names the command the entry ran, and redacts the secret.
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "@modelcontextprotocol/server-everything@2026.8.31") || !strings.Contains(string(data), `"EVERYTHING_TOKEN"`) {
+		t.Errorf("the recording does not name the command run and the variable given to it:\n%.600s", data)
+	}
+	if strings.Contains(string(data), "tok-ev-8c1d") {
+		t.Errorf("the secret variable's value reached the recording")
 	}
 }
 
