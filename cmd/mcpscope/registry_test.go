@@ -109,7 +109,7 @@ func TestRegistryShowMapsEachPackageType(t *testing.T) {
 	reg := registrytest.Serve(t)
 	show := func(name string, want ...string) {
 		t.Helper()
-		expect(t, mcpscope(t, withoutEnv("AIRTABLE_API_KEY"), "registry", "show", name, "--registry", reg.URL), 0, want, nil)
+		expect(t, mcpscope(t, nil, "registry", "show", name, "--registry", reg.URL), 0, want, nil)
 	}
 	show("io.github.domdomegg/airtable-mcp-server",
 		"io.github.domdomegg/airtable-mcp-server 1.7.3 (active)",
@@ -171,6 +171,11 @@ func TestRegistryServerRunsTheNpmPackage(t *testing.T) {
 	}
 	r := run(withoutEnv("EVERYTHING_TOKEN"))
 	expect(t, r, 2, nil, []string{"io.github.modelcontextprotocol/everything (npm) needs the environment variable EVERYTHING_TOKEN (secret): set it and run again"})
+	// registry:NAME alone is the one server of a command too.
+	alone := exec.Command(testutil.Mcpscope(t), "--inspect", "registry:io.github.modelcontextprotocol/everything")
+	alone.Env = append(withoutEnv("EVERYTHING_TOKEN"), "MCPSCOPE_REGISTRY="+reg.URL)
+	r = runCommand(t, alone)
+	expect(t, r, 2, nil, []string{"needs the environment variable EVERYTHING_TOKEN (secret)"})
 
 	r = run(append(withoutEnv("EVERYTHING_TOKEN"), "EVERYTHING_TOKEN=tok-ev-8c1d"))
 	expect(t, r, 0, []string{"mcp-servers/everything", "get-sum"}, nil)
