@@ -92,6 +92,9 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, v any) erro
 		if msg == "" {
 			msg = http.StatusText(resp.StatusCode)
 		}
+		if r := []rune(msg); len(r) > 300 {
+			msg = string(r[:300]) + "…" // a registry's words, bounded: one line of an error
+		}
 		return fmt.Errorf("the registry %s answered %d for %s: %s", c.Base, resp.StatusCode, path, msg)
 	}
 	if err := json.Unmarshal(body, v); err != nil {

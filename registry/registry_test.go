@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -279,5 +280,19 @@ func TestMissingVariableOfAHeader(t *testing.T) {
 	l, err := registry.Resolve(s, nil, r, registry.Values{"header:Authorization/token": "t-1"})
 	if err != nil || l.Header.Get("Authorization") != "Bearer t-1" || !slices.Contains(l.Secrets, "t-1") {
 		t.Fatalf("%+v %v", l, err)
+	}
+}
+
+// TestRegistryErrorIsBounded: a registry's error message is quoted, at most 300
+// characters of it.
+func TestRegistryErrorIsBounded(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusInternalServerError)
+		w.Write([]byte(`{"error":"` + strings.Repeat("x", 5000) + `"}`))
+	}))
+	defer srv.Close()
+	_, _, err := (&registry.Client{Base: srv.URL}).Search(context.Background(), "", false)
+	if err == nil || !strings.Contains(err.Error(), "answered 500 for /servers: xxx") || len(err.Error()) > 500 {
+		t.Fatalf("err (%d bytes) = %.200v", len(fmt.Sprint(err)), err)
 	}
 }
