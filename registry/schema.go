@@ -15,7 +15,11 @@ import (
 // https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json
 // (version 2025-12-11, the current one of the registry's
 // docs/reference/server-json/CHANGELOG.md, generated from the registry's
-// docs/reference/api/openapi.yaml), vendored unchanged as server.schema.2025-12-11.json.
+// docs/reference/api/openapi.yaml), vendored as server.schema.2025-12-11.json. The
+// registry repository's snapshot that could be fetched while this was written predates
+// that version, so the file was taken from verbatim copies of the published schema
+// embedded in other public projects (its $comment and $id say where it is from); its
+// members are the published ones, its bytes were not compared with the original.
 const SchemaURL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
 
 //go:embed server.schema.2025-12-11.json
