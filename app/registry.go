@@ -65,8 +65,9 @@ func IsServerJSON(path string) bool {
 
 // launch is the server that runs the package or remote of s chosen by kind, with the
 // values the command line gives: a package's environment variables from the
-// environment of the same names (they go to that package's process only); a
-// remote's headers from -H (HeaderGiven: the value itself is sent as -H says, never
+// environment of the same names (they go to that package's process only); its
+// arguments and a remote's URL variables from --input LABEL=VALUE; a remote's
+// headers from -H (HeaderGiven: the value itself is sent as -H says, never
 // taken from the entry or the environment). What is missing is refused with every
 // name at once.
 func (n *Naming) launch(name string, s registry.Server, kind, desc string) (Server, error) {
@@ -90,6 +91,14 @@ func (n *Naming) launch(name string, s registry.Server, kind, desc string) (Serv
 	for _, need := range registry.Needs(p, r) {
 		if env, ok := strings.CutPrefix(need.Key, "env:"); ok {
 			if val, ok := os.LookupEnv(env); ok {
+				v[need.Key] = val
+			}
+			continue
+		}
+		// An argument or a URL variable: --input LABEL=VALUE, as for a config
+		// file's ${input:ID}. Never a header: that is -H's.
+		if n.Sources != nil && !strings.HasPrefix(need.Key, "header:") {
+			if val, ok := n.Sources.Inputs[need.Label]; ok {
 				v[need.Key] = val
 			}
 		}

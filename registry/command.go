@@ -61,7 +61,7 @@ func (e *MissingError) Error() string {
 			parts = append(parts, "header "+what+": give it with -H '"+n.Label+": VALUE'")
 		default:
 			words := map[string]string{"arg": "argument", "var": "URL variable"}
-			parts = append(parts, words[kind]+" "+what+" (the entry gives no value or default; the workbench's :add asks for it)")
+			parts = append(parts, words[kind]+" "+what+": give it with --input '"+n.Label+"=VALUE'")
 		}
 	}
 	if len(env) > 0 {

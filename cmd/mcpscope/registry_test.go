@@ -150,7 +150,7 @@ const everythingEntry = `{
   "packages": [{
     "registryType": "npm", "identifier": "@modelcontextprotocol/server-everything", "version": "2026.8.31",
     "transport": {"type": "stdio"},
-    "packageArguments": [{"type": "positional", "value": "stdio"}],
+    "packageArguments": [{"type": "positional", "valueHint": "transport", "isRequired": true, "description": "stdio, sse or streamableHttp"}],
     "environmentVariables": [{"name": "EVERYTHING_TOKEN", "isRequired": true, "isSecret": true, "description": "a token"}]
   }]
 }`
@@ -163,21 +163,23 @@ func TestRegistryServerRunsTheNpmPackage(t *testing.T) {
 	reg := registrytest.Serve(t)
 	reg.Add(t, json.RawMessage(everythingEntry), "")
 	rec := filepath.Join(t.TempDir(), "ev.jsonl")
-	run := func(env []string) result {
-		cmd := exec.Command(testutil.Mcpscope(t), "--inspect", "--record", rec, "--server", "ev=registry:io.github.modelcontextprotocol/everything")
+	run := func(env []string, flags ...string) result {
+		args := append([]string{"--inspect", "--record", rec}, flags...)
+		cmd := exec.Command(testutil.Mcpscope(t), append(args, "--server", "ev=registry:io.github.modelcontextprotocol/everything")...)
 		cmd.Dir = filepath.Join(testutil.Root(), "interop")
 		cmd.Env = append(env, "MCPSCOPE_REGISTRY="+reg.URL, "npm_config_offline=true")
 		return runCommand(t, cmd)
 	}
+	// Everything missing is named at once, each with how to give it.
 	r := run(withoutEnv("EVERYTHING_TOKEN"))
-	expect(t, r, 2, nil, []string{"io.github.modelcontextprotocol/everything (npm) needs the environment variable EVERYTHING_TOKEN (secret): set it and run again"})
+	expect(t, r, 2, nil, []string{"io.github.modelcontextprotocol/everything (npm) needs the environment variable EVERYTHING_TOKEN (secret): set it and run again; argument transport: give it with --input 'transport=VALUE'"})
 	// registry:NAME alone is the one server of a command too.
 	alone := exec.Command(testutil.Mcpscope(t), "--inspect", "registry:io.github.modelcontextprotocol/everything")
 	alone.Env = append(withoutEnv("EVERYTHING_TOKEN"), "MCPSCOPE_REGISTRY="+reg.URL)
 	r = runCommand(t, alone)
 	expect(t, r, 2, nil, []string{"needs the environment variable EVERYTHING_TOKEN (secret)"})
 
-	r = run(append(withoutEnv("EVERYTHING_TOKEN"), "EVERYTHING_TOKEN=tok-ev-8c1d"))
+	r = run(append(withoutEnv("EVERYTHING_TOKEN"), "EVERYTHING_TOKEN=tok-ev-8c1d"), "--input", "transport=stdio")
 	expect(t, r, 0, []string{"mcp-servers/everything", "get-sum"}, nil)
 	if strings.Contains(r.stdout+r.stderr, "tok-ev-8c1d") {
 		t.Error("the secret variable's value was printed")

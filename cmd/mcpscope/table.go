@@ -199,7 +199,7 @@ package or remote would run and what it asks for. Run one in any command with
 --server NAME=registry:NAME[@VERSION][#TYPE] (npm: npx -y ID@VERSION, pypi: uvx
 ID==VERSION, oci: docker run -i --rm IMAGE, nuget: dnx, a remote: its URL); its
 required environment variables come from the environment (refused, with their names,
-when unset), a remote's headers from -H. A server.json file is checked against its
+when unset), arguments from --input LABEL=VALUE, a remote's headers from -H. A server.json file is checked against its
 published schema before it runs: mcpscope --inspect ./server.json, and
 mcpscope diff server.json -- CMD compares what it declares with what the server says.`,
 			exits: exitsPlain, run: runRegistry,
