@@ -40,6 +40,9 @@ type Naming struct {
 	Servers []string
 	// All is --all.
 	All bool
+	// HeaderGiven reports whether the command line sends the HTTP header name (-H,
+	// --bearer): a registry remote's header need not come from anywhere else.
+	HeaderGiven func(name string) bool
 }
 
 // Multi reports whether the command line used a form that names several servers.
@@ -147,6 +150,23 @@ func (n *Naming) Named(ctx context.Context, args, argv []string) ([]Server, erro
 func (n *Naming) positionals(ctx context.Context, s *servers, args, argv []string) error {
 	if len(argv) == 0 {
 		return nil
+	}
+	if len(argv) == 1 && !Dashed(args, argv) {
+		// registry:NAME, or a server.json file: what it declares, checked first.
+		if ref, ok := strings.CutPrefix(argv[0], RegistryPrefix); ok {
+			srv, err := n.FromRegistry(ctx, "", ref)
+			if err != nil {
+				return err
+			}
+			return s.add(srv, "the command line")
+		}
+		if IsServerJSON(argv[0]) {
+			srv, err := n.FromServerJSON("", argv[0])
+			if err != nil {
+				return err
+			}
+			return s.add(srv, "the command line")
+		}
 	}
 	if Dashed(args, argv) || target.IsURL(argv[0]) || len(argv) == 1 {
 		return n.one(ctx, s, argv)
@@ -302,6 +322,10 @@ func (n *Naming) Target(ctx context.Context, name, given string) (Server, error)
 		return Server{}, usage("--server %s=: give a TARGET (a URL, a config name, host, or a command line)", name)
 	case given == "host":
 		return BundledHost(name)
+	case strings.HasPrefix(given, RegistryPrefix):
+		return n.FromRegistry(ctx, name, strings.TrimPrefix(given, RegistryPrefix))
+	case IsServerJSON(given):
+		return n.FromServerJSON(name, given)
 	case target.IsURL(given):
 		if strings.ContainsAny(given, " \t") {
 			return Server{}, usage("--server %s=%s: a URL takes nothing after it", name, given)

@@ -36,6 +36,9 @@ type Options struct {
 	Servers []workbench.Spec
 	// Configured are the servers of the config files, which ":add NAME" offers.
 	Configured []workbench.Spec
+	// Registry is the MCP Registry that ":add NAME registry:ENTRY" reads ("": the
+	// setting MCPSCOPE_REGISTRY, else the official registry).
+	Registry string
 	// Refused are the config entries that cannot be used (a name config.CheckName
 	// refuses, a missing command…), each with why, naming its file and line: the
 	// workbench says them at the start and on ":add NAME", never drops them silently.

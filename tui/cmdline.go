@@ -34,7 +34,7 @@ func defaultCmdKeys() cmdKeys {
 	}
 }
 
-const cmdUsage = "q(uit) · add NAME · add NAME -- CMD ARGS… · add NAME URL · remove NAME · restart NAME · disconnect NAME · login NAME · attach TAP · a view's name (changes, auth, lint, prompts, skills, …)"
+const cmdUsage = "q(uit) · add NAME · add NAME -- CMD ARGS… · add NAME URL · add NAME registry:ENTRY · remove NAME · restart NAME · disconnect NAME · login NAME · attach TAP · a view's name (changes, auth, lint, prompts, skills, …)"
 
 func (c *cmdLine) traits() dialogTraits {
 	return dialogTraits{layer: layerStatus, typing: true}
@@ -202,6 +202,9 @@ func (m *model) runCommand(text string) tea.Cmd {
 			}
 			spec := workbench.Spec{Name: name, Target: target.Target{Argv: argv}, Source: workbench.SourceSession}
 			return done("add "+name, func() error { return wb.Add(spec) })
+		case len(args) == 2 && strings.HasPrefix(args[1], "registry:"):
+			m.notice = "add " + name + ": reading the registry…"
+			return m.fetchRegistryEntry(name, strings.TrimPrefix(args[1], "registry:")) // registry.go
 		case len(args) == 2 && client.IsURL(args[1]):
 			spec := workbench.Spec{Name: name, Target: target.Target{URL: args[1]}, Source: workbench.SourceSession}
 			return done("add "+name, func() error { return wb.Add(spec) })

@@ -36,6 +36,9 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	if side := isServerJSONSide(a.specs); side >= 0 {
+		return runDeclaredDiff(ctx, c, a, side, stdout, stderr) // registry.go
+	}
 	surfaces, err := loadSides(ctx, c, a, stderr)
 	if err != nil {
 		return err

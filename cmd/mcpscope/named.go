@@ -51,7 +51,7 @@ func (c *common) multi() bool { return len(c.naming.servers) > 0 || c.naming.all
 
 // appNaming is the naming flags with src, the config files they are looked up in.
 func (c *common) appNaming(src *config.Sources) *app.Naming {
-	return &app.Naming{Sources: src, Servers: c.naming.servers, All: c.naming.all}
+	return &app.Naming{Sources: src, Servers: c.naming.servers, All: c.naming.all, HeaderGiven: c.remote.gives}
 }
 
 // namedServers turns the command line into the servers of the session, in order.

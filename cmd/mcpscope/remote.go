@@ -67,6 +67,20 @@ func (c *common) applyRemote(o *client.Options) error {
 	return nil
 }
 
+// gives reports whether -H, --bearer or --bearer-env sends the header name (a
+// registry remote's declared header is then the user's, not asked for).
+func (r *remoteFlags) gives(name string) bool {
+	if strings.EqualFold(name, "Authorization") && (r.bearer != "" || r.bearerEnv != "") {
+		return true
+	}
+	for _, hv := range r.headers {
+		if n, _, ok := strings.Cut(hv, ":"); ok && strings.EqualFold(strings.TrimSpace(n), name) {
+			return true
+		}
+	}
+	return false
+}
+
 // httpHeader reads -H, --bearer and --bearer-env. Secrets are the values never to
 // print: the token, and the value of any header whose name says it is a credential.
 func (r *remoteFlags) httpHeader() (http.Header, []string, error) {

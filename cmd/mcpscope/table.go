@@ -244,6 +244,29 @@ Without NAME: the only live tap, or a list to choose from. A finished tap opens 
 recording. e on a tapped call in History opens the tool's form with the host's
 arguments on mcpscope's own session to the same server (asked first; started only then).`,
 			exits: exitsPlain, run: runAttach},
+		{name: "registry", args: "search|show [flags]", summary: "find servers in the MCP Registry and see what each would run",
+			long: `Reads the MCP Registry (the official one, https://registry.modelcontextprotocol.io,
+or a sub-registry: --registry URL or $MCPSCOPE_REGISTRY). registry search QUERY lists
+the servers whose name or description holds QUERY (only active ones unless --all):
+name, version, status, package types, remotes. registry show NAME says what each
+package or remote would run and what it asks for. Run one in any command with
+--server NAME=registry:NAME[@VERSION][#TYPE] (npm: npx -y ID@VERSION, pypi: uvx
+ID==VERSION, oci: docker run -i --rm IMAGE, nuget: dnx, a remote: its URL); its
+required environment variables come from the environment (refused, with their names,
+when unset), arguments from --input LABEL=VALUE, a remote's headers from -H. A server.json file is checked against its
+published schema before it runs: mcpscope --inspect ./server.json, and
+mcpscope diff server.json -- CMD compares what it declares with what the server says.`,
+			exits: exitsPlain, run: runRegistry,
+			subs: []*command{
+				{name: "search", args: "[QUERY] [--all] [--registry URL] [--format table|json]", summary: "list the registry's servers matching QUERY (active only unless --all)",
+					long:    "Lists the latest version of each server whose name or description holds QUERY (the\nregistry's own search; none: every server): name, version, status, package types and\nremotes. Only active servers unless --all (deprecated and deleted too).",
+					run:     runRegistrySearch,
+					formats: []string{"table", "json"}},
+				{name: "show", args: "NAME[@VERSION] [--registry URL] [--format text|json]", summary: "what each package or remote of a server would run, and what it asks for",
+					long:    "Shows one server of the registry (its latest version, or @VERSION): for each package\nand remote, the command line or URL mcpscope would run and the inputs it asks for\n(environment variables, headers, arguments). It runs nothing and reads no value of the\nenvironment.",
+					run:     runRegistryShow,
+					formats: []string{"text", "json"}},
+			}},
 		{name: "host", args: "[--tools FILE [--demo] | --conformance] [--framing ndjson|content-length]", summary: "the bundled tool host, an MCP server",
 			more:  []string{"host --http [ADDR] [--allow-remote] [--tools FILE [--demo] | --conformance]"},
 			long:  "Serves mcpscope's bundled MCP server: demo tools, resources and prompts, or the tools\nof a tool file (watched: an edit reloads it). --conformance adds the fixtures the official\nconformance suite's server scenarios call (conformance server --url http://ADDR/mcp).",
