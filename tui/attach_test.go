@@ -105,10 +105,13 @@ func TestAttachShowsTheHostsCallLiveAndTriesItOnItsOwnSession(t *testing.T) {
 	h.until("its answer", func(m *model) bool { return !m.current.running })
 	h.contains("sent by the host", "⇄ the host's call through tap:demo: read-only")
 
-	// mcpscope's own session to the server has not started: watching starts nothing.
+	// mcpscope's own session to the server has not started: watching starts nothing,
+	// and the Tool view says so instead of "The server lists no tools".
 	if st := h.m.srv.state(); st != stateIdle {
 		t.Fatalf("the own session is %v before anything was tried; want idle", st)
 	}
+	h.press("1")
+	h.contains("Watching tap:demo", "own session to the server is idle")
 
 	h.press("6")
 	if h.m.focus != paneRight {

@@ -1603,6 +1603,16 @@ func (m *model) toolView(width, height int) string {
 	t, ok := m.list.selected()
 	if !ok {
 		if len(m.list.tools) == 0 {
+			switch {
+			case m.srv != nil && m.srv.state() == stateIdle:
+				// Not listed yet, which is not the same as none (mcpscope attach's own
+				// session starts idle, so that watching starts nothing).
+				why := "The server is idle: its tools are listed when a call connects it."
+				if m.tap != nil {
+					why = "Watching " + m.tap.label + ": the host's calls are in History and Result. mcpscope's own session to the server is idle: e on a tapped call in History starts it and opens the tool's form."
+				}
+				return m.st.muted.Render(strings.Join(wrapText(why, width), "\n"))
+			}
 			return m.st.muted.Render("The server lists no tools.")
 		}
 		return m.st.muted.Render("No tool selected.")
