@@ -18,8 +18,14 @@ import (
 var (
 	mu    sync.Mutex
 	paths = map[string]bool{}
-	infos []os.FileInfo // the files as they were when added (device and inode)
+	infos []added // the files as they were when added (device and inode)
 )
+
+// added is a file Add noted: its path, and its identity then.
+type added struct {
+	path string
+	fi   os.FileInfo
+}
 
 // Expect notes that this process is about to make the file at path: call it before the
 // file is made, so that a watch knows it from its first event, and Add once it is
@@ -53,12 +59,12 @@ func Add(path string) {
 	defer mu.Unlock()
 	paths[abs] = true
 	if err == nil && st.Mode().IsRegular() {
-		for _, fi := range infos {
-			if os.SameFile(fi, st) {
+		for _, a := range infos {
+			if a.path == abs && os.SameFile(a.fi, st) {
 				return
 			}
 		}
-		infos = append(infos, st)
+		infos = append(infos, added{abs, st})
 	}
 }
 
@@ -82,9 +88,20 @@ func Is(path string) bool {
 		}
 	}
 	mu.Lock()
-	defer mu.Unlock()
-	for _, fi := range infos {
-		if os.SameFile(fi, st) {
+	candidates := make([]added, 0, len(infos))
+	for _, a := range infos {
+		if os.SameFile(a.fi, st) {
+			candidates = append(candidates, a)
+		}
+	}
+	mu.Unlock()
+	// The same device and inode is the same file only while the file added is still
+	// there: once it is deleted, the system gives its inode to the next file made. A
+	// test process's recordings are deleted with their test's directory, and a source
+	// file made later with the inode of one was taken for mcpscope's own output, so
+	// its edits never restarted the server (CI saw it: TestWatchFailedStartShowsItsOwnStderr).
+	for _, a := range candidates {
+		if now, err := os.Stat(a.path); err == nil && os.SameFile(now, st) {
 			return true
 		}
 	}
