@@ -146,7 +146,7 @@ func (d *registryDialog) update(m *model, msg tea.Msg) tea.Cmd {
 	case key.Matches(k, registryKeys.Cancel):
 		m.closeDialog(d)
 		m.notice = "add " + d.msg.name + " cancelled"
-	case key.Matches(k, registryKeys.Add), last && k.String() == "enter":
+	case key.Matches(k, registryKeys.Add), last && key.Matches(k, m.keys.Confirm):
 		return d.add(m)
 	case key.Matches(k, registryKeys.Next):
 		d.cursor = (d.cursor + 1) % len(d.fields)

@@ -51,7 +51,7 @@ func TestPrimitiveCommandsOnTheHost(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &report); err != nil {
 		t.Fatal(err)
 	}
-	for key, want := range map[string]string{"problems": "[]", "extensions": `["io.modelcontextprotocol/skills","io.modelcontextprotocol/tasks"]`, "formatVersion": "1"} {
+	for key, want := range map[string]string{"problems": `["deprecated: logging: the server declares the logging capability; deprecated by 2026-07-28 (SEP-2577)"]`, "extensions": `["io.modelcontextprotocol/skills","io.modelcontextprotocol/tasks"]`, "formatVersion": "1"} {
 		var v any
 		_ = json.Unmarshal(report[key], &v)
 		got, _ := json.Marshal(v)
