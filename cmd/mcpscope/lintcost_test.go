@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -107,4 +108,79 @@ func comma(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// TestDiffFailOnBudget: diff --fail-on budget:+N% / budget:+N judges B's cost
+// against A's in tokens (lint's figures), on two real tool files saved from the
+// bundled host: exactly at the budget passes, one token or one percent under it
+// fails; text, JSON and JUnit say so; a budget combines with a change class.
+func TestDiffFailOnBudget(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	dir := t.TempDir()
+	grown := strings.Replace(cleanTools, `"Sends an email."`, `"Sends an email to one address. The body is plain text; HTML is sent as text. Use it only when the user asked for mail to be sent."`, 1)
+	save := func(name, tools string) string {
+		r := mcpscope(t, nil, "--inspect", "--format", "json", "--", bin, "host", "--tools", toolsFile(t, tools))
+		if r.code != 0 {
+			t.Fatalf("inspect: %d %s", r.code, r.stderr)
+		}
+		p := dir + "/" + name
+		if err := os.WriteFile(p, []byte(r.stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b := save("a.json", cleanTools), save("b.json", grown)
+	tokens := func(file string) (int, int) {
+		r := mcpscope(t, nil, "lint", "--format", "json", "--fail-on", "none", "--profile", "mcp", file)
+		var doc struct {
+			Servers []struct{ Total struct{ Tokens, Bytes int } }
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Servers) != 1 {
+			t.Fatalf("lint %s: %v\n%s", file, err, r.stderr)
+		}
+		return doc.Servers[0].Total.Tokens, doc.Servers[0].Total.Bytes
+	}
+	ta, ba := tokens(a)
+	tb, bb := tokens(b)
+	if tb <= ta {
+		t.Fatalf("the grown file costs %d tokens, the first %d", tb, ta)
+	}
+	pct := 100 * float64(tb-ta) / float64(ta)
+	line := fmt.Sprintf("cost: %s → %s tokens (%+.1f%%; %s → %s bytes; o200k_base; counted: tools, templates, prompts)", comma(ta), comma(tb), pct, comma(ba), comma(bb))
+	floor := int(pct)
+	if float64(floor) == pct {
+		floor-- // exactly at the budget passes
+	}
+	under, over := fmt.Sprintf("budget:+%d%%", floor), fmt.Sprintf("budget:+%d%%", int(pct)+1)
+
+	expect(t, mcpscope(t, nil, "diff", "--fail-on", under, a, b), 1, []string{line + " OVER the budget of +" + under[len("budget:+"):]}, nil)
+	expect(t, mcpscope(t, nil, "diff", "--fail-on", over, a, b), 0, []string{line + " within the budget of +"}, nil)
+	expect(t, mcpscope(t, nil, "diff", "--fail-on", fmt.Sprintf("budget:+%d", tb-ta), a, b), 0, []string{"within the budget"}, nil)
+	expect(t, mcpscope(t, nil, "diff", "--fail-on", fmt.Sprintf("budget:+%d", tb-ta-1), a, b), 1, []string{"OVER the budget"}, nil)
+	// Shrinking never exceeds a budget; a budget alone does not fail on changes.
+	expect(t, mcpscope(t, nil, "diff", "--fail-on", "budget:+0%", b, a), 0, []string{"within the budget of +0%"}, nil)
+	// With a class: the description change is compatible, so "any" fails and "breaking" does not.
+	expect(t, mcpscope(t, nil, "diff", "--fail-on", "any,"+over, a, b), 1, nil, nil)
+	expect(t, mcpscope(t, nil, "diff", "--fail-on", "breaking,"+over, a, b), 0, nil, nil)
+
+	r := mcpscope(t, nil, "diff", "--format", "json", "--fail-on", under, a, b)
+	var doc struct {
+		Budget struct {
+			Limit                string
+			OldTokens, NewTokens int
+			Over                 bool
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || r.code != 1 || !doc.Budget.Over || doc.Budget.OldTokens != ta || doc.Budget.NewTokens != tb {
+		t.Errorf("json: exit %d, %+v (%v), want over, %d → %d\n%s", r.code, doc.Budget, err, ta, tb, r.stdout)
+	}
+	r = mcpscope(t, nil, "diff", "--format", "junit", "--fail-on", under, a, b)
+	if r.code != 1 || !strings.Contains(r.stdout, `failures="1"`) || !strings.Contains(r.stdout, `type="budget"`) {
+		t.Errorf("junit: exit %d\n%s", r.code, r.stdout)
+	}
+
+	for _, bad := range []string{"budget:", "budget:+x%", "budget:-5%", "budget:+1.5", "breaking,any", "budget:+1%,budget:+2%"} {
+		expect(t, mcpscope(t, nil, "diff", "--fail-on", bad, a, b), 2, nil, []string{"--fail-on"})
+	}
 }
