@@ -134,6 +134,9 @@ func (m *model) runCommand(text string) tea.Cmd {
 		return nil
 	}
 	switch verb {
+	case "cost": // the tool list's cost column (cost.go)
+		m.toggleCostColumn()
+		return nil
 	case "login":
 		switch {
 		case len(args) == 1:

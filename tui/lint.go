@@ -25,6 +25,9 @@ type lintView struct {
 	running string // the tool lists a lint is under way for
 	rows    []lintRow
 	width   int
+	// cost is the tool lists' cost (cost.go): the Servers view's totals and the
+	// tool list's column.
+	cost costs
 }
 
 // lintRow is one line of the view; a finding on a tool names it (enter opens it).
