@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/cost"
@@ -117,6 +118,32 @@ func costCell(c cost.Cost, tokens bool) string {
 		return thousands(c.Tokens) + " tok"
 	}
 	return sizeOf(c.Bytes)
+}
+
+// resultSize is a call result's size as Result and History show it: what the call
+// put into a model's context, in bytes (the result object as received; "-" when
+// there is none). Its length is known, so it costs nothing to show; tokens are not
+// counted for results (a result can be 100 MiB).
+func resultSize(n int) string {
+	if n < 0 {
+		return "-"
+	}
+	return sizeOf(n)
+}
+
+// minSizeWidth is the narrowest History row that shows a result's size.
+const minSizeWidth = 68
+
+// withSize puts a result's size (n bytes, none when n < 0) at the right edge of a
+// History row width wide, the arguments cut to leave it room; a narrower row keeps
+// the arguments instead.
+func withSize(row string, n, width int) string {
+	if n < 0 || width < minSizeWidth {
+		return row
+	}
+	sz := resultSize(n)
+	row = truncate(row, width-len(sz)-2)
+	return row + strings.Repeat(" ", max(width-ansi.StringWidth(row)-len(sz), 2)) + sz
 }
 
 // sizeOf is n bytes for a person: 812 B, 8.3 KB, 1.2 MB.

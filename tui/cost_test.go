@@ -106,3 +106,24 @@ func must[T any](v T, ok bool) T {
 	}
 	return v
 }
+
+// TestResultAndHistorySayWhatACallPutIntoTheContext: Result's heading and History's
+// row give the result's size as received, what the call put into a model's context;
+// a longer answer says more.
+func TestResultAndHistorySayWhatACallPutIntoTheContext(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.call("echo", `{"text":"short"}`)
+	h.call("echo", `{"text":"`+strings.Repeat("a much longer answer ", 100)+`"}`)
+	short, long := len(h.m.calls[0].result.Raw), len(h.m.calls[1].result.Raw)
+	if long < short+2000 {
+		t.Fatalf("results of %d and %d bytes", short, long)
+	}
+	h.press("2")
+	h.contains("echo  Nms  " + sizeOf(long) + " into the context")
+	h.press("6")
+	for _, n := range []int{short, long} {
+		if !regexp.MustCompile(`ok  echo  \{"text":".*  ` + regexp.QuoteMeta(sizeOf(n)) + ` *│`).MatchString(h.screen()) {
+			t.Errorf("no History row ends with %s:\n%s", sizeOf(n), h.screen())
+		}
+	}
+}
