@@ -153,6 +153,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	p := gatherPrimitives(ctx, s, list)
 	p.CountTokens = *tokens
+	p.Problems = append(p.Problems, pinProblems(servers[0], inspectSurface(s.HasCapability, list, p))...)
 	return inspect.WriteWith(stdout, c.format, s.Info(), list, p)
 }
 

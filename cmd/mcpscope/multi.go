@@ -131,6 +131,7 @@ func inspectMany(ctx context.Context, c *common, servers []namedServer, tokens b
 			defer wg.Done()
 			sections[i] = inspectOne(ctx, wb, s)
 			sections[i].CountTokens = tokens
+			sections[i].Tools = withPinDrift(s, sections[i].Tools) // lint.go
 		}()
 	}
 	wg.Wait()
