@@ -17,6 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/lint"
 	"github.com/mcpscope/mcpscope/pins"
 	"github.com/mcpscope/mcpscope/surface"
+	"github.com/mcpscope/mcpscope/tui"
 )
 
 // lintArgs are lint's flags and what it lints.
@@ -349,4 +350,17 @@ func withPinDrift(srv namedServer, l *client.ToolList) *client.ToolList {
 	c := *l
 	c.Problems = append(slices.Clip(l.Problems), drift...)
 	return &c
+}
+
+// pinsFor is how package pins knows each server of a workbench session (its name
+// and target, as lint pins it) and the command that accepts its surface: the
+// workbench compares each with its pin and marks the drift in its Changes view.
+func pinsFor(servers []namedServer) map[string]tui.Pin {
+	out := map[string]tui.Pin{}
+	for _, s := range servers {
+		if s.err == nil {
+			out[s.spec.Name] = tui.Pin{Target: s.desc, Accept: acceptCommand(s)}
+		}
+	}
+	return out
 }
