@@ -58,6 +58,9 @@ type Report struct {
 	// Deprecated is always present: the deprecated features the server used (each
 	// also a line of Problems), with the revision that deprecated them.
 	Deprecated []deprecated.Notice `json:"deprecated"`
+	// Cost is what the server's definitions put into a model's context (package
+	// lint's measure): bytes always, tokens with --tokens.
+	Cost *CostJSON `json:"cost,omitempty"`
 }
 
 // ServerJSON is the server's self-description.
@@ -79,6 +82,8 @@ type ToolJSON struct {
 	// App is the tool's MCP Apps view, when it names one.
 	App      *AppJSON `json:"app,omitempty"`
 	Problems []string `json:"problems,omitempty"`
+	// Cost is the tool's own (name, description, input schema as a host sends them).
+	Cost *CostJSON `json:"cost,omitempty"`
 }
 
 // AppJSON is a tool's MCP Apps view: what the tool's _meta.ui says, and (in
@@ -166,9 +171,9 @@ func write(w io.Writer, format string, info client.Info, list *client.ToolList) 
 		enc.SetIndent("", "  ")
 		return enc.Encode(NewReport(info, list))
 	case FormatMarkdown:
-		return writeMarkdown(w, info, list)
+		return writeMarkdown(w, info, list, nil)
 	default:
-		return writeTable(w, info, list)
+		return writeTable(w, info, list, nil)
 	}
 }
 
@@ -284,13 +289,15 @@ func firstLine(s string, max int) string {
 	return s
 }
 
-func writeTable(w io.Writer, info client.Info, list *client.ToolList) error {
+// writeTable writes the server's table; cost, when known, is a line of its header.
+func writeTable(w io.Writer, info client.Info, list *client.ToolList, cost *CostJSON) error {
 	fmt.Fprintf(w, "server        %s\n", serverLine(info))
 	fmt.Fprintf(w, "protocol      %s\n", protocolLine(info))
 	fmt.Fprintf(w, "capabilities  %s\n", safe(CapabilitySummary(info.Capabilities)))
 	if info.Instructions != "" {
 		fmt.Fprintf(w, "instructions  %s\n", safe(firstLine(info.Instructions, 100)))
 	}
+	writeCostTable(w, cost)
 	for _, p := range list.Problems {
 		fmt.Fprintf(w, "problem       %s\n", safe(p))
 	}
@@ -330,10 +337,13 @@ func mdEscape(s string) string {
 	return safe(strings.ReplaceAll(strings.TrimSpace(s), "\n", "<br>"))
 }
 
-func writeMarkdown(w io.Writer, info client.Info, list *client.ToolList) error {
+func writeMarkdown(w io.Writer, info client.Info, list *client.ToolList, cost *CostJSON) error {
 	fmt.Fprintf(w, "# %s\n\n", serverLine(info))
 	fmt.Fprintf(w, "- **Protocol:** %s\n", protocolLine(info))
 	fmt.Fprintf(w, "- **Capabilities:** %s\n", safe(CapabilitySummary(info.Capabilities)))
+	if cost != nil {
+		fmt.Fprintf(w, "- **Cost:** %s\n", costLine(cost))
+	}
 	for _, p := range list.Problems {
 		fmt.Fprintf(w, "- **Problem:** %s\n", safe(p))
 	}

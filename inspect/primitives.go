@@ -26,6 +26,9 @@ type Primitives struct {
 	// Views are the MCP Apps views the tools name, read and checked, by URI.
 	Views    map[string]apps.View
 	Problems []string
+	// CountTokens counts the definitions' tokens beside their bytes (--tokens): the
+	// tokenizer's first load is most of a listing's time, paid only when asked.
+	CountTokens bool
 }
 
 // ResourceJSON is one resource in JSON output.
@@ -310,6 +313,7 @@ func writeWith(w io.Writer, format string, info client.Info, list *client.ToolLi
 			r.Extensions = []string{}
 		}
 		r.Problems = append(r.Problems, p.Problems...)
+		addCosts(&r, list, p, p.CountTokens)
 		if p.Deprecated != nil {
 			r.Deprecated = p.Deprecated
 		}
@@ -324,13 +328,13 @@ func writeWith(w io.Writer, format string, info client.Info, list *client.ToolLi
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
 	case FormatMarkdown:
-		if err := writeMarkdown(w, info, list); err != nil {
+		if err := writeMarkdown(w, info, list, serverCost(list, p, p.CountTokens)); err != nil {
 			return err
 		}
 		writeMarkdownPrimitives(w, p)
 		return nil
 	default:
-		if err := writeTable(w, info, list); err != nil {
+		if err := writeTable(w, info, list, serverCost(list, p, p.CountTokens)); err != nil {
 			return err
 		}
 		fmt.Fprintln(w)

@@ -23,6 +23,8 @@ type Section struct {
 	Stderr []string
 	Info   client.Info
 	Tools  *client.ToolList
+	// CountTokens counts the tools' tokens beside their bytes (--tokens).
+	CountTokens bool
 }
 
 // Failed reports whether the section has no tool list.
@@ -61,6 +63,7 @@ func writeServers(w io.Writer, format string, sections []Section) error {
 			e := ServerEntry{Name: s.Name, Target: s.Target, Status: s.Status, Error: s.Error, Exit: s.Exit, Stderr: s.Stderr}
 			if !s.Failed() {
 				r := NewReport(s.Info, s.Tools)
+				addCosts(&r, s.Tools, nil, s.CountTokens)
 				e.Report = &r
 			}
 			doc.Servers = append(doc.Servers, e)
@@ -80,7 +83,7 @@ func writeServers(w io.Writer, format string, sections []Section) error {
 				continue
 			}
 			var buf bytes.Buffer
-			if err := writeMarkdown(&buf, s.Info, s.Tools); err != nil {
+			if err := writeMarkdown(&buf, s.Info, s.Tools, serverCost(s.Tools, nil, s.CountTokens)); err != nil {
 				return err
 			}
 			// Two levels down: the server's own headings sit under its section.
@@ -107,7 +110,7 @@ func writeServers(w io.Writer, format string, sections []Section) error {
 				writeFailure(w, s)
 				continue
 			}
-			if err := writeTable(w, s.Info, s.Tools); err != nil {
+			if err := writeTable(w, s.Info, s.Tools, serverCost(s.Tools, nil, s.CountTokens)); err != nil {
 				return err
 			}
 		}

@@ -20,6 +20,9 @@ type checker struct {
 	want   map[string]bool
 	found  []Finding
 	seen   map[string]bool // rule + object + pointer: one finding each
+	// optional and unions count, over all the server's tools, the parameters
+	// Anthropic's strict tool use limits per request (24 optional, 16 unions).
+	optional, unions int
 }
 
 // add records f, filled in from its rule, when the rule's profile is wanted.
@@ -162,6 +165,15 @@ func (c *checker) toolSet(tools []client.Tool) {
 		msg := fmt.Sprintf("the server lists %d tools", len(tools))
 		c.at("gemini-max-tools", "server", "", "", msg)
 		c.at("openai-max-tools", "server", "", "", msg)
+	}
+	if len(tools) > 20 {
+		c.at("anthropic-strict-max-tools", "server", "", "", fmt.Sprintf("the server lists %d tools (a host that marks them all strict is refused)", len(tools)))
+	}
+	if c.optional > 24 {
+		c.at("anthropic-strict-optional-params", "server", "", "", fmt.Sprintf("%d optional parameters across the tools", c.optional))
+	}
+	if c.unions > 16 {
+		c.at("anthropic-strict-union-params", "server", "", "", fmt.Sprintf("%d parameters use anyOf or a list of types", c.unions))
 	}
 	byName := map[string]int{}
 	byFold := map[string][]string{}

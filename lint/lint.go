@@ -43,7 +43,7 @@ func (s Severity) rank() int {
 func (s Severity) AtLeast(level Severity) bool { return s.rank() >= level.rank() && level.rank() > 0 }
 
 // Profiles are the groups of rules a lint can be asked for (--profile).
-var Profiles = []string{"gemini", "openai", "anthropic", "claude-code", "mcp", "security"}
+var Profiles = []string{"gemini", "openai", "anthropic", "anthropic-strict", "claude-code", "mcp", "security"}
 
 // Finding is one thing a rule found.
 type Finding struct {
@@ -147,6 +147,9 @@ func Run(in []Input, opts Options) []Report {
 		}
 		c.drift(s.Name, s.Drift)
 		r.Findings = c.found
+		if r.Findings == nil {
+			r.Findings = []Finding{} // JSON: an empty list for scripts, never null
+		}
 	}
 	if want["security"] {
 		shadowing(in, out)

@@ -92,6 +92,14 @@ var fixtures = []struct {
 	{"anthropic-name-length", "s", `[{"name":"` + strings.Repeat("a", 70) + `","inputSchema":{"type":"object"}}]`, "/name"},
 	{"anthropic-name-too-long", "s", `[{"name":"` + strings.Repeat("a", 130) + `","inputSchema":{"type":"object"}}]`, "/name"},
 	{"anthropic-input-schema-object", "s", `[{"name":"t","inputSchema":{"type":"string"}}]`, "/inputSchema/type"},
+	{"anthropic-strict-additional-properties", "s", `[{"name":"t","inputSchema":{"type":"object","properties":{"o":{"type":"object","properties":{}}},"additionalProperties":false}}]`, "/inputSchema/properties/o"},
+	{"anthropic-strict-constraint", "s", `[{"name":"t","inputSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":1}}}}]`, "/inputSchema/properties/n/minimum"},
+	{"anthropic-strict-enum-primitive", "s", `[{"name":"t","inputSchema":{"type":"object","properties":{"p":{"enum":["a",{"b":1}]}}}}]`, "/inputSchema/properties/p/enum/1"},
+	{"anthropic-strict-external-ref", "s", `[{"name":"t","inputSchema":{"type":"object","properties":{"p":{"$ref":"https://example.com/p.json"}}}}]`, "/inputSchema/properties/p/$ref"},
+	{"anthropic-strict-recursive", "s", `[{"name":"t","inputSchema":{"type":"object","properties":{"tree":{"$ref":"#/$defs/node"}},"$defs":{"node":{"type":"object","properties":{"children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}}]`, "/inputSchema/$defs/node/properties/children/items/$ref"},
+	{"anthropic-strict-max-tools", "s", manyTools(21), ""},
+	{"anthropic-strict-optional-params", "s", `[{"name":"t","inputSchema":{"type":"object","properties":{` + props(25, `{"type":"string"}`) + `}}}]`, ""},
+	{"anthropic-strict-union-params", "s", `[{"name":"t","inputSchema":{"type":"object","properties":{` + props(17, `{"type":["string","null"]}`) + `}}}]`, ""},
 	{"claudecode-combined-name", "github-enterprise-server", `[{"name":"create_pull_request_review_comment_reply","inputSchema":{"type":"object"}}]`, "/name"},
 	{"mcp-name-length", "s", `[{"name":"` + strings.Repeat("a", 129) + `","inputSchema":{"type":"object"}}]`, "/name"},
 	{"mcp-name-charset", "s", `[{"name":"read file","inputSchema":{"type":"object"}}]`, "/name"},
@@ -179,11 +187,12 @@ func TestEveryRuleIsRaised(t *testing.T) {
 	}
 }
 
-// A tool written for OpenAI's strict mode passes OpenAI, Anthropic, MCP and the
-// security rules; a profile not asked for raises nothing.
+// A tool written for OpenAI's strict mode passes OpenAI, Anthropic (strict tool use
+// too: minItems 1 is in its subset), MCP and the security rules; a profile not asked
+// for raises nothing.
 func TestStrictToolPassesWhatItIsWrittenFor(t *testing.T) {
-	r := one(t, "weather", `[{"name":"get_forecast","description":"Returns the forecast for a city.","inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"the city"},"days":{"type":["integer","null"]}},"required":["city","days"],"additionalProperties":false}}]`,
-		"openai", "anthropic", "mcp", "security", "claude-code")
+	r := one(t, "weather", `[{"name":"get_forecast","description":"Returns the forecast for a city.","inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"the city"},"days":{"type":["integer","null"]},"fields":{"type":"array","items":{"type":"string","enum":["rain","wind"]},"minItems":1}},"required":["city","days","fields"],"additionalProperties":false}}]`,
+		"openai", "anthropic", "anthropic-strict", "mcp", "security", "claude-code")
 	if len(r.Findings) != 0 {
 		t.Errorf("findings on a strict-mode tool: %+v", r.Findings)
 	}
@@ -390,5 +399,24 @@ func TestDeprecatedFeatures(t *testing.T) {
 	s.Deprecated = nil
 	if r := Run([]Input{{Name: "new", Surface: s}}, Options{Profiles: []string{"mcp"}})[0]; len(rulesOf(r)["deprecated-feature"]) != 0 {
 		t.Errorf("a server using nothing deprecated: %v", r.Findings)
+	}
+}
+
+// props is n properties p0…p(n-1), each of schema s.
+func props(n int, s string) string {
+	var parts []string
+	for i := range n {
+		parts = append(parts, `"p`+itoa(i)+`":`+s)
+	}
+	return strings.Join(parts, ",")
+}
+
+// A server without findings has an empty list of them in JSON, not null (a script
+// iterating over it would fail).
+func TestNoFindingsIsAnEmptyList(t *testing.T) {
+	r := one(t, "weather", `[{"name":"get_forecast","description":"Returns the forecast.","inputSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}}]`, "anthropic-strict")
+	b, err := json.Marshal(r)
+	if err != nil || !strings.Contains(string(b), `"findings":[]`) {
+		t.Errorf("%s (%v)", b, err)
 	}
 }

@@ -21,11 +21,14 @@ const (
 	srcOpenAIStrict  = "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas"
 	srcOpenAIName    = "https://platform.openai.com/docs/api-reference/chat/create (tools[].function.name)"
 	srcAnthropicName = "https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools"
-	srcMCPNames      = "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names"
-	srcMCPTool       = "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool"
-	srcClaudeCode    = "https://github.com/anthropics/claude-code/issues/2326 (a report: \"tools.51.custom.name: String should have at most 64 characters\")"
-	srcDeprecated    = "https://modelcontextprotocol.io/specification/2026-07-28/deprecated (SEP-2577; HTTP+SSE: https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#backwards-compatibility)"
-	srcMcpscope      = "mcpscope's own rule: the patterns are listed in lint/AGENTS.md"
+	// Strict tool use (tools[].strict: true) compiles input_schema into a grammar and
+	// takes the JSON Schema subset of structured outputs.
+	srcAnthropicStrict = "https://platform.claude.com/docs/en/build-with-claude/structured-outputs (JSON Schema limitations; strict tool use: https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use)"
+	srcMCPNames        = "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names"
+	srcMCPTool         = "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool"
+	srcClaudeCode      = "https://github.com/anthropics/claude-code/issues/2326 (a report: \"tools.51.custom.name: String should have at most 64 characters\")"
+	srcDeprecated      = "https://modelcontextprotocol.io/specification/2026-07-28/deprecated (SEP-2577; HTTP+SSE: https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#backwards-compatibility)"
+	srcMcpscope        = "mcpscope's own rule: the patterns are listed in lint/AGENTS.md"
 )
 
 // rules, by id. rules_test.go checks that every id a check raises is here, and that
@@ -72,6 +75,17 @@ func init() {
 		{"anthropic-name-length", "anthropic", Warning, "the name is at most 64 characters (the documentation; the API now takes 128)", "shorten the name to 64 characters", srcAnthropicName},
 		{"anthropic-name-too-long", "anthropic", Error, "the name is at most 128 characters", "shorten the name to 64 characters", "https://github.com/anthropics/claude-code/issues/5835 (a report)"},
 		{"anthropic-input-schema-object", "anthropic", Error, "input_schema is an object schema (type: \"object\")", "wrap the parameters in {\"type\":\"object\",\"properties\":{...}}", srcAnthropicName},
+
+		// Anthropic strict tool use (strict: true on the tool; a host opts in). The
+		// schema is compiled into a grammar: what the subset lacks is a 400.
+		{"anthropic-strict-additional-properties", "anthropic-strict", Error, "every object sets additionalProperties: false (strict tool use; any other value is not supported)", "add \"additionalProperties\": false", srcAnthropicStrict},
+		{"anthropic-strict-constraint", "anthropic-strict", Error, "no numerical constraints (minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf), no string length constraints (minLength, maxLength), no array constraints but minItems 0 or 1 (strict tool use)", "drop the constraint and say it in the description (Anthropic's SDKs do so)", srcAnthropicStrict},
+		{"anthropic-strict-enum-primitive", "anthropic-strict", Error, "enum values are strings, numbers, booleans or null, not objects or arrays (strict tool use)", "make the values primitives", srcAnthropicStrict},
+		{"anthropic-strict-external-ref", "anthropic-strict", Error, "$ref points inside the schema (#...), not to another document (strict tool use)", "inline the referenced schema, or copy it into $defs", srcAnthropicStrict},
+		{"anthropic-strict-recursive", "anthropic-strict", Error, "no recursive schema: a $ref to the schema it is inside (strict tool use; a $ref cycle through several definitions is not detected)", "bound the nesting: unroll the recursion a fixed number of levels", srcAnthropicStrict},
+		{"anthropic-strict-max-tools", "anthropic-strict", Error, "at most 20 strict tools per request", "let the host mark only some tools strict, or split the server", srcAnthropicStrict},
+		{"anthropic-strict-optional-params", "anthropic-strict", Error, "at most 24 optional parameters across all strict schemas of a request", "make parameters required (optional ones nullable), or fewer tools strict", srcAnthropicStrict},
+		{"anthropic-strict-union-params", "anthropic-strict", Error, "at most 16 parameters using anyOf or a list of types across all strict schemas of a request", "use one type where you can", srcAnthropicStrict},
 
 		// Claude Code names a server's tool mcp__SERVER__TOOL and sends that name.
 		{"claudecode-combined-name", "claude-code", Error, "mcp__SERVER__TOOL is at most 64 characters", "shorten the tool name (the budget is 64 - 7 - the server's name)", srcClaudeCode},

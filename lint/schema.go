@@ -32,6 +32,18 @@ var (
 		"minProperties", "maxProperties", "uniqueItems", "contains", "minLength", "maxLength", "default")
 )
 
+// anthropicStrictConstraint are the constraints strict tool use does not support
+// (minItems only above 1).
+var anthropicStrictConstraint = set("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+	"minLength", "maxLength", "minItems", "maxItems")
+
+// refInside reports whether a local $ref (#/a/b) names the schema at ptr or one it
+// is inside (ptr is under /inputSchema): a recursive schema.
+func refInside(ref, ptr string) bool {
+	target := "/inputSchema" + strings.TrimPrefix(ref, "#")
+	return ptr == target || strings.HasPrefix(ptr, target+"/")
+}
+
 func set(s ...string) map[string]bool {
 	m := make(map[string]bool, len(s))
 	for _, v := range s {
@@ -122,12 +134,31 @@ func (w *schemaWalk) node(m map[string]any, ptr string, depth int) {
 		} else if openAIUnlisted[k] {
 			c.at("openai-strict-unlisted", obj, name, at, k+" is not in strict mode's supported list")
 		}
+		if anthropicStrictConstraint[k] {
+			if n := fmt.Sprint(m[k]); !(k == "minItems" && (n == "0" || n == "1")) { // a json.Number as written
+				c.at("anthropic-strict-constraint", obj, name, at, k+" is not supported in strict tool use")
+			}
+		}
+	}
+	if ref, ok := m["$ref"].(string); ok {
+		switch {
+		case !strings.HasPrefix(ref, "#"):
+			c.at("anthropic-strict-external-ref", obj, name, pointerJoin(ptr, "$ref"), fmt.Sprintf("$ref %q points outside the schema", ref))
+		case refInside(ref, ptr):
+			c.at("anthropic-strict-recursive", obj, name, pointerJoin(ptr, "$ref"), fmt.Sprintf("$ref %q refers to a schema this one is inside", ref))
+		}
 	}
 	if ts, ok := m["type"].([]any); ok {
 		c.at("gemini-type-array", obj, name, pointerJoin(ptr, "type"), fmt.Sprintf("type is a list %s", short(ts)))
 	}
 	if e, ok := m["enum"].([]any); ok {
 		w.enums += len(e)
+		for i, v := range e {
+			switch v.(type) {
+			case map[string]any, []any:
+				c.at("anthropic-strict-enum-primitive", obj, name, pointerJoin(ptr, "enum")+fmt.Sprintf("/%d", i), fmt.Sprintf("enum value %s is not a primitive", short(v)))
+			}
+		}
 		for i, v := range e {
 			s, isStr := v.(string)
 			w.strLen += len(s)
@@ -191,6 +222,14 @@ func (w *schemaWalk) object(m map[string]any, ptr string) {
 	sort.Strings(names)
 	if ap, ok := m["additionalProperties"].(bool); !ok || ap {
 		c.at("openai-strict-additional-properties", obj, name, ptr, "the object does not set additionalProperties: false")
+		c.at("anthropic-strict-additional-properties", obj, name, ptr, "the object does not set additionalProperties: false")
+	}
+	for _, k := range names {
+		if p, ok := props[k].(map[string]any); ok {
+			if _, list := p["type"].([]any); list || p["anyOf"] != nil {
+				c.unions++
+			}
+		}
 	}
 	req := map[string]bool{}
 	if list, ok := m["required"].([]any); ok {
@@ -209,6 +248,7 @@ func (w *schemaWalk) object(m map[string]any, ptr string) {
 			c.at("gemini-param-name", obj, name, pointerJoin(pointerJoin(ptr, "properties"), k), fmt.Sprintf("parameter %q", k))
 		}
 	}
+	c.optional += len(optional)
 	if len(optional) > 0 {
 		c.at("openai-strict-all-required", obj, name, pointerJoin(ptr, "required"), "not required: "+strings.Join(quoteAll(optional, 5), ", "))
 	}

@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/ownfiles"
@@ -69,6 +70,43 @@ func Open(dir string) (*Store, error) {
 		return nil, fmt.Errorf("the pins' directory: %w", err)
 	}
 	return &Store{dir: dir}, nil
+}
+
+// Find is the store in dir ("": DefaultDir) for reading only: nothing is created,
+// so that a command that only compares (--inspect, the workbench) leaves no
+// directory behind where nothing was ever pinned.
+func Find(dir string) (*Store, error) {
+	if dir == "" {
+		d, err := DefaultDir()
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	return &Store{dir: dir}, nil
+}
+
+// Compare compares s with the server's pin, if it has one (pinned false: it has
+// none, and nothing is written). Only the kinds s knows are compared (a surface
+// without prompts does not report the pinned prompts as removed).
+func (st *Store) Compare(server, target string, s *surface.Surface) (d Drift, pinned bool, err error) {
+	p, err := st.load(server, target)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Drift{}, false, nil
+	}
+	if err != nil {
+		return Drift{}, false, err
+	}
+	d = compare(p, Hashes(s))
+	known := map[string]bool{surface.ObjTool: s.HasTools, surface.ObjPrompt: s.HasPrompts, surface.ObjTemplate: s.HasTemplates}
+	kept := d.Removed[:0]
+	for _, k := range d.Removed {
+		if kind, _, _ := strings.Cut(k, " "); known[kind] {
+			kept = append(kept, k)
+		}
+	}
+	d.Removed = kept
+	return d, true, nil
 }
 
 // file is the pin file's name for a server: a hash of its name and target, so that

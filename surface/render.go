@@ -35,7 +35,8 @@ func Write(w io.Writer, format string, r *Report, showDiff bool) error {
 			Compatible    int      `json:"compatible"`
 			Compared      []string `json:"compared"`
 			Entries       []Entry  `json:"entries"`
-		}{JSONVersion, r.Old, r.New, r.Breaking, r.Compatible, r.Compared, r.Entries}
+			Budget        *Budget  `json:"budget,omitempty"`
+		}{JSONVersion, r.Old, r.New, r.Breaking, r.Compatible, r.Compared, r.Entries, r.Budget}
 		if doc.Entries == nil {
 			doc.Entries = []Entry{}
 		}
@@ -116,6 +117,9 @@ func writeText(w io.Writer, r *Report, showDiff bool) error {
 		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", r.Summary())
+	if r.Budget != nil {
+		fmt.Fprintf(&b, "%s\n", r.Budget.Line())
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -132,6 +136,9 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Tool surface: %s\n\n", mdCell(r.Heading()))
 	fmt.Fprintf(&b, "%s\n", r.Summary())
+	if r.Budget != nil {
+		fmt.Fprintf(&b, "\n%s\n", r.Budget.Line())
+	}
 	if r.Empty() {
 		_, err := io.WriteString(w, b.String())
 		return err
@@ -176,6 +183,16 @@ func writeJUnit(w io.Writer, r *Report) error {
 	s := junitSuite{Name: "mcpscope diff " + r.Old + " → " + r.New}
 	if r.Empty() {
 		s.Cases = append(s.Cases, junitCase{Name: "tool surface unchanged", Classname: "mcpscope.diff"})
+	}
+	if b := r.Budget; b != nil {
+		c := junitCase{Name: "cost within the budget of " + b.Limit, Classname: "mcpscope.diff.budget"}
+		if b.Over {
+			s.Failures++
+			c.Failure = &junitFailure{Message: b.Line(), Type: "budget", Text: b.Line()}
+		} else {
+			c.SystemOut = b.Line()
+		}
+		s.Cases = append(s.Cases, c)
 	}
 	for i := range r.Entries {
 		e := &r.Entries[i]

@@ -122,6 +122,9 @@ type Report struct {
 	Compared []string `json:"compared"`
 	// FailOn is what the JUnit report counts as failures (FailOnBreaking when "").
 	FailOn string `json:"-"`
+	// Budget, when diff was given one (--fail-on budget:…), is the cost check: a
+	// report over it fails whatever FailOn says.
+	Budget *Budget `json:"budget,omitempty"`
 }
 
 // HasBreaking reports whether any change breaks clients.
@@ -147,8 +150,12 @@ func (e *Entry) Fails(failOn string) bool {
 	return e.Breaking
 }
 
-// Fails reports whether any entry fails under failOn (see Entry.Fails).
+// Fails reports whether any entry fails under failOn (see Entry.Fails), or the
+// report is over its budget.
 func (r *Report) Fails(failOn string) bool {
+	if r.Budget != nil && r.Budget.Over {
+		return true
+	}
 	for i := range r.Entries {
 		if r.Entries[i].Fails(failOn) {
 			return true

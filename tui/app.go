@@ -43,6 +43,10 @@ type Options struct {
 	// refuses, a missing command…), each with why, naming its file and line: the
 	// workbench says them at the start and on ":add NAME", never drops them silently.
 	Refused []Refused
+	// Pins are how package pins knows each server (by name), for the Changes view
+	// to mark a definition that differs from its pin (pins.go); a server without
+	// one is not compared.
+	Pins map[string]Pin
 	// IdleDisconnect stops a server idle this long; the next request reconnects it.
 	IdleDisconnect time.Duration
 	// OnWire, when set, gets every wire event of every server with its name (a

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/pins"
 	"github.com/mcpscope/mcpscope/surface"
 )
 
@@ -21,6 +22,8 @@ type changesView struct {
 	width  int // the width the lines were made for
 	dirty  bool
 	unseen int // change sets not looked at yet (the tab bar says so)
+	// pins is the comparison of the tool lists with their pins (pins.go).
+	pins pinState
 }
 
 // changeSet is one comparison that found something.
@@ -29,6 +32,44 @@ type changeSet struct {
 	at     time.Time
 	cause  string // "after server.js changed" (a watched file's edit), "after the restart" or "after list_changed"; safe to draw
 	report *surface.Report
+	// pin, when set, makes this set a drift from the pinned surface (pins.go): the
+	// definitions that differ from their pin, and the command that accepts them.
+	pin *pinDrift
+}
+
+// pinDrift is a server's difference from its pin as the Changes view shows it.
+type pinDrift struct {
+	drift  pins.Drift
+	accept string
+}
+
+// addPinDrift keeps a server's drift from its pin as a change set of its own.
+func (c *changesView) addPinDrift(server string, d pins.Drift, accept string, at time.Time) {
+	c.sets = append(c.sets, changeSet{server: server, at: at, cause: "differs from its pinned surface", pin: &pinDrift{d, accept},
+		report: &surface.Report{}})
+	if len(c.sets) > maxChangeSets {
+		c.sets = append(c.sets[:0:0], c.sets[len(c.sets)-maxChangeSets:]...)
+	}
+	c.dirty = true
+	c.unseen++
+}
+
+// pinLines draws a pin drift set.
+func pinLines(m *model, s changeSet, width int) []string {
+	st, d := m.st, s.pin.drift
+	var out []string
+	for _, what := range []struct {
+		keys []string
+		verb string
+	}{{d.Changed, "changed"}, {d.Added, "added"}, {d.Removed, "removed"}} {
+		for _, k := range what.keys {
+			out = append(out, "  "+st.warn.Render("≠ ")+safe(k)+" "+what.verb+" since it was pinned on "+d.Pinned.Format("2006-01-02 15:04"))
+		}
+	}
+	for _, l := range wrapText("If the change is intended, take it: "+s.pin.accept, max(width-2, 10)) {
+		out = append(out, "  "+st.muted.Render(l))
+	}
+	return out
 }
 
 // maxChangeSets bounds what the view keeps (oldest dropped).
@@ -101,6 +142,11 @@ func (c *changesView) render(m *model, width int) []string {
 		head := s.at.Format("15:04:05") + "  " + s.cause
 		if m.several() {
 			head = s.at.Format("15:04:05") + "  " + safe(s.server) + " " + s.cause
+		}
+		if s.pin != nil {
+			out = append(out, "", st.title.Render(head))
+			out = append(out, pinLines(m, s, width)...)
+			continue
 		}
 		out = append(out, "", st.title.Render(head)+"  "+summaryStyle(m, s.report).Render(safe(s.report.Summary())))
 		for j := range s.report.Entries {

@@ -141,6 +141,9 @@ func (m *model) runCommand(text string) tea.Cmd {
 		}
 		m.notice = "attaching…"
 		return attachCmd(strings.Join(args, ""))
+	case "cost": // the tool list's cost column (cost.go)
+		m.toggleCostColumn()
+		return nil
 	case "login":
 		switch {
 		case len(args) == 1:

@@ -11,21 +11,50 @@ import (
 
 // detailLines renders a tool's description, annotations and schemas as lines.
 func detailLines(st styles, t client.Tool, width int) []string {
-	var out []string
-	add := func(s string) { out = append(out, s) }
+	lines, _ := detailDoc(st, t, width)
+	return lines
+}
+
+// detailLineAt is the line of the tool's detail (as detailLines lays it out for
+// width) that shows what a JSON pointer into the tool's definition points at, or
+// the nearest thing above it that is shown ("/inputSchema/properties/a/type" is
+// property a's line): where the Lint view opens a finding.
+func detailLineAt(st styles, t client.Tool, width int, pointer string) int {
+	_, anchors := detailDoc(st, t, width)
+	best, bestLen := 0, -1
+	for i, a := range anchors {
+		if (pointer == a || strings.HasPrefix(pointer, a+"/")) && len(a) > bestLen {
+			best, bestLen = i, len(a)
+		}
+	}
+	return best
+}
+
+// detailDoc is the detail's lines and, beside each, the JSON pointer into the tool's
+// definition of what the line shows ("" for a line of its own, such as a blank).
+func detailDoc(st styles, t client.Tool, width int) (out, anchors []string) {
+	at := ""
+	add := func(s string) { out = append(out, s); anchors = append(anchors, at) }
 	title := st.title.Render(safe(t.DisplayName()))
 	if t.DisplayName() != t.Name {
 		title += st.muted.Render("  " + safe(t.Name))
 	}
+	at = "/name"
 	add(title)
+	at = ""
 	for _, p := range t.Problems {
 		add(st.warn.Render("⚠ " + safe(p)))
 	}
 	if t.Description != "" {
 		add("")
-		out = append(out, wrapText(strings.TrimSpace(t.Description), width)...)
+		at = "/description"
+		for _, l := range wrapText(strings.TrimSpace(t.Description), width) {
+			add(l)
+		}
+		at = ""
 	}
 	add("")
+	at = "/annotations"
 	add(st.accent.Render("Annotations") + st.muted.Render(describeAnnotationsPresence(t.Annotations)))
 	hints := t.Annotations.Hints()
 	for i, h := range client.HintNames {
@@ -41,8 +70,10 @@ func detailLines(st styles, t client.Tool, width int) []string {
 			// The spec gives these a meaning only for a tool that modifies its world.
 			note = "  only meaningful when not read-only"
 		}
+		at = "/annotations/" + h.Wire
 		add(fmt.Sprintf("  %-12s %-4s", h.Label, v) + st.muted.Render(note))
 	}
+	at = ""
 	if u := t.UI; u.ResourceURI != "" {
 		// An MCP Apps view: a terminal shows none, but says where its HTML is.
 		add("")
@@ -57,14 +88,19 @@ func detailLines(st styles, t client.Tool, width int) []string {
 		add(st.muted.Render("  " + safe(who) + "; its HTML is a resource: the Resources view reads it as source"))
 	}
 	add("")
+	at = "/inputSchema"
 	add(st.accent.Render("Input schema"))
-	out = append(out, schemaTree(st, t.InputSchema, width)...)
+	lines, ptrs := schemaTreeAt(st, t.InputSchema, width, at)
+	out, anchors = append(out, lines...), append(anchors, ptrs...)
 	if len(t.OutputSchema) > 0 {
+		at = ""
 		add("")
+		at = "/outputSchema"
 		add(st.accent.Render("Output schema"))
-		out = append(out, schemaTree(st, t.OutputSchema, width)...)
+		lines, ptrs := schemaTreeAt(st, t.OutputSchema, width, at)
+		out, anchors = append(out, lines...), append(anchors, ptrs...)
 	}
-	return out
+	return out, anchors
 }
 
 func describeAnnotationsPresence(a client.Annotations) string {
@@ -77,18 +113,24 @@ func describeAnnotationsPresence(a client.Annotations) string {
 // schemaTree renders a schema as an indented tree of properties with their types,
 // required marks, enums, defaults, formats and bounds.
 func schemaTree(st styles, raw json.RawMessage, width int) []string {
+	lines, _ := schemaTreeAt(st, raw, width, "")
+	return lines
+}
+
+// schemaTreeAt is schemaTree with the JSON pointer of each line's property (base
+// and its path: base/properties/a/items/properties/b), for detailLineAt.
+func schemaTreeAt(st styles, raw json.RawMessage, width int, base string) (out, anchors []string) {
 	if len(raw) == 0 {
-		return []string{st.muted.Render("  (none)")}
+		return []string{st.muted.Render("  (none)")}, []string{base}
 	}
 	var root map[string]any
 	if err := json.Unmarshal(raw, &root); err != nil {
-		return []string{st.warn.Render("  not an object: " + safe(string(raw)))}
+		return []string{st.warn.Render("  not an object: " + safe(string(raw)))}, []string{base}
 	}
-	var out []string
-	var walk func(schema map[string]any, depth int)
-	walk = func(schema map[string]any, depth int) {
+	var walk func(schema map[string]any, depth int, at string)
+	walk = func(schema map[string]any, depth int, at string) {
 		if depth > 8 {
-			out = append(out, strings.Repeat("  ", depth+1)+st.muted.Render("…"))
+			out, anchors = append(out, strings.Repeat("  ", depth+1)+st.muted.Render("…")), append(anchors, at)
 			return
 		}
 		props, _ := schema["properties"].(map[string]any)
@@ -104,10 +146,10 @@ func schemaTree(st styles, raw json.RawMessage, width int) []string {
 		if len(props) == 0 && depth == 0 {
 			_, pattern := schema["patternProperties"]
 			if ap, ok := schema["additionalProperties"]; (!ok || ap != false) && !pattern && schema["type"] == "object" {
-				out = append(out, "  "+st.muted.Render("any arguments are accepted: the schema lists no properties"))
+				out, anchors = append(out, "  "+st.muted.Render("any arguments are accepted: the schema lists no properties")), append(anchors, at)
 				return
 			}
-			out = append(out, "  "+st.muted.Render("no parameters ("+safe(summary(schema))+")"))
+			out, anchors = append(out, "  "+st.muted.Render("no parameters ("+safe(summary(schema))+")")), append(anchors, at)
 			return
 		}
 		for _, name := range names {
@@ -120,16 +162,22 @@ func schemaTree(st styles, raw json.RawMessage, width int) []string {
 			if d, ok := p["description"].(string); ok && d != "" {
 				line += "  " + safe(firstLineOf(d))
 			}
-			out = append(out, truncate(line, width))
+			here := at + "/properties/" + pointerEscape(name)
+			out, anchors = append(out, truncate(line, width)), append(anchors, here)
 			if p["type"] == "object" {
-				walk(p, depth+1)
+				walk(p, depth+1, here)
 			} else if items, ok := p["items"].(map[string]any); ok && items["type"] == "object" {
-				walk(items, depth+1)
+				walk(items, depth+1, here+"/items")
 			}
 		}
 	}
-	walk(root, 0)
-	return out
+	walk(root, 0, base)
+	return out, anchors
+}
+
+// pointerEscape is a member name as a JSON pointer token (RFC 6901: ~ and / escaped).
+func pointerEscape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // orderedKeys keeps the server's order for the top level (from the raw bytes) and

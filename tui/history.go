@@ -640,9 +640,13 @@ func (m *model) histRow(r histRef, selected bool, width int) string {
 	st := m.st
 	var when time.Time
 	var status, name, args, mark string
+	size := -1 // the result's bytes: what it put into the model's context (cost.go)
 	if r.o != nil {
 		o := r.o
 		when, status, name, args = o.started, o.status(), o.tool.Name, string(o.args)
+		if o.result != nil && !o.running {
+			size = len(o.result.Raw)
+		}
 		if o.recorded || o.mocked {
 			mark = "▶ "
 		}
@@ -655,6 +659,9 @@ func (m *model) histRow(r histRef, selected bool, width int) string {
 	} else {
 		p := m.hist.past[r.past]
 		when, name, args = p.entry.Time, p.entry.Tool, string(p.entry.Arguments)
+		if len(p.entry.Result) > 0 {
+			size = len(p.entry.Result)
+		}
 		switch {
 		case p.entry.Cancelled:
 			status = "cancelled"
@@ -679,6 +686,7 @@ func (m *model) histRow(r histRef, selected bool, width int) string {
 		row = "★ " + row
 	}
 	row = truncate(row, width-2)
+	row = withSize(row, size, width-2) // cost.go
 	switch status {
 	case "failed", "interrupted":
 		row = st.err.Render(row)

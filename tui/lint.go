@@ -25,12 +25,16 @@ type lintView struct {
 	running string // the tool lists a lint is under way for
 	rows    []lintRow
 	width   int
+	// cost is the tool lists' cost (cost.go): the Servers view's totals and the
+	// tool list's column.
+	cost costs
 }
 
 // lintRow is one line of the view; a finding on a tool names it (enter opens it).
 type lintRow struct {
 	text         string
 	server, tool string
+	pointer      string // a finding's JSON pointer into the tool's definition
 }
 
 // lintMsg is a finished lint of the tool lists key names.
@@ -81,8 +85,8 @@ func (m *model) ensureLint() tea.Cmd {
 func (m *model) lintRows(width int) []lintRow {
 	st := m.st
 	var rows []lintRow
-	add := func(text, server, tool string) {
-		rows = append(rows, lintRow{text: truncate(text, width), server: server, tool: tool})
+	add := func(text, server, tool string, pointer ...string) {
+		rows = append(rows, lintRow{text: truncate(text, width), server: server, tool: tool, pointer: strings.Join(pointer, "")})
 	}
 	for _, r := range m.lint.reports {
 		head := fmt.Sprintf("%d tokens in %s (%s of it descriptions) for %d tools", r.Total.Tokens, sizeWord(int64(r.Total.Bytes)), sizeWord(int64(r.Total.Description)), len(r.Costs))
@@ -118,8 +122,8 @@ func (m *model) lintRows(width int) []lintRow {
 			if f.Object == surface.ObjTool {
 				tool = f.Name
 			}
-			add("  "+sev+" "+f.Rule+"  "+where+st.muted.Render(" "+safe(f.Pointer)), r.Server, tool)
-			add(st.muted.Render("          "+safe(f.Message)), r.Server, tool)
+			add("  "+sev+" "+f.Rule+"  "+where+st.muted.Render(" "+safe(f.Pointer)), r.Server, tool, f.Pointer)
+			add(st.muted.Render("          "+safe(f.Message)), r.Server, tool, f.Pointer)
 		}
 		add("", "", "")
 	}
@@ -130,7 +134,7 @@ func (m *model) lintRows(width int) []lintRow {
 func (m *model) lintTabView(width, height int) string {
 	v := &m.lint
 	st := m.st
-	hint := "what the tools cost a model (o200k_base tokens: an estimate for other models) and what lint finds · enter opens the tool · mcpscope lint --rules cites every rule"
+	hint := "what the tools cost a model (o200k_base tokens: an estimate for other models) and what lint finds · enter opens the tool at the finding · mcpscope lint --rules cites every rule"
 	lines := []string{st.muted.Render(truncate(hint, width))}
 	if v.running != "" {
 		lines = append(lines, m.spinner.View()+" linting the tool lists…")
@@ -154,7 +158,7 @@ func (m *model) lintTabView(width, height int) string {
 // selected row (by its server and name, never by a row's place in the tool list).
 func (m *model) lintKeys() keyTable {
 	v, k := &m.lint, m.keys
-	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the tool"))
+	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the tool at the finding"))
 	move := func(kp tea.KeyPressMsg) tea.Cmd {
 		v.keyMove(kp, k, len(v.rows))
 		return nil
@@ -170,6 +174,15 @@ func (m *model) lintKeys() keyTable {
 				return nil
 			}
 			m.openTab(tabTool)
+			if r.pointer != "" {
+				// The detail scrolled to the finding's place (its property in the
+				// schema tree, its hint, its description), laid out at the width this
+				// view was: the Tool view is drawn in the same pane.
+				if t, ok := m.list.selected(); ok {
+					m.toolRaw = false
+					m.detail.offset = max(detailLineAt(m.st, t, v.width, r.pointer)-1, 0)
+				}
+			}
 			return nil
 		})},
 		bindAll("", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}, move),

@@ -65,3 +65,60 @@ func TestLintViewShowsCostAndFindings(t *testing.T) {
 		t.Errorf("the old findings stayed:\n%s", h.screen())
 	}
 }
+
+// TestLintViewOpensTheFindingInTheSchemaTree: enter on a finding deep in a tool's
+// input schema opens the tool with its detail scrolled to that property of the
+// schema tree, past a long description; a finding on a hint opens at the hint.
+func TestLintViewOpensTheFindingInTheSchemaTree(t *testing.T) {
+	dir := t.TempDir()
+	tools := filepath.Join(dir, "tools.json")
+	long := strings.Repeat("This paragraph of the description is long on purpose. ", 60)
+	body := `{"tools":[{"name":"search","description":"` + long + `","inputSchema":{"type":"object","properties":{
+		"query":{"type":"string"},
+		"options":{"type":"object","properties":{"limit":{"type":"integer"},"mode":{"const":"fast","description":"the deep mode"}}}}},"run":["/bin/echo","ok"]},
+	 {"name":"delete_file","description":"` + long + `","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true},"run":["/bin/echo","ok"]}]}`
+	if err := os.WriteFile(tools, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, target.Target{Argv: []string{testutil.Mcpscope(t), "host", "--tools", tools}}, 140, 40)
+	h.until("the tools", func(m *model) bool { _, ok := m.toolByName(m.srv.name, "search"); return ok })
+	h.press(":")
+	h.typeText("lint")
+	h.press("enter")
+	h.until("the lint", func(m *model) bool { return m.tab == tabLint && m.lint.of != "" })
+	open := func(what string, on func(lintRow) bool) {
+		t.Helper()
+		if h.m.tab != tabLint {
+			h.press(":")
+			h.typeText("lint")
+			h.press("enter")
+		}
+		if h.m.focus != paneRight {
+			h.press("tab")
+		}
+		h.screen() // the rows are laid out for the width they are drawn at
+		h.press("home")
+		for i := 0; i < len(h.m.lint.rows) && !on(h.m.lint.rows[min(h.m.lint.cursor, len(h.m.lint.rows)-1)]); i++ {
+			h.press("down")
+		}
+		if r := h.m.lint.rows[min(h.m.lint.cursor, len(h.m.lint.rows)-1)]; !on(r) {
+			t.Fatalf("no row of %s:\n%s", what, h.screen())
+		}
+		h.press("enter")
+		h.until(what+"'s tool", func(m *model) bool { return m.tab == tabTool })
+	}
+	open("the const deep in the schema", func(r lintRow) bool {
+		return r.tool == "search" && strings.HasPrefix(r.pointer, "/inputSchema/properties/options/properties/mode")
+	})
+	s := h.screen()
+	if !strings.Contains(s, "the deep mode") || strings.Contains(s, "lines 1–") {
+		t.Errorf("the Tool view is not at the mode property:\n%s", s)
+	}
+	open("the read-only delete", func(r lintRow) bool {
+		return r.tool == "delete_file" && r.pointer == "/annotations/readOnlyHint"
+	})
+	s = h.screen()
+	if !strings.Contains(s, "read-only    yes") || strings.Contains(s, "lines 1–") {
+		t.Errorf("the Tool view is not at the read-only hint:\n%s", s)
+	}
+}

@@ -318,7 +318,7 @@ func (m *model) typing() bool {
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	// A view shown for the first time (or after a reconnect) lists what it shows.
-	cmd = tea.Batch(cmd, m.shownTab())
+	cmd = tea.Batch(cmd, m.shownTab(), m.ensureCosts(), m.ensurePins())
 	if b := m.building; b != nil && !b.started {
 		b.started = true
 		cmd = tea.Batch(cmd, b.cmd())

@@ -149,6 +149,9 @@ func resultDoc(st styles, o *outcome, width int) *doc {
 	if o.elapsed > 0 {
 		head += st.muted.Render("  " + o.elapsed.Round(time.Millisecond).String())
 	}
+	if o.result != nil && !o.running {
+		head += st.muted.Render("  " + resultSize(len(o.result.Raw)) + " into the context") // cost.go
+	}
 	switch {
 	case o.running:
 		add(head + st.muted.Render("  running…"))

@@ -906,6 +906,9 @@ func (m *model) serversView(width, height int) string {
 		row := fmt.Sprintf("%-*s  %s  %s  %s  tools %d  resources %s  prompts %s  last %s", nameW, truncate(s.name, 21), badge,
 			safe(strings.TrimSpace(s.info().Era+" "+s.info().ProtocolVersion)), safe(tr), len(s.tools()),
 			showCount(c.Resources, counted), showCount(c.Prompts, counted), last)
+		if cost := m.serverCost(s.name); cost != "" {
+			row += "  tools cost " + cost // in a model's context (cost.go)
+		}
 		if s.status().State == workbench.StateNeedsLogin {
 			row += "  " + m.st.err.Render("L logs in")
 		} else if s.state() == stateFailed || s.state() == stateDied {

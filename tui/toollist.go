@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/cost"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
@@ -57,6 +59,10 @@ type toolList struct {
 	// selection says the tool is gone rather than silently landing on another one.
 	ghost    int
 	hasGhost bool
+	// costs are each tool's cost by server\x00name while the cost column is on
+	// (:cost, cost.go), tokens when costTokens; nil: no column.
+	costs      map[string]cost.Cost
+	costTokens bool
 }
 
 // row is one visible tool with the byte offsets of its shown name that matched the
@@ -437,6 +443,9 @@ func (l *toolList) view(st styles, width, height int, focused bool) string {
 			hints = strings.TrimSpace(st.accent.Render("APP") + " " + hints)
 		}
 		badges := l.markOf(st, r.tool) + hints
+		if c, ok := l.costs[l.servers[r.tool]+"\x00"+t.Name]; ok {
+			badges = strings.TrimSpace(badges + " " + st.muted.Render(fmt.Sprintf("%8s", costCell(c, l.costTokens))))
+		}
 		nameWidth := width - 2 - ansi.StringWidth(badges) - 1
 		shown, matched := l.shownName(r.tool), r.matched
 		if !termsafe.IsLine(shown) {

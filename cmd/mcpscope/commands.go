@@ -111,6 +111,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	args = rewriteWatchArgs(args)
 	var ia interactFlags
 	ia.register(fs)
+	tokens := fs.Bool("tokens", false, "count the definitions' o200k_base tokens beside their bytes (loads the tokenizer on the way: about 0.1 s)")
 	// Without "--", the first positional starts the server command.
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
 	if err != nil {
@@ -135,7 +136,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return inspectWatchOne(ctx, &c, servers, &wf, *debounce, stdout, stderr)
 	}
 	if len(servers) > 1 {
-		return inspectMany(ctx, &c, servers, stdout, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
+		return inspectMany(ctx, &c, servers, *tokens, stdout, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
 	}
 	s, done, err := connect(ctx, c.withTimeout(servers[0].spec), servers[0].spec.Target, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
 	if err != nil {
@@ -150,7 +151,10 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		// Table and Markdown are always made safe; on a terminal, JSON is too.
 		stdout = termsafe.NewWriter(stdout)
 	}
-	return inspect.WriteWith(stdout, c.format, s.Info(), list, gatherPrimitives(ctx, s, list))
+	p := gatherPrimitives(ctx, s, list)
+	p.CountTokens = *tokens
+	p.Problems = append(p.Problems, pinProblems(servers[0], inspectSurface(s.HasCapability, list, p))...)
+	return inspect.WriteWith(stdout, c.format, s.Info(), list, p)
 }
 
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {

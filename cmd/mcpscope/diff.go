@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/internal/termsafe"
+	"github.com/mcpscope/mcpscope/lint"
 	"github.com/mcpscope/mcpscope/surface"
 )
 
@@ -17,7 +18,9 @@ A and B: a saved "mcpscope --inspect --format json" file, a recording (FILE, or
 FILE#SERVER for a recording of several), a URL, a configured server NAME, host (the
 bundled host), or, for B only, a command after "--":
   mcpscope diff testdata/tools.json -- ./my-server
-Flags: --format text|json|markdown|junit, --fail-on breaking|any|none, --no-diff,
+Flags: --format text|json|markdown|junit, --fail-on breaking|any|none and/or
+budget:+N% or budget:+N (B's definitions may grow by at most N percent of A's
+tokens, or N tokens: --fail-on breaking,budget:+10%), --no-diff,
 and the connection flags of --inspect (-e, --bearer, -H, --config, ...).
 Exit codes: 0 nothing that --fail-on counts changed, 1 it did (or a server failed),
 2 usage error (including two things without a tool surface).`
@@ -25,6 +28,7 @@ Exit codes: 0 nothing that --fail-on counts changed, 1 it did (or a server faile
 // diffArgs are diff's flags and the two sides it compares.
 type diffArgs struct {
 	failOn string
+	budget *surface.Budget // --fail-on budget:…
 	noDiff bool
 	specs  []string // A and B; "" for B: the command after --
 	argv   []string
@@ -45,6 +49,9 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	r := surface.Compare(surfaces[0], surfaces[1])
 	r.FailOn = a.failOn
+	if a.budget != nil {
+		r.Budget = judgeBudget(a.budget, surfaces, r.Compared)
+	}
 	if len(r.Compared) == 0 {
 		return usageErr("nothing to compare: %s and %s have no kind of object in common (tools, resources, templates, prompts)", surfaces[0].Label, surfaces[1].Label)
 	}
@@ -73,7 +80,7 @@ func parseDiff(args []string) (*common, diffArgs, error) {
 	var c common
 	c.register(fs, surface.FormatText)
 	var a diffArgs
-	fs.StringVar(&a.failOn, "fail-on", "breaking", "breaking, any or none")
+	fs.StringVar(&a.failOn, "fail-on", "breaking", "breaking, any or none, and/or budget:+N% or budget:+N (tokens B may add over A): breaking,budget:+10%")
 	fs.BoolVar(&a.noDiff, "no-diff", false, "text: leave out the JSON diff of each changed object")
 	pos, argv, err := parse(fs, args, func([]string, string) bool { return false })
 	if err != nil {
@@ -84,10 +91,8 @@ func parseDiff(args []string) (*common, diffArgs, error) {
 		return nil, a, usageErr("--format %q: use text, json, markdown or junit", c.format)
 	}
 	c.format = format
-	switch a.failOn {
-	case surface.FailOnBreaking, surface.FailOnAny, surface.FailOnNone:
-	default:
-		return nil, a, usageErr("--fail-on %q: use breaking, any or none", a.failOn)
+	if a.failOn, a.budget, err = surface.ParseFailOn(a.failOn); err != nil {
+		return nil, a, usageErr("%v", err)
 	}
 	if c.multi() {
 		return nil, a, usageErr("diff compares two surfaces: name A and B as positionals (a file, a URL, a NAME) or B after --, not with --server or --all")
@@ -156,4 +161,32 @@ func liveSurface(ctx context.Context, c *common, srv namedServer, label string, 
 	}
 	defer done()
 	return surface.FromSession(ctx, s, label)
+}
+
+// judgeBudget counts both sides' definitions (lint's measure, in tokens) over the
+// kinds both know, and judges the new side against the budget.
+func judgeBudget(b *surface.Budget, sides [2]*surface.Surface, compared []string) *surface.Budget {
+	var tot [2]lint.Cost
+	for i, s := range sides {
+		only := &surface.Surface{Server: s.Server}
+		for _, k := range compared {
+			switch k {
+			case "tools":
+				only.Tools = s.Tools
+			case "templates":
+				only.Templates = s.Templates
+			case "prompts":
+				only.Prompts = s.Prompts
+			}
+		}
+		_, tot[i] = lint.Measure(only, true)
+	}
+	b.Tokenizer = lint.TokenizerName
+	for _, k := range compared {
+		if k != "resources" { // a resource's listing is not a definition a model is sent
+			b.Counted = append(b.Counted, k)
+		}
+	}
+	b.Judge(tot[0].Tokens, tot[1].Tokens, tot[0].Bytes, tot[1].Bytes)
+	return b
 }

@@ -11,11 +11,13 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/inspect"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 	"github.com/mcpscope/mcpscope/lint"
 	"github.com/mcpscope/mcpscope/pins"
 	"github.com/mcpscope/mcpscope/surface"
+	"github.com/mcpscope/mcpscope/tui"
 )
 
 // lintArgs are lint's flags and what it lints.
@@ -281,4 +283,84 @@ func acceptCommand(srv namedServer) string {
 		return "mcpscope pin accept " + srv.desc
 	}
 	return "mcpscope pin accept " + srv.spec.Name
+}
+
+// pinProblems are how a server's surface differs from its pin, as --inspect's
+// problems: one line a definition changed, added or removed since it was pinned,
+// with the command that accepts the new surface. Only a server that has a pin is
+// compared, and nothing is pinned here: pins are taken by lint (on a server's first
+// lint) and by pin accept, so that a listing never writes state.
+func pinProblems(srv namedServer, s *surface.Surface) []string {
+	store, err := pins.Find("")
+	if err != nil {
+		return nil // no state directory: nothing was pinned
+	}
+	d, pinned, err := store.Compare(srv.spec.Name, srv.desc, s)
+	if err != nil {
+		return []string{"pin: " + err.Error()}
+	}
+	if !pinned || d.Empty() {
+		return nil
+	}
+	var out []string
+	since := " since it was pinned on " + d.Pinned.Format(time.RFC3339)
+	for _, k := range d.Changed {
+		out = append(out, "pin: "+k+" changed"+since)
+	}
+	for _, k := range d.Added {
+		out = append(out, "pin: "+k+" added"+since)
+	}
+	for _, k := range d.Removed {
+		out = append(out, "pin: "+k+" removed"+since)
+	}
+	return append(out, "pin: if the change is intended, take it: "+acceptCommand(srv))
+}
+
+// inspectSurface is what --inspect listed, as a surface to compare with a pin: the
+// tools, and the prompts and templates when the server offers them and they listed.
+func inspectSurface(caps func(string) bool, list *client.ToolList, p *inspect.Primitives) *surface.Surface {
+	s := &surface.Surface{Tools: list.Tools, HasTools: true}
+	failed := strings.Join(p.Problems, "\n")
+	if caps("prompts") && !strings.Contains(failed, "prompts/list failed") {
+		s.HasPrompts = true
+		for _, pr := range p.Prompts {
+			s.Prompts = append(s.Prompts, surface.Item{Key: pr.Name, Raw: pr.Raw})
+		}
+	}
+	if caps("resources") && !strings.Contains(failed, "resources/templates/list failed") {
+		s.HasTemplates = true
+		for _, t := range p.Templates {
+			s.Templates = append(s.Templates, surface.Item{Key: t.URITemplate, Raw: t.Raw})
+		}
+	}
+	return s
+}
+
+// withPinDrift is a section's tool list with its pin drift among its problems (a
+// section lists no prompts or templates: the tools only are compared); the list
+// itself, the workbench's, is not changed.
+func withPinDrift(srv namedServer, l *client.ToolList) *client.ToolList {
+	if l == nil {
+		return nil
+	}
+	drift := pinProblems(srv, &surface.Surface{Tools: l.Tools, HasTools: true})
+	if len(drift) == 0 {
+		return l
+	}
+	c := *l
+	c.Problems = append(slices.Clip(l.Problems), drift...)
+	return &c
+}
+
+// pinsFor is how package pins knows each server of a workbench session (its name
+// and target, as lint pins it) and the command that accepts its surface: the
+// workbench compares each with its pin and marks the drift in its Changes view.
+func pinsFor(servers []namedServer) map[string]tui.Pin {
+	out := map[string]tui.Pin{}
+	for _, s := range servers {
+		if s.err == nil {
+			out[s.spec.Name] = tui.Pin{Target: s.desc, Accept: acceptCommand(s)}
+		}
+	}
+	return out
 }

@@ -45,7 +45,8 @@ func toolsFile(t *testing.T, body string) string {
 func TestLintAPoisonedServer(t *testing.T) {
 	bin := testutil.Mcpscope(t)
 	poisoned, clean := toolsFile(t, poisonedTools), toolsFile(t, cleanTools)
-	r := mcpscope(t, nil, "lint", "--server", "mail="+bin+" host --tools "+poisoned, "--server", "files="+bin+" host --tools "+clean)
+	env := []string{"XDG_STATE_HOME=" + t.TempDir()} // the live lints pin: never into the user's state
+	r := mcpscope(t, env, "lint", "--server", "mail="+bin+" host --tools "+poisoned, "--server", "files="+bin+" host --tools "+clean)
 	expect(t, r, 1, []string{
 		"mail: ", "files: ", "tokens: o200k_base",
 		"hidden-characters  tool add /description", `U+200B ×2`,
@@ -62,7 +63,7 @@ func TestLintAPoisonedServer(t *testing.T) {
 	}
 
 	// JSON, for scripts: every finding with its rule, pointer and source.
-	r = mcpscope(t, nil, "lint", "--format", "json", "--profile", "security", "--server", "mail="+bin+" host --tools "+poisoned)
+	r = mcpscope(t, env, "lint", "--format", "json", "--profile", "security", "--server", "mail="+bin+" host --tools "+poisoned)
 	var doc struct {
 		Servers []struct {
 			Server   string
@@ -85,17 +86,17 @@ func TestLintAPoisonedServer(t *testing.T) {
 	// The clean server alone passes what it was written for (its one finding, an
 	// info, is the logging capability the host declares, which 2026-07-28
 	// deprecated); Gemini's profile fails it; a budget below its cost fails it too.
-	expect(t, mcpscope(t, nil, "lint", "--profile", "openai,anthropic,security", "--", bin, "host", "--tools", clean), 0, []string{"no findings"}, nil)
-	expect(t, mcpscope(t, nil, "lint", "--profile", "mcp", "--", bin, "host", "--tools", clean), 0,
+	expect(t, mcpscope(t, env, "lint", "--profile", "openai,anthropic,security", "--", bin, "host", "--tools", clean), 0, []string{"no findings"}, nil)
+	expect(t, mcpscope(t, env, "lint", "--profile", "mcp", "--", bin, "host", "--tools", clean), 0,
 		[]string{"1 info", "deprecated-feature  server logging", "logging: the server declares the logging capability; deprecated by 2026-07-28 (SEP-2577)"}, nil)
-	expect(t, mcpscope(t, nil, "lint", "--profile", "gemini", "--", bin, "host", "--tools", clean), 1, []string{"gemini-no-additional-properties"}, nil)
-	expect(t, mcpscope(t, nil, "lint", "--profile", "gemini", "--fail-on", "none", "--", bin, "host", "--tools", clean), 0, []string{"gemini-no-additional-properties"}, nil)
-	expect(t, mcpscope(t, nil, "lint", "--profile", "mcp", "--budget", "10", "--", bin, "host", "--tools", clean), 1, []string{"budget", "over the budget of 10 tokens"}, nil)
+	expect(t, mcpscope(t, env, "lint", "--profile", "gemini", "--", bin, "host", "--tools", clean), 1, []string{"gemini-no-additional-properties"}, nil)
+	expect(t, mcpscope(t, env, "lint", "--profile", "gemini", "--fail-on", "none", "--", bin, "host", "--tools", clean), 0, []string{"gemini-no-additional-properties"}, nil)
+	expect(t, mcpscope(t, env, "lint", "--profile", "mcp", "--budget", "10", "--", bin, "host", "--tools", clean), 1, []string{"budget", "over the budget of 10 tokens"}, nil)
 
 	// Usage errors: exit 2, one line that says what to do.
-	expect(t, mcpscope(t, nil, "lint"), 2, nil, []string{"name what to lint"})
-	expect(t, mcpscope(t, nil, "lint", "--profile", "gemeni", "host"), 2, nil, []string{`--profile "gemeni"`, "gemini"})
-	expect(t, mcpscope(t, nil, "lint", "--fail-on", "all", "host"), 2, nil, []string{`--fail-on "all"`})
+	expect(t, mcpscope(t, env, "lint"), 2, nil, []string{"name what to lint"})
+	expect(t, mcpscope(t, env, "lint", "--profile", "gemeni", "host"), 2, nil, []string{`--profile "gemeni"`, "gemini"})
+	expect(t, mcpscope(t, env, "lint", "--fail-on", "all", "host"), 2, nil, []string{`--fail-on "all"`})
 }
 
 // A saved --inspect file lints without a server; --rules lists every rule with its

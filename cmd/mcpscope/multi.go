@@ -117,7 +117,7 @@ func openWorkbench(ctx context.Context, c *common, servers []namedServer, stderr
 // inspectMany is --inspect with several servers: they connect at once; one section a
 // server, in the order named, each with its status. The exit code is 1 only when
 // every server failed (--strict: when any did).
-func inspectMany(ctx context.Context, c *common, servers []namedServer, stdout, stderr io.Writer, answers ...func(*client.Options) error) error {
+func inspectMany(ctx context.Context, c *common, servers []namedServer, tokens bool, stdout, stderr io.Writer, answers ...func(*client.Options) error) error {
 	wb, done, err := openWorkbench(ctx, c, servers, stderr, answers...)
 	if err != nil {
 		return err
@@ -130,6 +130,8 @@ func inspectMany(ctx context.Context, c *common, servers []namedServer, stdout, 
 		go func() {
 			defer wg.Done()
 			sections[i] = inspectOne(ctx, wb, s)
+			sections[i].CountTokens = tokens
+			sections[i].Tools = withPinDrift(s, sections[i].Tools) // lint.go
 		}()
 	}
 	wg.Wait()

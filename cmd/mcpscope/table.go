@@ -84,8 +84,9 @@ bundled host), or, for B only, a command after "--":
   mcpscope diff testdata/tools.json -- ./my-server
 Formats: text, json, markdown, junit.`,
 			exits: `Exit codes: 0 nothing that --fail-on counts changed, 1 breaking changes (or with
---fail-on any: any change) or a server failed, 2 usage error (including two things
-without a tool surface).`,
+--fail-on any: any change; with budget:+10% or budget:+N: B's definitions over the
+budget, in tokens) or a server failed, 2 usage error (including two things without a
+tool surface).`,
 			run:     runDiff,
 			formats: []string{"text", "json", "markdown", "junit"}, complete: "file"},
 		{name: "lint", args: "TARGET|FILE... [flags] [-- CMD ARGS...]", summary: "judge a tool surface: its cost in tokens, what LLM providers reject, what it hides",

@@ -193,6 +193,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// The workbench applies the config entry's timeout (Spec.Timeout) itself.
 	o := sess.TUI([]workbench.Spec{servers[0].spec}, tap)
 	o.Target, o.Name = target, name
+	o.Pins = pinsFor(servers[:1]) // lint.go
 	o.Recording, o.ToggleRecording = recording, rec.toggle
 	return tui.Run(ctx, o)
 }
@@ -321,6 +322,7 @@ func runTUIMany(ctx context.Context, c *common, sess *app.Session, servers []nam
 	defer rec.stop()
 	o := sess.TUI(specs, &wire.Tap{})
 	o.Recording, o.ToggleRecording, o.OnWire, o.OnAdd = rec.path(), rec.toggle, rec.listen, rec.added
+	o.Pins = pinsFor(servers) // lint.go
 	return tui.Run(ctx, o)
 }
 
