@@ -113,3 +113,83 @@ func TestReplayInputRequiredChainDiffers(t *testing.T) {
 		t.Errorf("the retry is reported as an exchange of its own:\n%s", out)
 	}
 }
+
+// keepPolls drops the tasks/get polls of a recording but the first keep-1 and the
+// last, as if the host had polled less often.
+func keepPolls(t *testing.T, path string, keep int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	type msg struct {
+		Msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		} `json:"msg"`
+	}
+	var polls []string
+	for _, l := range lines {
+		var m msg
+		if json.Unmarshal([]byte(l), &m) == nil && m.Msg.Method == "tasks/get" {
+			polls = append(polls, string(m.Msg.ID))
+		}
+	}
+	if len(polls) < keep {
+		t.Fatalf("the recording has %d polls, fewer than %d", len(polls), keep)
+	}
+	drop := map[string]bool{}
+	for _, id := range polls[keep-1 : len(polls)-1] {
+		drop[id] = true
+	}
+	var out strings.Builder
+	for _, l := range lines {
+		var m msg
+		if json.Unmarshal([]byte(l), &m) == nil && drop[string(m.Msg.ID)] {
+			continue
+		}
+		out.WriteString(l)
+	}
+	if err := os.WriteFile(path, []byte(out.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A task's polls are one operation with the call that made it: the replay polls the
+// live task (its own taskId, at its own pollInterval), the number of polls is not
+// compared (3 recorded, however many the host needs now), and the statuses and the
+// final result are.
+func TestReplayTaskPollsAreOneOperation(t *testing.T) {
+	bin := testutil.Mcpscope(t)
+	dir := t.TempDir()
+	out, code := mcpscope(t, bin, dir, "call", "research", "topic=go", "--task", "--record", "task.jsonl", "--", bin, "host")
+	if code != 0 || !strings.Contains(out, "Report on go: 4 stages done.") {
+		t.Fatalf("recording the task: exit %d\n%s", code, out)
+	}
+	path := filepath.Join(dir, "task.jsonl")
+	keepPolls(t, path, 3)
+	out, code = mcpscope(t, bin, dir, "replay", "task.jsonl")
+	want := `exchange 3 (line 6): tools/call research {"topic":"go"}: task: working → completed (3 poll(s) recorded): equal` + "\n" +
+		"replay: all 2 exchanges equal"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("replay: exit %d, want 0 and\n%s\ngot:\n%s", code, want, out)
+	}
+
+	// Another build: the task fails where it completed, with another report.
+	edit(t, path, `"status":"completed"`, `"status":"failed"`, `4 stages done.`, `5 stages done.`)
+	out, code = mcpscope(t, bin, dir, "replay", "task.jsonl")
+	for _, want := range []string{
+		`exchange 3 (line 6): tools/call research {"topic":"go"}: task: working → failed (3 poll(s) recorded)` + "\n",
+		"  task (statuses)\n    expected: working → failed\n    got:      working → completed\n",
+		"  final tasks/get /result/result/content/0/text\n    expected: \"Report on go: 5 stages done.\"\n    got:      \"Report on go: 4 stages done.\"\n",
+		"replay: 1 of 2 exchanges differ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay lacks\n%s\ngot:\n%s", want, out)
+		}
+	}
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+}
