@@ -112,6 +112,16 @@ func TestReplayInputRequiredChainDiffers(t *testing.T) {
 	if strings.Contains(out, "exchange 4") {
 		t.Errorf("the retry is reported as an exchange of its own:\n%s", out)
 	}
+
+	// --update does not rewrite an operation (it would have to rewrite each round):
+	// it says so and leaves it as recorded.
+	out, _ = mcpscope(t, bin, dir, "replay", "ask.jsonl", "--update", "--format", "json")
+	if !strings.Contains(out, "an operation of several requests is not rewritten") {
+		t.Errorf("replay --update does not say it left the operation as recorded:\n%s", out)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "Hello, bobby!") {
+		t.Errorf("replay --update rewrote part of the operation:\n%s", b)
+	}
 }
 
 // keepPolls drops the tasks/get polls of a recording but the first keep-1 and the

@@ -242,7 +242,7 @@ func Run(ctx context.Context, rec *record.Recording, target target.Target, opts 
 	if err != nil {
 		return nil, err
 	}
-	report.Warnings = append([]string(nil), rec.Warnings...)
+	report.Warnings = append(append([]string(nil), rec.Warnings...), report.Warnings...)
 	report.ClientNotifications = countClientNotifications(rec)
 	if opts.Update {
 		report.Updated = updated(rec, lives, opts.Redact)
@@ -307,7 +307,7 @@ func RunFile(ctx context.Context, path, server string, target target.Target, opt
 	if src.err != nil {
 		return nil, src.err
 	}
-	report.Warnings = src.r.Warnings
+	report.Warnings = append(append([]string(nil), src.r.Warnings...), report.Warnings...)
 	report.ClientNotifications = src.clientNotes
 	return report, nil
 }
