@@ -19,7 +19,10 @@ import (
 // Matching, among recorded requests with the same method: first those whose params are
 // equal after ignoring _meta; then, for tools/call, prompts/get and resources/read, those
 // naming the same tool, prompt or resource and sharing the most argument values; then,
-// for other methods, any. An answer from a looser match carries result._meta[MetaKey]
+// for other methods, any. A retried 2026-07-28 request (inputResponses, requestState)
+// whose params match none exactly is answered by a recorded retry with the same
+// requestState (the next step of its chain), else by any recorded retry of the same
+// tool. An answer from a looser match carries result._meta[MetaKey]
 // saying so, and Log is told. Within a rank
 // the first not yet used, in recorded order, wins; when all have been used, the last one
 // answers again. A request that matches nothing gets a JSON-RPC error listing the
@@ -45,7 +48,11 @@ type mockEntry struct {
 	params string            // canonical params without _meta
 	name   string            // params.name or params.uri
 	args   map[string]string // params.arguments: each member's canonical value
-	used   bool
+	// retry: the request retries one answered input_required (2026-07-28), carrying
+	// inputResponses or requestState; state is its requestState.
+	retry bool
+	state string
+	used  bool
 }
 
 // MetaKey is the member of a result's _meta where the mock says that the request's
@@ -76,7 +83,8 @@ func NewMock(rec *record.Recording) *Mock {
 			continue
 		}
 		p, name := canonicalParams(x.Params)
-		m.byMethod[x.Method] = append(m.byMethod[x.Method], &mockEntry{x: x, params: p, name: name, args: canonicalArgs(x.Params)})
+		retry, state := retryOf(x.Params)
+		m.byMethod[x.Method] = append(m.byMethod[x.Method], &mockEntry{x: x, params: p, name: name, args: canonicalArgs(x.Params), retry: retry, state: state})
 	}
 	// A listen request is answered only when it ends, so it may have no response.
 	if m.listen == nil {
@@ -291,6 +299,20 @@ func (m *Mock) match(method string, params json.RawMessage) (e *mockEntry, exact
 	if e, first := pick(func(e *mockEntry) bool { return e.params == p }); e != nil {
 		return e, true, first
 	}
+	if retry, state := retryOf(params); retry && name != "" {
+		// A retry whose answers differ from the recorded ones is answered by the step
+		// of the chain its requestState names (the server's state says which round
+		// it answers), else by a recorded retry of the same tool: never by a first
+		// request, and not by argument values, which every round shares.
+		if state != "" {
+			if e, first := pick(func(e *mockEntry) bool { return e.retry && e.name == name && e.state == state }); e != nil {
+				return e, false, first
+			}
+		}
+		if e, first := pick(func(e *mockEntry) bool { return e.retry && e.name == name }); e != nil {
+			return e, false, first
+		}
+	}
 	if name != "" {
 		// Of the recorded requests naming the same tool (prompt, resource), the ones
 		// sharing the most argument values with this one.
@@ -305,6 +327,22 @@ func (m *Mock) match(method string, params json.RawMessage) (e *mockEntry, exact
 	}
 	e, first = pick(func(e *mockEntry) bool { return e.name == "" })
 	return e, false, first
+}
+
+// retryOf reports whether params retry an input_required answer (they carry
+// inputResponses or requestState) and the requestState they echo.
+func retryOf(params json.RawMessage) (retry bool, state string) {
+	if !bytes.Contains(params, []byte("inputResponses")) && !bytes.Contains(params, []byte("requestState")) {
+		return false, ""
+	}
+	var p struct {
+		InputResponses json.RawMessage `json:"inputResponses"`
+		RequestState   json.RawMessage `json:"requestState"`
+	}
+	if json.Unmarshal(params, &p) != nil || (p.InputResponses == nil && p.RequestState == nil) {
+		return false, ""
+	}
+	return true, str(p.RequestState)
 }
 
 func (m *Mock) unmatched(id json.RawMessage, method string, params json.RawMessage) []byte {

@@ -71,6 +71,9 @@ type Report struct {
 	Handshake int       `json:"handshake"` // handshake exchanges skipped (negotiated afresh)
 	Failures  []Failure `json:"failures"`
 	Skipped   []Skipped `json:"skipped"`
+	// Operations are the exchanges made of several recorded requests (an
+	// input_required round trip, a task and its polls), equal or not.
+	Operations []Operation `json:"operations"`
 	// ClientNotifications counts recorded client notifications other than
 	// notifications/initialized, which replay does not send.
 	ClientNotifications int      `json:"clientNotifications"`
@@ -95,6 +98,9 @@ type Failure struct {
 	Request  string  `json:"request"`  // method and a short form of its params
 	Diffs    []Where `json:"diffs"`
 	Err      string  `json:"error,omitempty"` // the exchange could not be completed (timeout, server gone)
+	// Operation names an operation of several requests (an input_required round
+	// trip, a task and its polls) compared as this one exchange; "" for one request.
+	Operation string `json:"operation,omitempty"`
 }
 
 // Where is a difference in one message of an exchange.
@@ -112,6 +118,9 @@ func (r Report) MarshalJSON() ([]byte, error) {
 	}
 	if p.Skipped == nil {
 		p.Skipped = []Skipped{}
+	}
+	if p.Operations == nil {
+		p.Operations = []Operation{}
 	}
 	if p.Warnings == nil {
 		p.Warnings = []string{}
@@ -139,8 +148,17 @@ type Skipped struct {
 
 // WriteText prints the differences per exchange and a summary line.
 func (r *Report) WriteText(w io.Writer) {
+	for _, o := range r.Operations {
+		if o.Equal {
+			fmt.Fprintf(w, "exchange %d (line %d): %s: %s: equal\n", o.Exchange, o.Line, o.Request, o.Operation)
+		}
+	}
 	for _, f := range r.Failures {
-		fmt.Fprintf(w, "exchange %d (line %d): %s\n", f.Exchange, f.Line, f.Request)
+		if f.Operation != "" {
+			fmt.Fprintf(w, "exchange %d (line %d): %s: %s\n", f.Exchange, f.Line, f.Request, f.Operation)
+		} else {
+			fmt.Fprintf(w, "exchange %d (line %d): %s\n", f.Exchange, f.Line, f.Request)
+		}
 		if f.Err != "" {
 			fmt.Fprintf(w, "  %s\n", f.Err)
 		}
@@ -224,7 +242,7 @@ func Run(ctx context.Context, rec *record.Recording, target target.Target, opts 
 	if err != nil {
 		return nil, err
 	}
-	report.Warnings = append([]string(nil), rec.Warnings...)
+	report.Warnings = append(append([]string(nil), rec.Warnings...), report.Warnings...)
 	report.ClientNotifications = countClientNotifications(rec)
 	if opts.Update {
 		report.Updated = updated(rec, lives, opts.Redact)
@@ -289,7 +307,7 @@ func RunFile(ctx context.Context, path, server string, target target.Target, opt
 	if src.err != nil {
 		return nil, src.err
 	}
-	report.Warnings = src.r.Warnings
+	report.Warnings = append(append([]string(nil), src.r.Warnings...), report.Warnings...)
 	report.ClientNotifications = src.clientNotes
 	return report, nil
 }
@@ -512,9 +530,10 @@ func run(ctx context.Context, h record.Header, src source, target target.Target,
 
 	var lives []live
 	gone := false // the server stopped: the rest is skipped
-	n := 0
-	for x := src.next(); x != nil; x = src.next() {
-		n++
+	g := newGrouper(src)
+	for x := g.next(); x != nil; x = g.next() {
+		n := g.number(x)
+		steps := g.follow(x) // the rest of x's operation (an input_required chain, a task)
 		line := x.Line
 		switch {
 		case gone:
@@ -545,6 +564,15 @@ func run(ctx context.Context, h record.Header, src source, target target.Target,
 			continue
 		}
 		report.Replayed++
+		if len(steps) > 0 {
+			if err := runOperation(ctx, report, s, col, matcher(), opts, n, x, steps); err != nil {
+				if ctx.Err() != nil {
+					return nil, nil, ctx.Err()
+				}
+				gone = true
+			}
+			continue
+		}
 		col.start()
 		cctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 		resp, err := s.Raw(cctx, x.Method, params)
