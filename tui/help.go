@@ -94,7 +94,7 @@ func (m *model) helpView(width int) string {
 			lines = append(lines, b.String())
 		}
 	}
-	lines = append(lines, "", m.st.muted.Render("Badges: RO read-only · DESTR destructive · IDEM idempotent · OPEN open-world."),
+	lines = append(lines, "", m.st.muted.Render("Badges: RO read-only · DESTR destructive · IDEM idempotent · OPEN open-world · APP an MCP Apps view."),
 		m.st.muted.Render("Capitals: set by the server; faint lower case: the spec default it left unset."))
 	return strings.Join(lines, "\n")
 }

@@ -138,7 +138,7 @@ func defaultKeys() keyMap {
 		OpenChanges: b("C", "what edits changed", "C"),
 		MarkEntry:   b("m", "mark (history)", "m"),
 		SaveMarked:  b("S", "save marked calls", "S"),
-		Bench:       b("b", "bench the tool (its form's arguments)", "b"),
+		Bench:       b("b", "bench the tool", "b"),
 		BenchForm:   b("ctrl+b", "bench the tool with these arguments", "ctrl+b"),
 		StopBench:   b("x", "stop the bench", "x"),
 	}
