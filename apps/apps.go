@@ -20,9 +20,6 @@ import (
 const (
 	Extension = "io.modelcontextprotocol/ui"
 	MIMEType  = "text/html;profile=mcp-app"
-	// legacyKey is the flat _meta key of the extension's first drafts, which the
-	// official server helpers still write beside _meta.ui.resourceUri.
-	legacyKey = "ui/resourceUri"
 )
 
 // ToolUI is what a tool's _meta says of its view.
@@ -42,12 +39,14 @@ func (u ToolUI) ModelHidden() bool {
 // FromToolMeta reads a tool's _meta. problems say what is wrong with it; a tool
 // without a view has a zero ToolUI and no problems.
 func FromToolMeta(meta json.RawMessage) (u ToolUI, problems []string) {
-	if len(meta) == 0 || !strings.Contains(string(meta), "ui") {
+	if len(meta) == 0 || !strings.Contains(string(meta), `"ui`) { // "ui" or legacyKey
 		return ToolUI{}, nil
 	}
 	var m struct {
-		UI     json.RawMessage `json:"ui"`
-		Legacy *string         `json:"ui/resourceUri"`
+		UI json.RawMessage `json:"ui"`
+		// The flat key of the extension's first drafts, which the official server
+		// helpers still write beside _meta.ui.resourceUri.
+		Legacy *string `json:"ui/resourceUri"`
 	}
 	if json.Unmarshal(meta, &m) != nil {
 		return ToolUI{}, nil // not an object: the tool decoder says so

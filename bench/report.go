@@ -219,7 +219,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 		j.FirstByte = &firstByte{Calls: f.Count(), P50: ms(f.Quantile(.5)), P99: ms(f.Quantile(.99)), Max: ms(f.Max())}
 	}
 	for _, e := range res.Errors {
-		j.Errors = append(j.Errors, jsonError{Kind: e.Kind, Count: e.Count, Example: e.Example})
+		j.Errors = append(j.Errors, jsonError(e))
 	}
 	if p := res.Process; p != nil {
 		j.Process = &jsonProcess{Pids: p.Pids, CPUSeconds: p.CPU.Seconds(), CPUPercent: math.Round(p.CPUPercent()*10) / 10,

@@ -119,7 +119,7 @@ func HAR(w io.Writer, rec *record.Recording, o Options) error {
 		all = append(all, timed{x.start, stdioEntry(rec, x)})
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].at.Before(all[j].at) })
-	doc := harDoc{Log: harLog{Version: "1.2", Creator: harCreator{Name: o.Name, Version: o.Version}, Entries: []harEntry{}}}
+	doc := harDoc{Log: harLog{Version: "1.2", Creator: harCreator(o), Entries: []harEntry{}}}
 	for _, t := range all {
 		doc.Log.Entries = append(doc.Log.Entries, t.e)
 	}

@@ -115,12 +115,6 @@ func (r *recorder) stderr(t time.Time, line []byte, size int) {
 	r.enqueue(func() { r.add(ev) })
 }
 
-// note records a line of the tap's own (a synthetic event).
-func (r *recorder) note(t time.Time, text string) {
-	ev := record.Event{T: r.stamp(t), Kind: record.KindSynthetic, Text: text}
-	r.enqueue(func() { r.add(ev) })
-}
-
 // closed records the server's end and the end of the recording.
 // Nothing may be recorded after it.
 func (r *recorder) closed(t time.Time, code int, signal, text string) error {

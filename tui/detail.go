@@ -110,15 +110,10 @@ func describeAnnotationsPresence(a client.Annotations) string {
 	return ""
 }
 
-// schemaTree renders a schema as an indented tree of properties with their types,
-// required marks, enums, defaults, formats and bounds.
-func schemaTree(st styles, raw json.RawMessage, width int) []string {
-	lines, _ := schemaTreeAt(st, raw, width, "")
-	return lines
-}
-
-// schemaTreeAt is schemaTree with the JSON pointer of each line's property (base
-// and its path: base/properties/a/items/properties/b), for detailLineAt.
+// schemaTreeAt renders a schema as an indented tree of properties with their types,
+// required marks, enums, defaults, formats and bounds, with the JSON pointer of each
+// line's property (base and its path: base/properties/a/items/properties/b), for
+// detailLineAt.
 func schemaTreeAt(st styles, raw json.RawMessage, width int, base string) (out, anchors []string) {
 	if len(raw) == 0 {
 		return []string{st.muted.Render("  (none)")}, []string{base}
