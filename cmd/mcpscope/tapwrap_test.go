@@ -205,7 +205,10 @@ func TestTapWrappedEntryRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := doc.MCPServers["host"]
-	args := []string{"call", "echo", "text=through the tap"}
+	// mcpscope as the host probes the era by whether the server reads server/discover
+	// in time; the tap reads at once, so a loaded machine's slow answer must not be
+	// taken for silence (the README says so of such hosts): a long probe timeout.
+	args := []string{"call", "echo", "text=through the tap", "--probe-timeout", "2m"}
 	for k, v := range e.Env {
 		args = append(args, "-e", k+"="+v) // as the host sets the entry's env
 	}
