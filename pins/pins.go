@@ -97,16 +97,7 @@ func (st *Store) Compare(server, target string, s *surface.Surface) (d Drift, pi
 	if err != nil {
 		return Drift{}, false, err
 	}
-	d = compare(p, Hashes(s))
-	known := map[string]bool{surface.ObjTool: s.HasTools, surface.ObjPrompt: s.HasPrompts, surface.ObjTemplate: s.HasTemplates}
-	kept := d.Removed[:0]
-	for _, k := range d.Removed {
-		if kind, _, _ := strings.Cut(k, " "); known[kind] {
-			kept = append(kept, k)
-		}
-	}
-	d.Removed = kept
-	return d, true, nil
+	return compare(p, s), true, nil
 }
 
 // file is the pin file's name for a server: a hash of its name and target, so that
@@ -127,7 +118,7 @@ func (st *Store) Check(server, target string, s *surface.Surface, now time.Time)
 	if err != nil {
 		return Drift{}, false, err
 	}
-	return compare(p, Hashes(s)), false, nil
+	return compare(p, s), false, nil
 }
 
 // Accept pins s as the server's surface, replacing what was pinned.
@@ -184,7 +175,12 @@ func (st *Store) write(p Pin) error {
 	return err
 }
 
-func compare(p Pin, now map[string]string) Drift {
+// compare is how s differs from p. Only the kinds s knows are compared: a surface
+// whose prompts could not be listed (or a listing without them) does not report the
+// pinned prompts as removed.
+func compare(p Pin, s *surface.Surface) Drift {
+	now := Hashes(s)
+	known := map[string]bool{surface.ObjTool: s.HasTools, surface.ObjPrompt: s.HasPrompts, surface.ObjTemplate: s.HasTemplates}
 	d := Drift{Pinned: p.Pinned}
 	for k, h := range now {
 		switch old, ok := p.Defs[k]; {
@@ -195,6 +191,9 @@ func compare(p Pin, now map[string]string) Drift {
 		}
 	}
 	for k := range p.Defs {
+		if kind, _, _ := strings.Cut(k, " "); !known[kind] {
+			continue
+		}
 		if _, ok := now[k]; !ok {
 			d.Removed = append(d.Removed, k)
 		}

@@ -1,6 +1,7 @@
 package pins
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -74,5 +75,66 @@ func TestPinFileRefused(t *testing.T) {
 	os.WriteFile(path, []byte("not json"), 0o600)
 	if _, _, err := st.Check("calc", "x", surf(t, `[]`), time.Now()); err == nil || !strings.Contains(err.Error(), "pin accept") {
 		t.Errorf("a broken pin file: %v", err)
+	}
+}
+
+// A check of a surface that does not know a kind (its listing failed, or the
+// listing had none) does not report that kind's pinned definitions as removed, as
+// Compare does not; a kind it knows still is.
+func TestCheckComparesTheKindsKnown(t *testing.T) {
+	st, _ := Open(t.TempDir())
+	full := surf(t, `[{"name":"add","inputSchema":{"type":"object"}}]`)
+	full.HasPrompts, full.Prompts = true, []surface.Item{{Key: "greet", Raw: json.RawMessage(`{"name":"greet"}`)}}
+	if _, first, err := st.Check("calc", "x", full, time.Now()); err != nil || !first {
+		t.Fatal(first, err)
+	}
+	toolsOnly := surf(t, `[{"name":"add","inputSchema":{"type":"object"}}]`)
+	if d, _, err := st.Check("calc", "x", toolsOnly, time.Now()); err != nil || !d.Empty() {
+		t.Errorf("prompts not listed were reported: %+v %v", d, err)
+	}
+	noPrompts := surf(t, `[{"name":"add","inputSchema":{"type":"object"}}]`)
+	noPrompts.HasPrompts = true
+	if d, _, _ := st.Check("calc", "x", noPrompts, time.Now()); strings.Join(d.Removed, ",") != "prompt greet" {
+		t.Errorf("a prompt gone from a listing: %+v", d)
+	}
+}
+
+type lister struct {
+	caps              string
+	prompts, template error
+}
+
+func (l lister) HasCapability(name string) bool { return strings.Contains(l.caps, name) }
+func (l lister) Prompts(context.Context) (*client.List[client.Prompt], error) {
+	if l.prompts != nil {
+		return nil, l.prompts
+	}
+	return &client.List[client.Prompt]{Items: []client.Prompt{{Name: "greet", Raw: json.RawMessage(`{"name":"greet"}`)}}}, nil
+}
+func (l lister) ResourceTemplates(context.Context) (*client.List[client.ResourceTemplate], error) {
+	if l.template != nil {
+		return nil, l.template
+	}
+	return &client.List[client.ResourceTemplate]{Items: []client.ResourceTemplate{{URITemplate: "file:///{p}", Raw: json.RawMessage(`{"uriTemplate":"file:///{p}"}`)}}}, nil
+}
+
+// Listed lists what the server declares; a kind the server refused with a JSON-RPC
+// error is not known, and a session that failed is an error (nothing is pinned from
+// half a surface).
+func TestListed(t *testing.T) {
+	ctx := context.Background()
+	s, err := Listed(ctx, lister{caps: "prompts resources"}, nil)
+	if err != nil || !s.HasPrompts || !s.HasTemplates || len(Hashes(s)) != 2 {
+		t.Fatalf("%+v %v", s, err)
+	}
+	if s, _ := Listed(ctx, lister{caps: "tools"}, nil); s.HasPrompts || s.HasTemplates {
+		t.Errorf("listed what the server does not declare: %+v", s)
+	}
+	s, err = Listed(ctx, lister{caps: "prompts resources", prompts: &client.RPCError{Code: -32601, Message: "no"}}, nil)
+	if err != nil || s.HasPrompts || !s.HasTemplates {
+		t.Errorf("a refused prompts/list: %+v %v", s, err)
+	}
+	if _, err := Listed(ctx, lister{caps: "resources", template: context.DeadlineExceeded}, nil); err == nil {
+		t.Error("a failed session gave a surface")
 	}
 }
