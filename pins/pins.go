@@ -26,6 +26,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/ownfiles"
 	"github.com/mcpscope/mcpscope/internal/readfile"
+	"github.com/mcpscope/mcpscope/internal/redact"
 	"github.com/mcpscope/mcpscope/internal/statedir"
 	"github.com/mcpscope/mcpscope/surface"
 )
@@ -90,6 +91,7 @@ func Find(dir string) (*Store, error) {
 // none, and nothing is written). Only the kinds s knows are compared (a surface
 // without prompts does not report the pinned prompts as removed).
 func (st *Store) Compare(server, target string, s *surface.Surface) (d Drift, pinned bool, err error) {
+	target = identity(target)
 	p, err := st.load(server, target)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Drift{}, false, nil
@@ -98,6 +100,18 @@ func (st *Store) Compare(server, target string, s *surface.Surface) (d Drift, pi
 		return Drift{}, false, err
 	}
 	return compare(p, s), true, nil
+}
+
+// identity is a target as a pin knows it: with the secrets a command line or a URL
+// may carry (--api-key X, TOKEN=X, a token-shaped word; a URL's user info and its
+// secret query values) replaced by [redacted], so that none reaches the pin file,
+// and a rotated key keeps its server's pin.
+func identity(target string) string {
+	set := redact.NewSet(redact.ArgvSecrets(strings.Fields(target))...)
+	if strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://") {
+		return redact.URL(target, set)
+	}
+	return set.String(target)
 }
 
 // file is the pin file's name for a server: a hash of its name and target, so that
@@ -111,6 +125,7 @@ func file(server, target string) string {
 // first; otherwise the drift (empty when nothing changed). A pin is never replaced
 // by Check: only Accept does that.
 func (st *Store) Check(server, target string, s *surface.Surface, now time.Time) (d Drift, first bool, err error) {
+	target = identity(target)
 	p, err := st.load(server, target)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Drift{}, true, st.write(Pin{Server: server, Target: target, Pinned: now.UTC(), Defs: Hashes(s)})
@@ -123,6 +138,7 @@ func (st *Store) Check(server, target string, s *surface.Surface, now time.Time)
 
 // Accept pins s as the server's surface, replacing what was pinned.
 func (st *Store) Accept(server, target string, s *surface.Surface, now time.Time) error {
+	target = identity(target)
 	return st.write(Pin{Server: server, Target: target, Pinned: now.UTC(), Defs: Hashes(s)})
 }
 

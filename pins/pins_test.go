@@ -138,3 +138,33 @@ func TestListed(t *testing.T) {
 		t.Error("a failed session gave a surface")
 	}
 }
+
+// A secret in a target (a URL's user info or secret query value, a command line's
+// --api-key or token-shaped word) never reaches the pin file, and a rotated secret
+// keeps its server's pin.
+func TestNoSecretInThePinFile(t *testing.T) {
+	dir := t.TempDir()
+	st, _ := Open(dir)
+	v := surf(t, `[{"name":"add","inputSchema":{"type":"object"}}]`)
+	for _, c := range []struct{ target, rotated string }{
+		{"https://u:hunter2hunter2@api.example/mcp?api_key=K3yK3yK3yK3y&x=1", "https://u:other0other0@api.example/mcp?api_key=N3wN3wN3wN3w&x=1"},
+		{"node s.js --api-key s3cr3ts3cr3t", "node s.js --api-key r0tat3dr0tat3d"},
+		{"node s.js ghp_abcdefghijklmnop1234", "node s.js ghp_zzzzzzzzzzzzzzzz9999"},
+	} {
+		if _, first, err := st.Check("calc", c.target, v, time.Now()); err != nil || !first {
+			t.Fatal(c.target, first, err)
+		}
+		if _, first, _ := st.Check("calc", c.rotated, v, time.Now()); first {
+			t.Errorf("%s: a rotated secret lost the pin", c.target)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		for _, secret := range []string{"hunter2", "K3yK3y", "s3cr3t", "ghp_abc"} {
+			if strings.Contains(string(b), secret) {
+				t.Errorf("%s holds %q:\n%s", e.Name(), secret, b)
+			}
+		}
+	}
+}

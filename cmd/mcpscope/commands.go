@@ -111,6 +111,8 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	args = rewriteWatchArgs(args)
 	var ia interactFlags
 	ia.register(fs)
+	var pf pinFlags
+	pf.register(fs, true)
 	tokens := fs.Bool("tokens", false, "count the definitions' o200k_base tokens beside their bytes (loads the tokenizer on the way: about 0.1 s)")
 	// Without "--", the first positional starts the server command.
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
@@ -136,7 +138,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return inspectWatchOne(ctx, &c, servers, &wf, *debounce, stdout, stderr)
 	}
 	if len(servers) > 1 {
-		return inspectMany(ctx, &c, servers, *tokens, stdout, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
+		return inspectMany(ctx, &c, servers, *tokens, &pf, stdout, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
 	}
 	s, done, err := connect(ctx, c.withTimeout(servers[0].spec), servers[0].spec.Target, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
 	if err != nil {
@@ -153,8 +155,16 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	p := gatherPrimitives(ctx, s, list)
 	p.CountTokens = *tokens
-	p.Problems = append(p.Problems, pinProblems(servers[0], inspectSurface(s.HasCapability, list, p))...)
-	return inspect.WriteWith(stdout, c.format, s.Info(), list, p)
+	drift, differs, note := pinCheck(pf.store(stderr), servers[0], inspectSurface(s.HasCapability, list, p))
+	fmt.Fprint(stderr, note)
+	p.Problems = append(p.Problems, drift...)
+	if err := inspect.WriteWith(stdout, c.format, s.Info(), list, p); err != nil {
+		return err
+	}
+	if differs && pf.strict {
+		return strictPins([]string{servers[0].spec.Name})
+	}
+	return nil
 }
 
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -285,37 +285,6 @@ func acceptCommand(srv namedServer) string {
 	return "mcpscope pin accept " + srv.spec.Name
 }
 
-// pinProblems are how a server's surface differs from its pin, as --inspect's
-// problems: one line a definition changed, added or removed since it was pinned,
-// with the command that accepts the new surface. Only a server that has a pin is
-// compared, and nothing is pinned here: pins are taken by lint (on a server's first
-// lint) and by pin accept, so that a listing never writes state.
-func pinProblems(srv namedServer, s *surface.Surface) []string {
-	store, err := pins.Find("")
-	if err != nil {
-		return nil // no state directory: nothing was pinned
-	}
-	d, pinned, err := store.Compare(srv.spec.Name, srv.desc, s)
-	if err != nil {
-		return []string{"pin: " + err.Error()}
-	}
-	if !pinned || d.Empty() {
-		return nil
-	}
-	var out []string
-	since := " since it was pinned on " + d.Pinned.Format(time.RFC3339)
-	for _, k := range d.Changed {
-		out = append(out, "pin: "+k+" changed"+since)
-	}
-	for _, k := range d.Added {
-		out = append(out, "pin: "+k+" added"+since)
-	}
-	for _, k := range d.Removed {
-		out = append(out, "pin: "+k+" removed"+since)
-	}
-	return append(out, "pin: if the change is intended, take it: "+acceptCommand(srv))
-}
-
 // inspectSurface is what --inspect listed, as a surface to compare with a pin: the
 // tools, and the prompts and templates when the server offers them and they listed.
 func inspectSurface(caps func(string) bool, list *client.ToolList, p *inspect.Primitives) *surface.Surface {
@@ -334,22 +303,6 @@ func inspectSurface(caps func(string) bool, list *client.ToolList, p *inspect.Pr
 		}
 	}
 	return s
-}
-
-// withPinDrift is a section's tool list with its pin drift among its problems (a
-// section lists no prompts or templates: the tools only are compared); the list
-// itself, the workbench's, is not changed.
-func withPinDrift(srv namedServer, l *client.ToolList) *client.ToolList {
-	if l == nil {
-		return nil
-	}
-	drift := pinProblems(srv, &surface.Surface{Tools: l.Tools, HasTools: true})
-	if len(drift) == 0 {
-		return l
-	}
-	c := *l
-	c.Problems = append(slices.Clip(l.Problems), drift...)
-	return &c
 }
 
 // pinsFor is how package pins knows each server of a workbench session (its name

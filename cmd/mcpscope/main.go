@@ -127,6 +127,9 @@ Flags:
                                  (plain: the files of its command line; PATH: a file, directory or glob;
                                  --watch-debounce 250ms); the Changes view shows what the edit changed
   --no-history                   workbench: keep no call history across sessions ($XDG_STATE_HOME/mcpscope)
+  --no-pins                      workbench and --inspect: neither pin a server's surface on its first
+                                 connection nor compare it with its pin ($XDG_STATE_HOME/mcpscope/pins)
+  --strict-pins                  --inspect: exit 1 when a surface differs from its pin
 
 Every command's own flags: mcpscope CMD --help, or mcpscope help CMD. Flags may come
 before any command (mcpscope --trace call echo text=hi). A word that is neither a

@@ -22,12 +22,30 @@ type result struct {
 	stdout, stderr string
 }
 
-// mcpscope runs the built binary with args and the given extra environment.
+// mcpscope runs the built binary with args and the given extra environment, in a
+// state directory of the test's own unless env names one: the first connection of
+// --inspect and the workbench pins a server's surface there, and the tests of this
+// binary run side by side against the same targets (the bundled host) with other
+// surfaces, so a shared directory would make one test's pin another's drift.
 func mcpscope(t *testing.T, env []string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(testutil.Mcpscope(t), args...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), "XDG_STATE_HOME="+testState(t)), env...) // the last value wins
 	return runCommand(t, cmd)
+}
+
+var testStates sync.Map // *testing.T → its state directory
+
+// testState is t's own state directory, the same for every run of the binary in t
+// (the call history of one run is there for the next).
+func testState(t *testing.T) string {
+	if d, ok := testStates.Load(t); ok {
+		return d.(string)
+	}
+	d := t.TempDir()
+	testStates.Store(t, d)
+	t.Cleanup(func() { testStates.Delete(t) })
+	return d
 }
 
 // runCommand runs cmd to its end (failing the test if it hangs for a minute) and

@@ -117,13 +117,16 @@ func openWorkbench(ctx context.Context, c *common, servers []namedServer, stderr
 // inspectMany is --inspect with several servers: they connect at once; one section a
 // server, in the order named, each with its status. The exit code is 1 only when
 // every server failed (--strict: when any did).
-func inspectMany(ctx context.Context, c *common, servers []namedServer, tokens bool, stdout, stderr io.Writer, answers ...func(*client.Options) error) error {
+func inspectMany(ctx context.Context, c *common, servers []namedServer, tokens bool, pf *pinFlags, stdout, stderr io.Writer, answers ...func(*client.Options) error) error {
 	wb, done, err := openWorkbench(ctx, c, servers, stderr, answers...)
 	if err != nil {
 		return err
 	}
 	defer done()
 	sections := make([]inspect.Section, len(servers))
+	store := pf.store(stderr)
+	notes := make([]string, len(servers))
+	differs := make([]bool, len(servers))
 	var wg sync.WaitGroup
 	for i, s := range servers {
 		wg.Add(1)
@@ -131,12 +134,30 @@ func inspectMany(ctx context.Context, c *common, servers []namedServer, tokens b
 			defer wg.Done()
 			sections[i] = inspectOne(ctx, wb, s)
 			sections[i].CountTokens = tokens
-			sections[i].Tools = withPinDrift(s, sections[i].Tools) // lint.go
+			if store == nil || sections[i].Tools == nil {
+				return
+			}
+			// Each server its own pin file: the checks run side by side.
+			surf, err := sectionSurface(ctx, wb, s.spec.Name, sections[i].Tools) // pinfirst.go
+			var drift []string
+			if err != nil {
+				drift = []string{"pin: not compared: " + err.Error()}
+			} else {
+				drift, differs[i], notes[i] = pinCheck(store, s, surf)
+			}
+			sections[i].Tools = withProblems(sections[i].Tools, drift)
 		}()
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	var drifted []string
+	for i, n := range notes {
+		fmt.Fprint(stderr, n) // in the order named, after the goroutines
+		if differs[i] {
+			drifted = append(drifted, servers[i].spec.Name)
+		}
 	}
 	if err := inspect.WriteServers(stdout, c.format, sections); err != nil {
 		return err
@@ -153,6 +174,8 @@ func inspectMany(ctx context.Context, c *common, servers []namedServer, tokens b
 		return &exitError{code: exitServer, msg: fmt.Sprintf("every server failed (%d of %d)", failed, len(sections))}
 	case failed > 0 && c.naming.strict:
 		return &exitError{code: exitServer, msg: fmt.Sprintf("%d of %s failed (--strict)", failed, plural.Count(len(sections), "server"))}
+	case pf.strict:
+		return strictPins(drifted)
 	}
 	return nil
 }

@@ -119,6 +119,8 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var wf watchFlag
 	var noHistory bool
 	debounce := registerDevLoop(fs, &wf, &noHistory)
+	var pf pinFlags
+	pf.register(fs, false)
 	args = rewriteWatchArgs(args)
 	_, argv, err := parse(fs, args, func([]string, string) bool { return true })
 	if err != nil {
@@ -162,7 +164,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if len(servers) > 1 {
-		return runTUIMany(ctx, &c, sess, servers, stderr)
+		return runTUIMany(ctx, &c, sess, servers, !pf.off, stderr)
 	}
 	if servers[0].err != nil {
 		return servers[0].err
@@ -193,7 +195,9 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// The workbench applies the config entry's timeout (Spec.Timeout) itself.
 	o := sess.TUI([]workbench.Spec{servers[0].spec}, tap)
 	o.Target, o.Name = target, name
-	o.Pins = pinsFor(servers[:1]) // lint.go
+	if !pf.off {
+		o.Pins = pinsFor(servers[:1]) // lint.go
+	}
 	o.Recording, o.ToggleRecording = recording, rec.toggle
 	return tui.Run(ctx, o)
 }
@@ -285,7 +289,7 @@ func historyOptions(c *common, servers []namedServer, off bool) (*history.Option
 // workbench cannot hold (white space, a "/") is said on stderr and left out. When no
 // server can start, the command fails with the reasons. --record records them all
 // in one file.
-func runTUIMany(ctx context.Context, c *common, sess *app.Session, servers []namedServer, stderr io.Writer) error {
+func runTUIMany(ctx context.Context, c *common, sess *app.Session, servers []namedServer, pinned bool, stderr io.Writer) error {
 	var specs []workbench.Spec
 	var firstErr error
 	usable := 0
@@ -322,7 +326,9 @@ func runTUIMany(ctx context.Context, c *common, sess *app.Session, servers []nam
 	defer rec.stop()
 	o := sess.TUI(specs, &wire.Tap{})
 	o.Recording, o.ToggleRecording, o.OnWire, o.OnAdd = rec.path(), rec.toggle, rec.listen, rec.added
-	o.Pins = pinsFor(servers) // lint.go
+	if pinned {
+		o.Pins = pinsFor(servers) // lint.go
+	}
 	return tui.Run(ctx, o)
 }
 
