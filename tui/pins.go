@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -18,92 +20,167 @@ type Pin struct {
 	Target, Accept string
 }
 
-// pinState is what the tool lists were compared with their pins for (the lists'
-// identities, as the Lint view's key) and what each server's last drift was, so
-// that the same drift is not shown twice.
+// pinState is where each server's comparison with its pin is (by server name).
 type pinState struct {
-	of, running string
-	last        map[string]string // by server: the drift last shown ("" none)
+	srv map[string]*serverPin
 }
 
-// pinMsg is a finished comparison of the lists key names: each compared server's
-// drift (empty when it matches its pin).
+// serverPin is one server's comparison with its pin. The whole surface is compared
+// on each connection: the tools as listed, and the prompts and templates listed
+// once for that connection (gen); a tool list that changes within the connection
+// (list_changed, a refetch) is compared again with that connection's prompts and
+// templates, without listing them again. One comparison runs at a time per server
+// (the first one writes the pin).
+type serverPin struct {
+	of      string           // the tool list last compared: "gen:list"
+	running bool             // a comparison is under way
+	gen     int              // the connection rest was listed on
+	rest    *surface.Surface // its prompts and templates (nil: not listed yet)
+	last    string           // the drift last shown ("" none)
+}
+
+// pinMsg is a finished comparison of one server's surface with its pin.
 type pinMsg struct {
-	key   string
-	drift map[string]pins.Drift
-	err   map[string]error
+	server, of string
+	gen        int
+	rest       *surface.Surface // the prompts and templates listed (nil: none were)
+	drift      pins.Drift
+	first      bool // no pin existed: the surface was pinned
+	defs       int  // how many definitions the surface has
+	err        error
 }
 
 func (msg pinMsg) handle(m *model) tea.Cmd {
-	p := &m.changes.pins
-	if msg.key != p.running {
+	sp := m.changes.pins.srv[msg.server]
+	s := m.server(msg.server)
+	if sp == nil || s == nil {
 		return nil
 	}
-	p.of, p.running = msg.key, ""
-	if p.last == nil {
-		p.last = map[string]string{}
+	sp.running, sp.of = false, msg.of // a failure is not retried on this list: the next connection tries again
+	if msg.rest != nil {
+		sp.gen, sp.rest = msg.gen, msg.rest
 	}
-	for _, s := range m.servers { // in the session's order
-		d, ok := msg.drift[s.name]
-		if err := msg.err[s.name]; err != nil {
-			m.notice = "pins: " + err.Error()
+	switch {
+	case msg.err != nil:
+		if msg.gen == s.gen() && s.state() == stateReady {
+			// Not when the server went away meanwhile: its status says that.
+			m.noteBeside("pins: " + m.serverPrefix(msg.server) + msg.err.Error())
 		}
-		if !ok {
-			continue
-		}
+	case msg.first:
+		// Said once, beside whatever the notice says: a pin taken is news, not
+		// something to act on, and must not hide what the user's own action said.
+		m.noteBeside(fmt.Sprintf("pinned %s's surface: %s", msg.server, plural.Count(msg.defs, "definition")))
+	case msg.gen != s.gen():
+		// A restart since: its own comparison comes.
+	default:
+		d := msg.drift
 		seen := strings.Join(d.Changed, "\n") + "\x00" + strings.Join(d.Added, "\n") + "\x00" + strings.Join(d.Removed, "\n")
-		if d.Empty() || seen == p.last[s.name] {
-			p.last[s.name] = seen
-			continue
+		if d.Empty() || seen == sp.last {
+			sp.last = seen
+			return nil
 		}
-		p.last[s.name] = seen
-		m.onPinDrift(s.name, d)
+		sp.last = seen
+		m.onPinDrift(msg.server, d)
 	}
 	return nil
 }
 
-// ensurePins compares each server that has a pin (Options.Pins) with it when its
-// tool list changed, in a command (the pin is a file), never in Update; cheap
-// otherwise. Nothing is pinned here: lint and pin accept take pins.
+// serverPrefix is "NAME: " with several servers, "" with one (as notices say it).
+func (m *model) serverPrefix(name string) string {
+	if m.several() {
+		return name + ": "
+	}
+	return ""
+}
+
+// noteBeside says text in the notice without hiding what it says now: a background
+// finding (a pin taken, a drift) comes after the notice of the user's last action,
+// which it would otherwise replace before it was read.
+func (m *model) noteBeside(text string) {
+	if m.notice == "" || strings.Contains(m.notice, text) {
+		m.notice = text
+		return
+	}
+	m.notice += " · " + text
+}
+
+// ensurePins compares each server that has a pin identity (Options.Pins; none with
+// --no-pins) with its pin once its tool list for the current connection is
+// complete, and pins its surface the first time (issue 25: the first connection
+// pins). The listing and the file are a command's, never Update's; here it is a
+// map lookup per server, so it is cheap after every message.
 func (m *model) ensurePins() tea.Cmd {
 	if len(m.opts.Pins) == 0 {
 		return nil
 	}
 	p := &m.changes.pins
-	k := m.lintKey()
-	if k == p.of || k == p.running {
-		return nil
+	if p.srv == nil {
+		p.srv = map[string]*serverPin{}
 	}
-	p.running = k
-	type list struct {
-		name string
-		pin  Pin
-		tool []client.Tool
-	}
-	var lists []list
+	var cmds []tea.Cmd
 	for _, s := range m.servers {
-		if pin, ok := m.opts.Pins[s.name]; ok && s.snap.Tools != nil && s.snap.ToolsGen == s.gen() {
-			lists = append(lists, list{s.name, pin, s.tools()})
+		pin, ok := m.opts.Pins[s.name]
+		if !ok || s.snap.Tools == nil || s.snap.ToolsGen != s.gen() {
+			continue
 		}
+		sp := p.srv[s.name]
+		if sp == nil {
+			sp = &serverPin{}
+			p.srv[s.name] = sp
+		}
+		gen := s.gen()
+		of := fmt.Sprintf("%d:%p", gen, s.snap.Tools)
+		if sp.running || sp.of == of {
+			continue
+		}
+		sp.running = true
+		var rest *surface.Surface
+		if sp.gen == gen {
+			rest = sp.rest
+		}
+		cmds = append(cmds, m.comparePin(s.name, pin.Target, of, gen, s.tools(), rest))
 	}
-	return func() tea.Msg {
-		msg := pinMsg{key: k, drift: map[string]pins.Drift{}, err: map[string]error{}}
-		store, err := pins.Find("")
+	return tea.Batch(cmds...)
+}
+
+// comparePin lists what the connection's surface lacks (its prompts and templates,
+// unless rest has them) and checks the whole against the server's pin, pinning it
+// when it has none. Bounded: one listing of each kind under a minute's timeout.
+func (m *model) comparePin(server, target, of string, gen int, tools []client.Tool, rest *surface.Surface) tea.Cmd {
+	check := func(msg pinMsg, s *surface.Surface) pinMsg {
+		store, err := pins.Open("")
 		if err != nil {
+			msg.err = err
 			return msg
 		}
-		for _, l := range lists {
-			// The tools only: the workbench holds no prompts or templates to compare.
-			d, pinned, err := store.Compare(l.name, l.pin.Target, &surface.Surface{Tools: l.tool, HasTools: true})
-			switch {
-			case err != nil:
-				msg.err[l.name] = err
-			case pinned:
-				msg.drift[l.name] = d
-			}
-		}
+		msg.defs = len(pins.Hashes(s))
+		msg.drift, msg.first, msg.err = store.Check(server, target, s, time.Now())
 		return msg
 	}
+	base := pinMsg{server: server, of: of, gen: gen}
+	if rest != nil {
+		return func() tea.Msg {
+			s := *rest
+			s.Tools, s.HasTools = tools, true
+			return check(base, &s)
+		}
+	}
+	if m.wb == nil {
+		return nil
+	}
+	return sessionCmd(m.wb, server, 60*time.Second, func(ctx context.Context, sess *client.Session) tea.Msg {
+		s, err := pins.Listed(ctx, sess, tools)
+		if err != nil {
+			base.err = fmt.Errorf("%s's surface was not compared with its pin: %w", server, err)
+			return base
+		}
+		msg := base
+		msg.rest = &surface.Surface{Prompts: s.Prompts, HasPrompts: s.HasPrompts, Templates: s.Templates, HasTemplates: s.HasTemplates}
+		return check(msg, s)
+	}, func(err error) tea.Msg {
+		base.err = fmt.Errorf("%s's surface was not compared with its pin: %w", server, err)
+		return base
+	})
 }
 
 // onPinDrift puts a server's drift from its pin into the Changes view, and marks
@@ -121,8 +198,5 @@ func (m *model) onPinDrift(server string, d pins.Drift) {
 	}
 	n := len(d.Changed) + len(d.Added) + len(d.Removed)
 	what := plural.Count(n, "definition") + " " + map[bool]string{true: "differs", false: "differ"}[n == 1] + " from the pinned surface"
-	if m.several() {
-		what = server + ": " + what
-	}
-	m.notice = what + " (C shows them)"
+	m.noteBeside(m.serverPrefix(server) + what + " (C shows them)")
 }

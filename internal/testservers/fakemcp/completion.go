@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
+	"os"
 	"strings"
 )
 
 func init() {
-	scenarios["completion-context"] = "a template of two variables, fake://{owner}/{repo}, whose repo completion is built from context.arguments.owner (it proves the client passes earlier fields), and a prompt, repos, with the same two arguments completed the same way (ref/prompt); a read echoes the URI, and a read of fake://ask asks the user's name first (elicitation/create)"
+	scenarios["completion-context"] = "a template of two variables, fake://{owner}/{repo}, whose repo completion is built from context.arguments.owner (it proves the client passes earlier fields), and a prompt, repos, with the same two arguments completed the same way (ref/prompt); a read echoes the URI, and a read of fake://ask asks the user's name first (elicitation/create); FAKEMCP_PROMPT_DESCRIPTION replaces the prompt's description"
 }
 
 // completionContext answers the requests of the "completion-context" scenario; it
@@ -49,7 +51,10 @@ func (s *server) completionContext(id json.RawMessage, req request) bool {
 			map[string]any{"uriTemplate": "fake://{owner}/{repo}", "name": "repos", "mimeType": "text/plain"},
 		}})
 	case "prompts/list":
-		s.reply(id, map[string]any{"prompts": []any{map[string]any{"name": "repos", "description": "names a repository",
+		// FAKEMCP_PROMPT_DESCRIPTION: a prompt that changed since the last run, the
+		// server's command line the same (a pinned surface's drift).
+		desc := cmp.Or(os.Getenv("FAKEMCP_PROMPT_DESCRIPTION"), "names a repository")
+		s.reply(id, map[string]any{"prompts": []any{map[string]any{"name": "repos", "description": desc,
 			"arguments": []any{map[string]any{"name": "owner", "required": true}, map[string]any{"name": "repo"}}}}})
 	case "prompts/get":
 		var g struct {
