@@ -103,10 +103,11 @@ NAMEs, host, --server/--all, or a command after --.
 server failed), 2 usage error.`,
 			run:     runLint,
 			formats: []string{"text", "json", "sarif", "junit"}, complete: "file"},
-		{name: "pin", args: "accept TARGET|NAME [flags] [-- CMD ARGS...]", summary: "take a server's surface as it is now as its pin (lint compares with it)",
-			long: `lint pins a live server's surface the first time it lints it (a hash of each tool,
-prompt and template, in $XDG_STATE_HOME/mcpscope/pins) and reports every later change
-of a definition (--strict-pins: as an error). pin accept takes the surface as it is now.`,
+		{name: "pin", args: "accept TARGET|NAME [flags] [-- CMD ARGS...]", summary: "take a server's surface as it is now as its pin (the first connection pins)",
+			long: `The first connection to a server (the workbench, --inspect, lint) pins its surface (a
+hash of each tool, prompt and template, in $XDG_STATE_HOME/mcpscope/pins), and every
+later one reports each definition changed since (lint and --inspect --strict-pins: as
+a failure; --no-pins: neither). pin accept takes the surface as it is now.`,
 			exits: `Exit codes: 0 pinned, 1 the server failed, 2 usage error.`,
 			run:   runPin, complete: "server"},
 		{name: "check", args: "TARGET... [flags] [-- CMD ARGS...]", summary: "a server's health in one CI step: reach, speak, hygiene, inputs",
