@@ -54,6 +54,19 @@ func TestEndToEndFirstConnectionPins(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(other, "mcpscope", "pins")); err == nil {
 		t.Error("--no-pins made the pins' directory")
 	}
+
+	// --watch: the watched server is the user's own, edited on purpose; its edits are
+	// the dev loop's Changes, so it is neither pinned nor compared.
+	watched, src := t.TempDir(), t.TempDir()
+	z := newTmux(t, 140, 40, "sh -c 'XDG_STATE_HOME="+shellQuote(watched)+" "+shellQuote(bin)+" --watch "+shellQuote(src)+" -- "+shellQuote(bin)+" host; echo mcpscope-exited:$?; sleep 30'")
+	z.waitFor("echo")
+	z.keys("9")
+	s = z.waitFor("greet")
+	z.keys("q")
+	z.waitFor("mcpscope-exited:0")
+	if strings.Contains(s, "pinned") || pinFile(t, watched) != "" {
+		t.Errorf("--watch pinned its server:\n%s", s)
+	}
 }
 
 // A server pinned by its first workbench run whose tool's description changed

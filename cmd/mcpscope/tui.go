@@ -195,7 +195,9 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// The workbench applies the config entry's timeout (Spec.Timeout) itself.
 	o := sess.TUI([]workbench.Spec{servers[0].spec}, tap)
 	o.Target, o.Name = target, name
-	if !pf.off {
+	// A watched server is the user's own, edited on purpose: its changes are the dev
+	// loop's to show (the Changes view's diff of each restart), not a pin's drift.
+	if !pf.off && !wf.active() {
 		o.Pins = pinsFor(servers[:1]) // lint.go
 	}
 	o.Recording, o.ToggleRecording = recording, rec.toggle
