@@ -21,7 +21,7 @@ var demoToolNames = []string{
 	"echo", "add",
 	"now", "pretend_delete", "set_counter", "pretend_search", "random_id",
 	"image", "audio", "resource_links", "embedded_resources",
-	"fail", "bad_output", "slow", "rich_form", "big", "log", "ask", "toggle_tool",
+	"fail", "slow", "rich_form", "big", "log", "ask", "toggle_tool",
 	bonusTool,
 }
 
@@ -235,19 +235,6 @@ func (h *Host) addDemo() {
 		Annotations: readOnly(),
 	}, func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
 		return errorResult("this tool always fails: it demonstrates a result with isError: true"), nil, nil
-	})
-
-	s.AddTool(&mcp.Tool{
-		Name: "bad_output", Title: "Breaks its own output schema",
-		Description:  "Declares an outputSchema with an integer \"count\" and returns structuredContent whose count is a string, so clients can test their output validation.",
-		InputSchema:  json.RawMessage(`{"type":"object","additionalProperties":false}`),
-		OutputSchema: json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer"}},"required":["count"]}`),
-		Annotations:  readOnly(),
-	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return &mcp.CallToolResult{
-			Content:           text(`{"count":"three"}`),
-			StructuredContent: json.RawMessage(`{"count":"three"}`),
-		}, nil
 	})
 
 	// Progress and cancellation.

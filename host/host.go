@@ -4,7 +4,9 @@
 // It serves demo tools that exercise the whole protocol (content of every type,
 // annotations, progress, cancellation, logging, elicitation in both eras, list_changed,
 // resources, prompts and completion), tools loaded from a tool file (see package
-// toolfile), or both. One *mcp.Server is served over stdio (NDJSON or Content-Length
+// toolfile), or both; that surface is spec-clean, and the deliberate protocol faults
+// clients are tested against are served only when asked (Options.Faults, faults.go).
+// One *mcp.Server is served over stdio (NDJSON or Content-Length
 // framing, see ServeStdio) or stateless Streamable HTTP for the 2025 and 2026-07-28 eras
 // on one endpoint (see NewHTTPHandler and ServeHTTP).
 package host
@@ -56,6 +58,12 @@ type Options struct {
 	// sessions for 2025 clients (HTTPOptions.Sessions). It implies Demo and cannot be
 	// combined with a ToolFile.
 	Conformance bool
+	// Faults serves the deliberate protocol faults (faults.go: bad_output, whose
+	// structuredContent breaks its own outputSchema) as fixtures for clients. Off, the
+	// host's surface is spec-clean. Neither Demo nor Conformance implies it: the
+	// conformance suite calls none of them, and a conformance run should meet a
+	// conformant server.
+	Faults bool
 	// WatchInterval is the quiet time after a write to the tool file before it is
 	// reloaded (a burst of writes is one reload); zero means DefaultWatchInterval, a
 	// negative value turns watching off.
@@ -113,6 +121,9 @@ func New(opts Options) (*Host, error) {
 	if opts.ToolFile != "" {
 		instructions += " Tools from " + opts.ToolFile + " run local commands."
 	}
+	if opts.Faults {
+		instructions += " It also serves deliberate protocol faults (bad_output breaks its own output schema) as fixtures for clients."
+	}
 	sopts := &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       slog.New(minLevel{log.Handler(), slog.LevelWarn}),
@@ -143,6 +154,9 @@ func New(opts Options) (*Host, error) {
 		if opts.Conformance {
 			h.addConformance()
 		}
+	}
+	if opts.Faults {
+		h.addFaults()
 	}
 	h.server.AddReceivingMiddleware(completeResults)
 	if opts.ToolFile != "" {
@@ -311,11 +325,12 @@ func (h *Host) load(data []byte) (*toolfile.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h.opts.Demo {
-		for i, t := range f.Tools {
-			if isDemoTool(t.Name) {
-				return nil, fmt.Errorf("%s: tools[%d] (%q): the name is taken by a demo tool; rename it or serve without demo tools", f.Path, i, t.Name)
-			}
+	for i, t := range f.Tools {
+		if h.opts.Demo && isDemoTool(t.Name) {
+			return nil, fmt.Errorf("%s: tools[%d] (%q): the name is taken by a demo tool; rename it or serve without demo tools", f.Path, i, t.Name)
+		}
+		if h.opts.Faults && isFaultTool(t.Name) {
+			return nil, fmt.Errorf("%s: tools[%d] (%q): the name is taken by a fault fixture; rename it or serve without --faults", f.Path, i, t.Name)
 		}
 	}
 	if err := sdkAccepts(f); err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"image/png"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -123,8 +124,14 @@ func TestDemoToolsListed(t *testing.T) {
 		if a("random_id") != nil {
 			t.Errorf("random_id has annotations %+v; want none", a("random_id"))
 		}
-		if tools["add"].OutputSchema == nil || tools["bad_output"].OutputSchema == nil {
-			t.Error("add and bad_output must declare an outputSchema")
+		if tools["add"].OutputSchema == nil {
+			t.Error("add must declare an outputSchema")
+		}
+		// The default surface is spec-clean: no deliberate fault (see TestFaults).
+		for _, f := range faultToolNames {
+			if tools[f] != nil {
+				t.Errorf("the fault %q is listed without Faults", f)
+			}
 		}
 	})
 }
@@ -198,16 +205,64 @@ func TestDemoToolCalls(t *testing.T) {
 			t.Errorf("fail did not return isError")
 		}
 
-		res = call(t, cs, "bad_output", nil)
-		if b, _ := json.Marshal(res.StructuredContent); string(b) != `{"count":"three"}` {
-			t.Errorf("bad_output structuredContent = %s", b)
-		}
-
 		res = call(t, cs, "big", map[string]any{"megabytes": 1})
 		if got := textOf(res); len(got) != 1<<20 || !strings.HasPrefix(got, "line 000000000") {
 			t.Errorf("big returned %d bytes", len(got))
 		}
 	})
+}
+
+// Options.Faults serves the deliberate protocol faults beside the demo (or a tool
+// file): bad_output declares an integer count and returns a string one. A tool file
+// cannot take a fault's name while they are served.
+func TestFaults(t *testing.T) {
+	forEachEra(t, func(t *testing.T, version string) {
+		h := newHost(t, Options{Faults: true})
+		cs := connect(t, h, version, nil)
+		res, err := cs.ListTools(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var bad *mcp.Tool
+		for _, tool := range res.Tools {
+			if tool.Name == "bad_output" {
+				bad = tool
+			}
+		}
+		if bad == nil || bad.OutputSchema == nil || len(res.Tools) != len(demoToolNames) {
+			t.Fatalf("bad_output %+v among %d tools; want it with an outputSchema, beside the demo's %d", bad, len(res.Tools), len(demoToolNames)-1)
+		}
+		if b, _ := json.Marshal(bad.OutputSchema); !strings.Contains(string(b), `"count":{"type":"integer"}`) {
+			t.Errorf("bad_output outputSchema = %s", b)
+		}
+		out := call(t, cs, "bad_output", nil)
+		if b, _ := json.Marshal(out.StructuredContent); string(b) != `{"count":"three"}` || out.IsError {
+			t.Errorf("bad_output structuredContent = %s (isError %v)", b, out.IsError)
+		}
+		if !strings.Contains(cs.InitializeResult().Instructions, "deliberate protocol faults") {
+			t.Errorf("instructions do not say the faults are served: %q", cs.InitializeResult().Instructions)
+		}
+	})
+	clash := filepath.Join(t.TempDir(), "tools.json")
+	writeFile(t, clash, `{"tools":[{"name":"bad_output","run":["/bin/echo"]}]}`)
+	if _, err := New(Options{ToolFile: clash, Faults: true}); err == nil || !strings.Contains(err.Error(), "taken by a fault fixture") {
+		t.Errorf("a file tool named bad_output beside the faults: %v", err)
+	}
+	// Without the demo, the faults are served beside the file's tools.
+	file := filepath.Join(t.TempDir(), "tools.json")
+	writeFile(t, file, `{"tools":[{"name":"greet","run":["/bin/echo"]}]}`)
+	cs := connect(t, newHost(t, Options{ToolFile: file, Faults: true, WatchInterval: -1}), eras[0], nil)
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	if slices.Sort(names); strings.Join(names, ",") != "bad_output,greet" {
+		t.Errorf("a tool file with Faults lists %v", names)
+	}
 }
 
 func TestRichForm(t *testing.T) {

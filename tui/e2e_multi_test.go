@@ -113,7 +113,7 @@ func TestEndToEndThreeServers(t *testing.T) {
 	x.keys("Enter")
 	x.waitFor("add extra: done")
 	x.keys("Escape")      // clear the filter: every server's header shows
-	x.waitFor("Tools 65") // extra's 23 tools with the others' 42 (ev's kept while it is down)
+	x.waitFor("Tools 63") // extra's 22 tools with the others' 41 (ev's kept while it is down)
 	x.keys("/")
 	x.typeText("extra/ec")
 	x.waitFor("extra/echo")

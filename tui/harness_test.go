@@ -87,9 +87,10 @@ func (h *harness) close() {
 	h.m.closeSession()
 }
 
-// hostTarget runs the bundled host from the built binary.
-func hostTarget(t testing.TB) target.Target {
-	return target.Target{Argv: []string{testutil.Mcpscope(t), "host"}}
+// hostTarget runs the bundled host from the built binary, with the host's flags
+// (--faults for its deliberate protocol faults).
+func hostTarget(t testing.TB, flags ...string) target.Target {
+	return target.Target{Argv: append([]string{testutil.Mcpscope(t), "host"}, flags...)}
 }
 
 func (h *harness) post(msg tea.Msg) {

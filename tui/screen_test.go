@@ -16,11 +16,12 @@ import (
 
 var sizes = []struct{ w, h int }{{80, 24}, {120, 40}}
 
-// ready connects a harness to the bundled host and waits for the tool list and for
-// every wire event of the connect (the answer to tools/list among them) to be in the
-// model, so that a screen taken next does not depend on when a batch arrived.
-func ready(t *testing.T, w, h int) *harness {
-	hs := newHarness(t, hostTarget(t), w, h)
+// ready connects a harness to the bundled host (given the host's flags) and waits for
+// the tool list and for every wire event of the connect (the answer to tools/list
+// among them) to be in the model, so that a screen taken next does not depend on when
+// a batch arrived.
+func ready(t *testing.T, w, h int, hostFlags ...string) *harness {
+	hs := newHarness(t, hostTarget(t, hostFlags...), w, h)
 	hs.until("the tool list and the connect's traffic", func(m *model) bool {
 		return len(m.list.tools) > 0 && hs.caughtUp(m) &&
 			// In the 2026 era the workbench subscribes to list changes; the server's
@@ -65,7 +66,7 @@ func TestScreens(t *testing.T) {
 			t.Parallel()
 			t.Run("tools", func(t *testing.T) {
 				h := ready(t, sz.w, sz.h)
-				h.contains("Tools 23", "pretend_delete", "DESTR", "modern 2026-07-28", "connected")
+				h.contains("Tools 22", "pretend_delete", "DESTR", "modern 2026-07-28", "connected")
 				golden.RequireEqual(t, h.screen())
 			})
 			t.Run("filter", func(t *testing.T) {
@@ -155,12 +156,15 @@ func TestToolErrorIsNotAProtocolError(t *testing.T) {
 	}
 }
 
+// bad_output is one of the host's deliberate protocol faults, served with --faults
+// only: its structuredContent gives count as a string where its outputSchema says
+// integer.
 func TestStructuredContentViolationsAreShown(t *testing.T) {
-	h := ready(t, 120, 40)
+	h := ready(t, 120, 40, "--faults")
 	h.selectTool("bad_output")
 	h.press("enter", "enter")
 	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
-	h.contains("outputSchema violation(s)", "✗ /")
+	h.contains("outputSchema violation(s)", "✗ /count")
 }
 
 func TestProgressAndCancel(t *testing.T) {

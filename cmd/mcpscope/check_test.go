@@ -72,11 +72,11 @@ func readLog(t *testing.T, path string) string {
 	return string(b)
 }
 
-// startHostHTTP runs `mcpscope host --http 127.0.0.1:0` and returns its endpoint;
-// the host is killed (by its PID) when the test ends.
-func startHostHTTP(t *testing.T) string {
+// startHostHTTP runs `mcpscope host --http 127.0.0.1:0` with the extra host flags
+// and returns its endpoint; the host is killed (by its PID) when the test ends.
+func startHostHTTP(t *testing.T, flags ...string) string {
 	t.Helper()
-	cmd := exec.Command(testutil.Mcpscope(t), "host", "--http", "127.0.0.1:0")
+	cmd := exec.Command(testutil.Mcpscope(t), append([]string{"host", "--http", "127.0.0.1:0"}, flags...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -106,40 +106,56 @@ func startHostHTTP(t *testing.T) string {
 	return ""
 }
 
-// The bundled host passes every check over stdio and over HTTP in both eras, but
-// one: its demo tool bad_output breaks its own output schema on purpose (a fixture
-// for clients' output validation), and check says so, naming it and no other tool.
-// The host serving a tool file passes everything (exit 0).
+// The bundled host passes every check over stdio and over HTTP in both eras: its
+// default surface is spec-clean (exit 0, every check pass or skipped, none warns).
+// With --faults it serves bad_output, whose structuredContent breaks its own output
+// schema on purpose (a fixture for clients' output validation), and check fails
+// hygiene/output-schema naming that tool and no other (exit 1). The host serving a
+// tool file passes everything too.
 func TestCheckBundledHost(t *testing.T) {
 	t.Parallel()
 	url := startHostHTTP(t)
+	urlFaults := startHostHTTP(t, "--faults")
 	for _, tc := range []struct {
-		name string
-		args []string
-		era  string
+		name   string
+		args   []string
+		era    string
+		faults bool
 	}{
-		{"stdio", []string{"--", testutil.Mcpscope(t), "host"}, "2026-07-28"},
-		{"stdio-2025", []string{"--protocol", "2025-11-25", "--", testutil.Mcpscope(t), "host"}, "2025-11-25"},
-		{"http", []string{url}, "2026-07-28"},
-		{"http-2025", []string{"--protocol", "2025-11-25", url}, "2025-11-25"},
+		{"stdio", []string{"--", testutil.Mcpscope(t), "host"}, "2026-07-28", false},
+		{"stdio-2025", []string{"--protocol", "2025-11-25", "--", testutil.Mcpscope(t), "host"}, "2025-11-25", false},
+		{"http", []string{url}, "2026-07-28", false},
+		{"http-2025", []string{"--protocol", "2025-11-25", url}, "2025-11-25", false},
+		{"faults-stdio", []string{"--", testutil.Mcpscope(t), "host", "--faults"}, "2026-07-28", true},
+		{"faults-http-2025", []string{"--protocol", "2025-11-25", urlFaults}, "2025-11-25", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := mcpscope(t, nil, append([]string{"check", "--format", "json"}, tc.args...)...)
-			if r.code != 1 {
-				t.Errorf("exit %d, want 1 (bad_output)", r.code)
+			if want := map[bool]int{false: 0, true: 1}[tc.faults]; r.code != want {
+				t.Errorf("exit %d, want %d\n%s", r.code, want, r.stdout)
 			}
 			c := parseCheck(t, r)
 			for _, k := range c.Targets[0].Checks {
 				switch {
-				case k.ID == "hygiene/output-schema":
-					if k.Status != "fail" || !strings.Contains(strings.Join(k.Details, "\n"), "bad_output: structuredContent breaks the output schema") ||
+				case k.ID == "hygiene/output-schema" && tc.faults:
+					// The one fault, and only it: add honours its schema.
+					var broken []string
+					for _, d := range k.Details {
+						if name, _, ok := strings.Cut(d, ": structuredContent breaks the output schema"); ok {
+							broken = append(broken, name)
+						}
+					}
+					if k.Status != "fail" || strings.Join(broken, ",") != "bad_output" ||
 						!strings.Contains(strings.Join(k.Details, "\n"), "add: structuredContent matches") {
 						t.Errorf("output-schema: %s %s %q", k.Status, k.Why, k.Details)
 					}
 				case k.Status != "pass" && k.Status != "skipped":
 					t.Errorf("%s: %s: %s %q", k.ID, k.Status, k.Why, k.Details)
 				}
+			}
+			if st, why := c.status("hygiene/output-schema"); !tc.faults && (st != "pass" || strings.Contains(why, "bad_output")) {
+				t.Errorf("hygiene/output-schema on the default host: %s %s", st, why)
 			}
 			if st, why := c.status("reach/protocol"); st != "pass" || !strings.Contains(why, tc.era) {
 				t.Errorf("reach/protocol: %s %s, want era %s", st, why, tc.era)
@@ -154,7 +170,7 @@ func TestCheckBundledHost(t *testing.T) {
 					t.Errorf("%s: %q %s", id, st, why)
 				}
 			}
-			if !strings.HasPrefix(tc.name, "stdio") {
+			if strings.Contains(tc.name, "http") {
 				for _, id := range []string{"reach/http", "hygiene/origin", "hygiene/host", "hygiene/content-type", "speak/auth"} {
 					if st, why := c.status(id); st != "pass" {
 						t.Errorf("%s: %q %s", id, st, why)
@@ -179,6 +195,35 @@ func TestCheckBundledHost(t *testing.T) {
 		t.Parallel()
 		r := mcpscope(t, nil, "check", "--", testutil.Mcpscope(t), "host", "--tools", filepath.Join(testutil.Root(), "host", "testdata", "tools.json"))
 		expect(t, r, 0, []string{"pass    greet", "0 failed"}, nil)
+	})
+	// As a CI step runs it: the target host, JUnit on stdout. No test case fails.
+	t.Run("junit", func(t *testing.T) {
+		t.Parallel()
+		r := mcpscope(t, nil, "check", "--format", "junit", "host")
+		if r.code != 0 {
+			t.Errorf("exit %d, want 0\n%s", r.code, r.stdout)
+		}
+		var doc struct {
+			Suites []struct {
+				Tests    int `xml:"tests,attr"`
+				Failures int `xml:"failures,attr"`
+				Cases    []struct {
+					Name    string    `xml:"name,attr"`
+					Failure *struct{} `xml:"failure"`
+				} `xml:"testcase"`
+			} `xml:"testsuite"`
+		}
+		if err := xml.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatalf("junit is not XML: %v\n%s", err, r.stdout)
+		}
+		if len(doc.Suites) != 1 || doc.Suites[0].Tests < 20 || doc.Suites[0].Failures != 0 {
+			t.Fatalf("junit: %+v", doc.Suites)
+		}
+		for _, c := range doc.Suites[0].Cases {
+			if c.Failure != nil {
+				t.Errorf("junit: %s failed\n%s", c.Name, r.stdout)
+			}
+		}
 	})
 }
 

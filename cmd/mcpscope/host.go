@@ -27,11 +27,12 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var (
 		tools, framing, httpAddr string
 		demo, allowRemote        bool
-		conformance              bool
+		conformance, faults      bool
 	)
 	fs.StringVar(&tools, "tools", "", "serve the tools in `FILE` ({\"tools\":[{\"name\":…,\"run\":[argv…]}]})")
 	fs.BoolVar(&demo, "demo", false, "with --tools, serve the demo tools too")
 	fs.BoolVar(&conformance, "conformance", false, "serve, beside the demo, the tools, resources and prompts the official conformance suite's server scenarios call (over --http, 2025 clients that initialize get a session, so the host can ask them for sampling and elicitation)")
+	fs.BoolVar(&faults, "faults", false, "serve deliberate protocol faults as fixtures for clients: bad_output (structuredContent that breaks its own outputSchema)")
 	fs.StringVar(&framing, "framing", "", "stdio framing: ndjson (default) or content-length")
 	fs.StringVar(&httpAddr, "http", "", "serve stateless Streamable HTTP at http://`ADDR`/mcp (a bare --http: "+host.DefaultHTTPAddr+")")
 	fs.BoolVar(&allowRemote, "allow-remote", false, "allow --http on an address that is not loopback (there is no authentication)")
@@ -73,6 +74,7 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		ToolFile:    tools,
 		Demo:        demo,
 		Conformance: conformance,
+		Faults:      faults,
 		Logger:      slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		Version:     client.Version,
 	})
@@ -93,6 +95,9 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		mode := "stateless; 2025 and 2026-07-28 clients"
 		if conformance {
 			mode = "conformance fixtures; sessions for 2025 clients that initialize, stateless for 2026-07-28"
+		}
+		if faults {
+			mode += "; with deliberate protocol faults"
 		}
 		return host.ServeHTTP(ctx, h.HTTPHandler(), httpAddr, allowRemote, func(a net.Addr) {
 			fmt.Fprintf(stderr, "mcpscope host: serving http://%s/mcp (%s)\n", a, mode)

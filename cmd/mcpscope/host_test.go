@@ -146,3 +146,16 @@ func TestHostHTTP(t *testing.T) {
 		t.Fatal("mcpscope host --http ignored SIGTERM")
 	}
 }
+
+// The bundled host's default surface is spec-clean: lint finds no error or warning in
+// the rules of the protocol, security and the hosts that take ordinary JSON Schema
+// (its one finding is an info: it declares logging, deprecated by 2026-07-28, for
+// the clients of earlier revisions). Its deliberate protocol fault is behind
+// --faults, which its help names. (check's side: TestCheckBundledHost.)
+func TestBundledHostIsSpecClean(t *testing.T) {
+	t.Parallel()
+	expect(t, mcpscope(t, nil, "lint", "--no-pins", "--profile", "mcp,security,anthropic,claude-code", "--fail-on", "warning", "host"), 0,
+		[]string{"  1 info\n", "deprecated-feature"}, nil)
+	expect(t, mcpscope(t, nil, "host", "--help"), 0,
+		[]string{"--faults", "serve deliberate protocol faults as fixtures for clients: bad_output (structuredContent that breaks its own outputSchema)"}, nil)
+}

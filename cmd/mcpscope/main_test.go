@@ -231,7 +231,9 @@ func TestDefaultTargetIsTheBundledHost(t *testing.T) {
 	expect(t, mcpscope(t, nil, "call", "echo", "text=hi from the host"), 0, []string{"hi from the host"}, nil)
 	expect(t, mcpscope(t, nil, "call", "add", "a=2", "b=3"), 0, []string{`"sum": 5`}, nil)
 	expect(t, mcpscope(t, nil, "call", "fail"), 4, nil, []string{"isError: true"})
-	expect(t, mcpscope(t, nil, "call", "bad_output"), 0, nil, []string{"structuredContent does not match the outputSchema"})
+	// Its deliberate protocol fault is served only with --faults, and call warns of it.
+	expect(t, mcpscope(t, nil, "call", "bad_output"), 2, nil, []string{`the server has no tool "bad_output"`})
+	expect(t, mcpscope(t, nil, "call", "bad_output", "--", testutil.Mcpscope(t), "host", "--faults"), 0, nil, []string{"structuredContent does not match the outputSchema"})
 	expect(t, mcpscope(t, nil, "--inspect", "--protocol", "2025-11-25"), 0, []string{"2025-11-25 (legacy era)"}, nil)
 }
 

@@ -94,7 +94,8 @@ func TestVersionOneRecordingStillWorks(t *testing.T) {
 	if err != nil || rec.Header.Version != record.Version || rec.Several() {
 		t.Fatalf("%+v %v", rec, err)
 	}
-	expect(t, mcpscope(t, nil, "replay", v1, "--", testutil.Mcpscope(t), "host"), 0, []string{"replay: all"}, nil)
+	// host-demo.jsonl was recorded with --faults (it calls bad_output).
+	expect(t, mcpscope(t, nil, "replay", v1, "--", testutil.Mcpscope(t), "host", "--faults"), 0, []string{"replay: all"}, nil)
 	expect(t, mcpscope(t, nil, "replay", v1, "--server", "a"), 2, nil, []string{"records one server"})
 	r := mcpscope(t, nil, "--inspect", "--", testutil.Mcpscope(t), "serve", v1)
 	expect(t, r, 0, []string{"echo"}, nil)
