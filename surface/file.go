@@ -26,6 +26,13 @@ func ParseFile(spec string) (File, bool) {
 		return File{}, false
 	}
 	if st, err := os.Stat(spec); err == nil {
+		// A bare word that happens to name a directory here is a server ("host", a
+		// configured NAME): `lint host` in a repository with a host/ directory means
+		// the bundled host. A directory named as a path (./host, dir/) is a mistake
+		// the user is told about.
+		if st.IsDir() && !strings.ContainsAny(spec, "/\\") {
+			return File{}, false
+		}
 		return File{Path: spec, Dir: st.IsDir()}, true
 	}
 	if i := strings.LastIndex(spec, "#"); i > 0 {

@@ -16,6 +16,23 @@ import (
 // A side of a diff that names a path: an --inspect file, a recording (FILE#SERVER
 // for one of several); what is wrong with the path is a usage error that says what
 // to give instead.
+// A bare word that names a directory in the working directory is a server (host, a
+// configured NAME), not a file: `lint host` in a checkout with a host/ directory
+// lints the bundled host; the same directory named as a path is still a file.
+func TestBareWordDirectoryIsAServer(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.Mkdir("host", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if f, ok := ParseFile("host"); ok {
+		t.Errorf("host (a directory here) parsed as the file %+v", f)
+	}
+	if f, ok := ParseFile("./host"); !ok || !f.Dir {
+		t.Errorf("./host: %+v %v, want the directory", f, ok)
+	}
+}
+
 func TestFileLoad(t *testing.T) {
 	dir := t.TempDir()
 	usage := func(t *testing.T, spec, want string) {
