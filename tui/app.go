@@ -47,6 +47,12 @@ type Options struct {
 	// to mark a definition that differs from its pin (pins.go); a server without
 	// one is not compared.
 	Pins map[string]Pin
+	// PinOf, when set, is the pin identity of any server of the session from its
+	// spec, those added with :add included (issue 25: the first connection pins);
+	// ok false: not pinned. It is pure and cheap (called in Update). It decides for
+	// every server, so a name removed and added again with another target is
+	// another server, never compared with the first one's pin.
+	PinOf func(workbench.Spec) (Pin, bool)
 	// IdleDisconnect stops a server idle this long; the next request reconnects it.
 	IdleDisconnect time.Duration
 	// OnWire, when set, gets every wire event of every server with its name (a

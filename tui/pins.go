@@ -110,7 +110,7 @@ func (m *model) noteBeside(text string) {
 // pins). The listing and the file are a command's, never Update's; here it is a
 // map lookup per server, so it is cheap after every message.
 func (m *model) ensurePins() tea.Cmd {
-	if len(m.opts.Pins) == 0 {
+	if len(m.opts.Pins) == 0 && m.opts.PinOf == nil {
 		return nil
 	}
 	p := &m.changes.pins
@@ -119,8 +119,7 @@ func (m *model) ensurePins() tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	for _, s := range m.servers {
-		pin, ok := m.opts.Pins[s.name]
-		if !ok || s.snap.Tools == nil || s.snap.ToolsGen != s.gen() {
+		if s.snap.Tools == nil || s.snap.ToolsGen != s.gen() {
 			continue
 		}
 		sp := p.srv[s.name]
@@ -131,6 +130,11 @@ func (m *model) ensurePins() tea.Cmd {
 		gen := s.gen()
 		of := fmt.Sprintf("%d:%p", gen, s.snap.Tools)
 		if sp.running || sp.of == of {
+			continue
+		}
+		pin, ok := m.pinOf(s) // once per connection's list, not per message
+		if !ok {
+			sp.of = of
 			continue
 		}
 		sp.running = true
@@ -183,12 +187,24 @@ func (m *model) comparePin(server, target, of string, gen int, tools []client.To
 	})
 }
 
+// pinOf is a server's pin identity: Options.PinOf's answer for its spec, else
+// Options.Pins' entry for its name.
+func (m *model) pinOf(s *server) (Pin, bool) {
+	if m.opts.PinOf != nil {
+		return m.opts.PinOf(s.snap.Spec)
+	}
+	p, ok := m.opts.Pins[s.name]
+	return p, ok
+}
+
 // onPinDrift puts a server's drift from its pin into the Changes view, and marks
 // its changed and added tools in the list until the user has looked.
 func (m *model) onPinDrift(server string, d pins.Drift) {
 	accept := "mcpscope pin accept " + server
-	if p, ok := m.opts.Pins[server]; ok && p.Accept != "" {
-		accept = p.Accept
+	if s := m.server(server); s != nil {
+		if p, ok := m.pinOf(s); ok && p.Accept != "" {
+			accept = p.Accept
+		}
 	}
 	m.changes.addPinDrift(server, d, accept, time.Now())
 	for _, k := range append(append([]string{}, d.Changed...), d.Added...) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/mcpscope/mcpscope/pins"
 	"github.com/mcpscope/mcpscope/surface"
 	"github.com/mcpscope/mcpscope/tui"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // lintArgs are lint's flags and what it lints.
@@ -316,4 +318,37 @@ func pinsFor(servers []namedServer) map[string]tui.Pin {
 		}
 	}
 	return out
+}
+
+// pinOf is the workbench's pin identity of any server of its session, from its
+// spec (tui.Options.PinOf): a server the command line named keeps pinsFor's; one
+// added with :add gets the identity it would have had if it had been named at the
+// start (a configured entry's description, a command line, a URL). Pure: the
+// workbench calls it in Update, once per connection's tool list.
+func pinOf(servers []namedServer, configured []namedServer) func(workbench.Spec) (tui.Pin, bool) {
+	return func(sp workbench.Spec) (tui.Pin, bool) {
+		for _, s := range servers {
+			if s.err == nil && s.spec.Name == sp.Name && reflect.DeepEqual(s.spec.Target, sp.Target) {
+				return tui.Pin{Target: s.desc, Accept: acceptCommand(s)}, true
+			}
+		}
+		ns := namedServer{spec: sp}
+		switch {
+		case sp.Source == workbench.SourceConfig:
+			i := slices.IndexFunc(configured, func(c namedServer) bool {
+				return c.spec.Name == sp.Name && reflect.DeepEqual(c.spec.Target, sp.Target)
+			})
+			if i < 0 {
+				return tui.Pin{}, false
+			}
+			ns = configured[i]
+		case len(sp.Target.Argv) > 0:
+			ns.desc = strings.Join(sp.Target.Argv, " ")
+		case sp.Target.URL != "":
+			ns.desc = sp.Target.URL
+		default:
+			return tui.Pin{}, false
+		}
+		return tui.Pin{Target: ns.desc, Accept: acceptCommand(ns)}, true
+	}
 }

@@ -142,7 +142,8 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	scr.Configured, scr.Refused = c.configuredSpecs(ctx)
+	var configured []namedServer
+	scr.Configured, scr.Refused, configured = c.configuredSpecs(ctx)
 	if wf.active() {
 		if len(servers) > 1 {
 			return usageErr("--watch watches one server; %d are named (watch one, or use --inspect --watch for each)", len(servers))
@@ -164,7 +165,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if len(servers) > 1 {
-		return runTUIMany(ctx, &c, sess, servers, !pf.off, stderr)
+		return runTUIMany(ctx, &c, sess, servers, configured, !pf.off, stderr)
 	}
 	if servers[0].err != nil {
 		return servers[0].err
@@ -198,7 +199,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// A watched server is the user's own, edited on purpose: its changes are the dev
 	// loop's to show (the Changes view's diff of each restart), not a pin's drift.
 	if !pf.off && !wf.active() {
-		o.Pins = pinsFor(servers[:1]) // lint.go
+		o.Pins, o.PinOf = pinsFor(servers[:1]), pinOf(servers[:1], configured) // lint.go
 	}
 	o.Recording, o.ToggleRecording = recording, rec.toggle
 	return tui.Run(ctx, o)
@@ -291,7 +292,7 @@ func historyOptions(c *common, servers []namedServer, off bool) (*history.Option
 // workbench cannot hold (white space, a "/") is said on stderr and left out. When no
 // server can start, the command fails with the reasons. --record records them all
 // in one file.
-func runTUIMany(ctx context.Context, c *common, sess *app.Session, servers []namedServer, pinned bool, stderr io.Writer) error {
+func runTUIMany(ctx context.Context, c *common, sess *app.Session, servers, configured []namedServer, pinned bool, stderr io.Writer) error {
 	var specs []workbench.Spec
 	var firstErr error
 	usable := 0
@@ -329,7 +330,7 @@ func runTUIMany(ctx context.Context, c *common, sess *app.Session, servers []nam
 	o := sess.TUI(specs, &wire.Tap{})
 	o.Recording, o.ToggleRecording, o.OnWire, o.OnAdd = rec.path(), rec.toggle, rec.listen, rec.added
 	if pinned {
-		o.Pins = pinsFor(servers) // lint.go
+		o.Pins, o.PinOf = pinsFor(servers), pinOf(servers, configured) // lint.go
 	}
 	return tui.Run(ctx, o)
 }
@@ -338,16 +339,17 @@ func runTUIMany(ctx context.Context, c *common, sess *app.Session, servers []nam
 // workbench offers, and the entries that cannot be used (a name config.CheckName
 // refuses, a missing placeholder…), each with why, which the workbench says rather
 // than leaving them out silently. A disabled entry is left out: its client has it off.
-func (c *common) configuredSpecs(ctx context.Context) ([]workbench.Spec, []tui.Refused) {
+func (c *common) configuredSpecs(ctx context.Context) ([]workbench.Spec, []tui.Refused, []namedServer) {
 	src, err := c.sources()
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	all, err := src.All(ctx)
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var out []workbench.Spec
+	var named []namedServer
 	var refused []tui.Refused
 	for _, srv := range all {
 		if srv.Entry != nil && srv.Entry.Disabled {
@@ -360,9 +362,10 @@ func (c *common) configuredSpecs(ctx context.Context) ([]workbench.Spec, []tui.R
 			refused = append(refused, tui.Refused{Name: srv.Name, Why: err.Error()})
 			continue
 		}
-		out = append(out, fromConfig(srv).spec)
+		ns := fromConfig(srv)
+		out, named = append(out, ns.spec), append(named, ns)
 	}
-	return out, refused
+	return out, refused, named
 }
 
 // runOpen shows a recording in the workbench without its server: the recorded traffic
