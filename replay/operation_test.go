@@ -115,9 +115,13 @@ func TestReplayInputRequiredChainDiffers(t *testing.T) {
 
 	// --update does not rewrite an operation (it would have to rewrite each round):
 	// it says so and leaves it as recorded.
-	out, _ = mcpscope(t, bin, dir, "replay", "ask.jsonl", "--update", "--format", "json")
+	out, code = mcpscope(t, bin, dir, "replay", "ask.jsonl", "--update", "--format", "json")
 	if !strings.Contains(out, "an operation of several requests is not rewritten") {
 		t.Errorf("replay --update does not say it left the operation as recorded:\n%s", out)
+	}
+	// Nor does it claim to have updated the file: the golden still differs.
+	if code != 1 || strings.Contains(out, "rewritten from the live server") || !strings.Contains(out, "still differs from the live server in 1 operation of several requests") {
+		t.Errorf("replay --update: exit %d, want 1 and the operation named as still differing:\n%s", code, out)
 	}
 	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "Hello, bobby!") {
 		t.Errorf("replay --update rewrote part of the operation:\n%s", b)

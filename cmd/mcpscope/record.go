@@ -284,11 +284,24 @@ func replayOutcome(rec *record.Recording, report *replay.Report, a replayArgs, s
 			return &exitError{code: exitServer, msg: fmt.Sprintf("replay: writing %s: %v", a.file, err)}
 		}
 	}
+	// An operation of several requests (an input_required chain, a task's polls)
+	// is not rewritten by --update (replay.runOperation warns): it still differs.
+	left := 0
+	for _, f := range report.Failures {
+		if f.Operation != "" {
+			left++
+		}
+	}
 	switch {
 	case a.update && report.OK():
 		fmt.Fprintf(stderr, "mcpscope: %s already matches the server; responses not rewritten\n", a.file)
 	case a.update:
-		fmt.Fprintf(stderr, "mcpscope: updated %s: %s rewritten from the live server\n", a.file, plural.Count(len(report.Failures), "exchange"))
+		if n := len(report.Failures) - left; n > 0 {
+			fmt.Fprintf(stderr, "mcpscope: updated %s: %s rewritten from the live server\n", a.file, plural.Count(n, "exchange"))
+		}
+		if left > 0 {
+			return &exitError{code: exitServer, msg: fmt.Sprintf("%s still differs from the live server in %s of several requests, which --update does not rewrite: record it again", a.file, plural.Count(left, "operation"))}
+		}
 	case !report.OK():
 		return &exitError{code: exitServer, msg: fmt.Sprintf("%s differs from the live server in %d of %s (--update accepts the live answers)", a.file, len(report.Failures), plural.Count(report.Replayed, "exchange"))}
 	}
