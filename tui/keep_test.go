@@ -185,3 +185,42 @@ func TestLogsFilterFindsSpilledLines(t *testing.T) {
 	h.until("the logger scan", func(m *model) bool { return !m.logFilter.scanning })
 	h.contains("logger ~ db", want)
 }
+
+// The server filter of Stderr and Logs (S) finds the spilled lines of its server too:
+// each line's server is in its record, read back by the command setServer returns,
+// and merged before the lines in memory (they are older).
+func TestServerFilterFindsSpilledLines(t *testing.T) {
+	m := newModel(Options{Keep: 64 << 10})
+	defer m.closeSpools()
+	const n = 3000
+	for i := range n {
+		server := []string{"alpha", "beta"}[i%2]
+		m.stderr.addFrom(fmt.Sprintf("%s │ stderr line %06d", server, i), server)
+	}
+	buf := m.stderr.buf
+	if buf.InMemory() < n/2 {
+		t.Fatalf("the lines did not spill: %d of %d in the file", buf.InMemory(), buf.Len())
+	}
+	buf.Written()
+	reads := buf.BlockReads()
+	cmd := m.stderr.setServer("beta")
+	if buf.BlockReads() != reads || cmd == nil || !m.stderr.scanning {
+		t.Fatalf("setServer read %d blocks in Update, or left no scan of the spilled lines (scanning %v)", buf.BlockReads()-reads, m.stderr.scanning)
+	}
+	inMemory := m.stderr.len()
+	m.stderr.setServer("alpha") // S again before the scan is back: its answer is stale
+	cmd2 := m.stderr.setServer("beta")
+	if msg, ok := cmd().(linesScanMsg); ok {
+		msg.handle(m)
+	}
+	if m.stderr.len() != inMemory || !m.stderr.scanning {
+		t.Fatalf("a scan for an earlier filter was merged: %d lines shown, %d of them in memory", m.stderr.len(), inMemory)
+	}
+	cmd2().(linesScanMsg).handle(m)
+	if got := m.stderr.len(); got != n/2 || m.stderr.scanning {
+		t.Fatalf("the beta filter shows %d lines (scanning %v); want %d", got, m.stderr.scanning, n/2)
+	}
+	if first, last := m.stderr.at(0), m.stderr.at(n/2-1); first != "beta │ stderr line 000001" || last != fmt.Sprintf("beta │ stderr line %06d", n-1) {
+		t.Errorf("the beta lines run from %q to %q", first, last)
+	}
+}
