@@ -224,3 +224,41 @@ func TestServerFilterFindsSpilledLines(t *testing.T) {
 		t.Errorf("the beta lines run from %q to %q", first, last)
 	}
 }
+
+// Traffic's direction filter (d) over frames older than the memory window: the keys
+// read no block of the spill file, the header says the older frames are searched
+// (and what is shown), and then the spilled frames of that direction are listed.
+func TestTrafficDirectionFilterScansSpilledFrames(t *testing.T) {
+	h := newHarnessWith(t, Options{Target: hostTarget(t), Name: "bundled host", Theme: "dark", Keep: 16 << 10}, 160, 30)
+	h.until("the tool list", func(m *model) bool { return len(m.list.tools) > 0 })
+	h.until("the traffic so far", h.caughtUp)
+	base := h.m.traffic.size()
+	const n = 3000
+	for i := range n {
+		h.m.pump.listen(h.m.srv.name, wire.Event{Kind: wire.KindStderr, Data: []byte(fmt.Sprintf("stderr line %06d of the flood", i)), Size: 30})
+	}
+	h.until("the flood", func(m *model) bool { return m.traffic.size() >= base+n })
+	buf := h.m.traffic.entries
+	if buf.InMemory() <= base {
+		t.Fatalf("the handshake did not spill (%d of %d events spilled)", buf.InMemory(), buf.Len())
+	}
+	buf.Written()
+	h.press("3")
+	reads := buf.BlockReads()
+	h.update(keyMsg("d")) // sent: the handshake's requests, all spilled
+	if got := buf.BlockReads() - reads; got != 0 {
+		t.Errorf("d read %d blocks of the spill file in Update", got)
+	}
+	if !h.m.traffic.scanning {
+		t.Fatalf("no scan of the older frames after d:\n%s", h.screen())
+	}
+	h.contains("searching", "showing sent")
+	if strings.Contains(h.screen(), "matching") {
+		t.Errorf("with no query the header speaks of matching:\n%s", h.screen())
+	}
+	h.until("the scan", func(m *model) bool { return !m.traffic.scanning })
+	h.contains("server/discover #1", "showing sent")
+	if s := h.screen(); strings.Contains(s, "searching") || strings.Contains(s, "stderr line") {
+		t.Errorf("after the scan the screen still searches or shows stderr frames:\n%s", s)
+	}
+}

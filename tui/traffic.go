@@ -411,9 +411,11 @@ func (v *trafficView) view(st styles, width, height int) string {
 	switch {
 	case v.scanning && v.typing:
 		header += st.muted.Render(fmt.Sprintf(" · searching %d older frames…", v.scanned))
-	case v.scanning: // first, where the width does not cut it off
+	case v.scanning && v.query != "": // first, where the width does not cut it off
 		header = st.muted.Render(fmt.Sprintf("%d events · searching %d older frames… · matching ", v.size(), v.scanned)) + safe(v.query)
-	case v.scanErr != "" && v.query != "":
+	case v.scanning: // a direction or server filter: the spilled frames are read back too
+		header = st.muted.Render(fmt.Sprintf("%d events · searching %d older frames… · ", v.size(), v.scanned)) + header
+	case v.scanErr != "":
 		header = st.warn.Render("older frames unreadable: "+safe(v.scanErr)) + " · " + header
 	}
 	if v.open && v.openIdx < v.size() {
