@@ -2,9 +2,11 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -15,27 +17,30 @@ import (
 // The Logs tab's level and logger filters, and the key that sets a server's level
 // (logging/setLevel in the 2025 era, each request's _meta logLevel in 2026-07-28).
 //
-// The lines themselves stay in the Logs lineView (its spool may keep old ones on
-// disk); what the filters need, each line's level and logger, is kept here beside
-// them in memory, five bytes a line, so that changing a filter scans memory only.
+// The lines stay in the Logs lineView, each with its level and logger (heldLine): the
+// spool counts them in --keep and spills them with the line. Changing a filter
+// matches the lines in memory at once and the spilled ones in a command
+// (scanSpilled); until it is back, the header says the older lines are searched.
 
 // levelUnknown marks a line whose level was not a known one (always shown).
 const levelUnknown = math.MaxUint8
 
 type logFilter struct {
-	levels  []uint8  // per line: index into client.LogLevels, or levelUnknown
-	loggers []uint32 // per line: index into names (0: none)
-	names   []string // logger names seen ("" first)
-	ids     map[string]uint32
+	names []string // logger names seen ("" first): a line's logger is an index into it
+	ids   map[string]uint32
 
-	min       int    // shown: level index ≥ min (0 shows all)
-	logger    string // shown: logger contains this, case-insensitively ("" all)
-	typing    bool   // the logger filter is being typed
-	rows      []int  // the lines shown while a filter is on
+	min       int     // shown: level index ≥ min (0 shows all)
+	logger    string  // shown: logger contains this, case-insensitively ("" all)
+	typing    bool    // the logger filter is being typed
+	rows      []int32 // the lines shown while a filter is on
 	view      scroller
 	forServer string // the server filter the rows were found with
-	picking   bool   // the level picker for the server is open
-	pick      int    // its choice
+	// The scan of the spilled lines for the filter in force (gen; bumped by every
+	// refilter, an older scan stops and its answer is dropped).
+	gen      atomic.Int64
+	scanning bool
+	picking  bool // the level picker for the server is open
+	pick     int  // its choice
 }
 
 // maxLoggers bounds the logger names kept; later new ones share one slot.
@@ -77,39 +82,81 @@ func (f *logFilter) loggerID(name string) uint32 {
 	return id
 }
 
-// add records the next line's level and logger (in the order lines are added);
-// shown says whether the server filter lets it through.
-func (f *logFilter) add(level, logger string, shown bool) {
-	f.levels = append(f.levels, levelIndex(level))
-	f.loggers = append(f.loggers, f.loggerID(logger))
-	if shown && f.active() && f.match(len(f.levels)-1) {
-		f.rows = append(f.rows, len(f.levels)-1)
-	}
+// logMatch is the filter in force (with the server filter), copied so that a scan
+// can use it off the UI goroutine.
+type logMatch struct {
+	min     int
+	logger  string // lower case
+	names   []string
+	server  string // "" all
+	servers []string
 }
 
-func (f *logFilter) match(i int) bool {
-	if lv := f.levels[i]; lv != levelUnknown && int(lv) < f.min {
-		return false
-	}
-	if f.logger != "" && !strings.Contains(strings.ToLower(f.names[f.loggers[i]]), strings.ToLower(f.logger)) {
-		return false
-	}
-	return true
+func (f *logFilter) match(v *lineView) logMatch {
+	return logMatch{min: f.min, logger: strings.ToLower(f.logger), names: f.names[:len(f.names):len(f.names)],
+		server: v.server, servers: v.names[:len(v.names):len(v.names)]}
 }
 
-// refilter finds the lines shown, with v's server filter too.
-func (f *logFilter) refilter(v *lineView) {
-	f.rows = f.rows[:0]
+func (k logMatch) pass(l heldLine) bool {
+	if lv := l.level; lv != levelUnknown && int(lv) < k.min {
+		return false
+	}
+	if k.logger != "" && (int(l.logger) >= len(k.names) || !strings.Contains(strings.ToLower(k.names[l.logger]), k.logger)) {
+		return false
+	}
+	return k.server == "" || (int(l.srv) < len(k.servers) && k.servers[l.srv] == k.server)
+}
+
+// refilter finds the lines shown, with v's server filter too: those in memory now,
+// the spilled ones by the command it returns (merged by logsScanMsg).
+func (f *logFilter) refilter(v *lineView) tea.Cmd {
+	gen := f.gen.Add(1) // a scan still running stops
+	f.rows, f.scanning = f.rows[:0], false
 	f.forServer = v.server
-	if !f.active() {
-		return
-	}
-	for i := range f.levels {
-		if f.match(i) && (v.server == "" || v.lineServer(i) == v.server) {
-			f.rows = append(f.rows, i)
-		}
+	if !f.active() || v.buf == nil {
+		return nil
 	}
 	f.view.follow = true
+	b, k := v.buf, f.match(v)
+	for i := b.InMemory(); i < b.Len(); i++ {
+		if k.pass(b.At(i)) {
+			f.rows = append(f.rows, int32(i))
+		}
+	}
+	if b.InMemory() == 0 {
+		return nil
+	}
+	f.scanning = true
+	sp := b.Spilled()
+	return func() tea.Msg {
+		rows, err := scanSpilled(&f.gen, gen, sp, func(_ int, l heldLine) bool { return k.pass(l) })
+		return logsScanMsg{gen: gen, rows: rows, err: err}
+	}
+}
+
+// logsScanMsg is the Logs filter's scan of the spilled lines.
+type logsScanMsg struct {
+	gen  int64
+	rows []int32
+	err  error
+}
+
+func (msg logsScanMsg) handle(m *model) tea.Cmd {
+	f := &m.logFilter
+	if msg.gen != f.gen.Load() || !f.scanning {
+		return nil
+	}
+	f.scanning = false
+	if msg.err != nil && !errors.Is(msg.err, errStale) {
+		m.notice = "reading older log lines back: " + msg.err.Error()
+	}
+	if len(msg.rows) > 0 {
+		f.rows = append(msg.rows[:len(msg.rows):len(msg.rows)], f.rows...)
+		if !f.view.follow {
+			f.view.offset += len(msg.rows) // the lines in view stay in view
+		}
+	}
+	return nil
 }
 
 // addLog puts a log line in the Logs tab with its level and logger.
@@ -117,16 +164,12 @@ func (m *model) addLog(level, logger, line string) { m.addLogFrom(level, logger,
 
 // addLogFrom is addLog for a line of one of several servers.
 func (m *model) addLogFrom(level, logger, line, server string) {
-	m.logs.addFrom(line, server)
-	m.logFilter.add(level, logger, m.logs.server == "" || m.logs.server == server)
-}
-
-// lineServer is the server of held line i ("" for none).
-func (v *lineView) lineServer(i int) string {
-	if i < len(v.srv) && int(v.srv[i]) < len(v.names) {
-		return v.names[v.srv[i]]
+	f := &m.logFilter
+	l := heldLine{text: line, level: levelIndex(level), logger: f.loggerID(logger)}
+	i := m.logs.addHeld(l, server)
+	if f.active() && f.match(&m.logs).pass(m.logs.buf.At(i)) {
+		f.rows = append(f.rows, int32(i))
 	}
-	return ""
 }
 
 // filteredLogs is the filtered lines as a source for the scroller.
@@ -141,7 +184,7 @@ func (s filteredLogs) Lines(from, to int) []string {
 	to = min(to, len(rows))
 	var out []string
 	for i := from; i < to; i++ {
-		out = append(out, s.m.logs.raw(rows[i]))
+		out = append(out, s.m.logs.raw(int(rows[i])))
 	}
 	return out
 }
@@ -153,7 +196,7 @@ func (m *model) logsServer() *server { return m.srv }
 // there), the level picker while it is open (l), or the filters and the level.
 func (m *model) logsKeys() keyTable {
 	k, f := m.keys, &m.logFilter
-	refilter := func(g func()) func() tea.Cmd { return act(func() { g(); f.refilter(&m.logs) }) }
+	refilter := func(g func()) func() tea.Cmd { return func() tea.Cmd { g(); return f.refilter(&m.logs) } }
 	if f.typing {
 		return keyTable{
 			name: "Logger filter",
@@ -166,7 +209,7 @@ func (m *model) logsKeys() keyTable {
 					}
 				})),
 			}},
-			rest: func(kp tea.KeyPressMsg) tea.Cmd { f.logger += kp.Text; f.refilter(&m.logs); return nil },
+			rest: func(kp tea.KeyPressMsg) tea.Cmd { f.logger += kp.Text; return f.refilter(&m.logs) },
 		}
 	}
 	if f.picking {
@@ -282,7 +325,11 @@ func (m *model) logsTabView(width, height int) string {
 		}
 		parts = append(parts, "l sets the level")
 		if f.active() {
-			parts = append(parts, fmt.Sprintf("%d of %d lines", len(f.rows), m.logs.len()), "esc clears")
+			parts = append(parts, fmt.Sprintf("%d of %d lines", len(f.rows), m.logs.len()))
+			if f.scanning {
+				parts = append(parts, "searching older lines…")
+			}
+			parts = append(parts, "esc clears")
 			if m.logs.server != "" {
 				parts = append(parts, "server "+safe(m.logs.server))
 			}
@@ -294,8 +341,8 @@ func (m *model) logsTabView(width, height int) string {
 	if !f.active() {
 		return head + "\n" + m.linesView(&m.logs, "No log messages (notifications/message) yet.", width, bodyH, false)
 	}
-	if f.forServer != m.logs.server {
-		f.refilter(&m.logs) // S changed the server filter
+	if len(f.rows) == 0 && f.scanning {
+		return head + "\n" + st.muted.Render("Searching the older lines…")
 	}
 	if len(f.rows) == 0 {
 		return head + "\n" + st.muted.Render("No line passes the filter (esc clears it).")

@@ -233,6 +233,9 @@ func (m *model) linesView(v *lineView, empty string, width, height int, wrap boo
 	var head string
 	if m.several() || v.server != "" {
 		head = m.st.muted.Render(fmt.Sprintf("%d lines · server ", v.len())) + serverFilterLabel(m.st, v.server) + m.st.muted.Render(" (S cycles)")
+		if v.scanning {
+			head += m.st.muted.Render(" · searching older lines…")
+		}
 		height--
 	}
 	var body string
@@ -264,9 +267,10 @@ func (m *model) onServerFilterKey() tea.Cmd {
 		m.traffic.open = false
 		return m.traffic.refilter() // a query scans the spilled events again
 	case tabLogs:
-		m.logs.setServer(nextServer(m.logs.server, m.serverNames()))
+		// The level and logger filters' rows are found again with the server's.
+		return tea.Batch(m.logs.setServer(nextServer(m.logs.server, m.serverNames())), m.logFilter.refilter(&m.logs))
 	case tabStderr:
-		m.stderr.setServer(nextServer(m.stderr.server, m.serverNames()))
+		return m.stderr.setServer(nextServer(m.stderr.server, m.serverNames()))
 	}
 	return nil
 }

@@ -21,6 +21,10 @@ import (
 type trafficEntry struct {
 	e       wire.Event
 	summary string
+	// srv is the event's server, an index into trafficView.names (0: none). It is
+	// part of the record, counted and spilled with it, not a list of every event
+	// beside the spool (issue 23, target 3); the direction is the event's own.
+	srv uint16
 }
 
 // summarize names what a frame is: its method, or which request it answers.
@@ -98,14 +102,12 @@ func oneLine(s string, n int) string {
 type trafficView struct {
 	entries  *spool.Buffer[trafficEntry]
 	keep     int64   // the spool's memory window (0: the default)
-	class    []uint8 // per event: its direction class (dirSent, dirRecv, dirOther)
 	vis      []int32 // the events that pass the filter, when there is one
 	filtered bool    // vis is in use (a direction or a query is set)
 
-	// With several servers: srv names each event's server (an index into names, 0
-	// for none), server is the server filter ("" all), nameW the server column's
-	// width.
-	srv    []uint16
+	// With several servers: names holds the servers' names (an entry's srv is an
+	// index into it, 0 for none), server is the server filter ("" all), nameW the
+	// server column's width.
 	names  []string
 	server string
 	nameW  int
@@ -123,7 +125,7 @@ type trafficView struct {
 	detailFor, detailWidth int
 	start                  time.Time
 
-	// A query over events older than the memory window is matched by scanTraffic in
+	// A filter over events older than the memory window is matched by scanTraffic in
 	// a command (the spill file is never read in Update): scanning says it runs,
 	// scanned how many older events it covers, gen which filter it is for (bumped by
 	// every refilter; the scan stops early and its answer is dropped once it differs).
@@ -197,21 +199,12 @@ func (v *trafficView) addFrom(es []wire.Event, servers []string) {
 			v.start = e.Time
 		}
 		en := trafficEntry{e: e, summary: safe(summarize(e))}
-		var srv uint16
 		if i < len(servers) && servers[i] != "" {
-			srv = v.serverIndex(servers[i])
+			en.srv = v.serverIndex(servers[i])
 		}
-		c := classOf(e)
 		i := b.Len()
 		b.Append(en)
-		v.class = append(v.class, c)
-		if v.srv != nil || srv != 0 {
-			for len(v.srv) < i {
-				v.srv = append(v.srv, 0) // events from before a second server came
-			}
-			v.srv = append(v.srv, srv)
-		}
-		if v.filtered && v.matches(c, srv, en.summary, q) {
+		if v.filtered && v.matches(classOf(e), en.srv, en.summary, q) {
 			v.vis = append(v.vis, int32(i))
 		}
 	}
@@ -240,27 +233,14 @@ func (v *trafficView) serverIndex(name string) uint16 {
 
 // serverOf is the name of event i's server ("" when it has none).
 func (v *trafficView) serverOf(i int) string {
-	if i < len(v.srv) && int(v.srv[i]) < len(v.names) {
-		return v.names[v.srv[i]]
+	if srv := v.buffer().At(i).srv; int(srv) < len(v.names) {
+		return v.names[srv]
 	}
 	return ""
 }
 
-func (v *trafficView) srvAt(i int) uint16 {
-	if i < len(v.srv) {
-		return v.srv[i]
-	}
-	return 0
-}
-
 func (v *trafficView) matches(c uint8, srv uint16, summary, lowerQuery string) bool {
 	return trafficFilter{dir: v.dirIndex, server: v.server, names: v.names, query: lowerQuery}.matches(c, srv, summary)
-}
-
-// passes is matches without the query: the direction and the server, no summary.
-func (f trafficFilter) passes(c uint8, srv uint16) bool {
-	f.query = ""
-	return f.matches(c, srv, "")
 }
 
 func (f trafficFilter) matches(c uint8, srv uint16, summary string) bool {
@@ -288,9 +268,9 @@ func (f trafficFilter) matches(c uint8, srv uint16, summary string) bool {
 }
 
 // refilter rebuilds the filtered rows after the filter changed, and shows the newest.
-// The direction and the server need no read, nor do the summaries held in memory; a
-// query over the events older than the memory window returns the command that scans
-// them (the spill file) off the UI goroutine, merged by onScan.
+// The events in memory are matched here; those older than the memory window are
+// matched by the command it returns (scanning the spill file off the UI goroutine),
+// merged by onScan.
 func (v *trafficView) refilter() tea.Cmd {
 	b := v.buffer()
 	gen := v.gen.Add(1) // a scan still running stops
@@ -300,18 +280,14 @@ func (v *trafficView) refilter() tea.Cmd {
 	var cmd tea.Cmd
 	if v.filtered {
 		f := v.filter()
-		from := 0
-		if f.query != "" && b.InMemory() > 0 {
-			from = b.InMemory()
+		from := b.InMemory()
+		if from > 0 {
 			v.scanning, v.scanned = true, from
-			cmd = scanTraffic(&v.gen, gen, b.Spilled(), f, v.class[:from:from], v.srv[:min(from, len(v.srv)):min(from, len(v.srv))])
+			cmd = scanTraffic(&v.gen, gen, b.Spilled(), f)
 		}
 		for i := from; i < b.Len(); i++ {
-			srv := v.srvAt(i)
-			if !f.passes(v.class[i], srv) {
-				continue
-			}
-			if f.query == "" || f.matches(v.class[i], srv, b.At(i).summary) {
+			en := b.At(i)
+			if f.matches(classOf(en.e), en.srv, en.summary) {
 				v.vis = append(v.vis, int32(i))
 			}
 		}
@@ -324,32 +300,13 @@ func (v *trafficView) refilter() tea.Cmd {
 
 // scanTraffic matches the spilled events against f on its own goroutine, reading
 // them through a snapshot of the spool; it stops as soon as the filter changes.
-func scanTraffic(cur *atomic.Int64, gen int64, sp *spool.Spilled[trafficEntry], f trafficFilter, class []uint8, srvs []uint16) tea.Cmd {
+func scanTraffic(cur *atomic.Int64, gen int64, sp *spool.Spilled[trafficEntry], f trafficFilter) tea.Cmd {
 	return func() tea.Msg {
-		var vis []int32
-		for i := range sp.Len() {
-			if i%256 == 0 && cur.Load() != gen {
-				return nil // stale: a newer refilter runs its own scan
-			}
-			var srv uint16
-			if i < len(srvs) {
-				srv = srvs[i]
-			}
-			if !f.passes(class[i], srv) {
-				continue
-			}
-			en, err := sp.Get(i)
-			if errors.Is(err, spool.ErrLost) {
-				continue
-			}
-			if err != nil {
-				return trafficScanMsg{gen: gen, vis: vis, err: err}
-			}
-			if f.matches(class[i], srv, en.summary) {
-				vis = append(vis, int32(i))
-			}
+		vis, err := scanSpilled(cur, gen, sp, func(_ int, en trafficEntry) bool { return f.matches(classOf(en.e), en.srv, en.summary) })
+		if errors.Is(err, errStale) {
+			return nil // a newer refilter runs its own scan
 		}
-		return trafficScanMsg{gen: gen, vis: vis}
+		return trafficScanMsg{gen: gen, vis: vis, err: err}
 	}
 }
 
@@ -454,9 +411,11 @@ func (v *trafficView) view(st styles, width, height int) string {
 	switch {
 	case v.scanning && v.typing:
 		header += st.muted.Render(fmt.Sprintf(" · searching %d older frames…", v.scanned))
-	case v.scanning: // first, where the width does not cut it off
+	case v.scanning && v.query != "": // first, where the width does not cut it off
 		header = st.muted.Render(fmt.Sprintf("%d events · searching %d older frames… · matching ", v.size(), v.scanned)) + safe(v.query)
-	case v.scanErr != "" && v.query != "":
+	case v.scanning: // a direction or server filter: the spilled frames are read back too
+		header = st.muted.Render(fmt.Sprintf("%d events · searching %d older frames… · ", v.size(), v.scanned)) + header
+	case v.scanErr != "":
 		header = st.warn.Render("older frames unreadable: "+safe(v.scanErr)) + " · " + header
 	}
 	if v.open && v.openIdx < v.size() {

@@ -75,6 +75,7 @@ func encodeEntry(en trafficEntry) ([]byte, error) {
 	str(e.Method)
 	str(e.Name)
 	b = binary.AppendVarint(b, e.ErrorCode)
+	b = binary.AppendUvarint(b, uint64(en.srv)) // the server filter reads it back
 	return b, nil
 }
 
@@ -146,6 +147,7 @@ func decodeEntry(b []byte) (trafficEntry, error) {
 	e.Method = str()
 	e.Name = str()
 	e.ErrorCode = sv()
+	en.srv = uint16(uv())
 	if bad {
 		return en, errShort
 	}

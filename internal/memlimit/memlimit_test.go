@@ -10,7 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
-// --keep sets the runtime's memory limit: what the process held at the start, 5/4 of
+// --keep sets the runtime's memory limit: what the process held at the start, 9/8 of
 // --keep and the headroom; GOMEMLIMIT, when set, wins.
 func TestKeepSetsTheMemoryLimit(t *testing.T) {
 	old := debug.SetMemoryLimit(-1)
@@ -24,8 +24,8 @@ func TestKeepSetsTheMemoryLimit(t *testing.T) {
 	if now := debug.SetMemoryLimit(-1); now != got {
 		t.Fatalf("FromKeep says %d, the runtime's limit is %d", got, now)
 	}
-	if lo, hi := base+10<<20+Headroom, InUse()+10<<20+Headroom; got < lo-1<<20 || got > hi+1<<20 {
-		t.Errorf("limit %d for --keep 8MiB; want about %d..%d (in use + 5/4 keep + headroom)", got, lo, hi)
+	if lo, hi := base+9<<20+Headroom, InUse()+9<<20+Headroom; got < lo-1<<20 || got > hi+1<<20 {
+		t.Errorf("limit %d for --keep 8MiB; want about %d..%d (in use + 9/8 keep + headroom)", got, lo, hi)
 	}
 }
 

@@ -25,6 +25,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -33,6 +34,10 @@ const DefaultKeep = 64 << 20
 
 // chunkLen is how many records one chunk of memory holds.
 const chunkLen = 512
+
+// writeBuf is the size of the writer's buffer for a window of keep bytes: 64 KiB,
+// less for a small window (it counts in the window: side), at least 4 KiB.
+func writeBuf(keep int64) int64 { return min(max(keep/16, 4<<10), 64<<10) }
 
 // blockLen is how many spilled records share one index entry; a read decodes one
 // block, so scrolling a page back costs at most a few small reads.
@@ -69,6 +74,12 @@ type Buffer[T any] struct {
 	first    int   // index of the oldest record held in memory
 
 	spilled int // records moved out of memory: indices 0 .. spilled-1
+
+	// side is what the buffer holds beside its records once it spills: the writer's
+	// buffer and the spill file's block index (8 bytes a block, growing with the
+	// history). It counts in keep: the window gives way to it, so that what the
+	// buffer really holds stays within keep (issue 23, target 3). Set by the writer.
+	side atomic.Int64
 
 	// The spill side, shared with the writer goroutine under mu.
 	mu         sync.Mutex
@@ -111,6 +122,11 @@ func (b *Buffer[T]) Len() int { return b.first + b.count }
 // MemBytes is what the records held in memory cost, by the codec's measure.
 func (b *Buffer[T]) MemBytes() int64 { return b.memBytes }
 
+// Held is what the buffer holds in memory: its records (MemBytes) and, once it
+// spills, the writer's buffer and the spill file's block index. It is what keep
+// bounds (beyond the newest record, always kept).
+func (b *Buffer[T]) Held() int64 { return b.memBytes + b.side.Load() }
+
 // Keep is the memory budget.
 func (b *Buffer[T]) Keep() int64 { return b.keep }
 
@@ -147,7 +163,7 @@ func (b *Buffer[T]) Append(v T) {
 	b.chunks[last] = append(b.chunks[last], v)
 	b.count++
 	b.memBytes += b.elem + int64(b.codec.Size(v))
-	for b.memBytes > b.keep && b.count > 1 {
+	for b.memBytes+b.side.Load() > b.keep && b.count > 1 {
 		var zero T
 		old := b.chunks[0][b.head]
 		b.chunks[0][b.head] = zero
@@ -244,6 +260,7 @@ func (b *Buffer[T]) writer() {
 		} else {
 			b.blocks = append(b.blocks, offs...)
 			b.end = end
+			b.side.Store(writeBuf(b.keep) + 8*int64(cap(b.blocks)))
 		}
 		b.written += len(batch)
 		rest := b.queue[len(batch):]
@@ -267,7 +284,8 @@ func (b *Buffer[T]) open() error {
 	if os.Remove(f.Name()) == nil {
 		path = ""
 	}
-	b.w = bufio.NewWriterSize(f, 64<<10)
+	b.w = bufio.NewWriterSize(f, int(writeBuf(b.keep)))
+	b.side.Store(writeBuf(b.keep))
 	b.mu.Lock()
 	b.file, b.path = f, path
 	b.mu.Unlock()

@@ -223,3 +223,26 @@ func TestSpilledReadsWhileAppendsContinue(t *testing.T) {
 		t.Error("a read after Close did not fail")
 	}
 }
+
+// What a spilling buffer holds beside its records (the writer's buffer, the spill
+// file's block index, which grows with the history) counts in keep: the window gives
+// way to it, so that Held stays within keep however many records went by (issue 23,
+// target 3: --keep counts what the stores really hold).
+func TestSideCountsInKeep(t *testing.T) {
+	const keep = 256 << 10
+	b := New(keep, Strings)
+	defer b.Close()
+	const n = 1000000
+	for i := range n {
+		b.Append("line " + fmt.Sprint(i))
+	}
+	b.Written()
+	b.Append("one more") // the window gives way to what the writer added since
+	side := b.Held() - b.MemBytes()
+	if min := writeBuf(keep) + 8*int64(n/blockLen); side < min {
+		t.Errorf("Held counts %d bytes beside the records; the writer's buffer and the index of %d blocks are at least %d", side, n/blockLen, min)
+	}
+	if b.Held() > keep {
+		t.Errorf("after %d records the buffer holds %d bytes (%d of records, %d beside them); keep is %d", n, b.Held(), b.MemBytes(), side, keep)
+	}
+}
