@@ -424,14 +424,17 @@ func ParseChallenges(values []string) []Challenge {
 	return out
 }
 
-var tagRE = regexp.MustCompile(`(?s)<(script|style)[^>]*>.*?</(script|style)>|<[^>]*>`)
+// Compiled on first use, not at start: every command links this package (issue 23).
+var tagRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)<(script|style)[^>]*>.*?</(script|style)>|<[^>]*>`)
+})
 
 // bodyText makes a response body printable: HTML tags dropped, white space collapsed,
 // at most n characters.
 func bodyText(body []byte, n int) string {
 	s := string(body)
 	if strings.Contains(s, "<") && strings.Contains(s, ">") {
-		s = tagRE.ReplaceAllString(s, " ")
+		s = tagRE().ReplaceAllString(s, " ")
 	}
 	s = strings.Join(strings.Fields(s), " ")
 	return abbreviateString(s, n)

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // SkillsExtension is the skills extension's identifier (SEP-2640).
@@ -48,8 +49,9 @@ func (k Skill) Description() string {
 	return fm.Description
 }
 
-var skillName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-var digestForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+// Compiled on first use, not at start: every command links this package (issue 23).
+var skillName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
+var digestForm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^sha256:[0-9a-f]{64}$`) })
 
 func decodeSkill(raw json.RawMessage) (Skill, bool) {
 	f, ok := newFields(raw, "")
@@ -65,7 +67,7 @@ func decodeSkill(raw json.RawMessage) (Skill, bool) {
 	if segs := strings.Split(strings.TrimSuffix(k.URI, "/SKILL.md"), "/"); len(segs) > 0 {
 		k.Name = segs[len(segs)-1]
 	}
-	if k.Name != "" && (len(k.Name) > 64 || !skillName.MatchString(k.Name)) {
+	if k.Name != "" && (len(k.Name) > 64 || !skillName().MatchString(k.Name)) {
 		f.problems = append(f.problems, fmt.Sprintf("skill name %q is not 1-64 lowercase letters, digits and single hyphens", k.Name))
 	}
 	var fm map[string]json.RawMessage
@@ -109,7 +111,7 @@ func decodeSkill(raw json.RawMessage) (Skill, bool) {
 				sf.Size = -1
 				rf.problems = append(rf.problems, fmt.Sprintf("resources[%d].size is missing", i))
 			}
-			if !digestForm.MatchString(sf.Digest) {
+			if !digestForm().MatchString(sf.Digest) {
 				rf.problems = append(rf.problems, fmt.Sprintf("resources[%d].digest %q is not sha256: and 64 lowercase hex characters", i, sf.Digest))
 			}
 			if !strings.HasPrefix(sf.URI, dir) {

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/redact"
@@ -167,8 +168,9 @@ func Similar(name, want string) bool {
 	return strings.Contains(n, want) || strings.Contains(want, n)
 }
 
-var placeholderRE = regexp.MustCompile(`\$\{([^}]*)\}`)
-var envNameRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)(:-(.*))?$`)
+// Compiled on first use, not at start: every command links this package (issue 23).
+var placeholderRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}]*)\}`) })
+var envNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)(:-(.*))?$`) })
 
 // expander resolves placeholders; what it cannot resolve it collects.
 type expander struct {
@@ -180,7 +182,7 @@ type expander struct {
 
 func (x *expander) expand(s string) string {
 	x.secret = false
-	return placeholderRE.ReplaceAllStringFunc(s, func(ph string) string {
+	return placeholderRE().ReplaceAllStringFunc(s, func(ph string) string {
 		inner := ph[2 : len(ph)-1]
 		kind, arg, hasColon := strings.Cut(inner, ":")
 		switch {
@@ -210,7 +212,7 @@ func (x *expander) expand(s string) string {
 		case inner == "pathSeparator" || inner == "/":
 			return string(filepath.Separator)
 		default:
-			if m := envNameRE.FindStringSubmatch(inner); m != nil {
+			if m := envNameRE().FindStringSubmatch(inner); m != nil {
 				if v, ok := os.LookupEnv(m[1]); ok && v != "" {
 					x.secret = true
 					return v

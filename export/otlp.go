@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/record"
@@ -79,7 +80,10 @@ func nanos(t time.Time) string { return strconv.FormatInt(t.UnixNano(), 10) }
 
 // traceparentRE is W3C Trace Context's traceparent (version 00, and later versions
 // read by the same first four fields).
-var traceparentRE = regexp.MustCompile(`^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$`)
+// Compiled on first use, not at start: every command links this package (issue 23).
+var traceparentRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$`)
+})
 
 // traceParent reads params._meta.traceparent (and tracestate), the propagation the
 // OpenTelemetry MCP conventions give: the trace the host's request belongs to and
@@ -94,7 +98,7 @@ func traceParent(params json.RawMessage) (traceID, parentID, state string) {
 	if json.Unmarshal(params, &p) != nil {
 		return "", "", ""
 	}
-	m := traceparentRE.FindStringSubmatch(p.Meta.TraceParent)
+	m := traceparentRE().FindStringSubmatch(p.Meta.TraceParent)
 	if m == nil || m[1] == "ff" || (m[1] == "00" && m[5] != "") || strings.Trim(m[2], "0") == "" || strings.Trim(m[3], "0") == "" {
 		return "", "", ""
 	}

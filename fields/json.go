@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -314,10 +315,11 @@ func writeU(b *bytes.Buffer, u rune) {
 	}
 }
 
-var numberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+// Compiled on first use, not at start: every command links this package (issue 23).
+var numberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`) })
 
 // IsNumber reports whether s is a number in JSON syntax.
-func IsNumber(s string) bool { return numberRE.MatchString(s) }
+func IsNumber(s string) bool { return numberRE().MatchString(s) }
 
 // IsIntegral reports whether the JSON number s has no fractional part.
 func IsIntegral(s string) bool {

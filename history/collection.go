@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/record"
@@ -68,11 +69,12 @@ func (l *Log) SaveCollection(path string, entries []Entry, surface *record.Surfa
 	return names, skipped, nil
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.:-]+`)
+// Compiled on first use, not at start: every command links this package (issue 23).
+var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_.:-]+`) })
 
 // exchangeName makes a tool name usable as a word on a command line.
 func exchangeName(tool string) string {
-	s := unsafeName.ReplaceAllString(tool, "_")
+	s := unsafeName().ReplaceAllString(tool, "_")
 	if s == "" {
 		s = "call"
 	}

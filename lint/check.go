@@ -27,7 +27,7 @@ type checker struct {
 
 // add records f, filled in from its rule, when the rule's profile is wanted.
 func (c *checker) add(f Finding) {
-	r, ok := rules[f.Rule]
+	r, ok := rules()[f.Rule]
 	if ok {
 		if !c.want[r.Provider] {
 			return

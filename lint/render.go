@@ -96,7 +96,7 @@ func writeText(w *bufio.Writer, reports []Report, top int) error {
 		sort.Strings(ids)
 		w.WriteString("\nrules cited:\n")
 		for _, id := range ids {
-			if r, ok := rules[id]; ok {
+			if r, ok := rules()[id]; ok {
 				fmt.Fprintf(w, "  %s (%s): %s\n    %s\n", id, r.Provider, r.Checks, r.Source)
 			}
 		}

@@ -1,5 +1,7 @@
 package lint
 
+import "sync"
+
 // Rule is one check, as data: what it finds, who rejects it, and where that is
 // written. Severity error means the provider rejects the request (an HTTP 400) or the
 // definition hides something from the user; warning, that it degrades, is ignored, or
@@ -33,9 +35,10 @@ const (
 
 // rules, by id. rules_test.go checks that every id a check raises is here, and that
 // every rule here has a source.
-var rules = map[string]Rule{}
-
-func init() {
+// It is built on first use, not in an init: every command links this package, and
+// only lint, --inspect and the workbench's Lint view read it (issue 23).
+var rules = sync.OnceValue(func() map[string]Rule {
+	rules := map[string]Rule{}
 	for _, r := range []Rule{
 		// Gemini function declarations, the `parameters` field (an OpenAPI 3.0 subset;
 		// unknown members are a 400 "Cannot find field"). Clients that send MCP schemas
@@ -118,21 +121,22 @@ func init() {
 	} {
 		rules[r.ID] = r
 	}
-}
+	return rules
+})
 
 // Rules lists every rule (for --rules), in a stable order: by profile, then id.
 func Rules() []Rule {
-	out := make([]Rule, 0, len(rules))
+	out := make([]Rule, 0, len(rules()))
 	for _, p := range append(Profiles[:len(Profiles):len(Profiles)], "cost") {
 		var ids []string
-		for id, r := range rules {
+		for id, r := range rules() {
 			if r.Provider == p {
 				ids = append(ids, id)
 			}
 		}
 		sortStrings(ids)
 		for _, id := range ids {
-			out = append(out, rules[id])
+			out = append(out, rules()[id])
 		}
 	}
 	return out

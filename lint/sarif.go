@@ -119,7 +119,7 @@ func writeSARIF(w io.Writer, reports []Report) error {
 	driver := sarifDriver{Name: "mcpscope lint", InformationURI: "https://github.com/mcpscope/mcpscope", Rules: []sarifRule{}}
 	for i, id := range ids {
 		index[id] = i
-		r := rules[id]
+		r := rules()[id]
 		driver.Rules = append(driver.Rules, sarifRule{ID: id, ShortDescription: sarifText{r.Checks}, Help: sarifText{r.Suggest + ". Source: " + r.Source},
 			HelpURI: helpURI(r.Source), DefaultConfiguration: sarifConfig{sarifLevel(r.Severity)}, Properties: map[string]string{"profile": r.Provider}})
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Launch is how to run one package or reach one remote of a server.json: a command
@@ -304,12 +305,13 @@ func command(p *Package, runtime, pkg, envNames []string) []string {
 	}
 }
 
-var braces = regexp.MustCompile(`\{([A-Za-z0-9_.-]+)\}`)
+// Compiled on first use, not at start: every command links this package (issue 23).
+var braces = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([A-Za-z0-9_.-]+)\}`) })
 
 // substitute replaces {NAME} by vars[NAME]; an unknown {NAME} stays as it is (as the
 // schema says).
 func substitute(s string, vars map[string]string) string {
-	return braces.ReplaceAllStringFunc(s, func(m string) string {
+	return braces().ReplaceAllStringFunc(s, func(m string) string {
 		if v, ok := vars[m[1:len(m)-1]]; ok {
 			return v
 		}

@@ -33,7 +33,10 @@ var eraIgnore = []string{
 }
 
 // timingKey matches _meta member names that hold times or durations.
-var timingKey = regexp.MustCompile(`(?i:time|duration|elapsed|latency)|^date|Date|[a-z]At$|Ms$|^ts$`)
+// Compiled on first use, not at start: every command links this package (issue 23).
+var timingKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i:time|duration|elapsed|latency)|^date|Date|[a-z]At$|Ms$|^ts$`)
+})
 
 // Diff is one difference between a recorded and a live message.
 type Diff struct {
@@ -122,7 +125,7 @@ func isTimingKey(name string) bool {
 	if v, ok := timingKeys.Load(name); ok {
 		return v.(bool)
 	}
-	b := timingKey.MatchString(name)
+	b := timingKey().MatchString(name)
 	timingKeys.Store(name, b)
 	return b
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/history"
+	"github.com/mcpscope/mcpscope/internal/idlemem"
 	"github.com/mcpscope/mcpscope/internal/memlimit"
 	"github.com/mcpscope/mcpscope/internal/spool"
 	"github.com/mcpscope/mcpscope/oauth"
@@ -128,6 +129,9 @@ func refusedNotice(r []Refused) string {
 // the server process is gone.
 func Run(ctx context.Context, opts Options) error {
 	memlimit.FromKeep(keepOrDefault(opts.Keep)) // the runtime holds what --keep says (package memlimit)
+	idle, stopIdle := context.WithCancel(ctx)
+	defer stopIdle()
+	go idlemem.Watch(idle, 2*time.Second) // an idle workbench gives its free heap back (package idlemem)
 	m := newModel(opts)
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if opts.Input != nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -36,7 +37,8 @@ func summarize(e wire.Event) string {
 }
 
 // traceW3C is a version-00 W3C traceparent; its second field is the trace id.
-var traceW3C = regexp.MustCompile(`^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$`)
+// Compiled on first use, not at start: every command links this package (issue 23).
+var traceW3C = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$`) })
 
 // traceBadge names the trace a server's message carries (params._meta.traceparent,
 // SEP-414, read by the wire layer into the head): its trace id, which is what a
@@ -47,7 +49,7 @@ func traceBadge(e wire.Event) string {
 	if e.Dir != wire.Recv || e.TraceParent == "" {
 		return ""
 	}
-	if m := traceW3C.FindStringSubmatch(e.TraceParent); m != nil {
+	if m := traceW3C().FindStringSubmatch(e.TraceParent); m != nil {
 		return "  ⌁ trace " + m[1]
 	}
 	return "  ⌁ traceparent (not W3C)"

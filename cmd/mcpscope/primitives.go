@@ -11,6 +11,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -24,7 +25,9 @@ import (
 const exitVerify = 5
 
 // qualifiedURI matches SERVER/URI: a server name, then a URI with a scheme.
-var qualifiedURI = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z][A-Za-z0-9+.-]*:`)
+var qualifiedURI = sync.OnceValue(func() *regexp.Regexp { // on first use: see traceparentForm
+	return regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z][A-Za-z0-9+.-]*:`)
+})
 
 // server picks the one server of the command, as call does: the command line's
 // target, or the SERVER/ prefix of the first positional (SERVER/NAME, SERVER/URI).
@@ -32,7 +35,7 @@ var qualifiedURI = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z][A-Za-z0-9+.-]*:
 func (p *primCmd) server(ctx context.Context, args, argv []string) (namedServer, error) {
 	if len(p.pos) > 0 {
 		first := p.pos[0]
-		qualified := strings.Contains(first, "://") && qualifiedURI.MatchString(first) || !strings.Contains(first, ":") && strings.Contains(first, "/")
+		qualified := strings.Contains(first, "://") && qualifiedURI().MatchString(first) || !strings.Contains(first, ":") && strings.Contains(first, "/")
 		if qualified {
 			srv, rest, err := p.c.callServer(ctx, args, argv, first)
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/client"
 )
@@ -25,13 +26,39 @@ func (t *traceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&t.state, "tracestate", "", "W3C tracestate sent beside --traceparent (vendor=value,...)")
 }
 
-// traceparentForm is version 00 of the W3C header: the only version defined.
-var traceparentForm = regexp.MustCompile(`^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$`)
+// traceparentForm is version 00 of the W3C header: the only version defined. It is
+// compiled on first use: every command links this package, and only --traceparent
+// needs it.
+var traceparentForm = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$`)
+})
 
-// tracestateMember is one list member of W3C tracestate: key=value, the key a
-// lowercase name (with an optional tenant@system form), the value printable ASCII
-// without comma or equals.
-var tracestateMember = regexp.MustCompile(`^[a-z0-9][a-z0-9_\-*/@]{0,255}=[\x21-\x2b\x2d-\x3c\x3e-\x7e]([\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,254}[\x21-\x2b\x2d-\x3c\x3e-\x7e])?$`)
+// tracestateMember says whether mem is one list member of W3C tracestate: key=value,
+// the key a lowercase name (with an optional tenant@system form) of at most 256
+// characters, the value 1 to 256 characters of printable ASCII without comma or
+// equals that neither starts nor ends with a space. A hand check, not a regexp: the
+// spec's counted repetitions ({0,255}, {0,254}) compile into a program of thousands
+// of instructions, which cost every command about 3 ms of start-up when it was a
+// package-level regexp.
+func tracestateMember(mem string) bool {
+	key, val, ok := strings.Cut(mem, "=")
+	if !ok || len(key) == 0 || len(key) > 256 || len(val) == 0 || len(val) > 256 {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		lowerOrDigit := 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+		if !lowerOrDigit && (i == 0 || !strings.ContainsRune("_-*/@", rune(c))) {
+			return false
+		}
+	}
+	for i := 0; i < len(val); i++ {
+		if c := val[i]; c < 0x20 || c > 0x7e || c == ',' || c == '=' {
+			return false
+		}
+	}
+	return val[0] != ' ' && val[len(val)-1] != ' '
+}
 
 // apply validates the flags into opts. "new" makes one trace for the whole run (a
 // random trace id and parent id, sampled) and names it on stderr, so that the user
@@ -66,7 +93,7 @@ func (t *traceFlags) apply(opts *client.Options, stderr io.Writer) error {
 }
 
 func checkTraceparent(tp string) error {
-	m := traceparentForm.FindStringSubmatch(tp)
+	m := traceparentForm().FindStringSubmatch(tp)
 	switch {
 	case m == nil:
 		return fmt.Errorf("not a version-00 W3C traceparent")
@@ -87,7 +114,7 @@ func checkTracestate(s string) error {
 		return fmt.Errorf("it has %d members, more than W3C's 32", len(members))
 	}
 	for _, mem := range members {
-		if mem = strings.Trim(mem, " \t"); mem != "" && !tracestateMember.MatchString(mem) {
+		if mem = strings.Trim(mem, " \t"); mem != "" && !tracestateMember(mem) {
 			return fmt.Errorf("member %q is not key=value", mem)
 		}
 	}

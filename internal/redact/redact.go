@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -53,12 +54,15 @@ func CredentialHeader(name string) bool {
 
 // secretName matches environment variable and query parameter names whose values are
 // credentials.
-var secretName = regexp.MustCompile(`(?i)(key|token|secret|passw(or)?d|passphrase|pwd|credential|auth|cookie|session|private|signature|bearer)`)
+// Compiled on first use, not at start: every command links this package (issue 23).
+var secretName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(key|token|secret|passw(or)?d|passphrase|pwd|credential|auth|cookie|session|private|signature|bearer)`)
+})
 
 // SecretName reports whether an environment variable's (or a URL query parameter's)
 // name says its value is a secret: API_KEY, GITHUB_TOKEN, DB_PASSWORD, CLIENT_SECRET,
 // AUTH_HEADER and the like.
-func SecretName(name string) bool { return secretName.MatchString(name) }
+func SecretName(name string) bool { return secretName().MatchString(name) }
 
 // secretQuery are query parameter names that are secrets although SecretName does
 // not say so: signatures and OAuth codes.
@@ -113,7 +117,8 @@ func LooksLikeToken(v string) bool {
 	return false
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// Compiled on first use, not at start: every command links this package (issue 23).
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // ArgvSecrets returns the secrets in a server's command line: the values of flags
 // whose names say they are secrets (--api-key X, --token=X, -password X) and of
@@ -145,7 +150,7 @@ func ArgvSecrets(argv []string) []string {
 			}
 			continue
 		}
-		if n, v, ok := strings.Cut(a, "="); ok && envName.MatchString(n) && (SecretName(n) || LooksLikeToken(v)) {
+		if n, v, ok := strings.Cut(a, "="); ok && envName().MatchString(n) && (SecretName(n) || LooksLikeToken(v)) {
 			add(v)
 		} else if LooksLikeToken(a) {
 			add(a)

@@ -61,8 +61,13 @@ type Form struct {
 	gen       int               // bumped by every edit: a check of an older value is stale
 	dirty     bool              // edited since the last check was scheduled
 
-	raw     bool
+	raw bool
+	// ta is the raw JSON text area, made when raw mode opens and dropped when it
+	// closes (hasTA says whether it is there): a text area holds about 240 KiB from
+	// its start (room for 10,000 lines), and the workbench keeps a form for every
+	// tool the user visited, few of which ever go raw.
 	ta      textarea.Model
+	hasTA   bool
 	rawErr  string
 	rawErrs []FieldError
 
@@ -88,7 +93,6 @@ func New(schema json.RawMessage) (*Form, error) {
 	}
 	f.b.fresh()
 	f.root = f.b.build(doc, 0, true)
-	f.ta = newTextarea(f.styles)
 	f.focusFirst()
 	return f, nil
 }
@@ -108,7 +112,9 @@ func newTextarea(s Styles) textarea.Model {
 // SetStyles replaces the form's styles (see DefaultStyles).
 func (f *Form) SetStyles(s Styles) {
 	f.styles = s
-	f.ta.SetStyles(s.textareaStyles())
+	if f.hasTA {
+		f.ta.SetStyles(s.textareaStyles())
+	}
 }
 
 // Keys returns the bindings the form matches keys on, for a help view.
@@ -117,7 +123,7 @@ func (f *Form) Keys() KeyMap { return f.keys }
 // RawKeys returns the main keys of the raw JSON text area (ToggleRaw), as it
 // matches them, for a help view. Enter is left out: the caller keeps it.
 func (f *Form) RawKeys() []key.Binding {
-	k := f.ta.KeyMap
+	k := textarea.DefaultKeyMap() // the text area's own: newTextarea keeps them
 	return []key.Binding{k.LinePrevious, k.LineNext, k.CharacterBackward, k.CharacterForward,
 		k.WordBackward, k.WordForward, k.LineStart, k.LineEnd, k.InputBegin, k.InputEnd,
 		k.PageUp, k.PageDown, k.DeleteCharacterBackward, k.DeleteCharacterForward,
@@ -237,6 +243,7 @@ func (f *Form) ToggleRaw() {
 		if err == nil {
 			text = prettyText(val)
 		}
+		f.ta, f.hasTA = newTextarea(f.styles), true
 		f.ta.SetValue(text)
 		f.ta.MoveToBegin()
 		f.ta.Focus()
@@ -254,7 +261,7 @@ func (f *Form) ToggleRaw() {
 		f.rawErr = err.Error()
 		return
 	}
-	f.ta.Blur()
+	f.ta, f.hasTA = textarea.Model{}, false
 	f.raw = false
 	f.rawErr = ""
 	f.rawErrs = nil

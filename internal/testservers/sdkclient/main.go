@@ -4,6 +4,7 @@
 //
 //	sdkclient URL call TOOL ARGS_JSON     (as mcpscope call --args, less the tools/list)
 //	sdkclient URL inspect                 (tools, resources, templates, prompts: --inspect)
+//	sdkclient URL tools                   (tools/list alone: scripts/bench-workbench's floor)
 //	sdkclient URL read URI                (mcpscope read)
 //	sdkclient URL prompts                 (mcpscope prompts)
 //	sdkclient stdio MODE ... -- SERVER_CMD [ARGS...]   (the same over stdio: scripts/bench-big)
@@ -56,6 +57,11 @@ func main() {
 			if t, ok := c.(*mcp.TextContent); ok {
 				fmt.Println(t.Text)
 			}
+		}
+	case "tools":
+		for t, err := range cs.Tools(ctx, nil) {
+			check(err)
+			fmt.Println(t.Name, t.Description)
 		}
 	case "inspect":
 		for t, err := range cs.Tools(ctx, nil) {
