@@ -429,7 +429,7 @@ func TestCheckJSONAndJUnit(t *testing.T) {
 // --fail-on warn (server-everything over stdio answers an unknown tool as isError).
 func TestCheckSeveralTargetsAndFailOnWarn(t *testing.T) {
 	t.Parallel()
-	url := startHostHTTP(t)
+	url := startHostHTTP(t, "--faults") // fails hygiene/output-schema (bad_output)
 	every := testutil.Everything(t)
 	r := mcpscope(t, nil, append([]string{"check", "--format", "json", "--"}, every...)...)
 	c := parseCheck(t, r)
@@ -442,7 +442,8 @@ func TestCheckSeveralTargetsAndFailOnWarn(t *testing.T) {
 	expect(t, mcpscope(t, nil, append([]string{"check", "--fail-on", "warn", "--"}, every...)...), 1, []string{"warn    unknown-tool"}, nil)
 
 	r = mcpscope(t, nil, append([]string{"check", url, "--"}, every...)...)
-	expect(t, r, 1, []string{"check server (" + url + ")", "check node (", "server-everything/dist/index.js stdio)", "origin", "DNS rebinding"}, nil)
+	// One run, two sections; the exit code is the worst of them: the host's failure.
+	expect(t, r, 1, []string{"check server (" + url + ")", "check node (", "server-everything/dist/index.js stdio)", "origin", "DNS rebinding", "fail    output-schema"}, nil)
 	if strings.Count(r.stdout, "\ncheck ")+1 != 2 || strings.Count(r.stdout, " passed, ") != 2 {
 		t.Errorf("want two sections:\n%s", r.stdout)
 	}
