@@ -412,23 +412,9 @@ func trimCR(b []byte) []byte {
 // EnvSecrets are the values of the environment to mask in a tap's recording: the
 // host's config gives its server secrets through the environment (GITHUB_TOKEN), and
 // the tap has the whole of it. The shell's own variables that the secret-name
-// patterns mistake for secrets are not: PWD ("pwd") would mask every path under the
-// working directory, the session bus address ("session") is no credential.
+// patterns would mistake for secrets (PWD, the session bus address) are known to
+// internal/redact, so no recording masks them.
 func EnvSecrets(environ []string) []string {
-	var keep []string
-	for _, kv := range environ {
-		k, _, _ := strings.Cut(kv, "=")
-		if !notSecret[k] {
-			keep = append(keep, kv)
-		}
-	}
-	_, secrets := record.EnvSecrets(keep)
+	_, secrets := record.EnvSecrets(environ)
 	return secrets
-}
-
-var notSecret = map[string]bool{
-	"PWD": true, "OLDPWD": true, "SSH_AUTH_SOCK": true, "DBUS_SESSION_BUS_ADDRESS": true,
-	"SESSION_MANAGER": true, "XDG_SESSION_ID": true, "XDG_SESSION_TYPE": true,
-	"XDG_SESSION_CLASS": true, "XDG_SESSION_DESKTOP": true, "XDG_SESSION_PATH": true,
-	"DESKTOP_SESSION": true, "KEYTIMEOUT": true, "GPG_AGENT_INFO": true,
 }

@@ -62,7 +62,20 @@ var secretName = sync.OnceValue(func() *regexp.Regexp {
 // SecretName reports whether an environment variable's (or a URL query parameter's)
 // name says its value is a secret: API_KEY, GITHUB_TOKEN, DB_PASSWORD, CLIENT_SECRET,
 // AUTH_HEADER and the like.
-func SecretName(name string) bool { return secretName().MatchString(name) }
+func SecretName(name string) bool {
+	return !notSecretEnv[strings.ToUpper(name)] && secretName().MatchString(name)
+}
+
+// notSecretEnv are the shell's and the desktop's own variables whose names the
+// pattern mistakes for secrets: PWD ("pwd") would mask every path under the working
+// directory in a recording, a session bus address ("session") or KEYTIMEOUT ("key")
+// is no credential. A config's env or a tap's whole environment may hold them.
+var notSecretEnv = map[string]bool{
+	"PWD": true, "OLDPWD": true, "SSH_AUTH_SOCK": true, "DBUS_SESSION_BUS_ADDRESS": true,
+	"SESSION_MANAGER": true, "XDG_SESSION_ID": true, "XDG_SESSION_TYPE": true,
+	"XDG_SESSION_CLASS": true, "XDG_SESSION_DESKTOP": true, "XDG_SESSION_PATH": true,
+	"DESKTOP_SESSION": true, "KEYTIMEOUT": true, "GPG_AGENT_INFO": true,
+}
 
 // secretQuery are query parameter names that are secrets although SecretName does
 // not say so: signatures and OAuth codes.

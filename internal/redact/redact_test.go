@@ -134,3 +134,19 @@ func BenchmarkSetString(b *testing.B) {
 		}
 	})
 }
+
+// The shell's and the desktop's own variables are no secrets, though the pattern
+// matches their names: a recording made with PWD taken for one masked every path
+// under the working directory. The secrets around them still are.
+func TestSecretNameSparesTheShellsOwnVariables(t *testing.T) {
+	for _, name := range []string{"PWD", "OLDPWD", "DBUS_SESSION_BUS_ADDRESS", "KEYTIMEOUT", "XDG_SESSION_TYPE", "SSH_AUTH_SOCK", "pwd"} {
+		if SecretName(name) {
+			t.Errorf("%s is taken for a secret", name)
+		}
+	}
+	for _, name := range []string{"API_KEY", "GITHUB_TOKEN", "DB_PASSWORD", "SESSION_TOKEN", "DB_PWD", "SESSION_SECRET", "api_key"} {
+		if !SecretName(name) {
+			t.Errorf("%s is not taken for a secret", name)
+		}
+	}
+}
