@@ -229,19 +229,7 @@ func TestServerFilterFindsSpilledLines(t *testing.T) {
 // read no block of the spill file, the header says the older frames are searched
 // (and what is shown), and then the spilled frames of that direction are listed.
 func TestTrafficDirectionFilterScansSpilledFrames(t *testing.T) {
-	h := newHarnessWith(t, Options{Target: hostTarget(t), Name: "bundled host", Theme: "dark", Keep: 16 << 10}, 160, 30)
-	h.until("the tool list", func(m *model) bool { return len(m.list.tools) > 0 })
-	h.until("the traffic so far", h.caughtUp)
-	base := h.m.traffic.size()
-	const n = 3000
-	for i := range n {
-		h.m.pump.listen(h.m.srv.name, wire.Event{Kind: wire.KindStderr, Data: []byte(fmt.Sprintf("stderr line %06d of the flood", i)), Size: 30})
-	}
-	h.until("the flood", func(m *model) bool { return m.traffic.size() >= base+n })
-	buf := h.m.traffic.entries
-	if buf.InMemory() <= base {
-		t.Fatalf("the handshake did not spill (%d of %d events spilled)", buf.InMemory(), buf.Len())
-	}
+	h, buf := floodedTraffic(t, 160)
 	buf.Written()
 	h.press("3")
 	reads := buf.BlockReads()

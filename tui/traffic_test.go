@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/spool"
 )
 
 func logMessage(s string) client.LogMessage {
@@ -200,11 +201,11 @@ func TestPumpStaysBoundedWhileTheScreenIsBusy(t *testing.T) {
 	}
 }
 
-// Issue 10 item 6: a / query over frames older than the memory window is matched in
-// a command, not in Update: the keys never read the spill file, the header says the
-// older frames are being searched, and the spilled match shows once the scan is back.
-func TestTrafficQueryScansSpilledFramesOffUpdate(t *testing.T) {
-	h := newHarnessWith(t, Options{Target: hostTarget(t), Name: "bundled host", Theme: "dark", Keep: 16 << 10}, 100, 30)
+// floodedTraffic is the bundled host's workbench under a 16 KiB --keep after a
+// flood of 3,000 stderr frames, so that the handshake's frames are spilled.
+func floodedTraffic(t *testing.T, width int) (*harness, *spool.Buffer[trafficEntry]) {
+	t.Helper()
+	h := newHarnessWith(t, Options{Target: hostTarget(t), Name: "bundled host", Theme: "dark", Keep: 16 << 10}, width, 30)
 	h.until("the tool list", func(m *model) bool { return len(m.list.tools) > 0 })
 	h.until("the traffic so far", h.caughtUp)
 	base := h.m.traffic.size()
@@ -217,6 +218,14 @@ func TestTrafficQueryScansSpilledFramesOffUpdate(t *testing.T) {
 	if buf.InMemory() <= base {
 		t.Fatalf("the handshake did not spill (%d of %d events spilled)", buf.InMemory(), buf.Len())
 	}
+	return h, buf
+}
+
+// Issue 10 item 6: a / query over frames older than the memory window is matched in
+// a command, not in Update: the keys never read the spill file, the header says the
+// older frames are being searched, and the spilled match shows once the scan is back.
+func TestTrafficQueryScansSpilledFramesOffUpdate(t *testing.T) {
+	h, buf := floodedTraffic(t, 100)
 	buf.Written() // the handshake is in the file, not only queued for it
 	h.press("3")
 	h.contains("stderr line 002999")
