@@ -142,16 +142,3 @@ func trim3(v float64) string {
 	}
 	return fmt.Sprintf("%.2f", v)
 }
-
-// FormatBytes writes a size in KiB, MiB or GiB.
-func FormatBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
@@ -79,7 +80,7 @@ func WriteText(w io.Writer, r *Report, width int, st Style) error {
 	}
 	if p := res.Process; p != nil {
 		fmt.Fprintf(&b, "  server      %d process%s, CPU %.1f%% of a core (%s), RSS peak %s, mean %s\n",
-			p.Pids, plural(p.Pids, "es"), p.CPUPercent(), FormatDuration(p.CPU), FormatBytes(p.RSSPeak), FormatBytes(p.RSSMean))
+			p.Pids, plural(p.Pids, "es"), p.CPUPercent(), FormatDuration(p.CPU), wire.HumanBytes(p.RSSPeak), wire.HumanBytes(p.RSSMean))
 	}
 	if res.Calls > 0 {
 		b.WriteString("\nlatency (log scale; ◂ p99)\n")

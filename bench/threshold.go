@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpscope/mcpscope/client/wire"
 )
 
 // Threshold is one --fail-on condition, METRIC OP VALUE: the run fails when it holds.
@@ -191,7 +193,7 @@ func measure(r *Result, t Threshold) (float64, string, bool) {
 		if r.Process == nil {
 			return 0, "the server's processes were not sampled", false
 		}
-		return float64(r.Process.RSSPeak), FormatBytes(r.Process.RSSPeak), true
+		return float64(r.Process.RSSPeak), wire.HumanBytes(r.Process.RSSPeak), true
 	}
 	return 0, "", false
 }
