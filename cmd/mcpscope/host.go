@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/host"
+	"github.com/mcpscope/mcpscope/internal/idlemem"
 )
 
 // runHost serves the bundled tool host (see package host).
@@ -82,6 +83,11 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer h.Close()
+	// A server mostly waits: idle, it gives back its free heap and the binary's pages
+	// its start touched, as the workbench does (package idlemem).
+	idle, stopIdle := context.WithCancel(ctx)
+	defer stopIdle()
+	go idlemem.Watch(idle, 2*time.Second)
 	h.Server().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "tools/call" {
