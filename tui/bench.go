@@ -183,9 +183,9 @@ func (m *model) benchTabView(width, height int) string {
 	status := "done"
 	switch {
 	case v.running && v.res == nil:
-		status = m.spinner.View() + " warming up…"
+		status = m.spin() + " warming up…"
 	case v.running:
-		status = fmt.Sprintf("%s %d of %d calls", m.spinner.View(), v.res.Calls, benchCalls)
+		status = fmt.Sprintf("%s %d of %d calls", m.spin(), v.res.Calls, benchCalls)
 	case v.err != "":
 		status = st.err.Render("failed: " + safe(v.err))
 	case v.res != nil && v.res.Interrupted:
@@ -232,7 +232,7 @@ func benchSpec() viewSpec {
 		visible: func(m *model) bool { return m.bench.tool != "" },
 		badge: func(m *model) string {
 			if m.bench.running {
-				return " " + m.spinner.View()
+				return " " + m.spin()
 			}
 			return ""
 		},

@@ -245,7 +245,7 @@ func (d *elicitDialog) view(m *model, width, height int) string {
 	}
 	lines = append(lines, m.st.muted.Render("enter accepts · ctrl+x declines · esc cancels"), "")
 	if d.form == nil {
-		lines = append(lines, m.spinner.View()+fmt.Sprintf(" building the form (a %d KiB schema)…", len(e.Schema)>>10))
+		lines = append(lines, m.spin()+fmt.Sprintf(" building the form (a %d KiB schema)…", len(e.Schema)>>10))
 	} else {
 		lines = append(lines, d.form.View(width, height-len(lines)))
 	}

@@ -137,7 +137,7 @@ func (m *model) lintTabView(width, height int) string {
 	hint := "what the tools cost a model (o200k_base tokens: an estimate for other models) and what lint finds · enter opens the tool at the finding · mcpscope lint --rules cites every rule"
 	lines := []string{st.muted.Render(truncate(hint, width))}
 	if v.running != "" {
-		lines = append(lines, m.spinner.View()+" linting the tool lists…")
+		lines = append(lines, m.spin()+" linting the tool lists…")
 	}
 	if v.of == "" && v.running == "" {
 		lines = append(lines, st.muted.Render("No tool list yet."))

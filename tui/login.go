@@ -313,7 +313,7 @@ func (d *loginDialog) view(m *model, width, height int) string {
 		}
 		return strings.Join(fitLines(lines, height), "\n")
 	case d.url == "":
-		lines = append(lines, m.spinner.View()+" finding the server's authorization server and registering…")
+		lines = append(lines, m.spin()+" finding the server's authorization server and registering…")
 	default:
 		lines = append(lines, wrapText("The browser ($BROWSER, else xdg-open) was asked to open this URL; open it yourself if it did not (ctrl+y copies the URL whole; a terminal that knows links opens it from any of its lines):", width)...)
 		link := linkable(d.url)
@@ -326,7 +326,7 @@ func (d *loginDialog) view(m *model, width, height int) string {
 			}
 			lines = append(lines, l)
 		}
-		lines = append(lines, "", m.spinner.View()+" waiting for the redirect to this machine…")
+		lines = append(lines, "", m.spin()+" waiting for the redirect to this machine…")
 	}
 	lines = append(lines, "")
 	lines = append(lines, wrapText("Where the browser cannot reach this machine, paste the URL it was redirected to (or the code):", width)...)

@@ -235,13 +235,16 @@ type model struct {
 	inline      bool // pictures are drawn inline (Kitty graphics with Unicode placeholders)
 	nextImage   int
 	spinner     spinner.Model
-	ticking     bool // a spinner tick is scheduled
-	send        func(tea.Msg)
-	pump        *pump
-	closeMu     sync.Mutex
-	tap         *tapState // the attached tap (attach.go), nil when none
-	tapStream   io.Closer // its stream, closed with the session (under closeMu)
-	lastCall    time.Duration
+	// spinnerShown: the last frame drew the spinner (View clears it, spin sets it);
+	// a tick that finds it false stops the ticking.
+	spinnerShown bool
+	ticking      bool // a spinner tick is scheduled
+	send         func(tea.Msg)
+	pump         *pump
+	closeMu      sync.Mutex
+	tap          *tapState // the attached tap (attach.go), nil when none
+	tapStream    io.Closer // its stream, closed with the session (under closeMu)
+	lastCall     time.Duration
 	// startNotice is said at the start (config entries left out) and again when the
 	// first server connects, which clears the notice of a one-server screen.
 	startNotice string
@@ -323,11 +326,22 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		b.started = true
 		cmd = tea.Batch(cmd, b.cmd())
 	}
-	if m.busy() && !m.ticking {
+	if _, tick := msg.(spinner.TickMsg); m.busy() && !m.ticking && !tick {
+		// Not on the tick that just stopped itself (the spinner hidden): its Tick
+		// answers at once, which would spin without a pause.
 		m.ticking = true
 		cmd = tea.Batch(cmd, m.spinner.Tick)
 	}
 	return m, cmd
+}
+
+// spin is the spinner's frame for a view to draw; it notes that the frame being drawn
+// shows the spinner, which keeps it ticking (a tick redraws the whole screen, and a
+// tick no frame shows was a render for nothing: 3% of a core, and an idle workbench
+// that never counted as idle, while a dialog stood in front of a running call).
+func (m *model) spin() string {
+	m.spinnerShown = true
+	return m.spinner.View()
 }
 
 // busy reports whether something on screen animates: a connect or a running call.
@@ -384,8 +398,12 @@ func (m *model) onForeign(msg tea.Msg) tea.Cmd {
 			m.resultVer++
 		}
 	case spinner.TickMsg:
-		if !m.busy() {
-			m.ticking = false // stop; Update starts it again when something runs
+		if !m.busy() || !m.spinnerShown {
+			// Stop: nothing runs, or nothing on screen shows that it does (a dialog
+			// in front of the running call). Update starts it again after the next
+			// message if something runs, and this check lets it go on only if the
+			// frame that message drew shows the spinner.
+			m.ticking = false
 			return nil
 		}
 		var cmd tea.Cmd
@@ -1436,6 +1454,7 @@ func shellQuote(s string) string {
 
 // View draws the screen.
 func (m *model) View() tea.View {
+	m.spinnerShown = false // spin sets it if this frame draws the spinner
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
@@ -1522,9 +1541,9 @@ func (m *model) toolTab(width, height int) string {
 	case m.srv.state() == stateConnecting && selected && len(m.srv.tools()) > 0:
 		// A restart: the selected tool and its form stay on screen (what was typed
 		// is kept), under the word that it cannot be called yet.
-		return m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.toolView(width, height-1)
+		return m.spin() + " connecting to " + safe(m.displayName()) + "…\n" + m.toolView(width, height-1)
 	case m.srv.state() == stateConnecting:
-		return m.spinner.View() + " connecting to " + safe(m.displayName()) + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol · 3 traffic · 5 stderr")
+		return m.spin() + " connecting to " + safe(m.displayName()) + "…\n" + m.st.muted.Render("starting the server and negotiating the protocol · 3 traffic · 5 stderr")
 	case m.srv.state() == stateFailed && selected && len(m.srv.tools()) > 0:
 		return m.failureView(width, height/2, "Could not connect") + "\n\n" + m.toolView(width, height-height/2-2)
 	case m.srv.state() == stateFailed:
@@ -1631,7 +1650,7 @@ func (m *model) toolView(width, height int) string {
 	var formBlock string
 	switch {
 	case m.form == nil && m.building != nil && m.building.key == m.formSrv+"/"+m.formTool+"\x00"+m.formSchema:
-		formBlock = m.spinner.View() + fmt.Sprintf(" building the form (a %d KiB schema)…", len(m.formSchema)>>10)
+		formBlock = m.spin() + fmt.Sprintf(" building the form (a %d KiB schema)…", len(m.formSchema)>>10)
 	case m.form == nil:
 		formBlock = m.st.warn.Render("No form: " + safe(m.formError))
 	default:
@@ -1726,7 +1745,7 @@ func (m *model) resultView(width, height int) string {
 		} else if ran > 5*time.Second {
 			hint += " · ctrl+r restarts the server if it hangs"
 		}
-		s := m.spinner.View() + " " + safe(o.heading()) + " running " + ran.Round(100*time.Millisecond).String() + m.st.muted.Render(hint)
+		s := m.spin() + " " + safe(o.heading()) + " running " + ran.Round(100*time.Millisecond).String() + m.st.muted.Render(hint)
 		if p := o.progress; p != nil {
 			s += "\n" + progressBar(m.st, p, width)
 		}

@@ -649,7 +649,7 @@ func (m *model) promptsView(width, height int) string {
 	if len(v.rows) == 0 {
 		switch {
 		case loading:
-			lines = append(lines, m.spinner.View()+" listing prompts…")
+			lines = append(lines, m.spin()+" listing prompts…")
 		case v.filter != "":
 			lines = append(lines, st.muted.Render("No prompt matches the filter."))
 		case len(failed) == 0:
@@ -764,7 +764,7 @@ func (m *model) openPromptView(o *openPrompt, width, height int) string {
 	lines = append(lines, o.form.view(st, width, formH, true)...)
 	switch {
 	case o.running:
-		lines = append(lines, "", m.spinner.View()+" prompts/get "+safe(p.Name)+" running "+
+		lines = append(lines, "", m.spin()+" prompts/get "+safe(p.Name)+" running "+
 			time.Since(o.started).Round(100*time.Millisecond).String()+st.muted.Render("  ctrl+x cancels"))
 	case o.res != nil || o.err != nil:
 		status := st.ok.Render("messages")

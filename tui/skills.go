@@ -406,7 +406,7 @@ func (m *model) skillsView(width, height int) string {
 			prefix = s.name + ": "
 		}
 		if l.loading {
-			lines = append(lines, m.spinner.View()+" "+safe(prefix)+"listing skills…")
+			lines = append(lines, m.spin()+" "+safe(prefix)+"listing skills…")
 		}
 		if l.err != nil {
 			lines = append(lines, st.err.Render(truncate(safe(prefix+"skills/list failed: "+l.err.Error()), width)))
@@ -539,7 +539,7 @@ func (m *model) shownView(sh *skillShown, width, height int) string {
 	head := st.accent.Render("── "+safe(sh.file.URI)+" ") + st.muted.Render(sizeWord(sh.file.Size))
 	switch {
 	case sh.loading:
-		return head + "\n" + m.spinner.View() + " reading…"
+		return head + "\n" + m.spin() + " reading…"
 	case sh.err != nil:
 		var ve *client.VerifyError
 		lines := []string{head}

@@ -97,7 +97,7 @@ func init() {
 		tabResult: {name: "Result", key: digit("2", "result"),
 			badge: func(m *model) string {
 				if m.current != nil && m.current.running {
-					return " " + m.spinner.View()
+					return " " + m.spin()
 				}
 				return ""
 			},
