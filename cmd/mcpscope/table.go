@@ -72,7 +72,7 @@ from a client config (mcpscope servers lists them). With none, the bundled host.
 			formats: []string{"table", "json", "markdown"}, complete: "server"},
 		{name: "call", args: "TOOL [--args JSON | key=value ...] [flags] " + serverArgs, summary: "call one tool and print its result",
 			more:    []string{"call SERVER/TOOL (or mcp__SERVER__TOOL) [key=value ...] [--server NAME=TARGET...]"},
-			long:    "Calls one tool and prints its result (text or json). key=value is coerced by the tool's\ninput schema; key:=JSON takes JSON as written. A missing required argument or a value of\nthe wrong type is refused before anything is sent (exit 2) unless --no-validate.",
+			long:    "Calls one tool and prints its result (text or json). key=value is coerced by the tool's\ninput schema; key:=JSON takes JSON as written. A missing required argument, a value of\nthe wrong type or anything else the input schema forbids in the arguments (--args too)\nis refused before anything is sent (exit 2) unless --no-validate.",
 			run:     runCall,
 			formats: []string{"text", "json"}, complete: "server"},
 		{name: "diff", args: "A B [flags]", summary: "compare two tool surfaces and classify every change (for CI)",
