@@ -86,7 +86,7 @@ Formats: text, json, markdown, junit.`,
 			exits: `Exit codes: 0 nothing that --fail-on counts changed, 1 breaking changes (or with
 --fail-on any: any change; with budget:+10% or budget:+N: B's definitions over the
 budget, in tokens) or a server failed, 2 usage error (including two things without a
-tool surface).`,
+tool surface, and a file that holds none).`,
 			run:     runDiff,
 			formats: []string{"text", "json", "markdown", "junit"}, complete: "file"},
 		{name: "lint", args: "TARGET|FILE... [flags] [-- CMD ARGS...]", summary: "judge a tool surface: its cost in tokens, what LLM providers reject, what it hides",
@@ -100,7 +100,7 @@ server's). Every finding names its rule and the documentation it comes from
 NAMEs, host, --server/--all, or a command after --.
   mcpscope lint --profile gemini,openai --budget 4000 -- node server.js`,
 			exits: `Exit codes: 0 no finding at --fail-on's level (default error), 1 one or more (or a
-server failed), 2 usage error.`,
+server failed), 2 usage error (a named file that holds no tool surface too).`,
 			run:     runLint,
 			formats: []string{"text", "json", "sarif", "junit"}, complete: "file"},
 		{name: "pin", args: "accept TARGET|NAME [flags] [-- CMD ARGS...]", summary: "take a server's surface as it is now as its pin (the first connection pins)",
