@@ -205,6 +205,11 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if _, err := inspect.BuildArgs(client.Tool{}, argsJSON, pairs); err != nil {
 		return usageErr("%v", err)
 	}
+	// And where the blocks will go: a tool may act, so a --save-dir that cannot be
+	// written must be found before the call, not after it ran.
+	if err := inspect.CheckSaveDir(saveDir); err != nil {
+		return usageErr("%v", err)
+	}
 	s, done, err := connect(ctx, c.withTimeout(srv.spec), srv.spec.Target, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
 	if err != nil {
 		return err
@@ -262,6 +267,16 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := inspect.CallOutput{Format: c.format, SaveDir: saveDir, Tool: tool, Terminal: isTerminal(stdout)}
 	if err := inspect.WriteResult(stdout, out, r); err != nil {
 		return err
+	}
+	if c.format == inspect.FormatJSON {
+		// The JSON is the result as sent, so where each block was saved goes to stderr.
+		saved, err := inspect.SaveBlocks(out, r)
+		for _, sv := range saved {
+			fmt.Fprintf(stderr, "mcpscope: saved block %d (%s) to %s\n", sv.Block, sv.What, sv.Path)
+		}
+		if err != nil {
+			return err
+		}
 	}
 	for _, p := range r.Problems {
 		fmt.Fprintln(stderr, "mcpscope: problem in the result: "+p)
