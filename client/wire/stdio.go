@@ -136,6 +136,7 @@ type StdioConn struct {
 	writeFraming Framing
 	framingKnown bool // a frame has arrived, so its framing is the server's
 	restarted    bool
+	restartWhy   string                     // why it was restarted with Content-Length framing
 	closing      bool                       // Close has begun: no restart may start a new process
 	hurry        bool                       // Close ends the server with hurryGrace
 	pending      map[string]*pendingRequest // written calls not yet answered, by id JSON
@@ -931,6 +932,7 @@ func (c *StdioConn) restartContentLength(why string) {
 		return
 	}
 	c.restarted = true
+	c.restartWhy = why
 	old := c.proc
 	c.gen++ // output of the old process is ignored from here on
 	c.writeFraming = FramingContentLength
@@ -956,6 +958,15 @@ func (c *StdioConn) restartContentLength(why string) {
 			return
 		}
 	}
+}
+
+// Restarted says why the server was restarted with Content-Length framing, or ""
+// when it was not. Its stderr then holds both processes' lines, and a failure after
+// it is the second process's: a message about it says so.
+func (c *StdioConn) Restarted() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.restartWhy
 }
 
 // hurryGrace replaces Grace when the session never got going (Hurry): a server
