@@ -30,6 +30,9 @@ type ServerError struct {
 	Reason string
 	Exit   *wire.Exit
 	Stderr []string // the server's last stderr lines
+	// Restarted says why the server had been restarted with Content-Length framing
+	// ("" when it was not): the failure is the second start's.
+	Restarted string
 }
 
 func (e *ServerError) Error() string {
@@ -37,6 +40,9 @@ func (e *ServerError) Error() string {
 	b.WriteString(e.Reason)
 	if e.Exit != nil {
 		b.WriteString(" (server " + e.Exit.String() + ")")
+	}
+	if e.Restarted != "" {
+		b.WriteString("; mcpscope had restarted it once, with Content-Length framing: " + e.Restarted)
 	}
 	if len(e.Stderr) > 0 {
 		b.WriteString("\nlast stderr lines:")

@@ -422,6 +422,11 @@ func (s *Session) serverError(reason string, err error) error {
 			}
 		}
 	}
+	if why := conn.Restarted(); why != "" {
+		// The server was started twice: its stderr shows two starts, and the user
+		// should know that the framing was guessed and that this is the second try.
+		e.Restarted = why
+	}
 	return e
 }
 

@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/fields"
+	"github.com/mcpscope/mcpscope/validate"
 )
 
 // BuildArgs makes a call's arguments from --args JSON and key=value pairs. A value is
@@ -147,4 +149,35 @@ func MissingRequired(tool client.Tool, arguments json.RawMessage) []string {
 		}
 	}
 	return missing
+}
+
+// ArgumentViolations checks a call's arguments against the tool's whole input schema,
+// as the server's own validation would: a value of the wrong type given in --args
+// JSON, an argument the schema forbids (additionalProperties: false), an enum, a
+// nested member. key=value coercion and MissingRequired see only the top level and
+// the pairs; this sees what is sent. A tool without a schema has nothing to check.
+// An error means the schema itself could not be used (it does not compile, or it is
+// too costly to check): the call is then not judged here, and the server judges it.
+// Formats stay annotations, as 2020-12 has them: a server may take a date this
+// validator would flag.
+func ArgumentViolations(tool client.Tool, arguments json.RawMessage) ([]validate.Violation, error) {
+	if len(bytes.TrimSpace(tool.InputSchema)) == 0 {
+		return nil, nil
+	}
+	return validate.Check(tool.InputSchema, arguments)
+}
+
+// ArgumentNames lists the top-level arguments the tool's input schema declares, read
+// as the form reads them ($ref, allOf), required ones marked with *.
+func ArgumentNames(tool client.Tool) []string {
+	top, _ := fields.Top(tool.InputSchema)
+	names := make([]string, 0, len(top))
+	for _, f := range top {
+		n := f.Name
+		if f.Required {
+			n += "*"
+		}
+		names = append(names, n)
+	}
+	return names
 }

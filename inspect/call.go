@@ -3,12 +3,14 @@ package inspect
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	_ "image/gif" // image.DecodeConfig learns these formats
 	_ "image/jpeg"
 	_ "image/png"
 	"io"
+	"io/fs"
 	"mime"
 	"os"
 	"strconv"
@@ -167,6 +169,70 @@ func orUnknownType(c client.Content) string {
 		return c.Problem
 	}
 	return "content of type " + strconv.Quote(c.Type)
+}
+
+// CheckSaveDir says before a call whether dir can take its blocks: it must be a
+// directory, or not exist yet (it is made when a block is saved). "" is no --save-dir.
+func CheckSaveDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("--save-dir: %w", err)
+	case !st.IsDir():
+		return fmt.Errorf("--save-dir %s is not a directory", dir)
+	}
+	return nil
+}
+
+// Saved is one block that SaveBlocks wrote.
+type Saved struct {
+	Block int    // 1-based, as in the file name
+	What  string // the block's type and MIME type
+	Path  string
+}
+
+// SaveBlocks writes the result's image, audio and embedded resource blocks into
+// out.SaveDir, named as the text output names them, for --format json, which prints
+// the result as sent and so describes no block. It returns what it saved, up to the
+// first error.
+func SaveBlocks(out CallOutput, r *client.CallResult) ([]Saved, error) {
+	if out.SaveDir == "" {
+		return nil, nil
+	}
+	var saved []Saved
+	for i, c := range r.Content {
+		var mimeType string
+		var data []byte
+		switch {
+		case c.Type == "image" || c.Type == "audio":
+			b, err := c.Bytes()
+			if err != nil {
+				continue // described as undecodable in text; nothing to save
+			}
+			mimeType, data = c.MIMEType, b
+		case c.Type == "resource" && c.Resource != nil && c.Resource.HasText:
+			mimeType, data = c.Resource.MIMEType, []byte(c.Resource.Text)
+		case c.Type == "resource" && c.Resource != nil && c.Resource.HasBlob:
+			b, err := c.Bytes()
+			if err != nil {
+				continue
+			}
+			mimeType, data = c.Resource.MIMEType, b
+		default:
+			continue
+		}
+		path, err := save(out, i, mimeType, data)
+		if err != nil {
+			return saved, err
+		}
+		saved = append(saved, Saved{Block: i + 1, What: strings.TrimSpace(c.Type + " " + mimeType), Path: path})
+	}
+	return saved, nil
 }
 
 // save writes one block's bytes into SaveDir as TOOL-N.EXT and returns the path.

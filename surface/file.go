@@ -50,9 +50,11 @@ func usage(format string, a ...any) error {
 
 // Load reads a saved --inspect JSON document or a recording, through the one capped
 // reader (readfile.MaxSaved, as replay, serve and open): a FIFO, a device or a file
-// above the cap is refused before it is read. What is wrong with what the user named
-// (a directory, an empty file, a recording of several without #SERVER) is a
-// client.UsageError; a file that is no surface wraps ErrNoSurface.
+// above the cap is refused before it is read. Whatever is wrong with the file the
+// user named (a directory, an empty file, a recording of several without #SERVER,
+// JSON that does not parse, a document of a later format, no tool surface in it) is
+// a client.UsageError: a command's other failing exit (diff's breaking changes,
+// lint's findings) must not be what a broken file reads as in CI.
 func (f File) Load(label string) (*Surface, error) {
 	if f.Dir {
 		return nil, usage("%s is a directory: give a saved --inspect JSON file or a recording", f.Path)
@@ -77,7 +79,15 @@ func (f File) Load(label string) (*Surface, error) {
 	if f.Server != "" {
 		return nil, usage("%s is not a recording: #%s names a server of a recording of several", f.Path, f.Server)
 	}
-	return FromInspect(data, label)
+	return noSurface(FromInspect(data, label))
+}
+
+// noSurface makes the error of reading a surface out of a file's content a usage error.
+func noSurface(s *Surface, err error) (*Surface, error) {
+	if err != nil {
+		return nil, usage("%v", err)
+	}
+	return s, nil
 }
 
 // recording is the surface a recording lists (of its server f.Server, for one of
@@ -95,5 +105,5 @@ func (f File) recording(data []byte, label string) (*Surface, error) {
 			return nil, usage("%s: %v", f.Path, err)
 		}
 	}
-	return FromRecording(rec, label)
+	return noSurface(FromRecording(rec, label))
 }

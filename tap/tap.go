@@ -94,17 +94,7 @@ type StartError struct {
 }
 
 func (e *StartError) Error() string {
-	msg := e.Err.Error()
-	var ee *exec.Error
-	switch {
-	case errors.As(e.Err, &ee) && errors.Is(ee.Err, exec.ErrNotFound):
-		msg = "no such command in $PATH; check the spelling or give the full path"
-	case errors.Is(e.Err, os.ErrNotExist):
-		msg = "no such file; check the path"
-	case errors.Is(e.Err, os.ErrPermission):
-		msg = "permission denied; is the file executable?"
-	}
-	return fmt.Sprintf("cannot start %q: %s", e.Argv[0], msg)
+	return fmt.Sprintf("cannot start %q: %s", e.Argv[0], proctree.Why(e.Err))
 }
 
 func (e *StartError) Unwrap() error { return e.Err }

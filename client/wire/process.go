@@ -43,16 +43,7 @@ type StartError struct {
 }
 
 func (e *StartError) Error() string {
-	msg := e.Err.Error()
-	var ee *exec.Error
-	if errors.As(e.Err, &ee) && errors.Is(ee.Err, exec.ErrNotFound) {
-		msg = "no such command in $PATH; check the spelling or give the full path"
-	} else if errors.Is(e.Err, os.ErrNotExist) {
-		msg = "no such file; check the path"
-	} else if errors.Is(e.Err, os.ErrPermission) {
-		msg = "permission denied; is the file executable?"
-	}
-	return fmt.Sprintf("cannot start %q: %s", e.Argv[0], msg)
+	return fmt.Sprintf("cannot start %q: %s", e.Argv[0], proctree.Why(e.Err))
 }
 
 func (e *StartError) Unwrap() error { return e.Err }

@@ -136,6 +136,7 @@ type StdioConn struct {
 	writeFraming Framing
 	framingKnown bool // a frame has arrived, so its framing is the server's
 	restarted    bool
+	restartWhy   string                     // why it was restarted with Content-Length framing
 	closing      bool                       // Close has begun: no restart may start a new process
 	hurry        bool                       // Close ends the server with hurryGrace
 	pending      map[string]*pendingRequest // written calls not yet answered, by id JSON
@@ -931,6 +932,7 @@ func (c *StdioConn) restartContentLength(why string) {
 		return
 	}
 	c.restarted = true
+	c.restartWhy = why
 	old := c.proc
 	c.gen++ // output of the old process is ignored from here on
 	c.writeFraming = FramingContentLength
@@ -956,6 +958,15 @@ func (c *StdioConn) restartContentLength(why string) {
 			return
 		}
 	}
+}
+
+// Restarted says why the server was restarted with Content-Length framing, or ""
+// when it was not. Its stderr then holds both processes' lines, and a failure after
+// it is the second process's: a message about it says so.
+func (c *StdioConn) Restarted() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.restartWhy
 }
 
 // hurryGrace replaces Grace when the session never got going (Hurry): a server
@@ -1023,7 +1034,8 @@ func (c *StdioConn) Exit(d time.Duration) (Exit, bool) {
 	return p.exit, true
 }
 
-// LastStderr returns the server's last stderr lines (at most 20). When the server has
+// LastStderr returns the server's first stderr lines and its last (at most 5 and 20,
+// with how many were left out between). When the server has
 // exited it first waits a moment for the rest of its stderr, so that a fatal message
 // written just before exiting is included.
 func (c *StdioConn) LastStderr() []string {
@@ -1075,33 +1087,51 @@ func (c *StdioConn) RawCall(ctx context.Context, method string, params json.RawM
 	}
 }
 
-// ring keeps the last n lines.
+// ring keeps a server's first stderr lines and its last n. A server that fails often
+// prints its cause first and a long trace after it; the last lines alone would lose
+// the cause under the trace.
 type ring struct {
-	mu   sync.Mutex
-	buf  []string
-	next int
-	full bool
+	mu    sync.Mutex
+	head  []string // the first headLines lines
+	buf   []string // the last len(buf) lines after them
+	next  int
+	full  bool
+	total int // lines added
 }
+
+// headLines is how many first lines a ring keeps beside its last ones.
+const headLines = 5
 
 func newRing(n int) *ring { return &ring{buf: make([]string, n)} }
 
 func (r *ring) add(s string) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.total++
+	if len(r.head) < headLines {
+		r.head = append(r.head, s)
+		return
+	}
 	r.buf[r.next] = s
 	r.next = (r.next + 1) % len(r.buf)
 	if r.next == 0 {
 		r.full = true
 	}
-	r.mu.Unlock()
 }
 
+// lines returns the first lines, then "… N more lines …" when lines between them and
+// the last ones were dropped, then the last lines: in the order they were written.
 func (r *ring) lines() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	out := append([]string(nil), r.head...)
 	if !r.full {
-		return append([]string(nil), r.buf[:r.next]...)
+		return append(out, r.buf[:r.next]...)
 	}
-	return append(append([]string(nil), r.buf[r.next:]...), r.buf[:r.next]...)
+	if dropped := r.total - len(r.head) - len(r.buf); dropped > 0 {
+		out = append(out, fmt.Sprintf("… %d more lines …", dropped))
+	}
+	return append(append(out, r.buf[r.next:]...), r.buf[:r.next]...)
 }
 
 // Framing is the framing mcpscope writes in now.

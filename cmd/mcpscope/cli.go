@@ -79,6 +79,35 @@ func workbenchFlags() *flag.FlagSet {
 	return fs
 }
 
+// flagNamed says which flag a bare word names when it is no command: `mcpscope
+// record` is --record without its dashes (a flag of the workbench and of the
+// commands that talk to a server), `mcpscope subscribe` is read's --subscribe. ""
+// when no flag has that name.
+func flagNamed(word string) string {
+	if len(word) < 2 {
+		return "" // -e, -H: a letter is no word anyone types for a flag
+	}
+	if workbenchFlags().Lookup(word) != nil {
+		return "the flag --" + word
+	}
+	var found string
+	var walk func([]*command)
+	walk = func(list []*command) {
+		for _, c := range list {
+			if found != "" {
+				return
+			}
+			if c.flagSet().Lookup(word) != nil {
+				found = "the flag --" + word + " of mcpscope " + c.path()
+				return
+			}
+			walk(c.subs)
+		}
+	}
+	walk(commandTable)
+	return found
+}
+
 // unknownCommand refuses a bare word that is no target. The workbench's first bare
 // word (no "--" before it; commands were dispatched already) must be a URL, a path (it
 // has a / or a .), or the NAME of a configured server (of --config FILE when given);
@@ -114,6 +143,8 @@ func unknownCommand(ctx context.Context, args []string) error {
 	hint := "see mcpscope --help for the commands, mcpscope servers for the configured names"
 	if best := closestCommand(word); best != "" {
 		hint = "did you mean " + best + "?"
+	} else if f := flagNamed(word); f != "" {
+		hint = "did you mean " + f + "?"
 	}
 	return usageErr("unknown command %q (%s); to run a program: mcpscope -- %s", word, hint, word)
 }

@@ -80,3 +80,14 @@ func TestVersionNamesTheCommit(t *testing.T) {
 		expect(t, r, 0, []string{"mcpscope ", "commit "}, nil)
 	}
 }
+
+// A bare word that is a flag's name without its dashes (mcpscope record, mcpscope
+// subscribe) is pointed at that flag: it was answered "see mcpscope --help", and
+// recording is a flag, not a command, which the help's command list does not show.
+func TestAFlagTypedAsACommandIsPointedAtTheFlag(t *testing.T) {
+	t.Parallel()
+	home := []string{"HOME=" + t.TempDir()} // no config of the user's names a server "record"
+	expect(t, mcpscope(t, home, "record"), 2, nil, []string{`unknown command "record" (did you mean the flag --record?)`})
+	expect(t, mcpscope(t, home, "subscribe"), 2, nil, []string{`unknown command "subscribe" (did you mean the flag --subscribe of mcpscope read?)`})
+	expect(t, mcpscope(t, home, "inpsect"), 2, nil, []string{"did you mean inspect?"}) // a command's typo still wins
+}

@@ -205,6 +205,11 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if _, err := inspect.BuildArgs(client.Tool{}, argsJSON, pairs); err != nil {
 		return usageErr("%v", err)
 	}
+	// And where the blocks will go: a tool may act, so a --save-dir that cannot be
+	// written must be found before the call, not after it ran.
+	if err := inspect.CheckSaveDir(saveDir); err != nil {
+		return usageErr("%v", err)
+	}
 	s, done, err := connect(ctx, c.withTimeout(srv.spec), srv.spec.Target, stderr, func(o *client.Options) error { return ia.apply(o, stderr) })
 	if err != nil {
 		return err
@@ -242,6 +247,16 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if missing := inspect.MissingRequired(t, arguments); len(missing) > 0 && !noValidate {
 		return usageErr("%s", missingRequiredMsg(tool, missing))
 	}
+	if !noValidate {
+		// What is sent is judged whole, as the server will judge it: --args JSON is not
+		// coerced, and a key=value the tool has no property for is not typed by it.
+		violations, err := inspect.ArgumentViolations(t, arguments)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpscope: note: the arguments were not checked against tool %q's input schema: %v\n", tool, err)
+		} else if len(violations) > 0 {
+			return usageErr("%s", argumentViolationsMsg(t, violations))
+		}
+	}
 	r, err := callMaybeTask(ctx, s, t, arguments, asTask, stderr)
 	if err != nil {
 		return ia.urlElicitationErr(err)
@@ -252,6 +267,16 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := inspect.CallOutput{Format: c.format, SaveDir: saveDir, Tool: tool, Terminal: isTerminal(stdout)}
 	if err := inspect.WriteResult(stdout, out, r); err != nil {
 		return err
+	}
+	if c.format == inspect.FormatJSON {
+		// The JSON is the result as sent, so where each block was saved goes to stderr.
+		saved, err := inspect.SaveBlocks(out, r)
+		for _, sv := range saved {
+			fmt.Fprintf(stderr, "mcpscope: saved block %d (%s) to %s\n", sv.Block, sv.What, sv.Path)
+		}
+		if err != nil {
+			return err
+		}
 	}
 	for _, p := range r.Problems {
 		fmt.Fprintln(stderr, "mcpscope: problem in the result: "+p)
@@ -276,6 +301,26 @@ func missingRequiredMsg(tool string, missing []string) string {
 		noun = "arguments"
 	}
 	return fmt.Sprintf("tool %q: missing required %s %s (give %s=VALUE; --no-validate sends the call anyway)", tool, noun, strings.Join(quoted, ", "), missing[0])
+}
+
+// argumentViolationsMsg says how the arguments break the tool's input schema, each
+// violation at its argument's path, and the arguments the tool takes (a misspelt name
+// is the likeliest cause of an argument the schema forbids). The paths and messages
+// hold the server's names: stderr goes through termsafe.
+func argumentViolationsMsg(t client.Tool, violations []validate.Violation) string {
+	parts := make([]string, len(violations))
+	for i, v := range violations {
+		where := "arguments"
+		if v.Path != "" {
+			where = "argument " + strings.TrimPrefix(v.Path, "/")
+		}
+		parts[i] = where + ": " + v.Message
+	}
+	msg := fmt.Sprintf("tool %q: the arguments do not fit its input schema: %s", t.Name, strings.Join(parts, "; "))
+	if names := inspect.ArgumentNames(t); len(names) > 0 {
+		msg += "; it takes: " + strings.Join(names, ", ")
+	}
+	return msg + " (--no-validate sends the call anyway)"
 }
 
 // isTerminal reports whether w is a terminal, where a person reads the output (and a

@@ -23,7 +23,8 @@ budget:+N% or budget:+N (B's definitions may grow by at most N percent of A's
 tokens, or N tokens: --fail-on breaking,budget:+10%), --no-diff,
 and the connection flags of --inspect (-e, --bearer, -H, --config, ...).
 Exit codes: 0 nothing that --fail-on counts changed, 1 it did (or a server failed),
-2 usage error (including two things without a tool surface).`
+2 usage error (including two things without a tool surface, and a file that
+holds none).`
 
 // diffArgs are diff's flags and the two sides it compares.
 type diffArgs struct {

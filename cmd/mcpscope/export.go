@@ -15,7 +15,6 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/export"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
-	"github.com/mcpscope/mcpscope/record"
 )
 
 // runExport is `mcpscope export FILE --format har|otlp|json [-o OUT]`.
@@ -36,9 +35,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return usageErr("--format %q: use %s", *format, strings.Join(export.Formats, ", "))
 	}
-	rec, err := record.Load(pos[0])
+	rec, err := loadRecording("cannot read the recording: ", pos[0])
 	if err != nil {
-		return &exitError{code: exitServer, msg: fmt.Sprintf("cannot read the recording: %v", err)}
+		return err
 	}
 	for _, w := range rec.Warnings {
 		fmt.Fprintln(stderr, "mcpscope: warning: "+pos[0]+": "+termsafe.Line(w))

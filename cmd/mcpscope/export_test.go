@@ -348,8 +348,9 @@ func TestExportOTLPHonoursTraceparent(t *testing.T) {
 	}
 }
 
-// TestExportBadInput: one message and exit 2 for a usage error, 1 for a file that is
-// not a recording; -o writes the file whole.
+// TestExportBadInput: one message and exit 2 for a usage error, a file that is not a
+// recording or is missing included (as replay and serve say it: it was exit 1, the
+// code of a server that failed); -o writes the file whole.
 func TestExportBadInput(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -358,8 +359,8 @@ func TestExportBadInput(t *testing.T) {
 	expect(t, mcpscope(t, nil, "export", notRec), 2, nil, []string{"give --format har (HTTP tools), otlp (tracing back ends) or json (scripts)"})
 	expect(t, mcpscope(t, nil, "export", notRec, "--format", "pcap"), 2, nil, []string{`--format "pcap": use har, otlp, json`})
 	expect(t, mcpscope(t, nil, "export", "--format", "har"), 2, nil, []string{"name one recording"})
-	expect(t, mcpscope(t, nil, "export", notRec, "--format", "har"), 1, nil, []string{"cannot read the recording", "not an mcpscope recording"})
-	expect(t, mcpscope(t, nil, "export", filepath.Join(dir, "missing.jsonl"), "--format", "har"), 1, nil, []string{"cannot read the recording", "missing.jsonl"})
+	expect(t, mcpscope(t, nil, "export", notRec, "--format", "har"), 2, nil, []string{"cannot read the recording", "not an mcpscope recording"})
+	expect(t, mcpscope(t, nil, "export", filepath.Join(dir, "missing.jsonl"), "--format", "har"), 2, nil, []string{"cannot read the recording", "missing.jsonl"})
 
 	bin := testutil.Mcpscope(t)
 	file := filepath.Join(dir, "call.jsonl")

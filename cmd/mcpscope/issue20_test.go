@@ -68,3 +68,21 @@ func TestHostSaysWhyItCannotAskOverLegacyHTTP(t *testing.T) {
 	// On 2026-07-28 over the same HTTP the host asks, and the reply comes back.
 	expect(t, mcpscope(t, nil, "call", "sample", "--sampling-reply", "hi", url), 0, []string{"The model replied: hi"}, nil)
 }
+
+// What is sent is checked against the tool's whole input schema before it is sent, as
+// README promises for "a value that does not fit its type": a wrong type given in
+// --args JSON (never coerced), and an argument the schema forbids (the bundled host's
+// big has additionalProperties: false, so size= is a misspelt megabytes=), are refused
+// with exit 2, naming the argument and what the tool takes. Before, both went out and
+// came back as the server's error result (exit 4), which a script reads as the tool
+// failing. --no-validate still sends them.
+func TestCallArgumentsAreCheckedAgainstTheWholeSchema(t *testing.T) {
+	t.Parallel()
+	expect(t, mcpscope(t, nil, "call", "big", "--args", `{"megabytes":"x"}`), 2, nil,
+		[]string{`tool "big": the arguments do not fit its input schema: argument megabytes: got string, want number`, "it takes: megabytes", "--no-validate sends the call anyway"})
+	expect(t, mcpscope(t, nil, "call", "big", "size=1"), 2, nil,
+		[]string{`tool "big": the arguments do not fit its input schema`, "'size' not allowed", "it takes: megabytes"})
+	expect(t, mcpscope(t, nil, "call", "add", "--args", `{"a":1,"b":"2"}`), 2, nil, []string{"argument b: got string, want number", "it takes: a*, b*"})
+	expect(t, mcpscope(t, nil, "call", "big", "--no-validate", "--args", `{"megabytes":"x"}`), 4, nil, []string{`tool "big" returned an error result`})
+	expect(t, mcpscope(t, nil, "call", "add", "--args", `{"a":1,"b":2}`), 0, []string{"3"}, nil)
+}

@@ -150,7 +150,10 @@ func TestInspectEverything(t *testing.T) {
 func TestCallEverything(t *testing.T) {
 	t.Parallel()
 	expect(t, everything(t, "call", "echo", "message=hello world"), 0, []string{"Echo: hello world"}, nil)
-	expect(t, everything(t, "call", "get-sum", "--args", `{"a":"one","b":2}`), 4, nil, []string{`tool "get-sum" returned an error result`})
+	// A wrong type in --args is refused before it is sent (exit 2); --no-validate
+	// sends it, and the server's own refusal is an error result (exit 4).
+	expect(t, everything(t, "call", "get-sum", "--args", `{"a":"one","b":2}`), 2, nil, []string{"argument a: got string, want number"})
+	expect(t, everything(t, "call", "get-sum", "--no-validate", "--args", `{"a":"one","b":2}`), 4, nil, []string{`tool "get-sum" returned an error result`})
 	expect(t, everything(t, "call", "get-sum", "a=1", "b=x"), 2, nil, []string{`b="x": the tool wants a number`})
 	expect(t, everything(t, "call", "get-sum", "a=1", "b=2.5"), 0, []string{"3.5"}, nil)
 	expect(t, everything(t, "call", "get-structured-content", "location=Chicago"), 0, []string{"structuredContent:", `"temperature": 36`}, nil)

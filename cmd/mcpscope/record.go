@@ -157,9 +157,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(h.Servers) == 0 && len(c.naming.servers) == 0 && !a.update && !a.saveIgnore {
 		return replayOne(ctx, c, h, nil, a, stdout, stderr)
 	}
-	rec, err := record.Load(a.file)
+	rec, err := loadRecording("replay: ", a.file)
 	if err != nil {
-		return &exitError{code: exitUsage, msg: "replay: " + err.Error()}
+		return err
 	}
 	for _, w := range rec.Warnings {
 		fmt.Fprintf(stderr, "mcpscope: %s: %s\n", a.file, w)
@@ -369,9 +369,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	default:
 		return usageErr("--framing %q: use auto, ndjson or content-length", framing)
 	}
-	rec, err := record.Load(pos[0])
+	rec, err := loadRecording("serve: ", pos[0])
 	if err != nil {
-		return &exitError{code: exitUsage, msg: "serve: " + err.Error()}
+		return err
 	}
 	for _, w := range rec.Warnings {
 		fmt.Fprintf(stderr, "mcpscope serve: %s: %s\n", pos[0], w)
@@ -412,4 +412,15 @@ func splitOnly(vals []string) []string {
 		}
 	}
 	return out
+}
+
+// loadRecording loads the recording a command was named. A file that is missing, is
+// not a regular file or is no recording is what the user named wrongly: a usage error
+// (exit 2) for every command that reads one, never the code of a server that failed.
+func loadRecording(prefix, path string) (*record.Recording, error) {
+	rec, err := record.Load(path)
+	if err != nil {
+		return nil, &exitError{code: exitUsage, msg: prefix + err.Error()}
+	}
+	return rec, nil
 }

@@ -72,7 +72,7 @@ from a client config (mcpscope servers lists them). With none, the bundled host.
 			formats: []string{"table", "json", "markdown"}, complete: "server"},
 		{name: "call", args: "TOOL [--args JSON | key=value ...] [flags] " + serverArgs, summary: "call one tool and print its result",
 			more:    []string{"call SERVER/TOOL (or mcp__SERVER__TOOL) [key=value ...] [--server NAME=TARGET...]"},
-			long:    "Calls one tool and prints its result (text or json). key=value is coerced by the tool's\ninput schema; key:=JSON takes JSON as written. A missing required argument or a value of\nthe wrong type is refused before anything is sent (exit 2) unless --no-validate.",
+			long:    "Calls one tool and prints its result (text or json). key=value is coerced by the tool's\ninput schema; key:=JSON takes JSON as written. A missing required argument, a value of\nthe wrong type or anything else the input schema forbids in the arguments (--args too)\nis refused before anything is sent (exit 2) unless --no-validate.",
 			run:     runCall,
 			formats: []string{"text", "json"}, complete: "server"},
 		{name: "diff", args: "A B [flags]", summary: "compare two tool surfaces and classify every change (for CI)",
@@ -86,7 +86,7 @@ Formats: text, json, markdown, junit.`,
 			exits: `Exit codes: 0 nothing that --fail-on counts changed, 1 breaking changes (or with
 --fail-on any: any change; with budget:+10% or budget:+N: B's definitions over the
 budget, in tokens) or a server failed, 2 usage error (including two things without a
-tool surface).`,
+tool surface, and a file that holds none).`,
 			run:     runDiff,
 			formats: []string{"text", "json", "markdown", "junit"}, complete: "file"},
 		{name: "lint", args: "TARGET|FILE... [flags] [-- CMD ARGS...]", summary: "judge a tool surface: its cost in tokens, what LLM providers reject, what it hides",
@@ -100,7 +100,7 @@ server's). Every finding names its rule and the documentation it comes from
 NAMEs, host, --server/--all, or a command after --.
   mcpscope lint --profile gemini,openai --budget 4000 -- node server.js`,
 			exits: `Exit codes: 0 no finding at --fail-on's level (default error), 1 one or more (or a
-server failed), 2 usage error.`,
+server failed), 2 usage error (a named file that holds no tool surface too).`,
 			run:     runLint,
 			formats: []string{"text", "json", "sarif", "junit"}, complete: "file"},
 		{name: "pin", args: "accept TARGET|NAME [flags] [-- CMD ARGS...]", summary: "take a server's surface as it is now as its pin (the first connection pins)",

@@ -17,8 +17,10 @@
 package proctree
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"time"
@@ -84,6 +86,35 @@ type StartError struct {
 
 func (e *StartError) Error() string { return "fork/exec " + e.Path + ": " + e.Err.Error() }
 func (e *StartError) Unwrap() error { return e.Err }
+
+// Why words why a command could not be started, for a person: what is wrong and what
+// to check. client/wire and the tap both say it, so the wording is one.
+func Why(err error) string {
+	var ee *exec.Error
+	switch {
+	case errors.As(err, &ee) && errors.Is(ee.Err, exec.ErrNotFound):
+		return "no such command in $PATH; check the spelling or give the full path"
+	case errors.Is(err, syscall.EISDIR):
+		return "it is a directory, not a program"
+	case errors.Is(err, os.ErrNotExist):
+		return "no such file; check the path"
+	case errors.Is(err, os.ErrPermission):
+		return "permission denied; is the file executable?"
+	}
+	return err.Error()
+}
+
+// startError is a failed exec of path. exec of a directory fails with EACCES, which
+// reads as a missing execute bit; the user named a directory where a program
+// belongs, and EISDIR says that.
+func startError(path string, err error) *StartError {
+	if errors.Is(err, syscall.EACCES) {
+		if st, serr := os.Stat(path); serr == nil && st.IsDir() {
+			err = syscall.EISDIR
+		}
+	}
+	return &StartError{Path: path, Err: err}
+}
 
 // Describe names running processes for a message: "PID 123 (sleep), PID 456 (node)".
 func Describe(pids []int) string {

@@ -41,6 +41,7 @@ func TestStartErrors(t *testing.T) {
 	}{
 		{filepath.Join(dir, "missing"), os.ErrNotExist},
 		{plain, os.ErrPermission},
+		{dir, syscall.EISDIR}, // exec says EACCES; what is wrong is that it is a directory
 	} {
 		_, err := Start(Spec{Path: tc.path, Argv: []string{tc.path}, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 		var se *StartError

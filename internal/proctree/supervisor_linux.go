@@ -91,7 +91,7 @@ func startSupervised(spec Spec) (*Tree, error) {
 		stR.Close()
 		cmd.Wait()
 		n, _ := strconv.Atoi(arg)
-		return nil, &StartError{Path: spec.Path, Err: syscall.Errno(n)}
+		return nil, startError(spec.Path, syscall.Errno(n))
 	default:
 		ctlW.Close()
 		stR.Close()

@@ -190,9 +190,9 @@ func startDirect(spec Spec) (*Tree, error) {
 	if err := cmd.Start(); err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
-			return nil, &StartError{Path: spec.Path, Err: pe.Err}
+			return nil, startError(spec.Path, pe.Err)
 		}
-		return nil, &StartError{Path: spec.Path, Err: err}
+		return nil, startError(spec.Path, err)
 	}
 	t := &Tree{Pid: cmd.Process.Pid, root: cmd.Process.Pid, pgid: cmd.Process.Pid,
 		exited: make(chan struct{}), gone: make(chan struct{}), swept: map[int]string{}}
