@@ -56,6 +56,9 @@ type Matcher struct {
 	patterns   []pattern
 	timingMeta bool // ignore timing members of _meta objects
 	eraLenient bool // the eras differ: resultType "complete" may be absent on one side
+	// listsByPosition compares a listing's items by position (--strict-order), not by
+	// their names (listKey).
+	listsByPosition bool
 }
 
 // CheckPatterns reports the first malformed ignore path (see parsePatterns).
@@ -296,6 +299,9 @@ func (m *Matcher) walk(path []string, a, b any, diffs *[]Diff) {
 			add(a, b)
 			return
 		}
+		if key := listKey(path); key != "" && !m.listsByPosition && m.walkByKey(path, key, av, bv, diffs) {
+			return
+		}
 		n := max(len(av), len(bv))
 		for i := 0; i < n; i++ {
 			var x, y any = absent{}, absent{}
@@ -341,6 +347,72 @@ func (m *Matcher) walk(path []string, a, b any, diffs *[]Diff) {
 			add(a, b)
 		}
 	}
+}
+
+// listKey is the member that names each item of a listing result at path (a tool's
+// name, a resource's uri), or "" when path is no listing. A listing is compared item
+// by item by that name, whatever the order: one tool added at the front of tools/list
+// is one difference, not a shift that makes every later tool differ field by field.
+// The order is check's to judge (2026-07-28 asks for a deterministic one; 2025 for
+// none); --strict-order compares by position.
+func listKey(path []string) string {
+	if len(path) != 2 || path[0] != "result" {
+		return ""
+	}
+	switch path[1] {
+	case "tools", "prompts":
+		return "name"
+	case "resources":
+		return "uri"
+	case "resourceTemplates":
+		return "uriTemplate"
+	}
+	return ""
+}
+
+// walkByKey compares two listings item by item by key: an item in both is compared
+// at its recorded position's path; one only recorded is absent at that path, one only
+// live is at its live position's. It reports false, having compared nothing, when an
+// item has no string key or a key repeats on a side (then position is all there is).
+func (m *Matcher) walkByKey(path []string, key string, a, b []any, diffs *[]Diff) bool {
+	index := func(items []any) (map[string]int, bool) {
+		at := make(map[string]int, len(items))
+		for i, it := range items {
+			obj, ok := it.(map[string]any)
+			if !ok {
+				return nil, false
+			}
+			k, ok := obj[key].(string)
+			if !ok {
+				return nil, false
+			}
+			if _, dup := at[k]; dup {
+				return nil, false
+			}
+			at[k] = i
+		}
+		return at, true
+	}
+	atA, okA := index(a)
+	atB, okB := index(b)
+	if !okA || !okB {
+		return false
+	}
+	item := func(i int) []string { return append(path[:len(path):len(path)], strconv.Itoa(i)) }
+	for i, x := range a {
+		k := x.(map[string]any)[key].(string)
+		if j, ok := atB[k]; ok {
+			m.walk(item(i), x, b[j], diffs)
+		} else {
+			m.walk(item(i), x, absent{}, diffs)
+		}
+	}
+	for j, y := range b {
+		if _, ok := atA[y.(map[string]any)[key].(string)]; !ok {
+			m.walk(item(j), absent{}, y, diffs)
+		}
+	}
+	return true
 }
 
 // allIgnored reports whether a non-empty object present on one side only holds nothing

@@ -46,7 +46,26 @@ func TestCompare(t *testing.T) {
 			`{"result":{"content":[{"type":"text","text":"{\"temp\":21,\"city\":\"Oslo\"}"}]}}`, ""},
 		{"wildcard segment", []string{"/result/tools/*/description"},
 			`{"result":{"tools":[{"name":"a","description":"x"},{"name":"b","description":"y"}]}}`,
-			`{"result":{"tools":[{"name":"a","description":"X"},{"name":"c","description":"Y"}]}}`, "/result/tools/1/name"},
+			`{"result":{"tools":[{"name":"a","description":"X"},{"name":"c","description":"Y"}]}}`, "/result/tools/1 /result/tools/1"},
+		// A listing compares by name: a tool added at the front is one difference (at
+		// its live position), and the rest compare with their own recorded selves.
+		{"a tool added at the front", nil,
+			`{"result":{"tools":[{"name":"a","description":"x"},{"name":"b","description":"y"}]}}`,
+			`{"result":{"tools":[{"name":"new","description":"n"},{"name":"a","description":"x"},{"name":"b","description":"Y"}]}}`,
+			"/result/tools/1/description /result/tools/0"},
+		{"resources by uri, templates by uriTemplate, whatever the order", nil,
+			`{"result":{"resources":[{"uri":"a://1","name":"one"},{"uri":"a://2","name":"two"}],"resourceTemplates":[{"uriTemplate":"t://{x}"},{"uriTemplate":"u://{y}"}]}}`,
+			`{"result":{"resources":[{"uri":"a://2","name":"two"},{"uri":"a://1","name":"one"}],"resourceTemplates":[{"uriTemplate":"u://{y}"},{"uriTemplate":"t://{x}"}]}}`,
+			""},
+		{"a prompt gone", nil,
+			`{"result":{"prompts":[{"name":"p"},{"name":"q"}]}}`, `{"result":{"prompts":[{"name":"q"}]}}`, "/result/prompts/0"},
+		{"names that repeat compare by position", nil,
+			`{"result":{"tools":[{"name":"a","d":1},{"name":"a","d":2}]}}`, `{"result":{"tools":[{"name":"a","d":2},{"name":"a","d":1}]}}`,
+			"/result/tools/0/d /result/tools/1/d"},
+		{"not a listing: content keeps its order", nil,
+			`{"result":{"content":[{"type":"resource_link","name":"a","uri":"x://a"},{"type":"resource_link","name":"b","uri":"x://b"}]}}`,
+			`{"result":{"content":[{"type":"resource_link","name":"b","uri":"x://b"},{"type":"resource_link","name":"a","uri":"x://a"}]}}`,
+			"/result/content/0/name /result/content/0/uri /result/content/1/name /result/content/1/uri"},
 		{"double star", []string{"**/timestamp"},
 			`{"result":{"a":{"timestamp":1,"b":[{"timestamp":2}]}}}`, `{"result":{"a":{"timestamp":3,"b":[{"timestamp":4}]}}}`, ""},
 		{"glob inside a segment", []string{"/result/_meta/io.modelcontextprotocol~1*"},
@@ -70,6 +89,12 @@ func TestCompare(t *testing.T) {
 	ds := matcher(t).Compare([]byte(`{"result":{"content":[{"text":"hi"}]}}`), []byte(`{"result":{"content":[{"text":"ho"}]}}`))
 	if len(ds) != 1 || ds[0].Expected != `"hi"` || ds[0].Got != `"ho"` {
 		t.Errorf("diff %+v", ds)
+	}
+	// --strict-order: a listing by position.
+	strict := matcher(t)
+	strict.listsByPosition = true
+	if got := paths(strict.Compare([]byte(`{"result":{"tools":[{"name":"a"},{"name":"b"}]}}`), []byte(`{"result":{"tools":[{"name":"b"},{"name":"a"}]}}`))); got != "/result/tools/0/name /result/tools/1/name" {
+		t.Errorf("by position: paths %q", got)
 	}
 	ds = matcher(t).Compare([]byte(`{"result":{"a":1}}`), []byte(`{"result":{}}`))
 	if ds[0].Got != "(absent)" {

@@ -7,7 +7,7 @@
 // recorded handshake, sends each recorded request that was answered with a fresh id,
 // waits for the response and compares it with the recorded one as JSON. Notifications
 // that arrive while a request is pending are compared as a multiset (or in order with
-// StrictOrder).
+// StrictOrder), a listing's items by name (or by position with StrictOrder).
 package replay
 
 import (
@@ -42,7 +42,8 @@ type Options struct {
 	// recording's own header "ignore" list.
 	Ignore []string
 	// StrictOrder compares the notifications of each exchange in order rather than as
-	// a multiset.
+	// a multiset, and a listing's items (tools/list's tools…) by position rather than
+	// by name.
 	StrictOrder bool
 	// Update makes Report.Updated a copy of the recording in which the exchanges that
 	// differ have the live server's response and notifications.
@@ -519,6 +520,7 @@ func run(ctx context.Context, h record.Header, src source, target target.Target,
 	matcher := func() *Matcher {
 		if m == nil {
 			m = newMatcher(patterns)
+			m.listsByPosition = opts.StrictOrder
 			if report.RecordedEra != "" && report.RecordedEra != report.LiveEra {
 				extra, _ := parsePatterns(eraIgnore)
 				m.patterns = append(m.patterns, extra...)

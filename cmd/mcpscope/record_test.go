@@ -118,6 +118,41 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 	}
 }
 
+// A golden of a tool list stays readable when the server adds a tool at the front:
+// the replay names the new tool and the one description that changed, not every
+// later tool shifted by one; --strict-order compares by position.
+func TestReplayComparesAToolListByName(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	dir := t.TempDir()
+	tool := func(name, description string) string {
+		return `{"name":"` + name + `","description":"` + description + `","inputSchema":{"type":"object"},"run":["true"]}`
+	}
+	write := func(name string, tools ...string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(`{"tools":[`+strings.Join(tools, ",")+`]}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	v1 := write("v1.json", tool("alpha", "First."), tool("beta", "Second."), tool("gamma", "Third."))
+	v2 := write("v2.json", tool("aardvark", "New."), tool("alpha", "First."), tool("beta", "Second, changed."), tool("gamma", "Third."))
+	file := filepath.Join(dir, "tools.jsonl")
+	expect(t, mcpscope(t, nil, "--inspect", "--record", file, "--", bin, "host", "--tools", v1), 0, nil, nil)
+
+	r := mcpscope(t, nil, "replay", file, "--", bin, "host", "--tools", v2)
+	expect(t, r, 1, []string{
+		"response /result/tools/1/description\n    expected: \"Second.\"\n    got:      \"Second, changed.\"",
+		"response /result/tools/0\n    expected: (absent)\n    got:      {\"description\":\"New.\"",
+	}, nil)
+	if n := strings.Count(r.stdout, "expected:"); n != 2 {
+		t.Errorf("%d differences reported, want the new tool and the changed description:\n%s", n, r.stdout)
+	}
+
+	r = mcpscope(t, nil, "replay", file, "--strict-order", "--", bin, "host", "--tools", v2)
+	expect(t, r, 1, []string{"response /result/tools/0/name\n    expected: \"alpha\"\n    got:      \"aardvark\""}, nil)
+}
+
 // The command after -- replaces the recorded one; --ignore hides a path; JSON output.
 func TestReplayFlags(t *testing.T) {
 	t.Parallel()
