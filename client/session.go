@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -235,7 +236,7 @@ type UsageError = target.UsageError
 // Connect starts or reaches the server and completes the handshake.
 func Connect(ctx context.Context, target Target, opts Options) (*Session, error) {
 	if opts.Protocol != "" && !slices.Contains(SupportedVersions(), opts.Protocol) {
-		return nil, &UsageError{Msg: fmt.Sprintf("unknown protocol version %q; mcpscope speaks %v", opts.Protocol, SupportedVersions())}
+		return nil, &UsageError{Msg: fmt.Sprintf("unknown protocol version %q; mcpscope speaks %s", opts.Protocol, strings.Join(SupportedVersions(), ", "))}
 	}
 	if len(target.Argv) == 0 && target.URL == "" {
 		return nil, &UsageError{Msg: "no server command given"}

@@ -91,3 +91,28 @@ func TestAFlagTypedAsACommandIsPointedAtTheFlag(t *testing.T) {
 	expect(t, mcpscope(t, home, "subscribe"), 2, nil, []string{`unknown command "subscribe" (did you mean the flag --subscribe of mcpscope read?)`})
 	expect(t, mcpscope(t, home, "inpsect"), 2, nil, []string{"did you mean inspect?"}) // a command's typo still wins
 }
+
+// A bad flag is said as the user typed it (--timeout, not Go's -timeout), an unknown
+// one with the defined flag it is closest to, and a value of the wrong kind with the
+// kind the flag takes (Go's flag package says only "parse error").
+func TestABadFlagIsSaidAsTyped(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--inspect", "--timeot", "3s"}, "mcpscope: unknown flag --timeot; did you mean --timeout? (see mcpscope inspect --help)"},
+		{[]string{"--inspect", "--bogus"}, "mcpscope: unknown flag --bogus (see mcpscope inspect --help)"},
+		{[]string{"--inspect", "-x"}, "mcpscope: unknown flag -x (see mcpscope inspect --help)"},
+		{[]string{"call", "echo", "--args"}, "mcpscope: --args needs a value (see mcpscope call --help)"},
+		{[]string{"--inspect", "--timeout", "soon"}, `mcpscope: invalid value "soon" for --timeout: want a duration such as 30s, 2m or 1h30m`},
+		{[]string{"--inspect", "--trace=maybe"}, `mcpscope: invalid boolean value "maybe" for --trace: want true or false`},
+		{[]string{"lint", "--top=many", "host"}, `mcpscope: invalid value "many" for --top: want a whole number`},
+		{[]string{"host", "--htp"}, "mcpscope: unknown flag --htp; did you mean --http? (see mcpscope host --help)"},
+		{[]string{"servers", "--fromat", "json"}, "mcpscope: unknown flag --fromat; did you mean --format?"},
+		{[]string{"--inspect", "--protocol", "2099-01-01", "--", "true"}, `mcpscope: unknown protocol version "2099-01-01"; mcpscope speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05`},
+	}
+	for _, c := range cases {
+		expect(t, mcpscope(t, nil, c.args...), 2, nil, []string{c.want})
+	}
+}

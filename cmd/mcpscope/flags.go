@@ -124,7 +124,7 @@ func parse(fs *flag.FlagSet, args []string, stopAt func(positionals []string, ar
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, nil, &helpError{fs}
 			}
-			return nil, nil, usageErr("%v (see %s)", err, helpCommand(fs))
+			return nil, nil, usageErr("%s (see %s)", flagError(fs, err), helpCommand(fs))
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -148,6 +148,70 @@ func parse(fs *flag.FlagSet, args []string, stopAt func(positionals []string, ar
 }
 
 // helpCommand is the command that shows a flag set's help.
+// flagError words the flag package's error as the user typed the flag: it says
+// "-timeout" of a flag everyone writes "--timeout", and names no flag that was
+// meant. An unknown flag gets the defined one closest to it.
+func flagError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	dashes := func(name string) string {
+		if len(name) > 1 {
+			return "--" + name
+		}
+		return "-" + name
+	}
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		var defined []string
+		fs.VisitAll(func(f *flag.Flag) { defined = append(defined, f.Name) })
+		msg = "unknown flag " + dashes(name)
+		if best := closest(name, defined); best != "" && len(name) > 1 {
+			msg += "; did you mean " + dashes(best) + "?"
+		}
+		return msg
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return dashes(name) + " needs a value"
+	}
+	// invalid value "x" for flag -timeout: parse error; invalid boolean value "x" for -trace: parse error
+	before, after, ok := strings.Cut(msg, " for flag -")
+	if !ok {
+		before, after, ok = strings.Cut(msg, " for -")
+	}
+	if ok {
+		name, reason, _ := strings.Cut(after, ": ")
+		if want := flagWants(fs.Lookup(name)); want != "" && (reason == "parse error" || reason == "value out of range") {
+			reason = want
+		}
+		if reason != "" {
+			reason = ": " + reason
+		}
+		return before + " for " + dashes(name) + reason
+	}
+	return msg
+}
+
+// flagWants says what a flag of a basic type takes, for the flag package's bare
+// "parse error".
+func flagWants(f *flag.Flag) string {
+	if f == nil {
+		return ""
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return ""
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		return "want a duration such as 30s, 2m or 1h30m"
+	case int, int64, uint, uint64:
+		return "want a whole number"
+	case float64:
+		return "want a number"
+	case bool:
+		return "want true or false"
+	}
+	return ""
+}
+
 func helpCommand(fs *flag.FlagSet) string {
 	if fs.Name() == "mcpscope" {
 		return "mcpscope --help"

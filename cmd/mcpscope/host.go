@@ -41,7 +41,7 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if errors.Is(err, flag.ErrHelp) {
 			return &helpError{fs}
 		}
-		return usageErr("%v (see mcpscope host --help)", err)
+		return usageErr("%s (see mcpscope host --help)", flagError(fs, err))
 	}
 	if fs.NArg() > 0 {
 		return usageErr("host takes no arguments, got %q (see mcpscope host --help)", fs.Arg(0))

@@ -27,7 +27,7 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if errors.Is(err, flag.ErrHelp) {
 			return &helpError{fs}
 		}
-		return usageErr("%v (mcpscope servers [--config FILE] [--format table|json])", err)
+		return usageErr("%s (mcpscope servers [--config FILE] [--format table|json])", flagError(fs, err))
 	}
 	if fs.NArg() > 0 {
 		return usageErr("servers takes no arguments, got %q", fs.Arg(0))
