@@ -76,9 +76,11 @@ func (r Report) Fails(failOn Status) bool {
 type Conn struct {
 	Session *client.Session
 	// Noise is what the server printed on stdout that was not a message, and Stderr
-	// its stderr lines, up to the end of the handshake (stdio).
-	Noise, Stderr []string
-	Close         func()
+	// its stderr lines, up to the end of the handshake (stdio): the last of them, of
+	// NoiseTotal and StderrTotal lines in all.
+	Noise, Stderr           []string
+	NoiseTotal, StderrTotal int
+	Close                   func()
 }
 
 // Options is what to check and how.

@@ -34,12 +34,18 @@ func (r *runner) reach(ctx context.Context) {
 	c, err := r.o.Connect(ctx)
 	if err != nil {
 		r.failed = StepReach + "/" + start
+		// The reason is the error's first line; the server's stderr follows as details,
+		// as the client kept it: its first lines (a cause is printed first), a count of
+		// those dropped, its last ones.
+		why, _, _ := strings.Cut(err.Error(), "\n")
 		var se *client.ServerError
 		var details []string
 		if errors.As(err, &se) {
-			details = tail("stderr", se.Stderr)
+			for _, l := range se.Stderr {
+				details = append(details, "stderr: "+l)
+			}
 		}
-		r.add(StepReach, start, Fail, err.Error(), details...)
+		r.add(StepReach, start, Fail, why, details...)
 		r.add(StepReach, "protocol", Skip, "not run: "+r.failed+" failed")
 		// A server that asked for credentials (the probe's 401) wants a login this
 		// run has not got: what a host would find to log in with is still worth
@@ -50,11 +56,12 @@ func (r *runner) reach(ctx context.Context) {
 	r.conn = c
 	r.info = c.Session.Info()
 	if r.o.Target.URL == "" {
-		st, why := Pass, fmt.Sprintf("started and answered; %d stdout line(s) before speaking, %d stderr line(s)", len(c.Noise), len(c.Stderr))
-		if len(c.Noise) > 0 {
-			st, why = Warn, fmt.Sprintf("started, but printed %d line(s) on stdout that are not messages (a host that reads stdout strictly fails on them)", len(c.Noise))
+		noise, stderr := max(c.NoiseTotal, len(c.Noise)), max(c.StderrTotal, len(c.Stderr))
+		st, why := Pass, fmt.Sprintf("started and answered; %d stdout line(s) before speaking, %d stderr line(s)", noise, stderr)
+		if noise > 0 {
+			st, why = Warn, fmt.Sprintf("started, but printed %d line(s) on stdout that are not messages (a host that reads stdout strictly fails on them)", noise)
 		}
-		r.add(StepReach, start, st, why, append(tail("stdout", c.Noise), tail("stderr", c.Stderr)...)...)
+		r.add(StepReach, start, st, why, append(tail("stdout", c.Noise, noise), tail("stderr", c.Stderr, stderr)...)...)
 	} else {
 		r.add(StepReach, start, Pass, "a session was opened")
 	}
@@ -65,13 +72,16 @@ func (r *runner) reach(ctx context.Context) {
 	r.add(StepReach, "protocol", Pass, fmt.Sprintf("%s; protocol %s (%s era)", how, r.info.ProtocolVersion, r.info.Era))
 }
 
-// tail is the last lines of what a server printed, labelled, for a check's details.
-func tail(what string, lines []string) []string {
+// tail is the last lines of what a server printed, labelled, for a check's details;
+// lines are the last of total it printed.
+func tail(what string, lines []string, total int) []string {
 	const keep = 5
 	var out []string
 	if len(lines) > keep {
-		out = append(out, fmt.Sprintf("%s: … %d line(s) before", what, len(lines)-keep))
 		lines = lines[len(lines)-keep:]
+	}
+	if before := total - len(lines); before > 0 {
+		out = append(out, fmt.Sprintf("%s: … %d line(s) before", what, before))
 	}
 	for _, l := range lines {
 		out = append(out, what+": "+l)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/internal/junit"
 	"github.com/mcpscope/mcpscope/internal/termsafe"
@@ -33,13 +34,19 @@ func writeText(w io.Writer, reports []Report) error {
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "check %s (%s)\n", termsafe.Line(r.Name), termsafe.Line(r.Target))
+		// The name column fits the longest name (an inputs check is named after its
+		// tool), within reason: a longer one pushes its own row only.
+		width := 26
+		for _, c := range r.Checks {
+			width = max(width, min(40, utf8.RuneCountInString(termsafe.Line(strings.TrimPrefix(c.ID, c.Step+"/")))))
+		}
 		step := ""
 		for _, c := range r.Checks {
 			if c.Step != step {
 				step = c.Step
 				fmt.Fprintf(&b, "  %s\n", step)
 			}
-			fmt.Fprintf(&b, "    %-7s %-26s %s\n", c.Status, termsafe.Line(strings.TrimPrefix(c.ID, c.Step+"/")), termsafe.Line(c.Why))
+			fmt.Fprintf(&b, "    %-7s %-*s %s\n", c.Status, width, termsafe.Line(strings.TrimPrefix(c.ID, c.Step+"/")), termsafe.Line(c.Why))
 			for _, d := range c.Details {
 				fmt.Fprintf(&b, "            - %s\n", termsafe.Line(d))
 			}

@@ -154,6 +154,7 @@ func checkConnect(c *common, srv namedServer, stderr io.Writer) (connect func(co
 		}
 		var mu sync.Mutex
 		var noise, errs []string
+		var noiseTotal, errsTotal int
 		keep := func(l []string, s string) []string {
 			if len(l) == maxStartLines {
 				l = l[1:]
@@ -166,8 +167,10 @@ func checkConnect(c *common, srv namedServer, stderr io.Writer) (connect func(co
 			switch e.Kind {
 			case wire.KindNoise:
 				noise = keep(noise, string(e.Data))
+				noiseTotal++
 			case wire.KindStderr:
 				errs = keep(errs, string(e.Data))
+				errsTotal++
 			}
 		})
 		s, err := client.Connect(ctx, srv.spec.Target, sess.ClientFor(srv.spec, tap))
@@ -177,6 +180,6 @@ func checkConnect(c *common, srv namedServer, stderr io.Writer) (connect func(co
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		return &check.Conn{Session: s, Noise: noise, Stderr: errs, Close: func() { s.Close() }}, nil
+		return &check.Conn{Session: s, Noise: noise, Stderr: errs, NoiseTotal: noiseTotal, StderrTotal: errsTotal, Close: func() { s.Close() }}, nil
 	}, func() { end() }
 }

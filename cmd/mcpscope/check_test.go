@@ -363,6 +363,29 @@ func TestCheckReachWarnsAndFails(t *testing.T) {
 	}
 }
 
+// A server's stderr at start is counted in full and shown by its ends: a server that
+// prints 100 lines and serves says 100 and shows the last 5 after "95 before" (it said
+// 50, the lines a check keeps, and "45 before"); one that prints 100 and exits fails
+// with the reason alone as the check's why (not the reason and every kept line on one
+// line) and the lines as details, its first ones included (a cause is printed first).
+func TestCheckCountsAServersStderr(t *testing.T) {
+	t.Parallel()
+	lines := `i=1; while [ $i -le 100 ]; do echo "line $i" >&2; i=$((i+1)); done; `
+	r := mcpscope(t, nil, "check", "--", "sh", "-c", lines+`exec "$0" host`, testutil.Mcpscope(t))
+	expect(t, r, 0, []string{
+		"started and answered; 0 stdout line(s) before speaking, 100 stderr line(s)\n            - stderr: … 95 line(s) before\n            - stderr: line 96\n",
+	}, nil)
+
+	r = mcpscope(t, nil, "check", "--", "sh", "-c", lines+"exit 3")
+	expect(t, r, 1, []string{
+		"the server closed the connection before completing the handshake (server exited with code 3)\n            - stderr: line 1\n",
+		"            - stderr: … 75 more lines …\n            - stderr: line 81\n",
+	}, nil)
+	if strings.Contains(r.stdout, "last stderr lines") {
+		t.Errorf("the failure's why still carries the stderr lines:\n%s", r.stdout)
+	}
+}
+
 // --dry-run sends no tools/call at all, and lists what it would send.
 func TestCheckDryRunSendsNothing(t *testing.T) {
 	t.Parallel()
