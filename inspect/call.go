@@ -12,7 +12,9 @@ import (
 	"io"
 	"io/fs"
 	"mime"
+	"net/url"
 	"os"
+	"path"
 	"strconv"
 	"strings"
 
@@ -235,15 +237,47 @@ func SaveBlocks(out CallOutput, r *client.CallResult) ([]Saved, error) {
 	return saved, nil
 }
 
+// SaveContents writes the i-th (0-based) contents item of a read resource into dir,
+// as NAME-N.EXT (NAME from the URI's last segment, EXT from the MIME type), and
+// returns the path: read --save-dir.
+func SaveContents(dir, uri string, i int, mimeType string, data []byte) (string, error) {
+	name := uri
+	if u, err := url.Parse(uri); err == nil && u.Opaque == "" {
+		name = u.Host + u.Path
+	}
+	name = path.Base(strings.TrimRight(name, "/"))
+	ext := path.Ext(name)
+	name = strings.TrimSuffix(name, ext)
+	if name == "" || name == "." || name == "/" {
+		name = "resource"
+	}
+	// The URI's own extension unless the MIME type says another type: readme.md, not
+	// the .markdown the MIME table lists first for text/markdown; hello.sh, not .bin
+	// for a text/x-shellscript the table does not know.
+	base := func(t string) string { t, _, _ = strings.Cut(t, ";"); return strings.TrimSpace(strings.ToLower(t)) }
+	if exts, _ := mime.ExtensionsByType(mimeType); ext != "" && mimeType != "" && len(exts) > 0 && base(mime.TypeByExtension(ext)) != base(mimeType) {
+		ext = "" // a .txt URI served as image/png is saved as .png
+	}
+	return saveAs(CallOutput{SaveDir: dir, Tool: name}, i, mimeType, ext, data)
+}
+
 // save writes one block's bytes into SaveDir as TOOL-N.EXT and returns the path.
 func save(out CallOutput, i int, mimeType string, data []byte) (string, error) {
+	return saveAs(out, i, mimeType, "", data)
+}
+
+// saveAs is save with the file's extension given ("": from the MIME type).
+func saveAs(out CallOutput, i int, mimeType, ext string, data []byte) (string, error) {
 	if out.SaveDir == "" {
 		return "", nil
 	}
 	if err := os.MkdirAll(out.SaveDir, 0o755); err != nil {
 		return "", fmt.Errorf("--save-dir: %w", err)
 	}
-	ext := ".bin"
+	if ext != "" {
+		return writeSaved(out, i, ext, data)
+	}
+	ext = ".bin"
 	switch mimeType {
 	case "image/png":
 		ext = ".png"
@@ -258,6 +292,11 @@ func save(out CallOutput, i int, mimeType string, data []byte) (string, error) {
 			ext = exts[0]
 		}
 	}
+	return writeSaved(out, i, ext, data)
+}
+
+// writeSaved writes the i-th block as TOOL-N.EXT in SaveDir.
+func writeSaved(out CallOutput, i int, ext string, data []byte) (string, error) {
 	name := out.Tool
 	if name == "" {
 		name = "result"

@@ -116,7 +116,7 @@ Flags:
   --input ID=VALUE               a value for ${input:ID} in a config file (repeatable)
   --max-frame SIZE               largest message accepted (default 256MiB)
   --record FILE|DIR              record the session (JSON Lines); --redact REGEX hides more
-  --save-dir DIR                 call: write image, audio and resource blocks here
+  --save-dir DIR                 call: write image, audio and resource blocks here; read: the contents
   --trace                        print every wire event to stderr
   --traceparent VALUE|new        W3C trace context in every request's _meta (new: a fresh trace,
                                  printed to stderr); --tracestate S beside it

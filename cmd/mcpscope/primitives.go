@@ -62,12 +62,13 @@ func (p *primCmd) server(ctx context.Context, args, argv []string) (namedServer,
 // primCmd is what every command of this file shares: the common flags, the answers
 // to server requests, and the positionals before the server.
 type primCmd struct {
-	c   common
-	ia  interactFlags
-	fs  *flag.FlagSet
-	pos []string
-	s   *client.Session
-	out io.Writer
+	c       common
+	ia      interactFlags
+	fs      *flag.FlagSet
+	pos     []string
+	s       *client.Session
+	out     io.Writer
+	saveDir string // read --save-dir
 }
 
 // start parses args (npos positionals before the server; -1: any number of key=value
@@ -215,6 +216,7 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	done, err := p.start(ctx, "read", args, 1, func(fs *flag.FlagSet) {
 		fs.BoolVar(&subscribe, "subscribe", false, "subscribe to the resource and print it again on each update")
 		fs.IntVar(&updates, "updates", 1, "with --subscribe: stop after this many updates (0: until interrupted)")
+		fs.StringVar(&p.saveDir, "save-dir", "", "write each of the resource's contents (a blob's bytes, a text) to a file here")
 	}, stdout, stderr)
 	if err != nil {
 		return err
@@ -222,6 +224,9 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	defer done()
 	if len(p.pos) != 1 {
 		return usageErr("read needs one URI: mcpscope read URI [flags] -- CMD [ARGS...]")
+	}
+	if err := inspect.CheckSaveDir(p.saveDir); err != nil {
+		return usageErr("%v", err)
 	}
 	uri := p.pos[0]
 	r, err := p.s.Read(ctx, uri)
@@ -276,6 +281,35 @@ func (p *primCmd) follow(ctx context.Context, uri string, updates int, stderr io
 }
 
 func (p *primCmd) writeRead(uri string, r *client.ReadResult, stderr io.Writer) error {
+	saved := map[int]string{}
+	if p.saveDir != "" {
+		for i, c := range r.Contents {
+			var data []byte
+			switch {
+			case c.HasText:
+				data = []byte(c.Text)
+			case c.HasBlob:
+				b, err := base64.StdEncoding.DecodeString(c.Blob)
+				if err != nil {
+					fmt.Fprintf(stderr, "mcpscope: %s: the blob is not base64 (%v); not saved\n", termsafe.Line(c.URI), err)
+					continue
+				}
+				data = b
+			default:
+				continue
+			}
+			path, err := inspect.SaveContents(p.saveDir, c.URI, i, c.MIMEType, data)
+			if err != nil {
+				return err
+			}
+			saved[i] = path
+			if p.c.format == inspect.FormatJSON || c.HasText {
+				// JSON says nothing of files, and a text is printed as it is: the path
+				// goes to stderr.
+				fmt.Fprintf(stderr, "mcpscope: saved %s (%s) to %s\n", termsafe.Line(c.URI), termsafe.Line(orDash(c.MIMEType)), termsafe.Line(path))
+			}
+		}
+	}
 	if p.c.format == inspect.FormatJSON {
 		return p.json(map[string]any{"formatVersion": inspect.FormatVersion, "uri": uri, "contents": inspect.Contents(r.Contents), "problems": nonNil(r.Problems)})
 	}
@@ -294,7 +328,11 @@ func (p *primCmd) writeRead(uri string, r *client.ReadResult, stderr io.Writer) 
 			if b, err := base64.StdEncoding.DecodeString(c.Blob); err == nil {
 				n = len(b)
 			}
-			fmt.Fprintf(p.out, "[blob %d: %s, %s]\n", i, termsafe.Line(orDash(c.MIMEType)), humanSize(n))
+			where := ""
+			if path, ok := saved[i]; ok {
+				where = ", saved to " + termsafe.Line(path)
+			}
+			fmt.Fprintf(p.out, "[blob %d: %s, %s%s]\n", i, termsafe.Line(orDash(c.MIMEType)), humanSize(n), where)
 		default:
 			fmt.Fprintf(p.out, "[contents %d of an unknown shape: %s]\n", i, termsafe.Line(string(c.Raw)))
 		}

@@ -1,6 +1,8 @@
 package main_test
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -132,4 +134,42 @@ func TestPrimitiveCommandsHTTP(t *testing.T) {
 	expect(t, mcpscope(t, nil, "complete", "--prompt", "taste", "fruit=b", ts), 0, []string{"banana"}, nil)
 	expect(t, mcpscope(t, nil, "prompt", "taste", "fruit=cherry", ts), 0, []string{"How does cherry taste?"}, nil)
 	expect(t, mcpscope(t, nil, "read", "ts://fruit/apple", ts), 0, []string{"fruit: apple"}, nil)
+}
+
+// read --save-dir writes each contents item: a blob's bytes (the host's PNG, the same
+// bytes --format json carries as base64), a text as it is, named after the URI with
+// its own extension; the path is said; a --save-dir that is a file is refused.
+func TestReadSaveDir(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "out")
+	expect(t, mcpscope(t, nil, "read", "mcpscope://demo/gradient.png", "--save-dir", dir), 0,
+		[]string{"[blob 0: image/png, 1.2 KiB, saved to " + filepath.Join(dir, "gradient-1.png") + "]"}, nil)
+	r := mcpscope(t, nil, "read", "mcpscope://demo/gradient.png", "--format", "json")
+	var doc struct {
+		Contents []struct {
+			Blob string `json:"blob"`
+		} `json:"contents"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Contents) != 1 {
+		t.Fatalf("read --format json: %v\n%s", err, r.stdout)
+	}
+	want, err := base64.StdEncoding.DecodeString(doc.Contents[0].Blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "gradient-1.png")); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("the saved PNG (%v) is not the blob's %d bytes", err, len(want))
+	}
+
+	expect(t, mcpscope(t, nil, "read", "mcpscope://demo/readme.md", "--save-dir", dir), 0,
+		[]string{"# mcpscope bundled host"}, []string{"mcpscope: saved mcpscope://demo/readme.md (text/markdown) to " + filepath.Join(dir, "readme-1.md")})
+	if b, err := os.ReadFile(filepath.Join(dir, "readme-1.md")); err != nil || !strings.HasPrefix(string(b), "# mcpscope bundled host") {
+		t.Errorf("the saved text: %v %q", err, b)
+	}
+	expect(t, mcpscope(t, nil, "read", "skill://hello-world/scripts/hello.sh", "--save-dir", dir), 0, nil,
+		[]string{"to " + filepath.Join(dir, "hello-1.sh")})
+
+	file := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(file, nil, 0o600)
+	expect(t, mcpscope(t, nil, "read", "mcpscope://demo/readme.md", "--save-dir", file), 2, nil, []string{"--save-dir " + file + " is not a directory"})
 }
