@@ -339,7 +339,7 @@ func (m *model) logsTabView(width, height int) string {
 	head = truncate(head, width)
 	bodyH := max(height-1, 1)
 	if !f.active() {
-		return head + "\n" + m.linesView(&m.logs, "No log messages (notifications/message) yet.", width, bodyH, false)
+		return head + "\n" + m.linesView(&m.logs, "No log messages (notifications/message) yet.", width, bodyH)
 	}
 	if len(f.rows) == 0 && f.scanning {
 		return head + "\n" + st.muted.Render("Searching the older lines…")
@@ -348,5 +348,7 @@ func (m *model) logsTabView(width, height int) string {
 		return head + "\n" + st.muted.Render("No line passes the filter (esc clears it).")
 	}
 	f.view.setSource(filteredLogs{m: m})
-	return head + "\n" + f.view.view(bodyH)
+	// A log line often carries a JSON payload longer than the pane: wrapped, as
+	// Stderr's lines are, so that its end can be read (there is no line to open).
+	return head + "\n" + f.view.wrapView(bodyH, width)
 }
