@@ -25,3 +25,29 @@ func TestLongLogLinesWrap(t *testing.T) {
 		t.Errorf("with the level filter on, the ends of the 7 log lines are not all on screen (%d):\n%s", strings.Count(s, end), s)
 	}
 }
+
+// A word longer than the line (a URL in a tool's description, the path in the
+// Changes view's "pin accept" command, a path in an error) is broken across lines,
+// not cut with …: wrapText drew it whole on one line and the pane cut its end, the
+// part a user needs to copy it.
+func TestLongWordsWrapInText(t *testing.T) {
+	url := "https://example.com/docs/" + strings.Repeat("very-long-segment/", 8) + "the-end-of-the-url"
+	tools := t.TempDir() + "/tools.json"
+	writeMailTools(t, tools, strings.Replace(mailTools, "Sends an email.", "Sends an email. See "+url+" for the rules.", 1))
+	h := newHarness(t, hostTarget(t, "--tools", tools), 100, 40)
+	h.until("the tool list", func(m *model) bool { return len(m.list.tools) == 2 })
+	h.selectTool("send_email")
+	s := h.screen()
+	if !strings.Contains(s, "the-end-of-the-url") || !strings.Contains(s, "rules.") {
+		t.Errorf("the end of the description's URL is not on screen:\n%s", s)
+	}
+	joined := strings.ReplaceAll(strings.Join(wrapText(url, 30), ""), " ", "")
+	if joined != url {
+		t.Errorf("the URL broken at 30 cells does not read back whole: %q", joined)
+	}
+	for _, l := range wrapText("  see "+url, 30) {
+		if w := len(l); w > 30 {
+			t.Errorf("a line is %d wide, over 30: %q", w, l)
+		}
+	}
+}
