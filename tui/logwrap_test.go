@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/target"
 )
 
 // A log line longer than the pane (a JSON payload, as the host's log tool sends)
@@ -50,4 +52,18 @@ func TestLongWordsWrapInText(t *testing.T) {
 			t.Errorf("a line is %d wide, over 30: %q", w, l)
 		}
 	}
+}
+
+// A server that fails at its start with a long stderr line (node's "Cannot find
+// module '<path>'") shows that line whole in the failure view, wrapped: cut at the
+// pane's edge, the path that says what is missing was lost. The count is said in
+// words that agree with it.
+func TestFailureViewWrapsStderr(t *testing.T) {
+	path := "/srv/" + strings.Repeat("a-rather-long-directory/", 5) + "entry/point/index.js"
+	script := `echo "Error: Cannot find module '` + path + `'" >&2; exit 1`
+	h := newHarness(t, target.Target{Argv: []string{"sh", "-c", script}}, 100, 30)
+	h.until("the failure with its stderr", func(m *model) bool {
+		return m.srv.state() == stateFailed && m.stderr.len() >= 1
+	})
+	h.contains("stderr (1 line)", "point/index.js'", "q quits")
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
@@ -1556,6 +1557,46 @@ func (m *model) toolTab(width, height int) string {
 	return m.toolView(width, height)
 }
 
+// stderrWindow draws a start's stderr lines in at most room rows, each wrapped
+// (the line a crash says what is missing in, a module's path, is often the
+// longest): all of them when they fit, else the first lines in a third of the room
+// and the last in the rest, with how many are left out between (5 shows them).
+// It reads only the lines it draws, and one more.
+func (m *model) stderrWindow(count int, at func(int) string, width, room int) []string {
+	rows := func(i int) []string {
+		w := appendWrapped(nil, at(i), max(width-2, 10))
+		for k := range w {
+			w[k] = "  " + w[k]
+		}
+		return w
+	}
+	var all []string
+	for i := 0; i < count && len(all) <= room; i++ {
+		all = append(all, rows(i)...)
+	}
+	if len(all) <= room {
+		return all
+	}
+	var head, tail []string
+	i, j := 0, count-1
+	for headRoom := max(room/3, 1); i <= j && len(head) < headRoom; i++ {
+		head = append(head, rows(i)...)
+	}
+	head = head[:min(len(head), max(room/3, 1))]
+	for tailRoom := room - len(head) - 1; j >= i && len(tail) < tailRoom; j-- {
+		r := rows(j)
+		if over := len(tail) + len(r) - tailRoom; over > 0 {
+			r = r[over:] // the end of a long last line: where a crash says what failed
+		}
+		tail = append(r, tail...)
+	}
+	out := head
+	if more := j - i + 1; more > 0 {
+		out = append(out, m.st.muted.Render("  … "+plural.Count(more, "more line")+" (5 shows them all) …"))
+	}
+	return append(out, tail...)
+}
+
 // failureView says why the server is not there: the error, then the first and the
 // last lines the server wrote to stderr (a cause is often printed first, the last
 // words last).
@@ -1574,13 +1615,18 @@ func (m *model) failureView(width, height int, title string) string {
 	case m.srv.exit() != nil:
 		lines = append(lines, "server "+safe(m.srv.exit().String()))
 	}
-	foot := []string{"", m.st.statusKey.Render("ctrl+r") + m.st.muted.Render(" restarts the server (history is kept) · 3 traffic · 5 stderr · q quits")}
-	if m.srv.status().State == workbench.StateNeedsLogin {
-		how := wrapText("L logs in (opens the browser; a redirect can be pasted) · the Auth view (]/[ or :auth) shows each step · or in a shell: mcpscope auth login "+m.loginName(m.srv), max(width-2, 10))
-		how[0] = m.st.statusKey.Render("L") + m.st.muted.Render(strings.TrimPrefix(how[0], "L"))
+	// The keys, wrapped: the last ones (q quits) are not cut at the pane's edge.
+	keyLine := func(key, rest string) []string {
+		how := wrapText(key+rest, max(width-2, 10))
+		how[0] = m.st.statusKey.Render(key) + m.st.muted.Render(strings.TrimPrefix(how[0], key))
 		for i := 1; i < len(how); i++ {
 			how[i] = m.st.muted.Render(how[i])
 		}
+		return how
+	}
+	foot := append([]string{""}, keyLine("ctrl+r", " restarts the server (history is kept) · 3 traffic · 5 stderr · q quits")...)
+	if m.srv.status().State == workbench.StateNeedsLogin {
+		how := keyLine("L", " logs in (opens the browser; a redirect can be pasted) · the Auth view (]/[ or :auth) shows each step · or in a shell: mcpscope auth login "+m.loginName(m.srv))
 		foot = append(append([]string{""}, how...), foot...)
 	}
 	// The stderr of this start: only the first and last lines shown are read (the
@@ -1598,22 +1644,8 @@ func (m *model) failureView(width, height int, title string) string {
 	}
 	if count > 0 {
 		room := max(height-len(lines)-len(foot)-2, 4)
-		lines = append(lines, "", m.st.accent.Render(fmt.Sprintf("stderr (%d lines)", count)))
-		if count <= room {
-			for i := range count {
-				lines = append(lines, "  "+at(i))
-			}
-		} else {
-			head := max(room/3, 1)
-			tail := room - head - 1
-			for i := range head {
-				lines = append(lines, "  "+at(i))
-			}
-			lines = append(lines, m.st.muted.Render(fmt.Sprintf("  … %d more lines (5 shows them all) …", count-head-tail)))
-			for i := count - tail; i < count; i++ {
-				lines = append(lines, "  "+at(i))
-			}
-		}
+		lines = append(lines, "", m.st.accent.Render("stderr ("+plural.Count(count, "line")+")"))
+		lines = append(lines, m.stderrWindow(count, at, width, room)...)
 	}
 	return strings.Join(append(lines, foot...), "\n")
 }
