@@ -67,3 +67,15 @@ func TestFailureViewWrapsStderr(t *testing.T) {
 	})
 	h.contains("stderr (1 line)", "point/index.js'", "q quits")
 }
+
+// esc in the tool list clears the filter; with none set the status bar does not
+// offer it, and pressing it says why it did nothing.
+func TestToolListEscWithoutAFilterSaysWhy(t *testing.T) {
+	h := newHarness(t, target.Target{Argv: []string{"sh", "-c", "exit 1"}}, 120, 30)
+	h.until("the failure", func(m *model) bool { return m.srv.state() == stateFailed })
+	if s := h.screen(); strings.Contains(s, "esc clear filter") {
+		t.Errorf("the status bar offers esc with no filter to clear:\n%s", s)
+	}
+	h.press("esc")
+	h.contains("no filter")
+}

@@ -905,7 +905,12 @@ func (m *model) listKeys() keyTable {
 				bind(open, m.openSelectedTool),
 				// A new search, as / does in less and vim.
 				bind(k.Filter, m.synced(func() { l.setFilter(""); l.filtering = true })),
-				bind(k.ClearFilter, m.synced(func() { l.setFilter("") })),
+				bind(k.ClearFilter, m.synced(func() { l.setFilter("") })).unless(func() string {
+					if l.filter == "" {
+						return "no filter" // short: the help shows it after "clear filter"
+					}
+					return ""
+				}),
 				bind(k.Refetch, func() tea.Cmd { m.notice = "refetching tools…"; return m.fetchAllTools() }),
 				bind(relabel(k.ShowRaw, "raw JSON of the tool"), act(func() { m.toolRaw = !m.toolRaw; m.tab = tabTool })),
 				bind(k.OpenChanges, m.openChanges),
