@@ -661,7 +661,11 @@ func (m *model) taskDetail(it *taskItem, width int) lineSource {
 		d.add("updated     " + safe(it.task.LastUpdatedAt))
 	}
 	if p := it.task.PollInterval; p != nil {
-		d.add(fmt.Sprintf("poll        every %d ms (next in %s)", *p, it.pollWait().Round(time.Millisecond)))
+		poll := fmt.Sprintf("poll        every %d ms", *p)
+		if !it.done && !it.task.Terminal() { // an ended task is polled no more
+			poll += fmt.Sprintf(" (next in %s)", it.pollWait().Round(time.Millisecond))
+		}
+		d.add(poll)
 	}
 	if t := it.task.TTL; t != nil {
 		d.add(fmt.Sprintf("ttl         %d ms", *t))
