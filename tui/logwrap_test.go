@@ -79,3 +79,29 @@ func TestToolListEscWithoutAFilterSaysWhy(t *testing.T) {
 	h.press("esc")
 	h.contains("no filter")
 }
+
+// At 80 columns the status bar keeps what matters when it cannot hold everything:
+// the server's state and "● REC" stay, the transport, the protocol and the last
+// call's time give way. Cut at the end, the state and the recording were what went.
+func TestStatusBarKeepsStateAndRecordingAt80(t *testing.T) {
+	calls := 0
+	toggle := func() (string, error) { // the first R starts, the second stops
+		calls++
+		if calls == 1 {
+			return "/rec/session.jsonl", nil
+		}
+		return "", nil
+	}
+	h := newHarnessWith(t, Options{Target: hostTarget(t), Name: "bundled host", Theme: "dark", ToggleRecording: toggle}, 80, 24)
+	h.until("the tools", func(m *model) bool { return len(m.list.tools) > 0 && m.srv.state() == stateReady })
+	h.call("echo", `{"text":"hi"}`)
+	h.press("R")
+	h.until("the recording", func(m *model) bool { return m.opts.Recording != "" })
+	lines := strings.Split(h.screen(), "\n")
+	bar := lines[len(lines)-1]
+	for _, want := range []string{"mcpscope-host", "connected", "● REC", "session.jsonl", "? help"} {
+		if !strings.Contains(bar, want) {
+			t.Errorf("the status bar lacks %q: %q", want, bar)
+		}
+	}
+}

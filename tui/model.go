@@ -1821,43 +1821,77 @@ func progressBar(st styles, p *client.Progress, width int) string {
 
 func (m *model) statusBar(width int) string {
 	st := m.st
-	var parts []string
-	parts = append(parts, st.accent.Render(truncate(safe(m.displayName()), 30)))
+	// Each part with the order in which it gives way when the line is too narrow
+	// (0: never): at 80 columns the state and "● REC" were cut off the end while
+	// the transport and protocol before them were shown.
+	type part struct {
+		text string
+		drop int
+	}
+	name := part{st.accent.Render(truncate(safe(m.displayName()), 30)), 0}
+	parts := []part{name}
+	add := func(text string, drop int) { parts = append(parts, part{text, drop}) }
 	switch m.srv.state() {
 	case stateConnecting:
-		parts = append(parts, st.warn.Render("connecting"))
+		add(st.warn.Render("connecting"), 0)
 	case stateReady:
 		i := m.srv.info()
 		tr := i.Transport
 		if i.Framing != "" {
 			tr += " " + string(i.Framing)
 		}
-		parts = append(parts, safe(tr), safe(i.Era+" "+i.ProtocolVersion), st.ok.Render("connected"))
+		add(safe(tr), 2)
+		add(safe(i.Era+" "+i.ProtocolVersion), 1)
+		add(st.ok.Render("connected"), 0)
 	case stateFailed:
-		parts = append(parts, st.err.Render(m.srv.stateWord()))
+		add(st.err.Render(m.srv.stateWord()), 0)
 	case stateDied:
-		parts = append(parts, st.err.Render("server stopped"))
+		add(st.err.Render("server stopped"), 0)
 	case stateLost:
-		parts = append(parts, st.err.Render("disconnected")+st.muted.Render(" (ctrl+r reconnects)"))
+		add(st.err.Render("disconnected")+st.muted.Render(" (ctrl+r reconnects)"), 0)
 	case stateIdle:
-		parts = append(parts, st.warn.Render("idle")+st.muted.Render(" (the next call reconnects)"))
+		add(st.warn.Render("idle")+st.muted.Render(" (the next call reconnects)"), 0)
 	}
 	if m.lastCall > 0 {
-		parts = append(parts, "last call "+lastCallText(m.lastCall))
+		add("last call "+lastCallText(m.lastCall), 3)
 	}
 	if m.opts.Recording != "" {
-		parts = append(parts, st.err.Render("● REC ")+st.muted.Render(filepath.Base(m.opts.Recording)))
+		add(st.err.Render("● REC ")+st.muted.Render(filepath.Base(m.opts.Recording)), 0)
 	}
 	if t := m.tapStatus(st); t != "" {
-		parts = append(parts, t)
+		add(t, 0)
 	}
 	if m.opts.Browse != nil {
 		// Not a live server: everything here comes from a file, and new calls are
 		// answered by a mock from it. Said as what it is: "RECORDING" read as if this
 		// session were being recorded.
-		parts = append(parts, st.warn.Render("▶ browsing a recording; a mock answers from it"))
+		add(st.warn.Render("▶ browsing a recording; a mock answers from it"), 0)
 	}
-	line := strings.Join(parts, st.muted.Render(" · "))
+	join := func() string {
+		texts := make([]string, len(parts))
+		for i, p := range parts {
+			texts[i] = p.text
+		}
+		return strings.Join(texts, st.muted.Render(" · "))
+	}
+	room := width - ansi.StringWidth(m.keyHints(0)) - 1
+	for line := join(); ansi.StringWidth(line) > room; line = join() {
+		worst := 0
+		for i, p := range parts {
+			if p.drop > parts[worst].drop {
+				worst = i
+			}
+		}
+		if parts[worst].drop == 0 {
+			// What is left is all needed: the name gives way, then the end is cut.
+			if over := ansi.StringWidth(line) - room; ansi.StringWidth(parts[0].text)-over >= 8 {
+				parts[0].text = st.accent.Render(truncate(safe(m.displayName()), ansi.StringWidth(parts[0].text)-over))
+			}
+			break
+		}
+		parts = append(parts[:worst], parts[worst+1:]...)
+	}
+	line := join()
 	// The least the right side shows is how to get help: "? help", or "f1 help" while
 	// a field has the keys (one wider). The line is cut to leave room for it, or the
 	// terminal would cut the help's last letter.
