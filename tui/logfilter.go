@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/client"
 )
@@ -336,8 +337,16 @@ func (m *model) logsTabView(width, height int) string {
 		}
 		head = st.muted.Render(strings.Join(parts, " · "))
 	}
-	head = truncate(head, width)
-	bodyH := max(height-1, 1)
+	headH := 1
+	if f.picking && ansi.StringWidth(head) > width {
+		// The picker wraps: cut, it hid the last levels (the one chosen, perhaps)
+		// and its keys, which the status bar has no room for either.
+		head = ansi.Wrap(head, width, " ")
+		headH = strings.Count(head, "\n") + 1
+	} else {
+		head = truncate(head, width)
+	}
+	bodyH := max(height-headH, 1)
 	if !f.active() {
 		return head + "\n" + m.linesView(&m.logs, "No log messages (notifications/message) yet.", width, bodyH)
 	}

@@ -105,3 +105,17 @@ func TestStatusBarKeepsStateAndRecordingAt80(t *testing.T) {
 		}
 	}
 }
+
+// The log level picker (l in Logs) is read whole on a 120-column screen: its last
+// levels and its keys were cut off the pane's edge, so "emergency" could be chosen
+// without being seen.
+func TestLogLevelPickerIsWhole(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.press("4", "l")
+	for range 8 {
+		h.press("right")
+	}
+	h.contains("emergency", "enter sets · esc")
+	h.press("enter")
+	h.until("the level set", func(m *model) bool { return strings.Contains(m.notice, "emergency") })
+}
