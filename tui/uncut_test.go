@@ -1,5 +1,9 @@
 package tui
 
+// Screens a user must read whole: what was cut at the pane's edge (Logs, long words,
+// a failed start's stderr, the status bar at 80 columns, the level picker) and a key
+// the status bar offered while it could do nothing.
+
 import (
 	"strings"
 	"testing"
