@@ -396,3 +396,20 @@ func TestEndedTaskSaysNoNextPoll(t *testing.T) {
 		t.Errorf("a completed task's detail says when its next poll is:\n%s", s)
 	}
 }
+
+// On an ended task the Tasks view's keys say why they do nothing: x (cancel) in the
+// help, and r (poll again), which did nothing there without a word, when pressed.
+func TestEndedTaskKeysSayWhy(t *testing.T) {
+	h := hostWith(t, "2025-11-25", Options{})
+	h.selectTool("research")
+	h.press("enter")
+	if err := h.m.form.SetValue([]byte(`{"topic":"owls","delayMs":30}`)); err != nil {
+		t.Fatal(err)
+	}
+	h.press("enter")
+	h.until("the task to complete", taskDone)
+	h.press("0", "?")
+	h.contains("cancel a task (task ended)")
+	h.press("esc", "r")
+	h.contains("the task has ended: it is polled no more")
+}
