@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpscope/mcpscope/client"
 )
 
@@ -271,6 +273,20 @@ func wrapText(s string, width int) []string {
 			if len(line)+len(w)+1 > width && strings.TrimSpace(line) != "" {
 				out = append(out, line)
 				line = strings.Repeat(" ", indent)
+			}
+			// A word longer than a line (a URL, a path, the command the Changes
+			// view says to run) is broken across lines: drawn whole, the pane
+			// would cut its end off, the part needed to copy it.
+			if room := width - indent; ansi.StringWidth(w) > room {
+				pad := strings.Repeat(" ", indent)
+				if room < 10 { // an indent that leaves no room: the pieces go without it
+					room, pad = width, ""
+				}
+				parts := strings.Split(ansi.Hardwrap(w, room, true), "\n")
+				for _, p := range parts[:len(parts)-1] {
+					out = append(out, pad+p)
+				}
+				w = parts[len(parts)-1]
 			}
 			if strings.TrimSpace(line) != "" {
 				line += " "

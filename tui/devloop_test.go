@@ -244,7 +244,7 @@ func TestWatchFailedStartShowsItsOwnStderr(t *testing.T) {
 	// event, then read it.
 	h.until("every wire event", h.caughtUp)
 	screen := h.screen()
-	if n := strings.Count(screen, "the tool file is broken"); n != 1 || !strings.Contains(screen, "stderr (1 lines)") {
+	if n := strings.Count(screen, "the tool file is broken"); n != 1 || !strings.Contains(screen, "stderr (1 line)") {
 		t.Errorf("the failed start shows %d stderr lines of starts, want the last start's one:\n%s", n, screen)
 	}
 }

@@ -1,15 +1,18 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/target"
@@ -151,24 +154,34 @@ func TestEveryListedKeyIsRouted(t *testing.T) {
 					continue
 				}
 				listed++
-				var got routedKey
-				h.m.probe = &got
-				h.m.onKey(keyNamed(t, b.Keys()[0])) // routed, not run: only where the key goes matters
-				h.m.probe = nil
-				// A key caught before the views may have opened a dialog: close it.
-				h.m.dialogs, h.m.notice = overlay{}, ""
-				what := fmt.Sprintf("%s (%s): %q %s", state, table.name, b.Help().Key, b.Help().Desc)
-				switch {
-				case b.do == nil:
-					if got != (routedKey{}) {
-						t.Errorf("%s is listed as caught before the views, but reached %+v", what, got)
+				// The first key, and every other the help names ("←/ctrl+b"): each
+				// must reach this binding, not one listed before it with that key.
+				keys := []string{b.Keys()[0]}
+				for _, k := range b.Keys()[1:] {
+					if slices.Contains(strings.Split(b.Help().Key, "/"), k) {
+						keys = append(keys, k)
 					}
-				case got.table == table.name && got.to != "" && got.to == b.to:
-					// Handed to the form, which decides what the key does there.
-				case got.table != table.name || got.key != b.Help().Key:
-					t.Errorf("%s did not reach its binding: went to %+v", what, got)
-				case got.off != "" && !helpSays(table, got.off):
-					t.Errorf("%s does nothing (%s) and the help does not say why", what, got.off)
+				}
+				for _, name := range keys {
+					var got routedKey
+					h.m.probe = &got
+					h.m.onKey(keyNamed(t, name)) // routed, not run: only where the key goes matters
+					h.m.probe = nil
+					// A key caught before the views may have opened a dialog: close it.
+					h.m.dialogs, h.m.notice = overlay{}, ""
+					what := fmt.Sprintf("%s (%s): %q (%s) %s", state, table.name, b.Help().Key, name, b.Help().Desc)
+					switch {
+					case b.do == nil:
+						if got != (routedKey{}) {
+							t.Errorf("%s is listed as caught before the views, but reached %+v", what, got)
+						}
+					case got.table == table.name && got.to != "" && got.to == b.to:
+						// Handed to the form, which decides what the key does there.
+					case got.table != table.name || got.key != b.Help().Key:
+						t.Errorf("%s did not reach its binding: went to %+v", what, got)
+					case got.off != "" && !helpSays(table, got.off):
+						t.Errorf("%s does nothing (%s) and the help does not say why", what, got.off)
+					}
 				}
 			}
 		}
@@ -258,4 +271,34 @@ func helpSays(t keyTable, why string) bool {
 		}
 	}
 	return false
+}
+
+// No key in the help of a server's request for input names a key a binding before
+// it takes: the form's "home/ctrl+a start of the text" sat under "enter/ctrl+a
+// accept", and ctrl+a accepts.
+func TestElicitationHelpNamesNoTakenKey(t *testing.T) {
+	h := ready(t, 120, 40)
+	reply := make(chan client.ElicitResponse, 1)
+	h.update(elicitMsg{id: -1, server: "bundled host", reply: reply, req: client.ElicitRequest{Message: "Your name, please?",
+		Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","title":"Name"}}}`)}})
+	h.contains("Your name, please?")
+	// The dialog's own keys come first and are taken before the form's (which
+	// decides among its own by the field: backspace unsets a choice, deletes text).
+	_, groups := h.m.focusedHelp()
+	taken := map[string]string{}
+	for _, b := range groups[0] {
+		for _, k := range b.Keys() {
+			taken[k] = b.Help().Desc
+		}
+	}
+	for _, g := range groups[1:] {
+		for _, b := range g {
+			for _, shown := range strings.Split(b.Help().Key, "/") {
+				if by, ok := taken[shown]; ok {
+					t.Errorf("the help names %s for %q, but %q takes it first", shown, b.Help().Desc, by)
+				}
+			}
+		}
+	}
+	h.press("esc")
 }

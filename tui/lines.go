@@ -3,7 +3,6 @@ package tui
 import (
 	"encoding/binary"
 	"errors"
-	"strings"
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
@@ -237,27 +236,6 @@ func (v *lineView) scroll(delta int) {
 	}
 	v.offset = min(max(v.offset+delta, 0), last)
 	v.back = v.offset < last
-}
-
-func (v *lineView) view(height int) string {
-	v.height = height
-	n := v.len()
-	if !v.back {
-		v.offset = max(n-height, 0)
-	}
-	if height <= 0 {
-		return ""
-	}
-	v.offset = min(v.offset, max(n-1, 0))
-	end := min(v.offset+height, n)
-	if v.offset >= end {
-		return ""
-	}
-	lines := make([]string, 0, end-v.offset)
-	for i := v.offset; i < end; i++ {
-		lines = append(lines, v.at(i))
-	}
-	return strings.Join(lines, "\n")
 }
 
 func (v *lineView) close() {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/client"
 )
@@ -336,10 +337,18 @@ func (m *model) logsTabView(width, height int) string {
 		}
 		head = st.muted.Render(strings.Join(parts, " · "))
 	}
-	head = truncate(head, width)
-	bodyH := max(height-1, 1)
+	headH := 1
+	if f.picking && ansi.StringWidth(head) > width {
+		// The picker wraps: cut, it hid the last levels (the one chosen, perhaps)
+		// and its keys, which the status bar has no room for either.
+		head = ansi.Wrap(head, width, " ")
+		headH = strings.Count(head, "\n") + 1
+	} else {
+		head = truncate(head, width)
+	}
+	bodyH := max(height-headH, 1)
 	if !f.active() {
-		return head + "\n" + m.linesView(&m.logs, "No log messages (notifications/message) yet.", width, bodyH, false)
+		return head + "\n" + m.linesView(&m.logs, "No log messages (notifications/message) yet.", width, bodyH)
 	}
 	if len(f.rows) == 0 && f.scanning {
 		return head + "\n" + st.muted.Render("Searching the older lines…")
@@ -348,5 +357,7 @@ func (m *model) logsTabView(width, height int) string {
 		return head + "\n" + st.muted.Render("No line passes the filter (esc clears it).")
 	}
 	f.view.setSource(filteredLogs{m: m})
-	return head + "\n" + f.view.view(bodyH)
+	// A log line often carries a JSON payload longer than the pane: wrapped, as
+	// Stderr's lines are, so that its end can be read (there is no line to open).
+	return head + "\n" + f.view.wrapView(bodyH, width)
 }

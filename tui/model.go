@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
@@ -904,7 +905,12 @@ func (m *model) listKeys() keyTable {
 				bind(open, m.openSelectedTool),
 				// A new search, as / does in less and vim.
 				bind(k.Filter, m.synced(func() { l.setFilter(""); l.filtering = true })),
-				bind(k.ClearFilter, m.synced(func() { l.setFilter("") })),
+				bind(k.ClearFilter, m.synced(func() { l.setFilter("") })).unless(func() string {
+					if l.filter == "" {
+						return "no filter" // short: the help shows it after "clear filter"
+					}
+					return ""
+				}),
 				bind(k.Refetch, func() tea.Cmd { m.notice = "refetching tools…"; return m.fetchAllTools() }),
 				bind(relabel(k.ShowRaw, "raw JSON of the tool"), act(func() { m.toolRaw = !m.toolRaw; m.tab = tabTool })),
 				bind(k.OpenChanges, m.openChanges),
@@ -1556,6 +1562,46 @@ func (m *model) toolTab(width, height int) string {
 	return m.toolView(width, height)
 }
 
+// stderrWindow draws a start's stderr lines in at most room rows, each wrapped
+// (the line a crash says what is missing in, a module's path, is often the
+// longest): all of them when they fit, else the first lines in a third of the room
+// and the last in the rest, with how many are left out between (5 shows them).
+// It reads only the lines it draws, and one more.
+func (m *model) stderrWindow(count int, at func(int) string, width, room int) []string {
+	rows := func(i int) []string {
+		w := appendWrapped(nil, at(i), max(width-2, 10))
+		for k := range w {
+			w[k] = "  " + w[k]
+		}
+		return w
+	}
+	var all []string
+	for i := 0; i < count && len(all) <= room; i++ {
+		all = append(all, rows(i)...)
+	}
+	if len(all) <= room {
+		return all
+	}
+	var head, tail []string
+	i, j := 0, count-1
+	for headRoom := max(room/3, 1); i <= j && len(head) < headRoom; i++ {
+		head = append(head, rows(i)...)
+	}
+	head = head[:min(len(head), max(room/3, 1))]
+	for tailRoom := room - len(head) - 1; j >= i && len(tail) < tailRoom; j-- {
+		r := rows(j)
+		if over := len(tail) + len(r) - tailRoom; over > 0 {
+			r = r[over:] // the end of a long last line: where a crash says what failed
+		}
+		tail = append(r, tail...)
+	}
+	out := head
+	if more := j - i + 1; more > 0 {
+		out = append(out, m.st.muted.Render("  … "+plural.Count(more, "more line")+" (5 shows them all) …"))
+	}
+	return append(out, tail...)
+}
+
 // failureView says why the server is not there: the error, then the first and the
 // last lines the server wrote to stderr (a cause is often printed first, the last
 // words last).
@@ -1574,13 +1620,18 @@ func (m *model) failureView(width, height int, title string) string {
 	case m.srv.exit() != nil:
 		lines = append(lines, "server "+safe(m.srv.exit().String()))
 	}
-	foot := []string{"", m.st.statusKey.Render("ctrl+r") + m.st.muted.Render(" restarts the server (history is kept) · 3 traffic · 5 stderr · q quits")}
-	if m.srv.status().State == workbench.StateNeedsLogin {
-		how := wrapText("L logs in (opens the browser; a redirect can be pasted) · the Auth view (]/[ or :auth) shows each step · or in a shell: mcpscope auth login "+m.loginName(m.srv), max(width-2, 10))
-		how[0] = m.st.statusKey.Render("L") + m.st.muted.Render(strings.TrimPrefix(how[0], "L"))
+	// The keys, wrapped: the last ones (q quits) are not cut at the pane's edge.
+	keyLine := func(key, rest string) []string {
+		how := wrapText(key+rest, max(width-2, 10))
+		how[0] = m.st.statusKey.Render(key) + m.st.muted.Render(strings.TrimPrefix(how[0], key))
 		for i := 1; i < len(how); i++ {
 			how[i] = m.st.muted.Render(how[i])
 		}
+		return how
+	}
+	foot := append([]string{""}, keyLine("ctrl+r", " restarts the server (history is kept) · 3 traffic · 5 stderr · q quits")...)
+	if m.srv.status().State == workbench.StateNeedsLogin {
+		how := keyLine("L", " logs in (opens the browser; a redirect can be pasted) · the Auth view (]/[ or :auth) shows each step · or in a shell: mcpscope auth login "+m.loginName(m.srv))
 		foot = append(append([]string{""}, how...), foot...)
 	}
 	// The stderr of this start: only the first and last lines shown are read (the
@@ -1598,22 +1649,8 @@ func (m *model) failureView(width, height int, title string) string {
 	}
 	if count > 0 {
 		room := max(height-len(lines)-len(foot)-2, 4)
-		lines = append(lines, "", m.st.accent.Render(fmt.Sprintf("stderr (%d lines)", count)))
-		if count <= room {
-			for i := range count {
-				lines = append(lines, "  "+at(i))
-			}
-		} else {
-			head := max(room/3, 1)
-			tail := room - head - 1
-			for i := range head {
-				lines = append(lines, "  "+at(i))
-			}
-			lines = append(lines, m.st.muted.Render(fmt.Sprintf("  … %d more lines (5 shows them all) …", count-head-tail)))
-			for i := count - tail; i < count; i++ {
-				lines = append(lines, "  "+at(i))
-			}
-		}
+		lines = append(lines, "", m.st.accent.Render("stderr ("+plural.Count(count, "line")+")"))
+		lines = append(lines, m.stderrWindow(count, at, width, room)...)
 	}
 	return strings.Join(append(lines, foot...), "\n")
 }
@@ -1784,43 +1821,77 @@ func progressBar(st styles, p *client.Progress, width int) string {
 
 func (m *model) statusBar(width int) string {
 	st := m.st
-	var parts []string
-	parts = append(parts, st.accent.Render(truncate(safe(m.displayName()), 30)))
+	// Each part with the order in which it gives way when the line is too narrow
+	// (0: never): at 80 columns the state and "● REC" were cut off the end while
+	// the transport and protocol before them were shown.
+	type part struct {
+		text string
+		drop int
+	}
+	name := part{st.accent.Render(truncate(safe(m.displayName()), 30)), 0}
+	parts := []part{name}
+	add := func(text string, drop int) { parts = append(parts, part{text, drop}) }
 	switch m.srv.state() {
 	case stateConnecting:
-		parts = append(parts, st.warn.Render("connecting"))
+		add(st.warn.Render("connecting"), 0)
 	case stateReady:
 		i := m.srv.info()
 		tr := i.Transport
 		if i.Framing != "" {
 			tr += " " + string(i.Framing)
 		}
-		parts = append(parts, safe(tr), safe(i.Era+" "+i.ProtocolVersion), st.ok.Render("connected"))
+		add(safe(tr), 2)
+		add(safe(i.Era+" "+i.ProtocolVersion), 1)
+		add(st.ok.Render("connected"), 0)
 	case stateFailed:
-		parts = append(parts, st.err.Render(m.srv.stateWord()))
+		add(st.err.Render(m.srv.stateWord()), 0)
 	case stateDied:
-		parts = append(parts, st.err.Render("server stopped"))
+		add(st.err.Render("server stopped"), 0)
 	case stateLost:
-		parts = append(parts, st.err.Render("disconnected")+st.muted.Render(" (ctrl+r reconnects)"))
+		add(st.err.Render("disconnected")+st.muted.Render(" (ctrl+r reconnects)"), 0)
 	case stateIdle:
-		parts = append(parts, st.warn.Render("idle")+st.muted.Render(" (the next call reconnects)"))
+		add(st.warn.Render("idle")+st.muted.Render(" (the next call reconnects)"), 0)
 	}
 	if m.lastCall > 0 {
-		parts = append(parts, "last call "+lastCallText(m.lastCall))
+		add("last call "+lastCallText(m.lastCall), 3)
 	}
 	if m.opts.Recording != "" {
-		parts = append(parts, st.err.Render("● REC ")+st.muted.Render(filepath.Base(m.opts.Recording)))
+		add(st.err.Render("● REC ")+st.muted.Render(filepath.Base(m.opts.Recording)), 0)
 	}
 	if t := m.tapStatus(st); t != "" {
-		parts = append(parts, t)
+		add(t, 0)
 	}
 	if m.opts.Browse != nil {
 		// Not a live server: everything here comes from a file, and new calls are
 		// answered by a mock from it. Said as what it is: "RECORDING" read as if this
 		// session were being recorded.
-		parts = append(parts, st.warn.Render("▶ browsing a recording; a mock answers from it"))
+		add(st.warn.Render("▶ browsing a recording; a mock answers from it"), 0)
 	}
-	line := strings.Join(parts, st.muted.Render(" · "))
+	join := func() string {
+		texts := make([]string, len(parts))
+		for i, p := range parts {
+			texts[i] = p.text
+		}
+		return strings.Join(texts, st.muted.Render(" · "))
+	}
+	room := width - ansi.StringWidth(m.keyHints(0)) - 1
+	for line := join(); ansi.StringWidth(line) > room; line = join() {
+		worst := 0
+		for i, p := range parts {
+			if p.drop > parts[worst].drop {
+				worst = i
+			}
+		}
+		if parts[worst].drop == 0 {
+			// What is left is all needed: the name gives way, then the end is cut.
+			if over := ansi.StringWidth(line) - room; ansi.StringWidth(parts[0].text)-over >= 8 {
+				parts[0].text = st.accent.Render(truncate(safe(m.displayName()), ansi.StringWidth(parts[0].text)-over))
+			}
+			break
+		}
+		parts = append(parts[:worst], parts[worst+1:]...)
+	}
+	line := join()
 	// The least the right side shows is how to get help: "? help", or "f1 help" while
 	// a field has the keys (one wider). The line is cut to leave room for it, or the
 	// terminal would cut the help's last letter.

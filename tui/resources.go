@@ -432,6 +432,11 @@ func (m *model) resourcesKeys() keyTable {
 					return m.toggleSubscription(r.server, v.resource(r).URI)
 				}
 				return nil
+			}).unless(func() string {
+				if r, ok := v.selected(); !ok || r.kind != resRowResource {
+					return "a resource is subscribed to, not a template"
+				}
+				return ""
 			}),
 			bind(k.Filter, act(func() { v.filtering = true })),
 			bind(k.ClearFilter, act(func() { v.filter = ""; v.rebuild(m) })).unless(func() string {
@@ -774,7 +779,11 @@ func (m *model) resourcesView(width, height int) string {
 	}
 	out = append(out, m.st.muted.Render(strings.Repeat("─", max(width, 1))))
 	out = append(out, detail...)
-	out = append(out, m.st.muted.Render("enter reads · u subscribe · / filter · r refresh"))
+	sub := "u subscribe"
+	if r, ok := v.selected(); ok && r.kind == resRowResource && v.subs[resKey{r.server, v.resource(r).URI}] {
+		sub = "u unsubscribe" // u toggles: say what it does now
+	}
+	out = append(out, m.st.muted.Render("enter reads · "+sub+" · / filter · r refresh"))
 	if len(out) > height {
 		out = out[:max(height, 0)]
 	}
@@ -938,7 +947,11 @@ func (m *model) readView(width, height int) string {
 		v.bodyKey.r, v.bodyKey.width, v.bodyKey.ver = r, width, r.ver
 		v.body.setSource(m.readDoc(r, width))
 	}
-	hint := m.st.muted.Render("esc back · s save · u subscribe · r re-read · v raw")
+	sub := "u subscribe"
+	if v.subs[resKey{r.server, r.uri}] {
+		sub = "u unsubscribe" // u toggles: say what it does now
+	}
+	hint := m.st.muted.Render("esc back · s save · " + sub + " · r re-read · v raw")
 	return v.body.view(max(height-1, 1)) + "\n" + hint
 }
 

@@ -264,3 +264,24 @@ func TestResourcesListChangedRefreshes(t *testing.T) {
 	})
 	h.contains("fake://grown", "the server's resources changed; list refreshed")
 }
+
+// u toggles a subscription: the view's key line says what it does now (unsubscribe
+// once subscribed, in the list and in the read), and on a template, which cannot be
+// subscribed to, u says why instead of doing nothing.
+func TestSubscribeKeySaysWhatItDoes(t *testing.T) {
+	h := ready(t, 120, 40)
+	resourcesOpen(t, h)
+	pick(h, "counter")
+	h.contains("u subscribe")
+	h.press("u")
+	h.until("the subscription", func(m *model) bool { return strings.HasPrefix(m.notice, "subscribed to") })
+	h.contains("u unsubscribe")
+	h.press("enter")
+	readDone(h)
+	h.contains("u unsubscribe")
+	h.press("esc")
+	h.press("esc") // the filter goes: every row
+	pick(h, "colors/{")
+	h.press("u")
+	h.contains("a resource is subscribed to, not a template")
+}

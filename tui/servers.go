@@ -229,7 +229,7 @@ func (m *model) nameWidth() int {
 
 // linesView draws Logs or Stderr: with several servers a header with the server
 // filter (S), then the lines.
-func (m *model) linesView(v *lineView, empty string, width, height int, wrap bool) string {
+func (m *model) linesView(v *lineView, empty string, width, height int) string {
 	var head string
 	if m.several() || v.server != "" {
 		head = m.st.muted.Render(fmt.Sprintf("%d lines · server ", v.len())) + serverFilterLabel(m.st, v.server) + m.st.muted.Render(" (S cycles)")
@@ -244,10 +244,8 @@ func (m *model) linesView(v *lineView, empty string, width, height int, wrap boo
 		body = m.st.muted.Render(safe(v.server) + " has nothing here yet.")
 	case v.len() == 0:
 		body = m.st.muted.Render(empty)
-	case wrap:
-		body = v.wrapView(height, width)
 	default:
-		body = v.view(height)
+		body = v.wrapView(height, width)
 	}
 	if head == "" {
 		return body

@@ -536,7 +536,12 @@ func (m *model) tasksKeys() keyTable {
 	page := func(d func() int) func() tea.Cmd { return act(func() { v.detail.scroll(d()) }) }
 	return keyTable{name: "Tasks", groups: [][]binding{
 		{
-			bind(k.CancelTask, m.cancelTask),
+			bind(k.CancelTask, m.cancelTask).unless(func() string {
+				if it := v.selected(); it != nil && (it.done || it.task.Terminal()) {
+					return "task ended" // short: the help shows it after "cancel a task"
+				}
+				return ""
+			}),
 			bind(k.TaskResult, act(func() { m.showOutcome(v.selected().out) })).unless(func() string {
 				switch it := v.selected(); {
 				case it == nil:
@@ -546,7 +551,17 @@ func (m *model) tasksKeys() keyTable {
 				}
 				return ""
 			}),
-			bind(k.PollTask, m.resumeTask),
+			bind(k.PollTask, m.resumeTask).unless(func() string {
+				switch it := v.selected(); {
+				case it == nil:
+					return "no task selected"
+				case it.done:
+					return "the task has ended: it is polled no more"
+				case !it.created:
+					return "the task is not created yet"
+				}
+				return ""
+			}),
 		},
 		{
 			bindKey(k.Up, move), bindKey(k.Down, move),
@@ -661,7 +676,11 @@ func (m *model) taskDetail(it *taskItem, width int) lineSource {
 		d.add("updated     " + safe(it.task.LastUpdatedAt))
 	}
 	if p := it.task.PollInterval; p != nil {
-		d.add(fmt.Sprintf("poll        every %d ms (next in %s)", *p, it.pollWait().Round(time.Millisecond)))
+		poll := fmt.Sprintf("poll        every %d ms", *p)
+		if !it.done && !it.task.Terminal() { // an ended task is polled no more
+			poll += fmt.Sprintf(" (next in %s)", it.pollWait().Round(time.Millisecond))
+		}
+		d.add(poll)
 	}
 	if t := it.task.TTL; t != nil {
 		d.add(fmt.Sprintf("ttl         %d ms", *t))

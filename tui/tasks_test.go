@@ -376,3 +376,40 @@ func TestCloseWithDialogOpen(t *testing.T) {
 	h.until("the dialog and a queued request", func(m *model) bool { return samplingOf(m) != nil && len(m.waiting) == 1 })
 	testutil.Within(t, "closing with dialogs open", h.close)
 }
+
+// A task that has ended is no longer polled, and its detail does not say when the
+// next poll is due: "next in 1s" stayed under a completed task.
+func TestEndedTaskSaysNoNextPoll(t *testing.T) {
+	h := hostWith(t, "2025-11-25", Options{})
+	h.selectTool("research")
+	h.press("enter")
+	if err := h.m.form.SetValue([]byte(`{"topic":"owls","delayMs":30}`)); err != nil {
+		t.Fatal(err)
+	}
+	h.press("enter")
+	h.until("the task to complete", taskDone)
+	s := h.screen()
+	if !strings.Contains(s, "every 100 ms") {
+		t.Fatalf("the task's detail has no poll line:\n%s", s)
+	}
+	if strings.Contains(s, "next in") {
+		t.Errorf("a completed task's detail says when its next poll is:\n%s", s)
+	}
+}
+
+// On an ended task the Tasks view's keys say why they do nothing: x (cancel) in the
+// help, and r (poll again), which did nothing there without a word, when pressed.
+func TestEndedTaskKeysSayWhy(t *testing.T) {
+	h := hostWith(t, "2025-11-25", Options{})
+	h.selectTool("research")
+	h.press("enter")
+	if err := h.m.form.SetValue([]byte(`{"topic":"owls","delayMs":30}`)); err != nil {
+		t.Fatal(err)
+	}
+	h.press("enter")
+	h.until("the task to complete", taskDone)
+	h.press("0", "?")
+	h.contains("cancel a task (task ended)")
+	h.press("esc", "r")
+	h.contains("the task has ended: it is polled no more")
+}

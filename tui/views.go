@@ -125,7 +125,7 @@ func init() {
 			}},
 		tabStderr: {name: "Stderr", key: digit("5", "stderr"),
 			draw: func(m *model, w, h int) string {
-				return m.linesView(&m.stderr, "The server has written nothing to stderr.", w, h, true)
+				return m.linesView(&m.stderr, "The server has written nothing to stderr.", w, h)
 			},
 			keys: (*model).stderrKeys, scroll: func(m *model, d int) { m.stderr.scroll(d) }},
 		tabHistory: {name: "History", key: digit("6", "history"),

@@ -48,9 +48,13 @@ func DefaultKeyMap() KeyMap {
 		MoveDown:   key.NewBinding(key.WithKeys("alt+down"), key.WithHelp("alt+↓", "move item down")),
 		ToggleNull: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "toggle null")),
 
-		CursorLeft:    key.NewBinding(key.WithKeys("left", "ctrl+b"), key.WithHelp("←/ctrl+b", "cursor left")),
+		// ctrl+b, ctrl+a and ctrl+e (below) are the Emacs aliases, left out of the help
+		// as ctrl+e is: the screens around a form take them first (ctrl+b benches
+		// the tool, ctrl+a accepts an elicitation, ctrl+e opens $EDITOR), so the
+		// help would name a key that does something else there.
+		CursorLeft:    key.NewBinding(key.WithKeys("left", "ctrl+b"), key.WithHelp("←", "cursor left")),
 		CursorRight:   key.NewBinding(key.WithKeys("right", "ctrl+f"), key.WithHelp("→/ctrl+f", "cursor right")),
-		LineStart:     key.NewBinding(key.WithKeys("home", "ctrl+a"), key.WithHelp("home/ctrl+a", "start of the text")),
+		LineStart:     key.NewBinding(key.WithKeys("home", "ctrl+a"), key.WithHelp("home", "start of the text")),
 		LineEnd:       key.NewBinding(key.WithKeys("end", "ctrl+e"), key.WithHelp("end", "end of the text")),
 		WordLeft:      key.NewBinding(key.WithKeys("alt+left", "ctrl+left", "alt+b"), key.WithHelp("alt+←", "word left")),
 		WordRight:     key.NewBinding(key.WithKeys("alt+right", "ctrl+right", "alt+f"), key.WithHelp("alt+→", "word right")),

@@ -157,7 +157,7 @@ func (f *Form) fieldsView(width, height int) []string {
 			counts[i] = len(focused)
 			focusA, focusB = total, total+counts[i]
 		} else {
-			counts[i] = rowLines(r, rowErrs[i])
+			counts[i] = rowLines(r, rowErrs[i], lay)
 		}
 		total += counts[i]
 	}
@@ -205,12 +205,51 @@ func labelWidth(label string) int {
 }
 
 // rowLines is how many lines renderRow draws for a row without focus.
-func rowLines(r row, errs []string) int {
+func rowLines(r row, errs []string, lay layout) int {
 	switch r.kind {
 	case rowNote, rowOption:
 		return 1
 	}
-	return 1 + len(withLive(liveOf(r), errs))
+	n := 1
+	for _, e := range withLive(liveOf(r), errs) {
+		n += len(errorLines(e, errColumn(r, lay), lay.width))
+	}
+	return n
+}
+
+// errColumn is where a row's errors start: under its value, or under its label
+// when the value column is too narrow to read them there.
+func errColumn(r row, lay layout) int {
+	if lay.valW < 20 {
+		return 2 + 2*r.depth
+	}
+	return lay.valX
+}
+
+// maxErrorLines bounds one error as drawn (a server's pattern can be kilobytes).
+const maxErrorLines = 4
+
+// errorLines is one error as drawn from column x of a form width wide, unstyled:
+// whole, wrapped, so that the reason at its end ("month out of range") is read
+// rather than cut at the pane's edge; at most maxErrorLines lines.
+func errorLines(e string, x, width int) []string {
+	w := width - x - 2 // "✗ " and the indent of the lines after the first
+	if w < 10 {
+		return []string{"✗ " + sanitize(e)} // no room to wrap: View cuts it
+	}
+	lines := strings.Split(ansi.Wrap(sanitize(e), w, " "), "\n")
+	if len(lines) > maxErrorLines {
+		lines = lines[:maxErrorLines]
+		lines[maxErrorLines-1] = ansi.Truncate(lines[maxErrorLines-1]+" …", w, "…")
+	}
+	for i := range lines {
+		if i == 0 {
+			lines[i] = "✗ " + lines[i]
+		} else {
+			lines[i] = "  " + lines[i]
+		}
+	}
+	return lines
 }
 
 // withLive is the errors a row shows: the live check first, then validation's errors
@@ -406,13 +445,12 @@ func (f *Form) renderRow(r row, focused bool, lay layout, errs []string) []strin
 	}
 	out = append(out, line)
 
-	errX := lay.valX
-	if lay.valW < 20 {
-		errX = 2 + 2*r.depth
-	}
+	errX := errColumn(r, lay)
 	errs = withLive(live, errs)
 	for _, e := range errs {
-		out = append(out, strings.Repeat(" ", errX)+st.Error.Render("✗ "+sanitize(e)))
+		for _, l := range errorLines(e, errX, lay.width) {
+			out = append(out, strings.Repeat(" ", errX)+st.Error.Render(l))
+		}
 	}
 	if focused {
 		var desc []string

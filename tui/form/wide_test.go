@@ -94,7 +94,7 @@ func TestRowLinesMatchRenderRow(t *testing.T) {
 		rowErrs, _ := f.placeErrors(rows)
 		lay := layout{width: 80, labelW: 20, valX: 23, valW: 57}
 		for j, r := range rows {
-			if got, want := rowLines(r, rowErrs[j]), len(f.renderRow(r, false, lay, rowErrs[j])); got != want {
+			if got, want := rowLines(r, rowErrs[j], lay), len(f.renderRow(r, false, lay, rowErrs[j])); got != want {
 				t.Errorf("schema %d row %d (%s): counted %d lines, drew %d", i, j, r.path, got, want)
 			}
 		}
