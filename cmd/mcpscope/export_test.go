@@ -361,6 +361,10 @@ func TestExportBadInput(t *testing.T) {
 	expect(t, mcpscope(t, nil, "export", "--format", "har"), 2, nil, []string{"name one recording"})
 	expect(t, mcpscope(t, nil, "export", notRec, "--format", "har"), 2, nil, []string{"cannot read the recording", "not an mcpscope recording"})
 	expect(t, mcpscope(t, nil, "export", filepath.Join(dir, "missing.jsonl"), "--format", "har"), 2, nil, []string{"cannot read the recording", "missing.jsonl"})
+	// open says it the same way (it exited 1, a server's failure, where the other
+	// commands that read a recording exit 2).
+	expect(t, mcpscope(t, nil, "open", notRec), 2, nil, []string{"cannot open the recording", "not an mcpscope recording"})
+	expect(t, mcpscope(t, nil, "open", filepath.Join(dir, "missing.jsonl")), 2, nil, []string{"cannot open the recording", "missing.jsonl"})
 
 	bin := testutil.Mcpscope(t)
 	file := filepath.Join(dir, "call.jsonl")

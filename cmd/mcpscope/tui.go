@@ -386,9 +386,9 @@ func runOpen(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := app.CheckTheme(scr.Theme); err != nil {
 		return err
 	}
-	rec, err := record.Load(pos[0])
+	rec, err := loadRecording("cannot open the recording: ", pos[0]) // a usage error (2), as for replay, serve and export
 	if err != nil {
-		return &exitError{code: exitServer, msg: fmt.Sprintf("cannot open the recording: %v", err)}
+		return err
 	}
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return usageErr("the workbench needs a terminal; in scripts use mcpscope replay or mcpscope serve")
