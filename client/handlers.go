@@ -5,12 +5,12 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -44,8 +44,9 @@ type SamplingResponse struct {
 	StopReason string
 }
 
-// ErrSamplingRejected is what the server is told when the user rejects a request.
-var ErrSamplingRejected = errors.New("the user rejected the sampling request")
+// ErrSamplingRejected is what the server is told when the user rejects a request:
+// the spec's code for it, -1 (as a plain error the SDK sent code 0).
+var ErrSamplingRejected error = &jsonrpc.Error{Code: -1, Message: "the user rejected the sampling request"}
 
 // Root is one root the client offers the server (roots/list).
 type Root struct {

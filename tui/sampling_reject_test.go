@@ -38,6 +38,11 @@ func TestSamplingRejectedSaysSo(t *testing.T) {
 			if !strings.Contains(scr, told) {
 				t.Errorf("the notice does not say %q:\n%s", told, scr)
 			}
+			if protocol != "" {
+				// The server was answered with the spec's code for it, -1 (it got 0).
+				h.press("3")
+				h.until("the answer in Traffic", func(m *model) bool { return strings.Contains(h.screen(), "error -1 for #") })
+			}
 		})
 	}
 }
