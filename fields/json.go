@@ -321,6 +321,13 @@ var numberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // IsNumber reports whether s is a number in JSON syntax.
 func IsNumber(s string) bool { return numberRE().MatchString(s) }
 
+// Overflows reports whether the JSON number s is beyond what a 64-bit float holds
+// (1e400): valid JSON, but a JavaScript or Python server reads it as Infinity.
+func Overflows(s string) bool {
+	f, err := strconv.ParseFloat(s, 64)
+	return err != nil && math.IsInf(f, 0)
+}
+
 // IsIntegral reports whether the JSON number s has no fractional part.
 func IsIntegral(s string) bool {
 	f, err := strconv.ParseFloat(s, 64)

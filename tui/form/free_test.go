@@ -72,3 +72,22 @@ func TestWrongTypeReportedOnce(t *testing.T) {
 		t.Errorf("the error is not shown once:\n%s", v)
 	}
 }
+
+// A number beyond a 64-bit float (1e400) is valid JSON that a JavaScript or Python
+// server reads as Infinity: the field says so as it is typed and the form is not
+// sent; 1e300 is a number like any other.
+func TestNumberBeyondAFloatIsRefused(t *testing.T) {
+	f := mustNew(t, `{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}`)
+	typeText(f, "1e400")
+	if v := f.View(80, 10); !strings.Contains(v, "too large") {
+		t.Errorf("typed 1e400, the field does not say it is too large:\n%s", v)
+	}
+	if _, err := f.Value(); err == nil {
+		t.Errorf("1e400 gave a value with no error")
+	}
+	f = mustNew(t, `{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}`)
+	typeText(f, "1e300")
+	if v, err := f.Value(); err != nil || string(v) != `{"n":1e300}` {
+		t.Errorf("1e300: %s %v", v, err)
+	}
+}

@@ -254,6 +254,10 @@ func (n *node) value(path string, force bool, errs *[]FieldError) (any, bool) {
 			*errs = append(*errs, FieldError{Path: path, Message: "not a number: " + strconv.Quote(t)})
 			return t, true
 		}
+		if fields.Overflows(t) {
+			*errs = append(*errs, FieldError{Path: path, Message: tooLarge})
+			return t, true
+		}
 		return json.Number(t), true
 	case kJSON:
 		t := strings.TrimSpace(n.ed.text)

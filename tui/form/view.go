@@ -574,6 +574,9 @@ func (f *Form) renderValue(r row, focused bool, w int) (value, hints, live strin
 	return value, strings.Join(hl, " · "), live
 }
 
+// tooLarge is what a number beyond a 64-bit float gets (1e400 is valid JSON).
+const tooLarge = "too large: beyond a 64-bit float, a server would read it as Infinity"
+
 // liveError checks a text field as it is typed.
 func liveError(n *node) string {
 	t := strings.TrimSpace(n.ed.text)
@@ -584,6 +587,9 @@ func liveError(n *node) string {
 	case kNumber, kInteger:
 		if !fields.IsNumber(t) {
 			return "not a number"
+		}
+		if fields.Overflows(t) {
+			return tooLarge
 		}
 		if n.k == kInteger && !fields.IsIntegral(t) {
 			return "not an integer"
