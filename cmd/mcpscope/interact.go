@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/answer"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/readfile"
+	"github.com/mcpscope/mcpscope/internal/termsafe"
 )
 
 // interactFlags are the flags of what a server asks of a one-shot command
@@ -23,6 +26,7 @@ type interactFlags struct {
 	sampling      bool
 	samplingReply string // TEXT or @FILE
 	roots         multiFlag
+	logLevel      string // --log-level: the server's log messages at this level and above, on stderr
 
 	a *answer.Answerer // set by apply
 }
@@ -33,11 +37,43 @@ func (f *interactFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.sampling, "sampling", false, "declare the sampling capability and answer sampling/createMessage")
 	fs.StringVar(&f.samplingReply, "sampling-reply", "", "the reply to sampling requests, TEXT or @FILE (implies --sampling)")
 	fs.Var(&f.roots, "root", "declare the roots capability and offer DIR as a file:// root (repeatable)")
+	fs.StringVar(&f.logLevel, "log-level", "", "print the server's log messages at this level and above on stderr: "+strings.Join(client.LogLevels, ", "))
+}
+
+// applyLogs asks for the server's log messages at --log-level and prints each on
+// stderr as it comes, one line, as the workbench's Logs view shows it.
+func (f *interactFlags) applyLogs(opts *client.Options, stderr io.Writer) error {
+	if f.logLevel == "" {
+		return nil
+	}
+	if !slices.Contains(client.LogLevels, f.logLevel) {
+		return usageErr("--log-level %q: use one of %s", f.logLevel, strings.Join(client.LogLevels, ", "))
+	}
+	opts.LogLevel = f.logLevel
+	var mu sync.Mutex
+	opts.OnLog = func(l client.LogMessage) {
+		data := string(l.Data)
+		var text string
+		if json.Unmarshal(l.Data, &text) == nil {
+			data = text // a string is shown as the text it holds
+		}
+		logger := ""
+		if l.Logger != "" {
+			logger = " [" + l.Logger + "]"
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(stderr, "mcpscope: log %s%s: %s\n", termsafe.Line(l.Level), termsafe.Line(logger), termsafe.Line(data))
+	}
+	return nil
 }
 
 // apply checks the flags and sets the handlers on opts. Every session of the command
 // gets the one Answerer (one question at a time on the terminal).
 func (f *interactFlags) apply(opts *client.Options, stderr io.Writer) error {
+	if err := f.applyLogs(opts, stderr); err != nil {
+		return err
+	}
 	if f.a != nil {
 		f.a.Apply(opts)
 		return nil

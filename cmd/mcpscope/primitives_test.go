@@ -173,3 +173,24 @@ func TestReadSaveDir(t *testing.T) {
 	os.WriteFile(file, nil, 0o600)
 	expect(t, mcpscope(t, nil, "read", "mcpscope://demo/readme.md", "--save-dir", file), 2, nil, []string{"--save-dir " + file + " is not a directory"})
 }
+
+// call --log-level prints the server's log messages at that level and above on
+// stderr, one line each, in both eras (logging/setLevel in 2025, each request's _meta
+// in 2026-07-28); without it a call prints none; a level that is none is refused.
+func TestCallLogLevel(t *testing.T) {
+	t.Parallel()
+	for _, protocol := range []string{"2026-07-28", "2025-11-25"} {
+		r := mcpscope(t, nil, "call", "log", "--log-level", "warning", "--protocol", protocol)
+		expect(t, r, 0, []string{"sent 8 log messages"}, []string{
+			`mcpscope: log warning [demo]: {"level":"warning","message":"a message at level warning from the log tool"}`,
+			"mcpscope: log emergency [demo]: ",
+		})
+		if strings.Contains(r.stderr, "log notice") || strings.Contains(r.stderr, "log info") {
+			t.Errorf("%s: messages below warning were printed:\n%s", protocol, r.stderr)
+		}
+	}
+	if r := mcpscope(t, nil, "call", "log"); strings.Contains(r.stderr, "mcpscope: log ") {
+		t.Errorf("without --log-level the logs were printed:\n%s", r.stderr)
+	}
+	expect(t, mcpscope(t, nil, "call", "log", "--log-level", "loud"), 2, nil, []string{`--log-level "loud": use one of debug, info, notice, warning, error, critical, alert, emergency`})
+}
