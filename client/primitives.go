@@ -420,6 +420,24 @@ func (s *Session) HasCapability(name string) bool {
 	return ok && string(v) != "null"
 }
 
+// Declared lists the optional capabilities this client declared to the server,
+// sorted: elicitation, roots, sampling (each only when asked for). A server may offer
+// some tools only to a client that declares one (server-everything's elicitation
+// tools), so a surface is what a server shows a client with these.
+func (s *Session) Declared() []string {
+	var out []string
+	if s.opts.Elicit != nil {
+		out = append(out, "elicitation")
+	}
+	if s.opts.Roots != nil {
+		out = append(out, "roots")
+	}
+	if s.opts.Sample != nil {
+		out = append(out, "sampling")
+	}
+	return out
+}
+
 // Capability returns one member of the server's capabilities as sent.
 func (s *Session) Capability(path ...string) (json.RawMessage, bool) {
 	cur := s.info.Capabilities

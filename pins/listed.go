@@ -26,6 +26,9 @@ type Lister interface {
 // half a surface.
 func Listed(ctx context.Context, s Lister, tools []client.Tool) (*surface.Surface, error) {
 	out := &surface.Surface{Tools: tools, HasTools: true}
+	if d, ok := s.(interface{ Declared() []string }); ok {
+		out.Client = d.Declared()
+	}
 	if s.HasCapability("prompts") {
 		list, err := s.Prompts(ctx)
 		if err := answered(err); err != nil {

@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -40,6 +41,10 @@ type Pin struct {
 	Target string            `json:"target"`
 	Pinned time.Time         `json:"pinned"`
 	Defs   map[string]string `json:"definitions"` // "tool NAME" → sha256 of the definition
+	// Client lists the optional capabilities the client that pinned declared
+	// (surface.Surface.Client): a surface listed by a client that declared others is
+	// compared for changed definitions only (see compare).
+	Client []string `json:"client,omitempty"`
 }
 
 // Drift is how a surface differs from its pin: definitions changed, added and
@@ -128,7 +133,7 @@ func (st *Store) Check(server, target string, s *surface.Surface, now time.Time)
 	target = identity(target)
 	p, err := st.load(server, target)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Drift{}, true, st.write(Pin{Server: server, Target: target, Pinned: now.UTC(), Defs: Hashes(s)})
+		return Drift{}, true, st.write(Pin{Server: server, Target: target, Pinned: now.UTC(), Defs: Hashes(s), Client: s.Client})
 	}
 	if err != nil {
 		return Drift{}, false, err
@@ -139,7 +144,7 @@ func (st *Store) Check(server, target string, s *surface.Surface, now time.Time)
 // Accept pins s as the server's surface, replacing what was pinned.
 func (st *Store) Accept(server, target string, s *surface.Surface, now time.Time) error {
 	target = identity(target)
-	return st.write(Pin{Server: server, Target: target, Pinned: now.UTC(), Defs: Hashes(s)})
+	return st.write(Pin{Server: server, Target: target, Pinned: now.UTC(), Defs: Hashes(s), Client: s.Client})
 }
 
 func (st *Store) load(server, target string) (Pin, error) {
@@ -194,19 +199,30 @@ func (st *Store) write(p Pin) error {
 // compare is how s differs from p. Only the kinds s knows are compared: a surface
 // whose prompts could not be listed (or a listing without them) does not report the
 // pinned prompts as removed.
+//
+// A surface listed by a client that declared other optional capabilities than the
+// one that pinned (the workbench declares elicitation, lint nothing) is compared for
+// changed definitions only: a server may offer some tools only to a client that
+// declares a capability (server-everything's elicitation tools), so what one
+// client's listing lacks or adds says nothing of the server. A changed definition
+// is the poisoning case, and it is compared whoever lists.
 func compare(p Pin, s *surface.Surface) Drift {
 	now := Hashes(s)
 	known := map[string]bool{surface.ObjTool: s.HasTools, surface.ObjPrompt: s.HasPrompts, surface.ObjTemplate: s.HasTemplates}
+	sameClient := slices.Equal(p.Client, s.Client)
 	d := Drift{Pinned: p.Pinned}
 	for k, h := range now {
 		switch old, ok := p.Defs[k]; {
-		case !ok:
+		case !ok && sameClient:
 			d.Added = append(d.Added, k)
-		case old != h:
+		case ok && old != h:
 			d.Changed = append(d.Changed, k)
 		}
 	}
 	for k := range p.Defs {
+		if !sameClient {
+			break
+		}
 		if kind, _, _ := strings.Cut(k, " "); !known[kind] {
 			continue
 		}

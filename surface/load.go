@@ -450,6 +450,9 @@ type Lister interface {
 func FromSession(ctx context.Context, s Lister, label string) (*Surface, error) {
 	info := s.Info()
 	out := &Surface{Label: label, Server: serverText(info.Name, info.Version)}
+	if d, ok := s.(interface{ Declared() []string }); ok {
+		out.Client = d.Declared()
+	}
 	if d, ok := s.(interface{ Deprecated() []deprecated.Notice }); ok {
 		out.Deprecated = d.Deprecated()
 	} else {

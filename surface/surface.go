@@ -71,6 +71,10 @@ type Surface struct {
 	// Deprecated are the deprecated features the server used (a live session's, or
 	// an --inspect report's "deprecated"); lint names them.
 	Deprecated []deprecated.Notice
+	// Client lists the optional capabilities the client that listed a live server
+	// declared (client.Session.Declared): a server may offer some tools only to a
+	// client that declares one. Nil for a file, and for a client that declared none.
+	Client []string
 }
 
 // Item is a resource, a template or a prompt: its key (uri, uriTemplate or name) and

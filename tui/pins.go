@@ -179,7 +179,7 @@ func (m *model) comparePin(server, target, of string, gen int, tools []client.To
 			return base
 		}
 		msg := base
-		msg.rest = &surface.Surface{Prompts: s.Prompts, HasPrompts: s.HasPrompts, Templates: s.Templates, HasTemplates: s.HasTemplates}
+		msg.rest = &surface.Surface{Prompts: s.Prompts, HasPrompts: s.HasPrompts, Templates: s.Templates, HasTemplates: s.HasTemplates, Client: s.Client}
 		return check(msg, s)
 	}, func(err error) tea.Msg {
 		base.err = fmt.Errorf("%s's surface was not compared with its pin: %w", server, err)

@@ -155,7 +155,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	p := gatherPrimitives(ctx, s, list)
 	p.CountTokens = *tokens
-	drift, differs, note := pinCheck(pf.store(stderr), servers[0], inspectSurface(s.HasCapability, list, p))
+	surf := inspectSurface(s.HasCapability, list, p)
+	surf.Client = s.Declared()
+	drift, differs, note := pinCheck(pf.store(stderr), servers[0], surf)
 	fmt.Fprint(stderr, note)
 	p.Problems = append(p.Problems, drift...)
 	if err := inspect.WriteWith(stdout, c.format, s.Info(), list, p); err != nil {

@@ -141,3 +141,18 @@ func TestInspectPinHoldsNoSecret(t *testing.T) {
 		t.Errorf("the pin file does not say what was redacted:\n%s", files[0])
 	}
 }
+
+// server-everything offers its elicitation tools only to a client that declares
+// elicitation. Pinned by lint (which declares nothing), it is not told as drift by an
+// --inspect that declares elicitation (as the workbench does): the two extra tools
+// were reported as added since the pin, a false alarm a user met running lint and
+// then the workbench. Changed definitions are still compared (pins' own tests).
+func TestPinAcrossClientsIsNoFalseAlarm(t *testing.T) {
+	t.Parallel()
+	expect(t, everything(t, "lint"), 1, nil, []string{"pinned "}) // 1: server-everything has findings
+	r := everything(t, "--inspect", "--elicit", "accept")
+	expect(t, r, 0, []string{"trigger-elicitation-request"}, nil)
+	if strings.Contains(r.stdout, "pin: ") || strings.Contains(r.stderr, "pin: ") {
+		t.Errorf("an --inspect declaring elicitation reported drift from lint's pin:\n%s\n%s", r.stdout, r.stderr)
+	}
+}
