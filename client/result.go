@@ -61,16 +61,25 @@ func (c Content) Bytes() ([]byte, error) {
 	if c.Resource != nil && c.Resource.HasBlob {
 		data = c.Resource.Blob
 	}
+	b, err := decodeBase64(data)
+	if err != nil {
+		return nil, fmt.Errorf("the %s block's data is not valid base64: %v", c.Type, err)
+	}
+	return b, nil
+}
+
+// decodeBase64 decodes standard base64, and what some servers send instead: unpadded
+// or URL-safe base64.
+func decodeBase64(data string) ([]byte, error) {
 	b, err := base64.StdEncoding.DecodeString(data)
 	if err != nil {
-		// Some servers send unpadded or URL-safe base64.
 		if b2, err2 := base64.RawStdEncoding.DecodeString(data); err2 == nil {
 			return b2, nil
 		}
 		if b2, err2 := base64.URLEncoding.DecodeString(data); err2 == nil {
 			return b2, nil
 		}
-		return nil, fmt.Errorf("the %s block's data is not valid base64: %v", c.Type, err)
+		return nil, err
 	}
 	return b, nil
 }

@@ -255,48 +255,26 @@ func SaveContents(dir, uri string, i int, mimeType string, data []byte) (string,
 	// the .markdown the MIME table lists first for text/markdown; hello.sh, not .bin
 	// for a text/x-shellscript the table does not know.
 	base := func(t string) string { t, _, _ = strings.Cut(t, ";"); return strings.TrimSpace(strings.ToLower(t)) }
-	if exts, _ := mime.ExtensionsByType(mimeType); ext != "" && mimeType != "" && len(exts) > 0 && base(mime.TypeByExtension(ext)) != base(mimeType) {
-		ext = "" // a .txt URI served as image/png is saved as .png
+	if exts, _ := mime.ExtensionsByType(mimeType); ext == "" || mimeType != "" && len(exts) > 0 && base(mime.TypeByExtension(ext)) != base(mimeType) {
+		ext = extFor(mimeType) // a .txt URI served as image/png is saved as .png
 	}
-	return saveAs(CallOutput{SaveDir: dir, Tool: name}, i, mimeType, ext, data)
+	return saveAs(CallOutput{SaveDir: dir, Tool: name}, i, ext, data)
 }
 
-// save writes one block's bytes into SaveDir as TOOL-N.EXT and returns the path.
+// save writes one block's bytes into SaveDir as TOOL-N.EXT, EXT from the MIME type,
+// and returns the path.
 func save(out CallOutput, i int, mimeType string, data []byte) (string, error) {
-	return saveAs(out, i, mimeType, "", data)
+	return saveAs(out, i, extFor(mimeType), data)
 }
 
-// saveAs is save with the file's extension given ("": from the MIME type).
-func saveAs(out CallOutput, i int, mimeType, ext string, data []byte) (string, error) {
+// saveAs writes the i-th block as TOOL-N.EXT in SaveDir and returns the path.
+func saveAs(out CallOutput, i int, ext string, data []byte) (string, error) {
 	if out.SaveDir == "" {
 		return "", nil
 	}
 	if err := os.MkdirAll(out.SaveDir, 0o755); err != nil {
 		return "", fmt.Errorf("--save-dir: %w", err)
 	}
-	if ext != "" {
-		return writeSaved(out, i, ext, data)
-	}
-	ext = ".bin"
-	switch mimeType {
-	case "image/png":
-		ext = ".png"
-	case "image/jpeg":
-		ext = ".jpg"
-	case "audio/wav", "audio/x-wav", "audio/wave":
-		ext = ".wav"
-	case "text/plain":
-		ext = ".txt"
-	default:
-		if exts, _ := mime.ExtensionsByType(mimeType); len(exts) > 0 {
-			ext = exts[0]
-		}
-	}
-	return writeSaved(out, i, ext, data)
-}
-
-// writeSaved writes the i-th block as TOOL-N.EXT in SaveDir.
-func writeSaved(out CallOutput, i int, ext string, data []byte) (string, error) {
 	name := out.Tool
 	if name == "" {
 		name = "result"
@@ -308,4 +286,22 @@ func writeSaved(out CallOutput, i int, ext string, data []byte) (string, error) 
 		return "", fmt.Errorf("--save-dir: %w", err)
 	}
 	return path, nil
+}
+
+// extFor is a saved file's extension for a MIME type (.bin when none is known).
+func extFor(mimeType string) string {
+	switch mimeType {
+	case "image/png":
+		return ".png"
+	case "image/jpeg":
+		return ".jpg"
+	case "audio/wav", "audio/x-wav", "audio/wave":
+		return ".wav"
+	case "text/plain":
+		return ".txt"
+	}
+	if exts, _ := mime.ExtensionsByType(mimeType); len(exts) > 0 {
+		return exts[0]
+	}
+	return ".bin"
 }

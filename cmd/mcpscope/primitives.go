@@ -97,6 +97,9 @@ func (p *primCmd) start(ctx context.Context, name string, args []string, npos in
 	default:
 		return nil, usageErr("--format %q: use text or json", p.c.format)
 	}
+	if err := inspect.CheckSaveDir(p.saveDir); err != nil { // read's, before a server starts
+		return nil, usageErr("%v", err)
+	}
 	srv, err := p.server(ctx, args, argv)
 	if err != nil {
 		return nil, err
@@ -225,9 +228,6 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(p.pos) != 1 {
 		return usageErr("read needs one URI: mcpscope read URI [flags] -- CMD [ARGS...]")
 	}
-	if err := inspect.CheckSaveDir(p.saveDir); err != nil {
-		return usageErr("%v", err)
-	}
 	uri := p.pos[0]
 	r, err := p.s.Read(ctx, uri)
 	if err != nil {
@@ -284,18 +284,12 @@ func (p *primCmd) writeRead(uri string, r *client.ReadResult, stderr io.Writer) 
 	saved := map[int]string{}
 	if p.saveDir != "" {
 		for i, c := range r.Contents {
-			var data []byte
-			switch {
-			case c.HasText:
-				data = []byte(c.Text)
-			case c.HasBlob:
-				b, err := base64.StdEncoding.DecodeString(c.Blob)
-				if err != nil {
-					fmt.Fprintf(stderr, "mcpscope: %s: the blob is not base64 (%v); not saved\n", termsafe.Line(c.URI), err)
-					continue
-				}
-				data = b
-			default:
+			if !c.HasText && !c.HasBlob {
+				continue // said among the problems
+			}
+			data, err := c.Bytes()
+			if err != nil {
+				fmt.Fprintf(stderr, "mcpscope: %s: %v; not saved\n", termsafe.Line(c.URI), err)
 				continue
 			}
 			path, err := inspect.SaveContents(p.saveDir, c.URI, i, c.MIMEType, data)
