@@ -377,9 +377,10 @@ func TestCloseWithDialogOpen(t *testing.T) {
 	testutil.Within(t, "closing with dialogs open", h.close)
 }
 
-// A task that has ended is no longer polled, and its detail does not say when the
-// next poll is due: "next in 1s" stayed under a completed task.
-func TestEndedTaskSaysNoNextPoll(t *testing.T) {
+// endedResearchTask is the bundled host (2025-11-25) with the research tool run as a
+// task to its end, its detail in the Tasks view.
+func endedResearchTask(t *testing.T) *harness {
+	t.Helper()
 	h := hostWith(t, "2025-11-25", Options{})
 	h.selectTool("research")
 	h.press("enter")
@@ -388,6 +389,13 @@ func TestEndedTaskSaysNoNextPoll(t *testing.T) {
 	}
 	h.press("enter")
 	h.until("the task to complete", taskDone)
+	return h
+}
+
+// A task that has ended is no longer polled, and its detail does not say when the
+// next poll is due: "next in 1s" stayed under a completed task.
+func TestEndedTaskSaysNoNextPoll(t *testing.T) {
+	h := endedResearchTask(t)
 	s := h.screen()
 	if !strings.Contains(s, "every 100 ms") {
 		t.Fatalf("the task's detail has no poll line:\n%s", s)
@@ -400,14 +408,7 @@ func TestEndedTaskSaysNoNextPoll(t *testing.T) {
 // On an ended task the Tasks view's keys say why they do nothing: x (cancel) in the
 // help, and r (poll again), which did nothing there without a word, when pressed.
 func TestEndedTaskKeysSayWhy(t *testing.T) {
-	h := hostWith(t, "2025-11-25", Options{})
-	h.selectTool("research")
-	h.press("enter")
-	if err := h.m.form.SetValue([]byte(`{"topic":"owls","delayMs":30}`)); err != nil {
-		t.Fatal(err)
-	}
-	h.press("enter")
-	h.until("the task to complete", taskDone)
+	h := endedResearchTask(t)
 	h.press("0", "?")
 	h.contains("cancel a task (task ended)")
 	h.press("esc", "r")
