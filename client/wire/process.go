@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unsafe"
 
 	"github.com/mcpscope/mcpscope/internal/proctree"
 )
@@ -202,28 +201,11 @@ func pidArgs(pids []int) string {
 	return strings.Join(s, " ")
 }
 
-// unreadInput reports how many bytes written to the child's stdin it has not read yet.
-// The probes use it to start their clock only once the server has consumed a request,
-// so a server that is slow to start is never mistaken for a silent one.
-func unreadInput(f *os.File) (int, error) {
-	// SyscallConn, not Fd: Fd would switch the pipe to blocking mode, and a blocked
-	// write could then hold up Close.
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return 0, err
-	}
-	var n int32
-	var errno syscall.Errno
-	if err := rc.Control(func(fd uintptr) {
-		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCINQ, uintptr(unsafe.Pointer(&n)))
-	}); err != nil {
-		return 0, err
-	}
-	if errno != 0 {
-		return 0, errno
-	}
-	return int(n), nil
-}
+// errUnreadUnknown: this system cannot say how much of a pipe its reader has not read.
+// Linux answers FIONREAD on a pipe's write end with the bytes in the pipe; the BSDs and
+// macOS keep a buffer per direction, so the same ioctl on the write end counts the
+// other direction's (always empty) buffer, which would pass for "all read".
+var errUnreadUnknown = errors.New("this system does not count a pipe's unread bytes")
 
 // lineReader reads stderr lines of any length (long lines are cut for display).
 func readLines(f *os.File, fn func(line []byte, full int)) {

@@ -820,7 +820,9 @@ func (c *StdioConn) probe(pr *pendingRequest) {
 			return // nothing to probe: the framing is settled
 		}
 		if drainedAt.IsZero() {
-			if n, err := unreadInput(p.stdin); err != nil || n > 0 {
+			// Where the system cannot count (errUnreadUnknown), the clock starts now,
+			// with the request written: a slow start then counts against ProbeTimeout.
+			if n, err := unreadInput(p.stdin); (err != nil && !errors.Is(err, errUnreadUnknown)) || n > 0 {
 				continue
 			}
 			drainedAt = time.Now()
