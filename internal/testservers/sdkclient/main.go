@@ -8,6 +8,8 @@
 //	sdkclient URL read URI                (mcpscope read)
 //	sdkclient URL prompts                 (mcpscope prompts)
 //	sdkclient stdio MODE ... -- SERVER_CMD [ARGS...]   (the same over stdio: scripts/bench-big)
+//	sdkclient version                     (the go-sdk's version, no request: as mcpscope --version,
+//	                                       the cost of starting the process alone)
 package main
 
 import (
@@ -16,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -23,6 +26,16 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "version" {
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			for _, m := range bi.Deps {
+				if m.Path == "github.com/modelcontextprotocol/go-sdk" {
+					fmt.Println("go-sdk", m.Version)
+				}
+			}
+		}
+		return
+	}
 	if len(os.Args) < 3 {
 		fmt.Fprintln(os.Stderr, "usage: sdkclient URL call TOOL ARGS_JSON | inspect | read URI | prompts")
 		os.Exit(2)
