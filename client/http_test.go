@@ -532,6 +532,30 @@ func TestHTTPStreamCutMidEvent(t *testing.T) {
 	}
 }
 
+// A stream whose lines end in CR alone (the SSE standard allows CRLF, LF and CR),
+// with a field without a colon and a comment: the call gets its answer. The SDK
+// reads only LF-ended "field: value" lines, so the tap hands it each event as
+// internal/sse reads it, rewritten plainly; before, this call never ended.
+func TestHTTPStreamWithCRLineEnds(t *testing.T) {
+	t.Parallel()
+	url := newFake(t, &fakeHTTP{call: func(w http.ResponseWriter, r *http.Request, id, args json.RawMessage) bool {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		fmt.Fprintf(w, ": hello\revent\rdata: {\"jsonrpc\":\"2.0\",\"id\":%s,\r", id)
+		w.(http.Flusher).Flush()
+		fmt.Fprint(w, "data: \"result\":{\"content\":[{\"type\":\"text\",\"text\":\"by CR\"}]}}\r\r")
+		return true
+	}})
+	s, rec := connectURL(t, client.Target{URL: url}, client.Options{Timeout: testutil.Patience})
+	r, err := s.Call(ctx(t), "echo", json.RawMessage(`{"text":"x"}`), client.CallOptions{})
+	if err != nil || len(r.Content) != 1 || r.Content[0].Text != "by CR" {
+		t.Fatalf("call: %+v, %v", r, err)
+	}
+	if _, ok := rec.find(wire.KindHTTP, "end of the SSE stream (1 event)"); !ok {
+		t.Error("the stream's end does not count its one event")
+	}
+}
+
 // A server that never sends response headers: the timeouts end the wait.
 func TestHTTPNoHeadersTimeout(t *testing.T) {
 	t.Parallel()

@@ -12,8 +12,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,8 +30,134 @@ type Options struct {
 	Name, Version string
 }
 
-// Write writes rec in format to w.
-func Write(w io.Writer, format string, rec *record.Recording, o Options) error {
+// Source opens a recording for one pass over its events, from its start. An export
+// reads the recording twice (Open's survey, then Write) instead of holding it: a
+// file is opened again, as replay does.
+type Source func() (*record.Reader, error)
+
+// File is the Source of the recording at path (record.Open, with Load's limits).
+func File(path string) Source { return func() (*record.Reader, error) { return record.Open(path) } }
+
+// Recording is a recording surveyed for export: what every format needs before it
+// writes its first byte, and nothing of the events themselves, so that memory stays
+// flat in the size of the recording (the events are read again as Write goes).
+type Recording struct {
+	src Source
+	// Header is the recording's header, with the servers added in the session
+	// (KindServer lines) among its Servers.
+	Header record.Header
+	// Warnings say what was wrong with the file but tolerated (record.Reader's).
+	Warnings []string
+
+	events   int     // how many events the survey read: Write reads no more
+	last     float64 // the time of the last event
+	protocol string  // the protocol version of the first handshake (record.Era)
+	session  string  // the first Mcp-Session-Id the server gave
+	// listens are the subscriptions/listen exchanges, complete: a listen stays
+	// pending for the whole session, and the pairer hands it out when it is sent,
+	// before the response and notifications the survey has seen.
+	listens map[int]*record.Exchange // by RequestEvent
+	times   map[int]float64          // the times of the listens' events
+	// httpLast is the index of each HTTP exchange's last event, by httpKey: its
+	// HAR entry is complete there.
+	httpLast map[string]int
+}
+
+func httpKey(ev *record.Event) string { return ev.Server + "\x00" + strconv.Itoa(ev.Exchange) }
+
+// ring keeps the times of the last events the pairer may still pair: it pairs an
+// event a few events after it is added (record's repair window, 8), far fewer than
+// ringLen.
+const ringLen = 256
+
+type ringTime struct {
+	i int
+	t float64
+}
+
+// Open reads the recording of src once through, keeping only the survey.
+func Open(src Source) (*Recording, error) {
+	r, err := src()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	rec := &Recording{src: src, listens: map[int]*record.Exchange{}, times: map[int]float64{}, httpLast: map[string]int{}}
+	var (
+		p       record.Pairer
+		ring    [ringLen]ringTime
+		open    []*record.Exchange // the listens, with how many of their events were timed
+		timed   []int
+		eraDone bool
+	)
+	timeOf := func(i int) (float64, error) {
+		if rt := ring[i%ringLen]; rt.i == i {
+			return rt.t, nil
+		}
+		return 0, fmt.Errorf("export: event %d was paired more than %d events after it was read", i, ringLen)
+	}
+	take := func() error {
+		for x := p.Next(); x != nil; x = p.Next() {
+			if !eraDone {
+				if era, v := record.Era([]*record.Exchange{x}); era != "" {
+					rec.protocol, eraDone = v, true
+				}
+			}
+			if x.Method == "subscriptions/listen" {
+				rec.listens[x.RequestEvent] = x
+				open, timed = append(open, x), append(timed, 0)
+			}
+		}
+		for k, x := range open {
+			events := x.NotificationEvents
+			if x.ResponseEvent >= 0 {
+				events = append(events[:len(events):len(events)], x.ResponseEvent)
+			}
+			for _, i := range events[timed[k]:] {
+				if _, ok := rec.times[i]; ok {
+					continue
+				}
+				t, err := timeOf(i)
+				if err != nil {
+					return err
+				}
+				rec.times[i] = t
+			}
+			timed[k] = len(x.NotificationEvents)
+		}
+		return nil
+	}
+	for i := 0; ; i++ {
+		ev, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		ring[i%ringLen] = ringTime{i, ev.T}
+		rec.events, rec.last = i+1, ev.T
+		if ev.Exchange != 0 {
+			rec.httpLast[httpKey(ev)] = i
+		}
+		if rec.session == "" && ev.Kind == record.KindHTTP && ev.Dir == record.Recv {
+			rec.session = sessionID(ev.Headers)
+		}
+		p.Add(i, ev)
+		if err := take(); err != nil {
+			return nil, err
+		}
+	}
+	p.End()
+	if err := take(); err != nil {
+		return nil, err
+	}
+	rec.Header, rec.Warnings = r.Header, r.Warnings
+	return rec, nil
+}
+
+// Write writes the recording in format to w, reading its events again.
+func (rec *Recording) Write(w io.Writer, format string, o Options) error {
 	if o.Name == "" {
 		o.Name = "mcpscope"
 	}
@@ -37,11 +165,11 @@ func Write(w io.Writer, format string, rec *record.Recording, o Options) error {
 	var err error
 	switch format {
 	case "har":
-		err = HAR(bw, rec, o)
+		err = rec.har(bw, o)
 	case "otlp":
-		err = OTLP(bw, rec, o)
+		err = rec.otlp(bw, o)
 	case "json":
-		err = JSON(bw, rec)
+		err = rec.json(bw)
 	default:
 		return fmt.Errorf("unknown format %q: use %s", format, strings.Join(Formats, ", "))
 	}
@@ -52,7 +180,7 @@ func Write(w io.Writer, format string, rec *record.Recording, o Options) error {
 }
 
 // at is the wall time of a recording's event.
-func at(rec *record.Recording, t float64) time.Time {
+func (rec *Recording) at(t float64) time.Time {
 	return rec.Header.Started.Add(time.Duration(t * float64(time.Second)))
 }
 
@@ -60,6 +188,7 @@ func at(rec *record.Recording, t float64) time.Time {
 type exchange struct {
 	x          *record.Exchange
 	start, end time.Time
+	notes      []time.Time // when each notification came
 	answered   bool
 	name       string // a tools/call's tool, a prompts/get's prompt
 	uri        string // a resource's uri
@@ -68,51 +197,120 @@ type exchange struct {
 	toolError  bool
 }
 
-// exchanges pairs the recording's requests and responses (record.Exchanges) and
-// reads what every format needs of each.
-func exchanges(rec *record.Recording) []exchange {
-	var out []exchange
-	last := 0.0
-	if n := len(rec.Events); n > 0 {
-		last = rec.Events[n-1].T
+// times holds the times of the events from base on: those the exchanges not yet
+// handed out may refer to.
+type times struct {
+	base int
+	t    []float64
+}
+
+func (ts *times) get(i int) float64 { return ts.t[i-ts.base] }
+
+// drop forgets the times of the events before i.
+func (ts *times) drop(i int) {
+	if k := min(i-ts.base, len(ts.t)); k > 0 {
+		ts.t, ts.base = ts.t[k:], ts.base+k
 	}
-	for _, x := range rec.Exchanges() {
-		e := exchange{x: x, start: at(rec, rec.Events[x.RequestEvent].T)}
-		var p struct {
-			Name string `json:"name"`
-			URI  string `json:"uri"`
-		}
-		_ = json.Unmarshal(x.Params, &p)
-		switch x.Method {
-		case "tools/call", "prompts/get":
-			e.name = p.Name
-		case "resources/read", "resources/subscribe", "resources/unsubscribe":
-			e.uri = p.URI
-		}
-		if x.ResponseEvent >= 0 {
-			e.answered, e.end = true, at(rec, rec.Events[x.ResponseEvent].T)
-			var r struct {
-				Error *struct {
-					Code    int64  `json:"code"`
-					Message string `json:"message"`
-				} `json:"error"`
-				Result struct {
-					IsError bool `json:"isError"`
-				} `json:"result"`
-			}
-			if json.Unmarshal(x.Response, &r) == nil {
-				if r.Error != nil {
-					e.errCode, e.errMsg = &r.Error.Code, r.Error.Message
+}
+
+// each reads the recording's events again: every event goes to event (when not
+// nil), and every exchange (record.Pairer) to f, in the order its requests were
+// sent, once it can change no more. Only the pending exchanges, and the times of
+// the events since the oldest of them, are held.
+func (rec *Recording) each(event func(i int, ev *record.Event) error, f func(e *exchange) error) error {
+	r, err := rec.src()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var p record.Pairer
+	var ts times
+	take := func() error {
+		for x := p.Next(); x != nil; x = p.Next() {
+			at := func(i int) time.Time { return rec.at(ts.get(i)) }
+			if full := rec.listens[x.RequestEvent]; x.Method == "subscriptions/listen" && full != nil {
+				x = full
+				at = func(i int) time.Time {
+					if t, ok := rec.times[i]; ok {
+						return rec.at(t)
+					}
+					return rec.at(ts.get(i)) // its request: read just now
 				}
-				e.toolError = r.Result.IsError
 			}
-		} else {
-			// Still pending when the recording ended: the span lasts to its end.
-			e.end = at(rec, last)
+			if err := f(rec.exchange(x, at)); err != nil {
+				return err
+			}
+			// The exchanges after this one were sent after it, and what they are
+			// answered with comes after them.
+			ts.drop(x.RequestEvent + 1)
 		}
-		out = append(out, e)
+		return nil
 	}
-	return out
+	// No further than the survey read: a recording still being written (a session
+	// that goes on) is exported as it was then, whole, not with half of what came
+	// since.
+	for i := 0; i < rec.events; i++ {
+		ev, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		ts.t = append(ts.t, ev.T)
+		if event != nil {
+			if err := event(i, ev); err != nil {
+				return err
+			}
+		}
+		p.Add(i, ev)
+		if err := take(); err != nil {
+			return err
+		}
+	}
+	p.End()
+	return take()
+}
+
+// exchange reads what every format needs of x; at is the time of one of its events.
+func (rec *Recording) exchange(x *record.Exchange, at func(i int) time.Time) *exchange {
+	e := &exchange{x: x, start: at(x.RequestEvent)}
+	var p struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	_ = json.Unmarshal(x.Params, &p)
+	switch x.Method {
+	case "tools/call", "prompts/get":
+		e.name = p.Name
+	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+		e.uri = p.URI
+	}
+	for _, i := range x.NotificationEvents {
+		e.notes = append(e.notes, at(i))
+	}
+	if x.ResponseEvent >= 0 {
+		e.answered, e.end = true, at(x.ResponseEvent)
+		var r struct {
+			Error *struct {
+				Code    int64  `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+			Result struct {
+				IsError bool `json:"isError"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(x.Response, &r) == nil {
+			if r.Error != nil {
+				e.errCode, e.errMsg = &r.Error.Code, r.Error.Message
+			}
+			e.toolError = r.Result.IsError
+		}
+	} else {
+		// Still pending when the recording ended: the span lasts to its end.
+		e.end = rec.at(rec.last)
+	}
+	return e
 }
 
 // outcome is how an exchange ended, in one word for scripts.
@@ -147,12 +345,13 @@ type jsonExchange struct {
 	Line          int               `json:"line,omitempty"`
 }
 
-// JSON writes the exchanges as a JSON array, one exchange a line.
-func JSON(w io.Writer, rec *record.Recording) error {
+// json writes the exchanges as a JSON array, one exchange a line.
+func (rec *Recording) json(w io.Writer) error {
 	if _, err := io.WriteString(w, "["); err != nil {
 		return err
 	}
-	for i, e := range exchanges(rec) {
+	sep := "\n"
+	err := rec.each(nil, func(e *exchange) error {
 		j := jsonExchange{Server: e.x.Server, Method: e.x.Method, Name: e.name, URI: e.uri, ID: json.RawMessage(e.x.ID),
 			Start: e.start, Outcome: e.outcome(), Request: e.x.Request, Response: e.x.Response, Notifications: e.x.Notifications, Line: e.x.Line}
 		if e.answered {
@@ -163,15 +362,17 @@ func JSON(w io.Writer, rec *record.Recording) error {
 		if err != nil {
 			return err
 		}
-		sep := ",\n"
-		if i == 0 {
-			sep = "\n"
-		}
-		if _, err := io.WriteString(w, sep+string(b)); err != nil {
+		if _, err := io.WriteString(w, sep); err != nil {
 			return err
 		}
+		sep = ",\n"
+		_, err = w.Write(b)
+		return err
+	})
+	if err != nil {
+		return err
 	}
-	_, err := io.WriteString(w, "\n]\n")
+	_, err = io.WriteString(w, "\n]\n")
 	return err
 }
 

@@ -17,15 +17,8 @@ import (
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): every member the spec
 // requires is written, even when empty.
 type (
-	harDoc struct {
-		Log harLog `json:"log"`
-	}
-	harLog struct {
-		Version string     `json:"version"`
-		Creator harCreator `json:"creator"`
-		Entries []harEntry `json:"entries"`
-		Comment string     `json:"comment,omitempty"`
-	}
+	// The document: {"log":{"version":"1.2","creator":…,"entries":[…]}}, written
+	// by har around the entries it streams.
 	harCreator struct {
 		Name    string `json:"name"`
 		Version string `json:"version"`
@@ -97,57 +90,86 @@ func harTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.00
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// HAR writes one entry per HTTP exchange of a server reached over HTTP (request and
+// har writes one entry per HTTP exchange of a server reached over HTTP (request and
 // response headers as recorded, secrets redacted; bodies as recorded: the messages,
 // compacted, an SSE stream as its events), and, for a server over stdio, one entry
 // per JSON-RPC request with its response, on a synthetic stdio:// URL (the entry's
 // comment says so).
-func HAR(w io.Writer, rec *record.Recording, o Options) error {
-	type timed struct {
-		at time.Time
-		e  harEntry
-	}
-	var all []timed
-	for _, e := range httpEntries(rec) {
-		t, _ := time.Parse("2006-01-02T15:04:05.000Z07:00", e.StartedDateTime)
-		all = append(all, timed{t, e})
-	}
-	for _, x := range exchanges(rec) {
-		if targetOf(rec, x.x.Server).Transport == "http" {
-			continue
-		}
-		all = append(all, timed{x.start, stdioEntry(rec, x)})
-	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].at.Before(all[j].at) })
-	doc := harDoc{Log: harLog{Version: "1.2", Creator: harCreator(o), Entries: []harEntry{}}}
-	for _, t := range all {
-		doc.Log.Entries = append(doc.Log.Entries, t.e)
-	}
-	b, err := marshal(doc)
+//
+// The entries are in the order they started, and an entry is complete only at its
+// exchange's last event: a GET stream open for the whole session starts first and
+// ends last. So each entry is written, as it completes, to a spill file of its own
+// (never held), and the file is read back in order at the end.
+func (rec *Recording) har(w io.Writer, o Options) error {
+	sp, err := newSpill()
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
+	defer sp.close()
+	open := map[string]*httpExchange{}
+	event := func(i int, ev *record.Event) error {
+		if ev.Exchange == 0 {
+			return nil
+		}
+		key := httpKey(ev)
+		h := open[key]
+		if h == nil {
+			h = &httpExchange{server: ev.Server, number: ev.Exchange, firstIdx: i}
+			open[key] = h
+		}
+		h.add(ev)
+		if rec.httpLast[key] != i {
+			return nil
+		}
+		delete(open, key)
+		if h.req == nil {
+			return nil // a response without its request: nothing to show as an exchange
+		}
+		e := h.entry(rec)
+		t, _ := time.Parse("2006-01-02T15:04:05.000Z07:00", e.StartedDateTime)
+		return sp.add(spillKey{t, 0, h.firstIdx}, e)
+	}
+	err = rec.each(event, func(x *exchange) error {
+		if targetOf(rec.Header, x.x.Server).Transport == "http" {
+			return nil
+		}
+		return sp.add(spillKey{x.start, 1, x.x.RequestEvent}, stdioEntry(rec, x))
+	})
+	if err != nil {
+		return err
+	}
+	creator, err := marshal(harCreator(o))
+	if err != nil {
+		return err
+	}
+	// The document as marshal would write harDoc, with the entries copied in.
+	if _, err := io.WriteString(w, `{"log":{"version":"1.2","creator":`+string(creator)+`,"entries":[`); err != nil {
+		return err
+	}
+	if err := sp.writeSorted(w, ","); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "]}}\n")
 	return err
 }
 
 // serverLabel names a stdio server in a synthetic URL: its name in a recording of
 // several, else its command's base name.
-func serverLabel(rec *record.Recording, server string) string {
+func serverLabel(h record.Header, server string) string {
 	if server != "" {
 		return server
 	}
-	if argv := rec.Header.Target.Argv; len(argv) > 0 {
+	if argv := h.Target.Argv; len(argv) > 0 {
 		return url.PathEscape(filepath.Base(argv[0]))
 	}
 	return "server"
 }
 
-func stdioEntry(rec *record.Recording, x exchange) harEntry {
+func stdioEntry(rec *Recording, x *exchange) harEntry {
 	e := harEntry{StartedDateTime: harTime(x.start), Time: ms(x.end.Sub(x.start)),
 		Comment:       "JSON-RPC over stdio: the URL, method and status are synthetic; the bodies are the messages as recorded",
 		Notifications: x.x.Notifications}
-	e.Request = harRequest{Method: "POST", URL: "stdio://" + serverLabel(rec, x.x.Server) + "/" + x.x.Method, HTTPVersion: "JSON-RPC/2.0",
+	e.Request = harRequest{Method: "POST", URL: "stdio://" + serverLabel(rec.Header, x.x.Server) + "/" + x.x.Method, HTTPVersion: "JSON-RPC/2.0",
 		Cookies: []struct{}{}, Headers: []harNV{}, QueryString: []harNV{}, HeadersSize: -1, BodySize: len(x.x.Request),
 		PostData: &harPostData{MimeType: "application/json", Params: []harNV{}, Text: string(x.x.Request)}}
 	e.Response = harResponse{HTTPVersion: "JSON-RPC/2.0", Cookies: []struct{}{}, Headers: []harNV{}, HeadersSize: -1, BodySize: len(x.x.Response),
@@ -174,44 +196,22 @@ type httpExchange struct {
 	number, firstIdx int
 }
 
-func httpEntries(rec *record.Recording) []harEntry {
-	byKey := map[string]*httpExchange{}
-	var order []*httpExchange
-	for i := range rec.Events {
-		ev := &rec.Events[i]
-		if ev.Exchange == 0 {
-			continue
-		}
-		key := ev.Server + "\x00" + strconv.Itoa(ev.Exchange)
-		h := byKey[key]
-		if h == nil {
-			h = &httpExchange{server: ev.Server, number: ev.Exchange, firstIdx: i}
-			byKey[key] = h
-			order = append(order, h)
-		}
-		h.last = ev.T
-		if ev.Error != "" {
-			h.errText = ev.Error
-		}
-		switch {
-		case ev.Kind == record.KindHTTP && ev.Dir == record.Send:
-			h.req = ev
-		case ev.Kind == record.KindHTTP && ev.Dir == record.Recv && ev.Status > 0 && h.resp == nil:
-			h.resp = ev
-		case ev.IsMessage() && ev.Dir == record.Send:
-			h.sent = append(h.sent, ev)
-		case ev.IsMessage() && ev.Dir == record.Recv:
-			h.recv = append(h.recv, ev)
-		}
+// add takes one more event of the exchange.
+func (h *httpExchange) add(ev *record.Event) {
+	h.last = ev.T
+	if ev.Error != "" {
+		h.errText = ev.Error
 	}
-	var out []harEntry
-	for _, h := range order {
-		if h.req == nil {
-			continue // a response without its request: nothing to show as an exchange
-		}
-		out = append(out, h.entry(rec))
+	switch {
+	case ev.Kind == record.KindHTTP && ev.Dir == record.Send:
+		h.req = ev
+	case ev.Kind == record.KindHTTP && ev.Dir == record.Recv && ev.Status > 0 && h.resp == nil:
+		h.resp = ev
+	case ev.IsMessage() && ev.Dir == record.Send:
+		h.sent = append(h.sent, ev)
+	case ev.IsMessage() && ev.Dir == record.Recv:
+		h.recv = append(h.recv, ev)
 	}
-	return out
 }
 
 func headers(h map[string][]string) []harNV {
@@ -238,8 +238,8 @@ func header(h map[string][]string, name string) string {
 	return ""
 }
 
-func (h *httpExchange) entry(rec *record.Recording) harEntry {
-	start := at(rec, h.req.T)
+func (h *httpExchange) entry(rec *Recording) harEntry {
+	start := rec.at(h.req.T)
 	e := harEntry{StartedDateTime: harTime(start), Error: h.errText}
 	var body strings.Builder
 	for _, m := range h.sent {
@@ -266,7 +266,7 @@ func (h *httpExchange) entry(rec *record.Recording) harEntry {
 	e.Response = harResponse{HTTPVersion: "HTTP/1.1", Cookies: []struct{}{}, Headers: []harNV{}, HeadersSize: -1, BodySize: -1}
 	e.Timings = harTimings{Blocked: -1, DNS: -1, Connect: -1, SSL: -1}
 	if h.resp == nil {
-		e.Time = ms(at(rec, h.last).Sub(start))
+		e.Time = ms(rec.at(h.last).Sub(start))
 		e.Timings.Wait = e.Time
 		return e
 	}
@@ -290,7 +290,7 @@ func (h *httpExchange) entry(rec *record.Recording) harEntry {
 	e.Response.RedirectURL = header(h.resp.Headers, "Location")
 	e.Response.Content = harContent{Size: text.Len(), MimeType: mt, Text: text.String()}
 	e.Response.BodySize = text.Len()
-	wait, recv := at(rec, h.resp.T).Sub(start), at(rec, h.last).Sub(at(rec, h.resp.T))
+	wait, recv := rec.at(h.resp.T).Sub(start), rec.at(h.last).Sub(rec.at(h.resp.T))
 	e.Timings.Wait, e.Timings.Receive = ms(wait), ms(recv)
 	e.Time = e.Timings.Wait + e.Timings.Receive
 	return e

@@ -16,19 +16,10 @@ import (
 // OTLP JSON (opentelemetry-proto's JSON mapping, as an OTLP/HTTP collector takes it
 // at /v1/traces): ids in lower-case hex, times as decimal strings of nanoseconds.
 type (
-	otlpDoc struct {
-		ResourceSpans []resourceSpans `json:"resourceSpans"`
-	}
-	resourceSpans struct {
-		Resource   resource     `json:"resource"`
-		ScopeSpans []scopeSpans `json:"scopeSpans"`
-	}
+	// The document: {"resourceSpans":[{"resource":…,"scopeSpans":[{"scope":…,
+	// "spans":[…]}]}]}, written by otlp around the spans it streams.
 	resource struct {
 		Attributes []attr `json:"attributes"`
-	}
-	scopeSpans struct {
-		Scope scope  `json:"scope"`
-		Spans []span `json:"spans"`
 	}
 	scope struct {
 		Name    string `json:"name"`
@@ -105,24 +96,38 @@ func traceParent(params json.RawMessage) (traceID, parentID, state string) {
 	return m[2], m[3], p.Meta.TraceState
 }
 
-// OTLP writes one span per request, named and attributed as the OpenTelemetry
+// otlp writes one span per request, named and attributed as the OpenTelemetry
 // semantic conventions for MCP say (mcp.method.name, gen_ai.tool.name,
 // jsonrpc.request.id, mcp.protocol.version, mcp.session.id, network.transport,
 // error.type, …). A request that carries _meta.traceparent is a span of that trace,
 // child of the span it names; the others share one trace derived from the recording.
-// Notifications that came while a request was pending are its span's events.
-func OTLP(w io.Writer, rec *record.Recording, o Options) error {
-	xs := exchanges(rec)
-	raw := make([]*record.Exchange, len(xs))
-	for i := range xs {
-		raw[i] = xs[i].x
-	}
-	_, protocol := record.Era(raw)
-	session := sessionID(rec)
+// Notifications that came while a request was pending are its span's events. Each
+// span is written as its exchange completes.
+func (rec *Recording) otlp(w io.Writer, o Options) error {
+	protocol, session := rec.protocol, rec.session
 	target, _ := json.Marshal(rec.Header.Target)
 	recTrace := hash(16, "mcpscope recording", rec.Header.Started.Format(time.RFC3339Nano), string(target))
-	spans := make([]span, 0, len(xs))
-	for _, e := range xs {
+	res := []attr{str("service.name", "mcp-client")}
+	if c := rec.Header.Client; c != nil && c.Name != "" {
+		res = []attr{str("service.name", c.Name)}
+		if c.Version != "" {
+			res = append(res, str("service.version", c.Version))
+		}
+	}
+	// The document as marshal would write otlpDoc, with the spans written one by one.
+	head, err := marshal(resource{Attributes: res})
+	if err != nil {
+		return err
+	}
+	sc, err := marshal(scope{Name: o.Name + " export", Version: o.Version})
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, `{"resourceSpans":[{"resource":`+string(head)+`,"scopeSpans":[{"scope":`+string(sc)+`,"spans":[`); err != nil {
+		return err
+	}
+	sep := ""
+	err = rec.each(nil, func(e *exchange) error {
 		s := span{Kind: spanKindClient, StartTimeUnixNano: nanos(e.start), EndTimeUnixNano: nanos(e.end)}
 		s.TraceID, s.ParentSpanID, s.TraceState = traceParent(e.x.Params)
 		if s.TraceID == "" {
@@ -149,7 +154,7 @@ func OTLP(w io.Writer, rec *record.Recording, o Options) error {
 		if e.uri != "" {
 			s.Attributes = append(s.Attributes, str("mcp.resource.uri", e.uri))
 		}
-		s.Attributes = append(s.Attributes, transportAttrs(targetOf(rec, e.x.Server))...)
+		s.Attributes = append(s.Attributes, transportAttrs(targetOf(rec.Header, e.x.Server))...)
 		if e.x.Server != "" {
 			s.Attributes = append(s.Attributes, str("mcpscope.server", e.x.Server))
 		}
@@ -171,25 +176,24 @@ func OTLP(w io.Writer, rec *record.Recording, o Options) error {
 				Method string `json:"method"`
 			}
 			_ = json.Unmarshal(n, &m)
-			s.Events = append(s.Events, spanEvent{TimeUnixNano: nanos(at(rec, rec.Events[e.x.NotificationEvents[i]].T)), Name: m.Method,
+			s.Events = append(s.Events, spanEvent{TimeUnixNano: nanos(e.notes[i]), Name: m.Method,
 				Attributes: []attr{str("mcp.method.name", m.Method)}})
 		}
-		spans = append(spans, s)
-	}
-	res := []attr{str("service.name", "mcp-client")}
-	if c := rec.Header.Client; c != nil && c.Name != "" {
-		res = []attr{str("service.name", c.Name)}
-		if c.Version != "" {
-			res = append(res, str("service.version", c.Version))
+		b, err := marshal(s)
+		if err != nil {
+			return err
 		}
-	}
-	doc := otlpDoc{ResourceSpans: []resourceSpans{{Resource: resource{Attributes: res},
-		ScopeSpans: []scopeSpans{{Scope: scope{Name: o.Name + " export", Version: o.Version}, Spans: spans}}}}}
-	b, err := marshal(doc)
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		sep = ","
+		_, err = w.Write(b)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
+	_, err = io.WriteString(w, "]}]}]}\n")
 	return err
 }
 
@@ -205,13 +209,13 @@ func idText(id string) string {
 
 // targetOf is the target of a server of the recording ("" is the one of a
 // recording of one).
-func targetOf(rec *record.Recording, server string) record.Target {
-	for _, s := range rec.Header.Servers {
+func targetOf(h record.Header, server string) record.Target {
+	for _, s := range h.Servers {
 		if s.Name == server {
 			return s.Target
 		}
 	}
-	return rec.Header.Target
+	return h.Target
 }
 
 // transportAttrs are network.transport ("pipe" for stdio, "tcp" for HTTP) and, over
@@ -234,16 +238,11 @@ func transportAttrs(t record.Target) []attr {
 	return out
 }
 
-// sessionID is the Mcp-Session-Id the server gave, if any.
-func sessionID(rec *record.Recording) string {
-	for _, ev := range rec.Events {
-		if ev.Kind != record.KindHTTP || ev.Dir != record.Recv {
-			continue
-		}
-		for k, v := range ev.Headers {
-			if strings.EqualFold(k, "Mcp-Session-Id") && len(v) > 0 && v[0] != record.Redacted {
-				return v[0]
-			}
+// sessionID is the Mcp-Session-Id of a response's headers, if any.
+func sessionID(h map[string][]string) string {
+	for k, v := range h {
+		if strings.EqualFold(k, "Mcp-Session-Id") && len(v) > 0 && v[0] != record.Redacted {
+			return v[0]
 		}
 	}
 	return ""

@@ -92,31 +92,28 @@ func writeText(w io.Writer, text string) error {
 	return nil
 }
 
+// describe is the text line for a block that is not printed as text, saving its
+// contents into SaveDir when it has any (what it is: classify).
 func describe(out CallOutput, i int, c client.Content) (string, error) {
-	switch c.Type {
-	case "text":
+	b := classify(c)
+	var desc string
+	switch b.kind {
+	case blockText:
 		if strings.HasSuffix(c.Text, "\n") {
 			return c.Text, nil
 		}
 		return c.Text + "\n", nil
-	case "image", "audio":
-		data, err := c.Bytes()
-		if err != nil {
-			return fmt.Sprintf("[%s %s: %v]\n", c.Type, c.MIMEType, err), nil
+	case blockMedia:
+		if b.err != nil {
+			return fmt.Sprintf("[%s %s: %v]\n", c.Type, c.MIMEType, b.err), nil
 		}
-		desc := fmt.Sprintf("[%s %s, %s", c.Type, orUnknown(c.MIMEType), wire.HumanBytes(int64(len(data))))
+		desc = fmt.Sprintf("[%s %s, %s", c.Type, orUnknown(c.MIMEType), wire.HumanBytes(int64(len(b.data))))
 		if c.Type == "image" {
-			if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
+			if cfg, _, err := image.DecodeConfig(bytes.NewReader(b.data)); err == nil {
 				desc += fmt.Sprintf(", %d×%d", cfg.Width, cfg.Height)
 			}
 		}
-		if path, err := save(out, i, c.MIMEType, data); err != nil {
-			return "", err
-		} else if path != "" {
-			desc += ", saved to " + path
-		}
-		return desc + "]\n", nil
-	case "resource_link":
+	case blockLink:
 		desc := "[resource link " + c.URI
 		if c.Name != "" {
 			desc += " " + strconv.Quote(c.Name)
@@ -131,32 +128,29 @@ func describe(out CallOutput, i int, c client.Content) (string, error) {
 			desc += ": " + c.Description
 		}
 		return desc + "]\n", nil
-	case "resource":
-		rc := c.Resource
-		if rc == nil {
-			return "[embedded resource without a resource member]\n", nil
+	case blockEmbeddedNone:
+		return "[embedded resource without a resource member]\n", nil
+	case blockEmbedded:
+		desc = "[embedded resource " + c.Resource.URI + ", " + orUnknown(b.mimeType)
+		switch {
+		case b.err != nil:
+			return desc + ": " + b.err.Error() + "]\n", nil
+		case b.data == nil:
+			return desc + ", neither text nor blob]\n", nil
+		case b.binary:
+			desc += ", binary, " + wire.HumanBytes(int64(len(b.data)))
+		default:
+			desc += ", text, " + wire.HumanBytes(int64(len(b.data)))
 		}
-		desc := "[embedded resource " + rc.URI + ", " + orUnknown(rc.MIMEType)
-		var data []byte
-		if rc.HasText {
-			data = []byte(rc.Text)
-			desc += ", text, " + wire.HumanBytes(int64(len(data)))
-		} else if rc.HasBlob {
-			b, err := c.Bytes()
-			if err != nil {
-				return desc + ": " + err.Error() + "]\n", nil
-			}
-			data = b
-			desc += ", binary, " + wire.HumanBytes(int64(len(data)))
-		}
-		if path, err := save(out, i, rc.MIMEType, data); err != nil {
-			return "", err
-		} else if path != "" {
-			desc += ", saved to " + path
-		}
-		return desc + "]\n", nil
+	default:
+		return fmt.Sprintf("[%s: %s]\n", orUnknownType(c), string(c.Raw)), nil
 	}
-	return fmt.Sprintf("[%s: %s]\n", orUnknownType(c), string(c.Raw)), nil
+	if path, err := save(out, i, b.mimeType, b.data); err != nil {
+		return "", err
+	} else if path != "" {
+		desc += ", saved to " + path
+	}
+	return desc + "]\n", nil
 }
 
 func orUnknown(s string) string {
@@ -208,31 +202,15 @@ func SaveBlocks(out CallOutput, r *client.CallResult) ([]Saved, error) {
 	}
 	var saved []Saved
 	for i, c := range r.Content {
-		var mimeType string
-		var data []byte
-		switch {
-		case c.Type == "image" || c.Type == "audio":
-			b, err := c.Bytes()
-			if err != nil {
-				continue // described as undecodable in text; nothing to save
-			}
-			mimeType, data = c.MIMEType, b
-		case c.Type == "resource" && c.Resource != nil && c.Resource.HasText:
-			mimeType, data = c.Resource.MIMEType, []byte(c.Resource.Text)
-		case c.Type == "resource" && c.Resource != nil && c.Resource.HasBlob:
-			b, err := c.Bytes()
-			if err != nil {
-				continue
-			}
-			mimeType, data = c.Resource.MIMEType, b
-		default:
-			continue
+		b := classify(c)
+		if !b.saves() {
+			continue // a decoding failure is said in the text; nothing to save
 		}
-		path, err := save(out, i, mimeType, data)
+		path, err := save(out, i, b.mimeType, b.data)
 		if err != nil {
 			return saved, err
 		}
-		saved = append(saved, Saved{Block: i + 1, What: strings.TrimSpace(c.Type + " " + mimeType), Path: path})
+		saved = append(saved, Saved{Block: i + 1, What: strings.TrimSpace(c.Type + " " + b.mimeType), Path: path})
 	}
 	return saved, nil
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/redact"
+	"github.com/mcpscope/mcpscope/internal/sse"
 )
 
 // KindHTTP is an event of an HTTP transport that is not itself a JSON-RPC message: a
@@ -811,7 +812,11 @@ func standIn(method string, id, result json.RawMessage) []byte {
 }
 
 // sseBody passes an SSE stream through to the SDK one complete event at a time,
-// emitting each event as it completes. An event the stream ends in the middle of is
+// emitting each event as it completes. Where an event ends and what its fields are
+// is internal/sse's to say (the tap's proxy reads streams by the same rules), and the
+// SDK gets each event as sse.Encode writes it, not as the server did: its own reader
+// knows LF line ends and "field: value" lines only, so a stream of CR line ends
+// would be read by us and never by it. An event the stream ends in the middle of is
 // not passed on (the SSE rule: an unfinished event is discarded), so a cut stream
 // reads as a stream that ended after its last complete event, which the SDK can resume
 // from its last event id.
@@ -824,11 +829,11 @@ type sseBody struct {
 	stop context.CancelFunc
 
 	mu     sync.Mutex
-	buf    []byte
-	off    int // next byte of buf[:ready] to hand out
-	ready  int // end of the complete events
-	scan   int // where line scanning resumes
-	line   int // start of the line being scanned
+	split  sse.Splitter
+	chunk  []byte // what one read of the network gets
+	raw    []byte // the bytes of the current, unfinished event
+	out    []byte // complete events as the SDK reads them
+	off    int    // next byte of out to hand out
 	err    error
 	events int
 	done   atomic.Bool // the end of the stream was reported
@@ -838,27 +843,19 @@ type sseBody struct {
 func (b *sseBody) Read(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for b.off == b.ready {
-		if b.off > 0 {
-			n := copy(b.buf, b.buf[b.off:])
-			b.buf = b.buf[:n]
-			b.scan -= b.off
-			b.line -= b.off
-			b.ready, b.off = 0, 0
-		}
+	for b.off == len(b.out) {
+		b.out, b.off = b.out[:0], 0
 		if b.err != nil {
 			return 0, b.err
 		}
-		if cap(b.buf)-len(b.buf) < 32<<10 {
-			nb := make([]byte, len(b.buf), 2*cap(b.buf)+64<<10)
-			copy(nb, b.buf)
-			b.buf = nb
+		if b.chunk == nil {
+			b.split.Max = b.max
+			b.chunk = make([]byte, 32<<10)
 		}
-		n, err := b.rc.Read(b.buf[len(b.buf):cap(b.buf)])
-		b.buf = b.buf[:len(b.buf)+n]
-		b.parse()
-		if len(b.buf)-b.ready > b.max {
-			b.err = &TooLargeError{What: "a server-sent event", Size: int64(len(b.buf) - b.ready), Limit: b.max}
+		n, err := b.rc.Read(b.chunk)
+		var tle *sse.TooLargeError
+		if perr := b.feed(b.chunk[:n]); errors.As(perr, &tle) {
+			b.err = &TooLargeError{What: "a server-sent event", Size: int64(tle.Size), Limit: b.max}
 			b.t.failed(b.x, b.err, "too-large")
 			b.done.Store(true)
 			continue
@@ -867,46 +864,57 @@ func (b *sseBody) Read(p []byte) (int, error) {
 			b.end(err)
 		}
 	}
-	n := copy(p, b.buf[b.off:b.ready])
+	n := copy(p, b.out[b.off:])
 	b.off += n
 	return n, nil
 }
 
-// parse finds the events completed by the bytes read so far.
-func (b *sseBody) parse() {
-	for i := b.scan; i < len(b.buf); i++ {
-		if b.buf[i] != '\n' {
-			continue
+// feed takes the next bytes of the stream.
+func (b *sseBody) feed(p []byte) error {
+	for len(p) > 0 {
+		n, end, err := b.split.Next(p)
+		if err != nil {
+			return err
 		}
-		line := bytes.TrimRight(b.buf[b.line:i], "\r")
-		b.line = i + 1
-		if len(line) == 0 {
-			b.event(b.buf[b.ready:i+1], false)
-			b.ready = i + 1
+		b.raw = append(b.raw, p[:n]...)
+		p = p[n:]
+		if end {
+			b.complete()
 		}
 	}
-	b.scan = len(b.buf)
+	return nil
+}
+
+// complete handles the event that has just ended in raw.
+func (b *sseBody) complete() {
+	ev, ok := sse.Parse(b.raw)
+	if !ok {
+		b.raw = b.raw[:0] // comments only: a keep-alive, for no one
+		return
+	}
+	b.event(ev)
+	// The event's data may be raw itself, and now belongs to the events emitted: the
+	// next event's bytes go to a new buffer.
+	b.raw = nil
 }
 
 // end handles the end of the underlying stream.
 func (b *sseBody) end(err error) {
-	rest := b.buf[b.ready:]
+	rest := b.raw
 	b.done.Store(true)
 	if len(bytes.TrimSpace(rest)) > 0 {
 		// An unfinished event. Its complete lines may still hold a whole message (a
 		// server that ends the stream without the final blank line): pass that on.
-		if ev, ok := parseEvent(rest); ok && json.Valid(ev.data) && bytes.HasSuffix(rest, []byte("\n")) {
-			b.event(rest, true)
-			b.ready = len(b.buf)
+		if ev, ok := sse.Parse(rest); ok && !b.split.MidLine() && json.Valid(ev.Data) {
+			b.event(ev)
 		} else {
 			dropped := len(rest)
-			b.buf = b.buf[:b.ready]
-			b.scan, b.line = b.ready, b.ready
 			b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: b.x.info(), Data: b.t.redactBytes(rest),
 				Text: fmt.Sprintf("the SSE stream ended in the middle of an event; its %d bytes were dropped", dropped)})
 			b.t.problem(HTTPProblem{Exchange: b.x.n, Method: b.x.method, URL: b.x.url, RPCMethod: b.x.rpcMethod, What: "stream-cut",
 				Err: fmt.Sprintf("the server's SSE stream ended in the middle of an event (%d bytes of it arrived: %q)", dropped, abbreviate(string(rest), 120))}, b.x.capture)
 		}
+		b.raw = nil
 	}
 	if errors.Is(err, io.EOF) {
 		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: b.x.info(), Text: "end of the SSE stream (" + plural(b.events, "event") + ")"})
@@ -921,52 +929,14 @@ func (b *sseBody) end(err error) {
 	}
 }
 
-type sseEvent struct {
-	SSEInfo
-	data    []byte
-	hasData bool
-}
-
-// parseEvent reads the fields of one event block. ok is false for a block of comments.
-func parseEvent(block []byte) (sseEvent, bool) {
-	var ev sseEvent
-	any := false
-	for _, line := range bytes.Split(block, []byte("\n")) {
-		line = bytes.TrimRight(line, "\r")
-		if len(line) == 0 || line[0] == ':' {
-			continue
-		}
-		field, value, _ := bytes.Cut(line, []byte(":"))
-		value = bytes.TrimPrefix(value, []byte(" "))
-		any = true
-		switch string(field) {
-		case "data":
-			if ev.hasData {
-				ev.data = append(ev.data, '\n')
-			}
-			ev.data = append(ev.data, bytes.TrimSpace(value)...)
-			ev.hasData = true
-		case "id":
-			ev.ID = strings.TrimSpace(string(value))
-		case "event":
-			ev.Event = strings.TrimSpace(string(value))
-		case "retry":
-			ev.Retry = strings.TrimSpace(string(value))
-		}
-	}
-	return ev, any
-}
-
-func (b *sseBody) event(block []byte, unfinished bool) {
-	ev, ok := parseEvent(block)
-	if !ok {
-		return // comments only: a keep-alive
-	}
+// event records one event and hands it to the SDK.
+func (b *sseBody) event(ev sse.Event) {
 	b.events++
-	info := ev.SSEInfo
+	b.out = sse.Append(b.out, ev)
+	info := SSEInfo{ID: ev.ID, Event: ev.Type, Retry: ev.Retry}
 	switch {
-	case ev.Event == "endpoint":
-		ep := strings.TrimSpace(string(ev.data))
+	case ev.Type == "endpoint":
+		ep := strings.TrimSpace(string(ev.Data))
 		if u, err := b.base.Parse(ep); err == nil {
 			ep = u.String()
 		}
@@ -980,8 +950,8 @@ func (b *sseBody) event(block []byte, unfinished bool) {
 		if u, err := url.Parse(ep); err == nil && home != "" && Origin(u) != home {
 			text += " (another origin than " + home + ")"
 		}
-		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: hi, Data: b.t.redactBytes(ev.data), Text: text})
-	case len(ev.data) == 0:
+		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: hi, Data: b.t.redactBytes(ev.Data), Text: text})
+	case len(ev.Data) == 0:
 		hi := b.x.info()
 		hi.SSE = &info
 		text := "server-sent event without data"
@@ -993,18 +963,17 @@ func (b *sseBody) event(block []byte, unfinished bool) {
 			text += ")"
 		}
 		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: hi, Text: text})
-	case ev.Event != "" && ev.Event != "message":
+	case ev.Type != "" && ev.Type != "message":
 		hi := b.x.info()
 		hi.SSE = &info
-		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: hi, Data: b.t.redactBytes(ev.data), Text: "server-sent event of type " + strconv.Quote(ev.Event) + " (not a message; ignored)"})
+		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: hi, Data: b.t.redactBytes(ev.Data), Text: "server-sent event of type " + strconv.Quote(ev.Type) + " (not a message; ignored)"})
 	default:
-		if !json.Valid(ev.data) {
+		if !json.Valid(ev.Data) {
 			b.t.problem(HTTPProblem{Exchange: b.x.n, Method: b.x.method, URL: b.x.url, RPCMethod: b.x.rpcMethod, What: "bad-event",
-				Err: fmt.Sprintf("a server-sent event's data is not valid JSON: %q", abbreviate(string(ev.data), 120))}, b.x.capture)
+				Err: fmt.Sprintf("a server-sent event's data is not valid JSON: %q", abbreviate(string(ev.Data), 120))}, b.x.capture)
 		}
-		b.t.received(b.x, ev.data, FramingSSE, &info, "")
+		b.t.received(b.x, ev.Data, FramingSSE, &info, "")
 	}
-	_ = unfinished
 }
 
 // Close may be called while a Read waits for the network: it must not wait for the

@@ -35,9 +35,11 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return usageErr("--format %q: use %s", *format, strings.Join(export.Formats, ", "))
 	}
-	rec, err := loadRecording("cannot read the recording: ", pos[0])
+	// The recording is read as it is written out, never held whole (a first pass
+	// surveys it), as replay reads one: memory stays flat in its size.
+	rec, err := export.Open(export.File(pos[0]))
 	if err != nil {
-		return err
+		return &exitError{code: exitUsage, msg: "cannot read the recording: " + err.Error()}
 	}
 	for _, w := range rec.Warnings {
 		fmt.Fprintln(stderr, "mcpscope: warning: "+pos[0]+": "+termsafe.Line(w))
@@ -48,9 +50,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if isTerminal(stdout) {
 			w = termsafe.NewWriter(stdout) // a server's strings, for a person to read
 		}
-		return export.Write(w, *format, rec, opts)
+		return rec.Write(w, *format, opts)
 	}
-	return writeExport(*out, func(w io.Writer) error { return export.Write(w, *format, rec, opts) })
+	return writeExport(*out, func(w io.Writer) error { return rec.Write(w, *format, opts) })
 }
 
 // writeExport writes a file whole: to a temporary file beside it, renamed over it, so

@@ -579,3 +579,44 @@ func TestBytesOnBothSidesAreTheSame(t *testing.T) {
 		}
 	}
 }
+
+// Every line end the SSE standard allows ends a line for the tap as for the host:
+// events with CR alone and CRLF are recorded like LF ones, and a last event that
+// lacks only its final blank line (which Go's MCP SDK still dispatches) is recorded
+// too, and said. The host reads the bytes as they were sent.
+func TestSSEEventsRecordedWhateverTheirLineEnds(t *testing.T) {
+	stream := "id: c1\rdata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"n\":1}}\r\r" +
+		"id: c2\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"n\":2}}\r\n\r\n" +
+		"id: c3\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"n\":3}}\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := 0; i < len(stream); i += 7 { // in pieces, so a CRLF is cut in two
+			w.Write([]byte(stream[i:min(i+7, len(stream))]))
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer srv.Close()
+	u, read, _ := tapped(t, srv, "/mcp", Options{})
+	resp, err := http.Post(u, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(got) != stream {
+		t.Errorf("the host read %q, want the server's %q", got, stream)
+	}
+	rec := read()
+	for _, want := range []string{`"sse":{"id":"c1"},"msg":{"jsonrpc":"2.0","method":"notifications/message","params":{"n":1}}`,
+		`"sse":{"id":"c2"},"msg":{"jsonrpc":"2.0","method":"notifications/message","params":{"n":2}}`,
+		`"sse":{"id":"c3"},"msg":{"jsonrpc":"2.0","id":1,"result":{"n":3}}`,
+		"the SSE stream ended without the blank line that ends its last event", "end of the SSE stream (3 events)"} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("the recording lacks %s:\n%s", want, rec)
+		}
+	}
+	if strings.Contains(rec, "in the middle of an event") {
+		t.Errorf("a whole last event was called cut:\n%s", rec)
+	}
+}

@@ -11,7 +11,9 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/redact"
+	"github.com/mcpscope/mcpscope/internal/sse"
 )
 
 // sseStream passes a text/event-stream response to the host event by event as its
@@ -19,6 +21,8 @@ import (
 // until it is complete while it is small (holdMax): that is what lets a legacy
 // endpoint event be rewritten to the proxy, and costs the host nothing, since an SSE
 // client dispatches complete events only. A bigger event's bytes go on as they come.
+// Where an event ends, and what its fields are, is internal/sse's to say: the
+// client's transport reads streams with the same rules.
 type sseStream struct {
 	p           *Proxy
 	x           *exch
@@ -26,10 +30,10 @@ type sseStream struct {
 	fl          http.Flusher
 	proxyOrigin string
 
-	ev       *recBuf // the current event's bytes, for the recording (up to max)
-	size     int     // the current event's full size
-	passing  bool    // the current event's bytes are forwarded as they come
-	lineLen  int     // bytes of the current line so far, not counting \r
+	split    sse.Splitter // no Max: an event of any size is passed on
+	ev       *recBuf      // the current event's bytes, for the recording (up to max)
+	size     int          // the current event's full size
+	passing  bool         // the current event's bytes are forwarded as they come
 	events   int
 	wrote    bool // bytes were written since the last flush
 	writeErr error
@@ -51,7 +55,7 @@ func (p *Proxy) streamSSE(w http.ResponseWriter, r *http.Request, resp *http.Res
 			}
 			s.wrote = false
 			if s.writeErr != nil {
-				p.hostGone(x, fmt.Sprintf("the host closed the SSE stream after %s", plural(s.events, "event")))
+				p.hostGone(x, fmt.Sprintf("the host closed the SSE stream after %s", plural.Count(s.events, "event")))
 				return
 			}
 		}
@@ -67,21 +71,29 @@ func (p *Proxy) streamSSE(w http.ResponseWriter, r *http.Request, resp *http.Res
 				s.fl.Flush()
 			}
 		}
-		if s.ev.over || len(bytes.TrimSpace(held)) > 0 {
+		switch ev, ok := s.unfinished(held); {
+		case ok:
+			// The server's last event lacks only its blank line: recorded, as the
+			// client's transport passes it on, and said.
+			s.events++
+			s.record(ev)
+			p.emit(wire.Event{Kind: wire.KindHTTP, Dir: wire.Recv, HTTP: x.info(),
+				Text: "the SSE stream ended without the blank line that ends its last event"})
+		case s.ev.over || len(bytes.TrimSpace(held)) > 0:
 			p.emit(wire.Event{Kind: wire.KindHTTP, Dir: wire.Recv, HTTP: x.info(), Size: s.size,
 				Text: fmt.Sprintf("the SSE stream ended in the middle of an event (%d bytes of it)", s.size)})
 		}
 		if errors.Is(rerr, io.EOF) {
-			p.emit(wire.Event{Kind: wire.KindHTTP, Dir: wire.Recv, HTTP: x.info(), Text: "end of the SSE stream (" + plural(s.events, "event") + ")"})
+			p.emit(wire.Event{Kind: wire.KindHTTP, Dir: wire.Recv, HTTP: x.info(), Text: "end of the SSE stream (" + plural.Count(s.events, "event") + ")"})
 			return
 		}
 		if r.Context().Err() != nil {
-			p.hostGone(x, fmt.Sprintf("the host closed the SSE stream after %s", plural(s.events, "event")))
+			p.hostGone(x, fmt.Sprintf("the host closed the SSE stream after %s", plural.Count(s.events, "event")))
 			return
 		}
 		fi := x.info()
 		fi.Error = rerr.Error()
-		p.emit(wire.Event{Kind: wire.KindHTTP, Dir: wire.Recv, HTTP: fi, Text: fmt.Sprintf("the SSE stream broke after %s: %v", plural(s.events, "event"), rerr)})
+		p.emit(wire.Event{Kind: wire.KindHTTP, Dir: wire.Recv, HTTP: fi, Text: fmt.Sprintf("the SSE stream broke after %s: %v", plural.Count(s.events, "event"), rerr)})
 		// The host must see the stream cut, as it was.
 		panic(http.ErrAbortHandler)
 	}
@@ -102,23 +114,24 @@ func (s *sseStream) write(b []byte) {
 
 // feed takes the next bytes of the stream.
 func (s *sseStream) feed(b []byte) {
-	start := 0
-	for i, c := range b {
-		switch c {
-		case '\n':
-			if s.lineLen == 0 {
-				// A blank line: the event ends here.
-				s.add(b[start : i+1])
-				start = i + 1
-				s.end()
-			}
-			s.lineLen = 0
-		case '\r':
-		default:
-			s.lineLen++
+	for len(b) > 0 {
+		n, end, _ := s.split.Next(b) // no error: the Splitter has no Max
+		s.add(b[:n])
+		b = b[n:]
+		if end {
+			s.end()
 		}
 	}
-	s.add(b[start:])
+}
+
+// unfinished is the event the stream ended in, when it lacks only its final blank
+// line (its lines are whole and it has data; not over the recording limit).
+func (s *sseStream) unfinished(held []byte) (sse.Event, bool) {
+	if s.ev.over || s.split.MidLine() {
+		return sse.Event{}, false
+	}
+	ev, ok := sse.Parse(held)
+	return ev, ok && ev.HasData
 }
 
 // add appends bytes of the current event.
@@ -140,10 +153,10 @@ func (s *sseStream) add(seg []byte) {
 // end handles a complete event: forwards it if it was held, records it.
 func (s *sseStream) end() {
 	block := s.ev.bytes()
-	ev, ok := parseEvent(block)
+	ev, ok := sse.Parse(block)
 	if !s.passing {
 		out := block
-		if ok && ev.Event == "endpoint" {
+		if ok && ev.Type == "endpoint" {
 			out = s.endpoint(ev, block)
 		}
 		s.write(out)
@@ -167,8 +180,8 @@ func (s *sseStream) end() {
 // through the tap (a relative one already resolves against the proxy's URL). A URL
 // of another origin is left as it is: the tap does not decide where the host's
 // requests (and credentials) go, and says that those messages bypass it.
-func (s *sseStream) endpoint(ev sseEvent, block []byte) []byte {
-	data := strings.TrimSpace(string(ev.data))
+func (s *sseStream) endpoint(ev sse.Event, block []byte) []byte {
+	data := strings.TrimSpace(string(ev.Data))
 	nu, ok := s.p.toProxy(data, s.proxyOrigin)
 	if !ok {
 		if strings.Contains(data, "://") {
@@ -176,25 +189,18 @@ func (s *sseStream) endpoint(ev sseEvent, block []byte) []byte {
 		}
 		return block
 	}
-	var b bytes.Buffer
-	if ev.ID != "" {
-		b.WriteString("id: " + ev.ID + "\n")
-	}
-	if ev.Retry != "" {
-		b.WriteString("retry: " + ev.Retry + "\n")
-	}
-	b.WriteString("event: endpoint\ndata: " + nu + "\n\n")
-	return b.Bytes()
+	ev.Data = []byte(nu)
+	return sse.Encode(ev)
 }
 
 // record records one complete event as HTTPTap does for a client of mcpscope's own.
-func (s *sseStream) record(ev sseEvent) {
-	info := ev.SSEInfo
+func (s *sseStream) record(ev sse.Event) {
+	info := wire.SSEInfo{ID: ev.ID, Event: ev.Type, Retry: ev.Retry}
 	hi := s.x.info()
 	hi.SSE = &info
 	switch {
-	case ev.Event == "endpoint":
-		ep := strings.TrimSpace(string(ev.data))
+	case ev.Type == "endpoint":
+		ep := strings.TrimSpace(string(ev.Data))
 		if u, err := url.Parse(ep); err == nil && s.p.rec != nil {
 			s.p.rec.QuerySecrets(u) // the legacy session id: whoever has it posts into the session
 		}
@@ -202,8 +208,8 @@ func (s *sseStream) record(ev sseEvent) {
 		if nu, ok := s.p.toProxy(ep, s.proxyOrigin); ok {
 			text += " (rewritten for the host to " + redact.URL(nu, nil) + ")"
 		}
-		s.p.emit(wire.Event{Kind: wire.KindHTTP, Dir: wire.Recv, HTTP: hi, Data: ev.data, Text: text})
-	case len(ev.data) == 0:
+		s.p.emit(wire.Event{Kind: wire.KindHTTP, Dir: wire.Recv, HTTP: hi, Data: ev.Data, Text: text})
+	case len(ev.Data) == 0:
 		text := "server-sent event without data"
 		if ev.ID != "" {
 			text = "priming event (id " + ev.ID
@@ -213,55 +219,9 @@ func (s *sseStream) record(ev sseEvent) {
 			text += ")"
 		}
 		s.p.emit(wire.Event{Kind: wire.KindHTTP, Dir: wire.Recv, HTTP: hi, Text: text})
-	case ev.Event != "" && ev.Event != "message":
-		s.p.emit(wire.Event{Kind: wire.KindHTTP, Dir: wire.Recv, HTTP: hi, Data: ev.data, Text: "server-sent event of type " + strconv.Quote(ev.Event) + " (not a message)"})
+	case ev.Type != "" && ev.Type != "message":
+		s.p.emit(wire.Event{Kind: wire.KindHTTP, Dir: wire.Recv, HTTP: hi, Data: ev.Data, Text: "server-sent event of type " + strconv.Quote(ev.Type) + " (not a message)"})
 	default:
-		s.p.body(wire.Recv, s.x, ev.data, wire.FramingSSE, &info, "")
+		s.p.body(wire.Recv, s.x, ev.Data, wire.FramingSSE, &info, "")
 	}
-}
-
-type sseEvent struct {
-	wire.SSEInfo
-	data []byte
-}
-
-// parseEvent reads the fields of one event block; ok is false for a block of
-// comments only (a keep-alive).
-func parseEvent(block []byte) (sseEvent, bool) {
-	var ev sseEvent
-	any, hasData := false, false
-	for _, line := range bytes.Split(block, []byte("\n")) {
-		line = bytes.TrimRight(line, "\r")
-		if len(line) == 0 || line[0] == ':' {
-			continue
-		}
-		field, value, _ := bytes.Cut(line, []byte(":"))
-		value = bytes.TrimPrefix(value, []byte(" "))
-		any = true
-		switch string(field) {
-		case "data":
-			// One data line (what servers send) is used where it is, not copied: a
-			// 100 MiB result is not copied again (each event has its own buffer).
-			if !hasData {
-				ev.data = value
-			} else {
-				ev.data = append(append(append([]byte(nil), ev.data...), '\n'), value...)
-			}
-			hasData = true
-		case "id":
-			ev.ID = string(value)
-		case "event":
-			ev.Event = string(value)
-		case "retry":
-			ev.Retry = string(value)
-		}
-	}
-	return ev, any
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }
