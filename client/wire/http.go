@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/redact"
 	"github.com/mcpscope/mcpscope/internal/sse"
 )
@@ -917,7 +918,7 @@ func (b *sseBody) end(err error) {
 		b.raw = nil
 	}
 	if errors.Is(err, io.EOF) {
-		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: b.x.info(), Text: "end of the SSE stream (" + plural(b.events, "event") + ")"})
+		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: b.x.info(), Text: "end of the SSE stream (" + plural.Count(b.events, "event") + ")"})
 		b.err = io.EOF
 		return
 	}
@@ -925,7 +926,7 @@ func (b *sseBody) end(err error) {
 	if !b.closed.Load() {
 		info := b.x.info()
 		info.Error = err.Error()
-		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: info, Text: fmt.Sprintf("the SSE stream broke after %s: %v", plural(b.events, "event"), err)})
+		b.t.opts.Tap.Emit(Event{Kind: KindHTTP, Dir: Recv, HTTP: info, Text: fmt.Sprintf("the SSE stream broke after %s: %v", plural.Count(b.events, "event"), err)})
 	}
 }
 
@@ -1131,10 +1132,3 @@ func (t *HTTPTap) redactBytes(b []byte) []byte { return t.secrets.Load().Bytes(b
 func (t *HTTPTap) redactURL(u *url.URL) string { return redact.URLOf(u, t.secrets.Load()) }
 
 func (t *HTTPTap) redactURLString(s string) string { return redact.URL(s, t.secrets.Load()) }
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
