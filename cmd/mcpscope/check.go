@@ -106,7 +106,7 @@ func checkServers(ctx context.Context, c *common, a checkArgs) ([]namedServer, e
 		if err != nil {
 			return nil, err
 		}
-		srv, err := c.serverTarget(ctx, src, "server", spec)
+		srv, err := c.givenTarget(ctx, src, spec)
 		if err != nil {
 			return nil, err
 		}
@@ -122,6 +122,7 @@ func checkServers(ctx context.Context, c *common, a checkArgs) ([]namedServer, e
 		}
 		out = append(out, servers...)
 	}
+	uniqueNames(out, func(s *namedServer) *namedServer { return s })
 	return out, nil
 }
 

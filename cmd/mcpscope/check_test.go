@@ -472,6 +472,25 @@ func TestCheckSeveralTargetsAndFailOnWarn(t *testing.T) {
 	}
 }
 
+// Each target of one run is named as every other command names it (a configured
+// NAME by its name, host as host, a URL by its host name), and no two alike: a CI log and
+// a JUnit report tell which server failed. All were "server" before, and a word that
+// is neither a configured name nor a command was refused as a --server never given.
+func TestCheckNamesEachTarget(t *testing.T) {
+	t.Parallel()
+	r := mcpscope(t, nil, "check", "--dry-run", "--format", "junit", "host", "host")
+	expect(t, r, 0, []string{`<testsuite name="mcpscope check host" `, `<testsuite name="mcpscope check host-2" `}, nil)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "mcp.json")
+	os.WriteFile(cfg, []byte(`{"mcpServers":{"gh":{"command":"/bin/false"}}}`), 0o644)
+	expect(t, mcpscope(t, nil, "check", "--config", cfg, "gh"), 1, []string{"check gh (/bin/false"}, nil)
+	r = mcpscope(t, nil, "check", "--config", cfg, "nosuch")
+	expect(t, r, 2, nil, []string{`"nosuch": no configured server is named "nosuch" and no command is; configured servers: gh`})
+	if strings.Contains(r.stderr, "--server") {
+		t.Errorf("a positional refused as a --server:\n%s", r.stderr)
+	}
+}
+
 func TestCheckUsage(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -148,7 +148,7 @@ func liveServer(ctx context.Context, c *common, a diffArgs, spec string) (namedS
 	if err != nil {
 		return namedServer{}, err
 	}
-	return c.serverTarget(ctx, src, "server", spec)
+	return c.givenTarget(ctx, src, spec)
 }
 
 // liveSurface connects to a server and lists its surface.

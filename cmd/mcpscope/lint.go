@@ -134,7 +134,7 @@ func lintSources(ctx context.Context, c *common, a lintArgs) ([]lintSource, erro
 		if err != nil {
 			return nil, err
 		}
-		srv, err := c.serverTarget(ctx, src, "server", spec)
+		srv, err := c.givenTarget(ctx, src, spec)
 		if err != nil {
 			return nil, err
 		}
@@ -152,6 +152,12 @@ func lintSources(ctx context.Context, c *common, a lintArgs) ([]lintSource, erro
 			out = append(out, lintSource{srv: srv})
 		}
 	}
+	uniqueNames(out, func(s *lintSource) *namedServer {
+		if s.file != "" {
+			return nil // a saved surface goes by the name it holds (fileServerName)
+		}
+		return &s.srv
+	})
 	return out, nil
 }
 
@@ -252,7 +258,7 @@ func runPin(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err != nil {
 			return err
 		}
-		if srv, err = c.serverTarget(ctx, src, "server", pos[0]); err != nil {
+		if srv, err = c.givenTarget(ctx, src, pos[0]); err != nil {
 			return err
 		}
 	case len(pos) == 0 && len(argv) > 0:
