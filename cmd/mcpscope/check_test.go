@@ -491,6 +491,25 @@ func TestCheckNamesEachTarget(t *testing.T) {
 	}
 }
 
+// A failure's reason is its first line and the rest of the message stays, as
+// details a CI log shows line by line: what a configured entry needs (--input ID=...),
+// the stderr of a server that died at tools/list. The reach check kept the first line
+// alone ("... needs:", then nothing); the tools check joined all of them with ↵.
+func TestCheckKeepsTheWholeReason(t *testing.T) {
+	t.Parallel()
+	cfg := filepath.Join(t.TempDir(), "mcp.json")
+	os.WriteFile(cfg, []byte(`{"servers":{"remote":{"type":"http","url":"http://127.0.0.1:9/mcp","headers":{"Authorization":"Bearer ${input:tok}"}}}}`), 0o644)
+	r := mcpscope(t, nil, "check", "--config", cfg, "remote")
+	expect(t, r, 1, []string{`fail    start                      server "remote" (` + cfg + `:1) needs:`, "\n            - ${input:tok} (give it with --input tok=VALUE)\n"}, nil)
+
+	r = fake(t, "crash-list", "check")
+	expect(t, r, 1, []string{"fail    tools                      tools/list failed: the server closed the connection (server exited with code 3)\n",
+		"\n            - stderr: panic: assignment to entry in nil map\n", "\n            - stderr: goroutine 1 [running]: main.listTools()\n"}, nil)
+	if strings.Contains(r.stdout, "↵") {
+		t.Errorf("a reason's lines joined with ↵:\n%s", r.stdout)
+	}
+}
+
 func TestCheckUsage(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

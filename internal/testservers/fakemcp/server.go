@@ -229,6 +229,11 @@ func (s *server) handle(msg []byte) {
 	case "ping":
 		s.reply(id, struct{}{})
 	case "tools/list":
+		if s.scenario == "crash-list" {
+			fmt.Fprintln(os.Stderr, "panic: assignment to entry in nil map")
+			fmt.Fprintln(os.Stderr, "goroutine 1 [running]: main.listTools()")
+			os.Exit(3)
+		}
 		if s.scenario == "huge-line" && !s.hugeSent {
 			s.hugeSent = true
 			s.writeHugeLine()
