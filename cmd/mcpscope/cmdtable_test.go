@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -204,6 +205,19 @@ func TestBashCompletion(t *testing.T) {
 	if got := complete("mcpscope", "auth", "login", "--a"); has(got, "--all") {
 		t.Errorf("auth login --a completes to %v: login takes no --all", got)
 	}
+	// --fail-on takes each command's own words: diff's were offered to all of them,
+	// and every one of those is refused by lint and check (exit 2).
+	for cmd, want := range map[string][]string{"diff": {"breaking", "any", "none"}, "lint": {"error", "warning", "none"}, "check": {"fail", "warn"}} {
+		got := complete("mcpscope", cmd, "--fail-on", "")
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s --fail-on <TAB> offers %v, want %v", cmd, got, want)
+		}
+	}
+	if got := complete("mcpscope", "bench", "--fail-on", "b"); has(got, "breaking") {
+		t.Errorf("bench --fail-on b<TAB> offers %v: bench takes conditions (p99>200ms), no word", got)
+	}
 }
 
 // zsh and fish accept their scripts (skipped for a shell that is not installed).
@@ -351,6 +365,9 @@ func TestFishCompletion(t *testing.T) {
 	}
 	if got := complete("mcpscope auth login --a"); strings.Contains(got, "--all") {
 		t.Errorf("auth login does not take --all, yet it is offered:\n%s", got)
+	}
+	if got := complete("mcpscope lint --fail-on "); !strings.Contains(got, "warning") || strings.Contains(got, "breaking") {
+		t.Errorf("mcpscope lint --fail-on <TAB> offers:\n%s", got)
 	}
 }
 

@@ -76,6 +76,10 @@ var diffFormats = map[string]string{
 }
 
 // parseDiff reads diff's flags and its two sides.
+// diffFailOn is the words diff's --fail-on takes beside budget:… (for completion;
+// surface.ParseFailOn reads them).
+var diffFailOn = []string{"breaking", "any", "none"}
+
 func parseDiff(args []string) (*common, diffArgs, error) {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	var c common

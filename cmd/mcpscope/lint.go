@@ -89,9 +89,7 @@ func parseLint(args []string) (*common, lintArgs, error) {
 	if !slices.Contains(lint.Formats, c.format) {
 		return nil, a, usageErr("--format %q: use %s", c.format, strings.Join(lint.Formats, ", "))
 	}
-	switch a.failOn {
-	case "error", "warning", "none":
-	default:
+	if !slices.Contains(lintFailOn, a.failOn) {
 		return nil, a, usageErr("--fail-on %q: use error, warning or none", a.failOn)
 	}
 	if a.profiles != "all" {
@@ -110,6 +108,9 @@ func parseLint(args []string) (*common, lintArgs, error) {
 	}
 	return &c, a, nil
 }
+
+// lintFailOn is what lint's --fail-on takes (the table's, for completion too).
+var lintFailOn = []string{"error", "warning", "none"}
 
 // lintSource is one thing named to lint: a saved file, or a server to connect to.
 type lintSource struct {
