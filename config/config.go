@@ -536,9 +536,14 @@ func (x *lineIndex) lineCol(off int) (int, int) {
 }
 
 // stripJSONC blanks out // and /* */ comments and trailing commas, keeping every other
-// byte (and every newline) where it was, so offsets still point into the file.
+// byte (and every newline) where it was, so offsets still point into the file. A UTF-8
+// byte order mark at the start is blanked too: Windows editors write one, and VS Code
+// reads such a file.
 func stripJSONC(data []byte) []byte {
 	out := append([]byte(nil), data...)
+	if bytes.HasPrefix(out, []byte("\xef\xbb\xbf")) {
+		copy(out, "   ")
+	}
 	inString := false
 	for i := 0; i < len(out); i++ {
 		c := out[i]

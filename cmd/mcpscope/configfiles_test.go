@@ -123,3 +123,17 @@ func TestServersShowTimeouts(t *testing.T) {
 	r := mcpscope(t, nil, "servers", "--config", filepath.Join(testutil.Root(), "config", "testdata", "timeouts.json"))
 	expect(t, r, 0, []string{"request timeout 45s", "request timeout 2m30s", `timeout "soon" is not a duration`}, nil)
 }
+
+// A config file saved with a UTF-8 byte order mark (Windows Notepad's habit; VS Code
+// reads such a file) is read, every line and column where it was: the mark had made
+// the whole file "invalid character 'ï'", and its servers unknown.
+func TestConfigWithAByteOrderMark(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "claude_desktop_config.json")
+	os.WriteFile(file, []byte("\xef\xbb\xbf{\"mcpServers\": {\n  \"notes\": {\"command\": \"node\", \"args\": [\"notes.js\"]}\n}}\n"), 0o644)
+	expect(t, mcpscope(t, nil, "servers", "--config", file), 0, []string{"notes", "node notes.js", file + ":2"}, nil)
+	broken := filepath.Join(dir, "broken.json")
+	os.WriteFile(broken, []byte("\xef\xbb\xbf{\"mcpServers\": {\n  \"notes\": {\"command\": node}\n}}\n"), 0o644)
+	expect(t, mcpscope(t, nil, "servers", "--config", broken), 2, nil, []string{broken + ":2:"})
+}
