@@ -153,6 +153,15 @@ func (n *Naming) positionals(ctx context.Context, s *servers, args, argv []strin
 		return nil
 	}
 	if len(argv) == 1 && !Dashed(args, argv) {
+		// host is the bundled host, as in --server NAME=host and check/lint's
+		// positionals (Target); a program named host runs after -- only.
+		if argv[0] == "host" {
+			srv, err := BundledHost("host")
+			if err != nil {
+				return err
+			}
+			return s.add(srv, "the command line")
+		}
 		// registry:NAME, or a server.json file: what it declares, checked first.
 		if ref, ok := strings.CutPrefix(argv[0], RegistryPrefix); ok {
 			srv, err := n.FromRegistry(ctx, "", ref)
