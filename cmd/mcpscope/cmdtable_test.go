@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -369,6 +370,24 @@ func TestFishCompletion(t *testing.T) {
 	if got := complete("mcpscope lint --fail-on "); !strings.Contains(got, "warning") || strings.Contains(got, "breaking") {
 		t.Errorf("mcpscope lint --fail-on <TAB> offers:\n%s", got)
 	}
+}
+
+// A flag's placeholder (the back-quoted word of its usage) reads in its sentence:
+// tap's --record had been "... taps): FILE|DIR", the placeholder stuck after the text.
+func TestFlagPlaceholdersReadInTheirSentence(t *testing.T) {
+	t.Parallel()
+	var walk func([]*command)
+	walk = func(list []*command) {
+		for _, c := range list {
+			c.flagSet().VisitAll(func(f *flag.Flag) {
+				if kind, usage := flag.UnquoteUsage(f); kind != "" && strings.HasSuffix(usage, ": "+kind) {
+					t.Errorf("mcpscope %s --%s: its help ends with its placeholder: %q", c.path(), f.Name, usage)
+				}
+			})
+			walk(c.subs)
+		}
+	}
+	walk(commandTable)
 }
 
 // The grouped Flags section of mcpscope --help is written by hand (grouped by purpose),
