@@ -140,8 +140,9 @@ line. -c N calls in flight (stdio: on one process, or over --processes N; HTTP: 
 -n COUNT or --duration D, --rate R for an open loop (latency from the scheduled send
 time), --warmup N|D. Only a tool marked readOnlyHint: true, unless --allow-write.
   mcpscope bench echo text=hi -c 8 -n 5000 --fail-on 'p99>200ms,errors>0' -- node server.js`,
-			exits: `Exit codes: 0 ok, 1 connection or server failure, 2 usage error (a tool not marked
-read-only without --allow-write, before any call), 6 a --fail-on condition held.`,
+			exits: `Exit codes: 0 ok, 1 connection or server failure (a server process that exits
+during the run ends it: the report has the calls made before), 2 usage error (a tool
+not marked read-only without --allow-write, before any call), 6 a --fail-on condition held.`,
 			run:     runBench,
 			formats: []string{"text", "json"}, complete: "server"},
 		oneServer("resources", "", "list a server's resources (every page of resources/list)",

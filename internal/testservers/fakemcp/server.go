@@ -65,6 +65,7 @@ type server struct {
 	running  map[string]chan struct{} // canonical id -> closed when cancelled
 
 	hugeSent    bool // huge-line: the big line goes out once only
+	calls       int  // crash-call: the tools/call requests read
 	endlessPage int  // endless: pages sent
 	media       media
 	asked       asksState // asks: the sampling requests sent
@@ -241,6 +242,10 @@ func (s *server) handle(msg []byte) {
 		result, rerr := s.listTools(req.Params)
 		s.answer(id, result, rerr)
 	case "tools/call":
+		if s.calls++; s.scenario == "crash-call" && s.calls == 3 {
+			fmt.Fprintln(os.Stderr, "fakemcp: segmentation fault in call 3")
+			os.Exit(139)
+		}
 		if s.scenario == "midnoise" {
 			s.writeRaw([]byte("DEBUG: handling tools/call\n"))
 		}
