@@ -69,7 +69,7 @@ func BundledHost(name string) (Server, error) {
 func FromConfig(srv config.Server) Server {
 	desc, origin := srv.Name, ""
 	if srv.Entry != nil {
-		desc = fmt.Sprintf("%s (%s, %s)", srv.Entry.Summary(), srv.Entry.Client, srv.Entry.Where())
+		desc = fmt.Sprintf("%s (%s, %s)", srv.Entry.Shown(), srv.Entry.Client, srv.Entry.Where())
 		origin = srv.Entry.Where()
 	}
 	return Server{Spec: workbench.Spec{Name: srv.Name, Target: srv.Target, Timeout: srv.Timeout, Source: workbench.SourceConfig, Origin: origin}, Desc: desc}

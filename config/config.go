@@ -31,6 +31,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/redact"
 )
 
 // Entry is one server a config file names.
@@ -73,6 +75,19 @@ func (e *Entry) Summary() string {
 		return e.URL
 	}
 	return strings.Join(append([]string{e.Command}, e.Args...), " ")
+}
+
+// Shown is Summary for people: the values of secret-named flags and token-shaped
+// words of the command line (--api-key sk-…), and a URL's user info and secret query
+// values, are [redacted]. A config's command line often carries a key, and what shows
+// a configured server (servers, check's report and its JUnit file, which a CI job
+// keeps) must not. Summary stays the exact line, for comparing entries.
+func (e *Entry) Shown() string {
+	if e.URL != "" {
+		return redact.URL(e.URL, nil)
+	}
+	argv := append([]string{e.Command}, e.Args...)
+	return redact.NewSet(redact.ArgvSecrets(argv)...).String(strings.Join(argv, " "))
 }
 
 // Same reports whether two entries define the same server.
