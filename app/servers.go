@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/config"
@@ -68,7 +69,7 @@ func BundledHost(name string) (Server, error) {
 func FromConfig(srv config.Server) Server {
 	desc, origin := srv.Name, ""
 	if srv.Entry != nil {
-		desc = fmt.Sprintf("%s (%s, %s)", srv.Entry.Summary(), srv.Entry.Client, srv.Entry.Where())
+		desc = fmt.Sprintf("%s (%s, %s)", srv.Entry.Shown(), srv.Entry.Client, srv.Entry.Where())
 		origin = srv.Entry.Where()
 	}
 	return Server{Spec: workbench.Spec{Name: srv.Name, Target: srv.Target, Timeout: srv.Timeout, Source: workbench.SourceConfig, Origin: origin}, Desc: desc}
@@ -152,6 +153,15 @@ func (n *Naming) positionals(ctx context.Context, s *servers, args, argv []strin
 		return nil
 	}
 	if len(argv) == 1 && !Dashed(args, argv) {
+		// host is the bundled host, as in --server NAME=host and check/lint's
+		// positionals (Target); a program named host runs after -- only.
+		if argv[0] == "host" {
+			srv, err := BundledHost("host")
+			if err != nil {
+				return err
+			}
+			return s.add(srv, "the command line")
+		}
 		// registry:NAME, or a server.json file: what it declares, checked first.
 		if ref, ok := strings.CutPrefix(argv[0], RegistryPrefix); ok {
 			srv, err := n.FromRegistry(ctx, "", ref)
@@ -316,11 +326,39 @@ func (n *Naming) configured(ctx context.Context, f *config.Found, name string) (
 // Target reads the TARGET of --server NAME=TARGET (given): host, a URL, a config
 // name, or a command line.
 func (n *Naming) Target(ctx context.Context, name, given string) (Server, error) {
+	return n.target(ctx, name, given)
+}
+
+// Given is a TARGET named alone on a command line (check, lint, diff and pin accept
+// take positionals), named as --inspect and the workbench name it: a configured NAME
+// by its name, host as host, a URL by its host, a registry entry or server.json by
+// its server, a command line by its program. One name for one server across
+// commands: a pin taken by --inspect gh is the one lint gh compares and pin accept gh
+// replaces (all three had been "server" here, so pin accept NAME never cleared the
+// drift --inspect NAME reported), and two servers of one run are told apart in a
+// report and by lint's shadowing rules.
+func (n *Naming) Given(ctx context.Context, given string) (Server, error) {
+	return n.target(ctx, "", given)
+}
+
+// target is Target, and Given when name is "" (each branch names the server then,
+// and errors do not speak of a --server that was not given).
+func (n *Naming) target(ctx context.Context, name, given string) (Server, error) {
 	given = strings.TrimSpace(given)
+	how := "--server " + name + "=" + given + ": "
+	if name == "" {
+		how = strconv.Quote(given) + ": "
+	}
 	switch {
 	case given == "":
+		if name == "" {
+			return Server{}, usage("an empty TARGET: give a URL, a config name, host, or a command line")
+		}
 		return Server{}, usage("--server %s=: give a TARGET (a URL, a config name, host, or a command line)", name)
 	case given == "host":
+		if name == "" {
+			name = "host"
+		}
 		return BundledHost(name)
 	case strings.HasPrefix(given, RegistryPrefix):
 		return n.FromRegistry(ctx, name, strings.TrimPrefix(given, RegistryPrefix))
@@ -328,25 +366,34 @@ func (n *Naming) Target(ctx context.Context, name, given string) (Server, error)
 		return n.FromServerJSON(name, given)
 	case target.IsURL(given):
 		if strings.ContainsAny(given, " \t") {
-			return Server{}, usage("--server %s=%s: a URL takes nothing after it", name, given)
+			return Server{}, usage("%sa URL takes nothing after it", how)
+		}
+		if name == "" {
+			name = URLName(given)
 		}
 		return Server{Spec: workbench.Spec{Name: name, Target: target.Target{URL: given}}, Desc: given}, nil
 	}
 	words, err := ShellSplit(given)
 	if err != nil {
-		return Server{}, usage("--server %s=%s: %v", name, given, err)
+		return Server{}, usage("%s%v", how, err)
 	}
 	if len(words) == 1 && !strings.ContainsAny(words[0], "/\\") {
-		if srv, ok, err := n.configTarget(ctx, name, given, words[0]); ok || err != nil {
+		if srv, ok, err := n.configTarget(ctx, name, how, words[0]); ok || err != nil {
 			return srv, err
 		}
+	}
+	if name == "" {
+		srv := CommandServer(words)
+		srv.Desc = given
+		return srv, nil
 	}
 	return Server{Spec: workbench.Spec{Name: name, Target: target.Target{Argv: words}}, Desc: given}, nil
 }
 
 // configTarget is the one word of a TARGET as a config name (ok), or nothing when it
 // is a command on $PATH; neither is a usage error that lists the configured names.
-func (n *Naming) configTarget(ctx context.Context, name, given, word string) (Server, bool, error) {
+// name "" names the server after the word; how begins an error message.
+func (n *Naming) configTarget(ctx context.Context, name, how, word string) (Server, bool, error) {
 	f, err := n.Sources.Found(ctx)
 	if err != nil {
 		return Server{}, false, err
@@ -356,6 +403,9 @@ func (n *Naming) configTarget(ctx context.Context, name, given, word string) (Se
 		return Server{}, false, err
 	}
 	if ok {
+		if name == "" {
+			name = word
+		}
 		t, err := e.Target(n.Sources.Inputs)
 		srv := FromConfig(config.Server{Name: name, Target: t, Timeout: e.Timeout, Entry: e})
 		// An entry that cannot be used as it is (a placeholder without a value) is a
@@ -371,7 +421,7 @@ func (n *Naming) configTarget(ctx context.Context, name, given, word string) (Se
 		return srv, true, nil
 	}
 	if _, err := exec.LookPath(word); err != nil {
-		msg := fmt.Sprintf("--server %s=%s: no configured server is named %q and no command is", name, given, word)
+		msg := fmt.Sprintf("%sno configured server is named %q and no command is", how, word)
 		if cands := f.Candidates(word); cands != "" {
 			msg += "; configured servers: " + cands
 		}

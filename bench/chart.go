@@ -121,16 +121,19 @@ func ThroughputLine(series []uint64, width int, st Style) string {
 }
 
 // FormatDuration writes a latency with three significant digits: 812µs, 1.25ms, 2.50s.
+//
+// A value that rounds up to the next unit is said in it (999.9999ms is 1.00s, not
+// 1000ms).
 func FormatDuration(d time.Duration) string {
 	switch {
 	case d < time.Microsecond:
 		return fmt.Sprintf("%dns", d.Nanoseconds())
-	case d < time.Millisecond:
+	case d < time.Millisecond-time.Millisecond/2000:
 		return trim3(float64(d)/float64(time.Microsecond)) + "µs"
-	case d < time.Second:
-		return trim3(float64(d)/float64(time.Millisecond)) + "ms"
+	case d < time.Second-time.Second/2000:
+		return trim3(max(float64(d)/float64(time.Millisecond), 1)) + "ms"
 	}
-	return trim3(d.Seconds()) + "s"
+	return trim3(max(d.Seconds(), 1)) + "s"
 }
 
 func trim3(v float64) string {

@@ -108,6 +108,12 @@ func (h *Histogram) Quantile(q float64) time.Duration {
 	return h.max
 }
 
+// minBinRatio is the narrowest bar Bins draws, as the ratio of its upper edge to its
+// lower: the histogram knows a latency to 1/128 (0.8%) and a label gives three
+// significant digits (1% at 100ms), so a narrower bar could say nothing its
+// neighbours do not.
+const minBinRatio = 1.02
+
 // Bin is one bar of a drawn histogram: the calls whose latency is in [Lo, Hi).
 type Bin struct {
 	Lo, Hi time.Duration
@@ -125,6 +131,10 @@ func (h *Histogram) Bins(n int) []Bin {
 	if hi-lo < 1e-9 {
 		hi = lo + 1e-9
 	}
+	// No bar narrower than minBinRatio: latencies that all took about as long (a tool
+	// that sleeps 1 s) are fewer bars, each with a range of its own, not ten bars
+	// labelled "1.00s – 1.00s", nine of them empty.
+	n = max(1, min(n, int(math.Ceil((hi-lo)/math.Log(minBinRatio)))))
 	out := make([]Bin, n)
 	edge := func(k int) time.Duration { return time.Duration(math.Exp(lo + (hi-lo)*float64(k)/float64(n))) }
 	for k := range out {

@@ -58,6 +58,12 @@ func WriteText(w io.Writer, r *Report, width int, st Style) error {
 		b.WriteString("  interrupted: the figures are of the calls finished before\n")
 	}
 	fmt.Fprintf(&b, "  calls       %d in %s: %d ok, %d failed\n", res.Calls, FormatDuration(res.Elapsed), res.OK, res.ErrorTotal())
+	if res.Ended != "" {
+		fmt.Fprintf(&b, "  ended       %s\n", termsafe.Line(res.Ended))
+		for _, l := range res.EndedStderr {
+			fmt.Fprintf(&b, "              stderr: %s\n", termsafe.Line(l))
+		}
+	}
 	fmt.Fprintf(&b, "  throughput  %.1f calls/s\n", res.Throughput())
 	h := &res.Latency
 	fmt.Fprintf(&b, "  latency     p50 %s  p90 %s  p99 %s  max %s  (min %s, mean %s)\n",
@@ -122,6 +128,8 @@ type jsonReport struct {
 	Rate        float64       `json:"rate,omitempty"`
 	Warmup      string        `json:"warmup,omitempty"`
 	Interrupted bool          `json:"interrupted,omitempty"`
+	Ended       string        `json:"ended,omitempty"`
+	EndedStderr []string      `json:"endedStderr,omitempty"`
 	Calls       uint64        `json:"calls"`
 	OK          uint64        `json:"ok"`
 	Failed      uint64        `json:"failed"`
@@ -203,6 +211,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 	j := jsonReport{
 		Server: r.Server, Target: r.Target, Transport: r.Transport, Tool: res.Tool, Mode: "closed",
 		Concurrency: res.Concurrency, Sessions: res.Sessions, Rate: res.Rate, Warmup: r.Warmup, Interrupted: res.Interrupted,
+		Ended: res.Ended, EndedStderr: res.EndedStderr,
 		Calls: res.Calls, OK: res.OK, Failed: res.ErrorTotal(), ElapsedMs: ms(res.Elapsed), Throughput: math.Round(res.Throughput()*10) / 10,
 		LatencyMs: percentiles{Min: ms(h.Min()), Mean: ms(h.Mean()), P50: ms(h.Quantile(.5)), P90: ms(h.Quantile(.9)), P95: ms(h.Quantile(.95)),
 			P99: ms(h.Quantile(.99)), P999: ms(h.Quantile(.999)), Max: ms(h.Max())},

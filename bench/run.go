@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -75,6 +76,13 @@ type Result struct {
 	// Process is the server's tree over the run; nil when it was not sampled.
 	Process     *ProcStats
 	Interrupted bool // the context ended before the run did
+	// Ended says why the run stopped early, "" when it did not: every session's
+	// server process exited ("the server ended during call N: why"). A dead server
+	// answers nothing, so no call is made through it after: the failures a dead
+	// session gives at once, in microseconds, would be the latencies reported.
+	Ended string
+	// EndedStderr is the last stderr lines of the server that ended first.
+	EndedStderr []string
 }
 
 // ErrorCount is how many calls failed one way: "isError" (the tool said so),
@@ -116,7 +124,18 @@ func Kind(r *client.CallResult, err error) (kind, msg string) {
 	case errors.As(err, &te), errors.Is(err, context.DeadlineExceeded):
 		return "timeout", err.Error()
 	}
-	return "transport", err.Error()
+	// A server's failure ends its message with its stderr, line by line: the
+	// example is its first line (the stderr is the run's Ended's).
+	msg, _, _ = strings.Cut(err.Error(), "\n")
+	return "transport", msg
+}
+
+// serverEnded says whether err is the session's server process having exited: no
+// call through that session can be answered after it. (Over HTTP there is no process
+// of ours: a refused request says nothing of the next.)
+func serverEnded(err error) (*client.ServerError, bool) {
+	var se *client.ServerError
+	return se, errors.As(err, &se) && se.Exit != nil
 }
 
 // state is a run's counts, behind one lock: at the rates a server answers (well
@@ -127,6 +146,26 @@ type state struct {
 	errs   map[string]*ErrorCount
 	start  time.Time
 	record bool
+	// dead marks the callers whose server process exited (serverEnded), by index in
+	// Options.Callers: no worker calls through them again, warm-up or measured run.
+	dead []atomic.Bool
+}
+
+// ended marks caller i dead, and says so in the result the first time a server ends.
+func (s *state) ended(i int, se *client.ServerError) {
+	s.dead[i].Store(true)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.res.Ended != "" {
+		return
+	}
+	when := fmt.Sprintf("during call %d", s.res.Calls)
+	if !s.record {
+		when = "during the warm-up"
+	}
+	why, _, _ := strings.Cut(se.Error(), "\n")
+	s.res.Ended = "the server ended " + when + ": " + why
+	s.res.EndedStderr = append([]string(nil), se.Stderr...)
 }
 
 func (s *state) add(sent, done time.Time, first time.Duration, kind, msg string) {
@@ -192,7 +231,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Tick <= 0 {
 		o.Tick = 100 * time.Millisecond
 	}
-	st := &state{errs: map[string]*ErrorCount{}}
+	st := &state{errs: map[string]*ErrorCount{}, dead: make([]atomic.Bool, len(o.Callers))}
 	st.res = Result{Tool: o.Tool, Concurrency: o.Concurrency, Sessions: len(o.Callers), Rate: o.Rate}
 	if o.WarmupCount > 0 || o.WarmupDuration > 0 {
 		// The warm-up runs closed loop: its point is warm caches and connections, not
@@ -273,9 +312,12 @@ func drive(ctx context.Context, o Options, st *state) time.Time {
 	var wg sync.WaitGroup
 	for w := 0; w < o.Concurrency; w++ {
 		wg.Add(1)
-		go func(c Caller) {
+		go func(i int, c Caller) {
 			defer wg.Done()
 			for {
+				if st.dead[i].Load() {
+					return // its server is gone; the others go on, if any
+				}
 				sched, ok := next()
 				if !ok {
 					return
@@ -295,6 +337,9 @@ func drive(ctx context.Context, o Options, st *state) time.Time {
 				}
 				kind, msg := Kind(r, err)
 				st.add(sent, done, time.Duration(first.Load()), kind, msg)
+				if se, ok := serverEnded(err); ok {
+					st.ended(i, se)
+				}
 				for {
 					old := last.Load()
 					if done.UnixNano() <= old || last.CompareAndSwap(old, done.UnixNano()) {
@@ -302,7 +347,7 @@ func drive(ctx context.Context, o Options, st *state) time.Time {
 					}
 				}
 			}
-		}(o.Callers[w%len(o.Callers)])
+		}(w%len(o.Callers), o.Callers[w%len(o.Callers)])
 	}
 	wg.Wait()
 	if n := last.Load(); n > 0 {

@@ -13,8 +13,10 @@ package check
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -119,8 +121,40 @@ type runner struct {
 	probeStatus int // reach/http's answer to server/discover
 }
 
+// A why is one line: a reason of several (an error that says what to do on its next
+// lines, a server's stderr) keeps its first line as the why and the rest as details,
+// ahead of the others, so that a log shows each line as a line.
 func (r *runner) add(step, name string, st Status, why string, details ...string) {
+	if first, rest, ok := strings.Cut(why, "\n"); ok {
+		var more []string
+		for _, l := range strings.Split(rest, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				more = append(more, l)
+			}
+		}
+		why, details = first, append(more, details...)
+	}
 	r.out = append(r.out, Result{Step: step, ID: step + "/" + name, Status: st, Why: why, Details: details})
+}
+
+// reason is an error as a check's why and details: the message's first line, then a
+// server's stderr as the client kept it (its first lines, a count of those dropped,
+// its last ones: client.ServerError), or else the message's other lines.
+func reason(err error) (why string, details []string) {
+	why, rest, _ := strings.Cut(err.Error(), "\n")
+	var se *client.ServerError
+	if errors.As(err, &se) {
+		for _, l := range se.Stderr {
+			details = append(details, "stderr: "+l)
+		}
+		return why, details
+	}
+	for _, l := range strings.Split(rest, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			details = append(details, l)
+		}
+	}
+	return why, details
 }
 
 // Run checks one target. It never returns an error: what went wrong is a check.

@@ -34,17 +34,7 @@ func (r *runner) reach(ctx context.Context) {
 	c, err := r.o.Connect(ctx)
 	if err != nil {
 		r.failed = StepReach + "/" + start
-		// The reason is the error's first line; the server's stderr follows as details,
-		// as the client kept it: its first lines (a cause is printed first), a count of
-		// those dropped, its last ones.
-		why, _, _ := strings.Cut(err.Error(), "\n")
-		var se *client.ServerError
-		var details []string
-		if errors.As(err, &se) {
-			for _, l := range se.Stderr {
-				details = append(details, "stderr: "+l)
-			}
-		}
+		why, details := reason(err)
 		r.add(StepReach, start, Fail, why, details...)
 		r.add(StepReach, "protocol", Skip, "not run: "+r.failed+" failed")
 		// A server that asked for credentials (the probe's 401) wants a login this

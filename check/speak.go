@@ -43,7 +43,8 @@ func (r *runner) speak(ctx context.Context) {
 	switch {
 	case err != nil:
 		r.failed = StepSpeak + "/tools"
-		r.add(StepSpeak, "tools", Fail, "tools/list failed: "+err.Error())
+		why, details := reason(err)
+		r.add(StepSpeak, "tools", Fail, "tools/list failed: "+why, details...)
 	case len(tl.Problems) > 0:
 		r.tools = tl.Tools
 		r.add(StepSpeak, "tools", Warn, fmt.Sprintf("%d tool(s) in %d page(s), with problems", len(tl.Tools), tl.Pages), tl.Problems...)
@@ -59,7 +60,8 @@ func (r *runner) speak(ctx context.Context) {
 		n, pages, problems, err := run()
 		switch {
 		case err != nil:
-			r.add(StepSpeak, name, Fail, err.Error())
+			why, details := reason(err)
+			r.add(StepSpeak, name, Fail, why, details...)
 		case len(problems) > 0:
 			r.add(StepSpeak, name, Warn, fmt.Sprintf("%d in %d page(s), with problems", n, pages), problems...)
 		default:
@@ -144,7 +146,8 @@ func (r *runner) order(ctx context.Context, first *client.ToolList) {
 	}
 	again, err := r.conn.Session.RefreshTools(ctx)
 	if err != nil {
-		r.add(StepSpeak, "order", Fail, "the second tools/list failed: "+err.Error())
+		why, details := reason(err)
+		r.add(StepSpeak, "order", Fail, "the second tools/list failed: "+why, details...)
 		return
 	}
 	names := func(l *client.ToolList) []string {

@@ -31,6 +31,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/redact"
 )
 
 // Entry is one server a config file names.
@@ -73,6 +75,19 @@ func (e *Entry) Summary() string {
 		return e.URL
 	}
 	return strings.Join(append([]string{e.Command}, e.Args...), " ")
+}
+
+// Shown is Summary for people: the values of secret-named flags and token-shaped
+// words of the command line (--api-key sk-…), and a URL's user info and secret query
+// values, are [redacted]. A config's command line often carries a key, and what shows
+// a configured server (servers, check's report and its JUnit file, which a CI job
+// keeps) must not. Summary stays the exact line, for comparing entries.
+func (e *Entry) Shown() string {
+	if e.URL != "" {
+		return redact.URL(e.URL, nil)
+	}
+	argv := append([]string{e.Command}, e.Args...)
+	return redact.NewSet(redact.ArgvSecrets(argv)...).String(strings.Join(argv, " "))
 }
 
 // Same reports whether two entries define the same server.
@@ -536,9 +551,14 @@ func (x *lineIndex) lineCol(off int) (int, int) {
 }
 
 // stripJSONC blanks out // and /* */ comments and trailing commas, keeping every other
-// byte (and every newline) where it was, so offsets still point into the file.
+// byte (and every newline) where it was, so offsets still point into the file. A UTF-8
+// byte order mark at the start is blanked too: Windows editors write one, and VS Code
+// reads such a file.
 func stripJSONC(data []byte) []byte {
 	out := append([]byte(nil), data...)
+	if bytes.HasPrefix(out, []byte("\xef\xbb\xbf")) {
+		copy(out, "   ")
+	}
 	inString := false
 	for i := 0; i < len(out); i++ {
 		c := out[i]

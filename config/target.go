@@ -111,7 +111,7 @@ func (f *Found) Lookup(name string) (*Entry, bool, error) {
 			var b strings.Builder
 			fmt.Fprintf(&b, "the name %q is configured %d ways:", name, len(matches))
 			for _, m := range matches {
-				fmt.Fprintf(&b, "\n  %-6s %s  (%s, %s)", m.Type, m.Summary(), m.Client, m.Where())
+				fmt.Fprintf(&b, "\n  %-6s %s  (%s, %s)", m.Type, m.Shown(), m.Client, m.Where())
 			}
 			b.WriteString("\npick one with --config FILE")
 			return nil, true, usageErr("%s", b.String())

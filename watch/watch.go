@@ -19,6 +19,7 @@ package watch
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -345,6 +346,10 @@ func (w *Watcher) run(missing []string) {
 	}
 	var timer *time.Timer
 	var fire <-chan time.Time
+	// pending are the paths changed in this burst; true for one the burst created
+	// (its first event a Create). One created and gone when the burst ends was a
+	// saving program's temporary file (sed -i's ./sedXXXXXX, an editor's, under any
+	// name), renamed onto the file that changed: not a change itself.
 	pending := map[string]bool{}
 	for {
 		select {
@@ -398,7 +403,9 @@ func (w *Watcher) run(missing []string) {
 			if w.output(ev.Name) {
 				continue
 			}
-			pending[ev.Name] = true
+			if _, seen := pending[ev.Name]; !seen {
+				pending[ev.Name] = ev.Op&fsnotify.Create != 0
+			}
 			if timer == nil {
 				timer = time.NewTimer(w.debounce)
 			} else {
@@ -409,11 +416,17 @@ func (w *Watcher) run(missing []string) {
 		case <-fire:
 			fire = nil
 			paths := make([]string, 0, len(pending))
-			for p := range pending {
+			for p, created := range pending {
+				if _, err := os.Lstat(p); created && errors.Is(err, fs.ErrNotExist) {
+					continue // made and gone within the burst: a temporary file
+				}
 				paths = append(paths, p)
 			}
 			sort.Strings(paths)
 			pending = map[string]bool{}
+			if len(paths) == 0 {
+				continue // nothing that was there before or is there now changed
+			}
 			if !send(Event{Kind: Changed, Paths: paths}) {
 				return
 			}

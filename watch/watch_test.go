@@ -223,3 +223,38 @@ func TestIgnoresWhatIsNotAnEdit(t *testing.T) {
 	write(t, filepath.Join(dir, "schema.json"), "{}")
 	settle(t, w, sentinel)
 }
+
+// A file made and renamed away within one burst is the saving program's temporary
+// file (sed -i writes ./sedXXXXXX and renames it over the file; editors alike, under
+// any name): the change is the file it became. The restart had been announced as
+// "sedOIbniW, srv.py changed", naming a file that no longer exists.
+func TestATemporaryFileRenamedAwayIsNotAChange(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "srv.py")
+	write(t, file, "print(1)")
+	w, err := New([]string{dir}, 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	tmp := filepath.Join(dir, "sedOIbniW")
+	write(t, tmp, "print(2)")
+	if err := os.Rename(tmp, file); err != nil {
+		t.Fatal(err)
+	}
+	if e := nextChanged(t, w); !slices.Equal(e.Paths, []string{file}) {
+		t.Fatalf("paths %v, want only %s", e.Paths, file)
+	}
+	// A file made and kept is a change, and one deleted too.
+	other := filepath.Join(dir, "helper.py")
+	write(t, other, "x")
+	if e := nextChanged(t, w); !slices.Equal(e.Paths, []string{other}) {
+		t.Fatalf("a new file: paths %v", e.Paths)
+	}
+	if err := os.Remove(other); err != nil {
+		t.Fatal(err)
+	}
+	if e := nextChanged(t, w); !slices.Equal(e.Paths, []string{other}) {
+		t.Fatalf("a deleted file: paths %v", e.Paths)
+	}
+}

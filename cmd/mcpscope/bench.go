@@ -154,6 +154,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if res.Interrupted {
 		return ctx.Err()
 	}
+	if res.Ended != "" {
+		return &exitError{code: exitServer, msg: termsafe.Line(res.Ended) + "; the report has the calls made before"}
+	}
 	if rep.Failed() {
 		return &exitError{code: exitThreshold, msg: "a --fail-on condition held: " + failedConditions(rep)}
 	}

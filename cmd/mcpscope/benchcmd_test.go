@@ -38,6 +38,7 @@ type benchJSON struct {
 		Failed          bool
 	}
 	Passed bool
+	Ended  string
 }
 
 func readBench(t *testing.T, r result) benchJSON {
@@ -232,5 +233,25 @@ func TestBenchInterruptedReportsWhatItHas(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(out.String()), &j); err != nil || !j.Interrupted {
 		t.Errorf("report %+v (%v):\n%s", j, err, out.String())
+	}
+}
+
+// A server that dies during the run ends it: the calls after its death are not
+// "made" (each failed at once, in microseconds, and those failures were the p50 of a
+// report that exited 0). The report says when it ended and why, with its stderr, one
+// line each; bench exits 1, as any command whose server failed.
+func TestBenchStopsWhenTheServerDies(t *testing.T) {
+	t.Parallel()
+	r := fake(t, "crash-call", "bench", "echo", "--allow-write", "-n", "50", "--args", `{"message":"x"}`)
+	expect(t, r, 1, []string{"calls       3 in ", "2 ok, 1 failed",
+		"ended       the server ended during call 3: the server closed the connection (server exited with code 139)\n",
+		"\n              stderr: fakemcp: segmentation fault in call 3\n"}, []string{"mcpscope: the server ended during call 3: ", "; the report has the calls made before"})
+	if strings.Contains(r.stdout, "↵") {
+		t.Errorf("a message's lines joined with ↵:\n%s", r.stdout)
+	}
+	r = fake(t, "crash-call", "bench", "echo", "--allow-write", "-n", "50", "--args", `{"message":"x"}`, "--format", "json")
+	j := readBench(t, r)
+	if r.code != 1 || j.Calls != 3 || !strings.Contains(j.Ended, "server exited with code 139") {
+		t.Errorf("json: exit %d, calls %d, ended %q\n%s", r.code, j.Calls, j.Ended, r.stdout)
 	}
 }

@@ -67,6 +67,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
+// checkFailOn is what check's --fail-on takes (the table's, for completion too).
+var checkFailOn = []string{"fail", "warn"}
+
 func parseCheck(args []string) (*common, checkArgs, error) {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	var c common
@@ -84,7 +87,7 @@ func parseCheck(args []string) (*common, checkArgs, error) {
 	if !slices.Contains(check.Formats, c.format) {
 		return nil, a, usageErr("--format %q: use %s", c.format, strings.Join(check.Formats, ", "))
 	}
-	if a.failOn != "fail" && a.failOn != "warn" {
+	if !slices.Contains(checkFailOn, a.failOn) {
 		return nil, a, usageErr("--fail-on %q: use fail or warn", a.failOn)
 	}
 	if a.callTimeout <= 0 {
@@ -106,7 +109,7 @@ func checkServers(ctx context.Context, c *common, a checkArgs) ([]namedServer, e
 		if err != nil {
 			return nil, err
 		}
-		srv, err := c.serverTarget(ctx, src, "server", spec)
+		srv, err := c.givenTarget(ctx, src, spec)
 		if err != nil {
 			return nil, err
 		}
@@ -122,6 +125,7 @@ func checkServers(ctx context.Context, c *common, a checkArgs) ([]namedServer, e
 		}
 		out = append(out, servers...)
 	}
+	uniqueNames(out, func(s *namedServer) *namedServer { return s })
 	return out, nil
 }
 

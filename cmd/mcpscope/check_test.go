@@ -472,6 +472,44 @@ func TestCheckSeveralTargetsAndFailOnWarn(t *testing.T) {
 	}
 }
 
+// Each target of one run is named as every other command names it (a configured
+// NAME by its name, host as host, a URL by its host name), and no two alike: a CI log and
+// a JUnit report tell which server failed. All were "server" before, and a word that
+// is neither a configured name nor a command was refused as a --server never given.
+func TestCheckNamesEachTarget(t *testing.T) {
+	t.Parallel()
+	r := mcpscope(t, nil, "check", "--dry-run", "--format", "junit", "host", "host")
+	expect(t, r, 0, []string{`<testsuite name="mcpscope check host" `, `<testsuite name="mcpscope check host-2" `}, nil)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "mcp.json")
+	os.WriteFile(cfg, []byte(`{"mcpServers":{"gh":{"command":"/bin/false"}}}`), 0o644)
+	expect(t, mcpscope(t, nil, "check", "--config", cfg, "gh"), 1, []string{"check gh (/bin/false"}, nil)
+	r = mcpscope(t, nil, "check", "--config", cfg, "nosuch")
+	expect(t, r, 2, nil, []string{`"nosuch": no configured server is named "nosuch" and no command is; configured servers: gh`})
+	if strings.Contains(r.stderr, "--server") {
+		t.Errorf("a positional refused as a --server:\n%s", r.stderr)
+	}
+}
+
+// A failure's reason is its first line and the rest of the message stays, as
+// details a CI log shows line by line: what a configured entry needs (--input ID=...),
+// the stderr of a server that died at tools/list. The reach check kept the first line
+// alone ("... needs:", then nothing); the tools check joined all of them with ↵.
+func TestCheckKeepsTheWholeReason(t *testing.T) {
+	t.Parallel()
+	cfg := filepath.Join(t.TempDir(), "mcp.json")
+	os.WriteFile(cfg, []byte(`{"servers":{"remote":{"type":"http","url":"http://127.0.0.1:9/mcp","headers":{"Authorization":"Bearer ${input:tok}"}}}}`), 0o644)
+	r := mcpscope(t, nil, "check", "--config", cfg, "remote")
+	expect(t, r, 1, []string{`fail    start                      server "remote" (` + cfg + `:1) needs:`, "\n            - ${input:tok} (give it with --input tok=VALUE)\n"}, nil)
+
+	r = fake(t, "crash-list", "check")
+	expect(t, r, 1, []string{"fail    tools                      tools/list failed: the server closed the connection (server exited with code 3)\n",
+		"\n            - stderr: panic: assignment to entry in nil map\n", "\n            - stderr: goroutine 1 [running]: main.listTools()\n"}, nil)
+	if strings.Contains(r.stdout, "↵") {
+		t.Errorf("a reason's lines joined with ↵:\n%s", r.stdout)
+	}
+}
+
 func TestCheckUsage(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -204,6 +206,19 @@ func TestBashCompletion(t *testing.T) {
 	if got := complete("mcpscope", "auth", "login", "--a"); has(got, "--all") {
 		t.Errorf("auth login --a completes to %v: login takes no --all", got)
 	}
+	// --fail-on takes each command's own words: diff's were offered to all of them,
+	// and every one of those is refused by lint and check (exit 2).
+	for cmd, want := range map[string][]string{"diff": {"breaking", "any", "none"}, "lint": {"error", "warning", "none"}, "check": {"fail", "warn"}} {
+		got := complete("mcpscope", cmd, "--fail-on", "")
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s --fail-on <TAB> offers %v, want %v", cmd, got, want)
+		}
+	}
+	if got := complete("mcpscope", "bench", "--fail-on", "b"); has(got, "breaking") {
+		t.Errorf("bench --fail-on b<TAB> offers %v: bench takes conditions (p99>200ms), no word", got)
+	}
 }
 
 // zsh and fish accept their scripts (skipped for a shell that is not installed).
@@ -352,6 +367,27 @@ func TestFishCompletion(t *testing.T) {
 	if got := complete("mcpscope auth login --a"); strings.Contains(got, "--all") {
 		t.Errorf("auth login does not take --all, yet it is offered:\n%s", got)
 	}
+	if got := complete("mcpscope lint --fail-on "); !strings.Contains(got, "warning") || strings.Contains(got, "breaking") {
+		t.Errorf("mcpscope lint --fail-on <TAB> offers:\n%s", got)
+	}
+}
+
+// A flag's placeholder (the back-quoted word of its usage) reads in its sentence:
+// tap's --record had been "... taps): FILE|DIR", the placeholder stuck after the text.
+func TestFlagPlaceholdersReadInTheirSentence(t *testing.T) {
+	t.Parallel()
+	var walk func([]*command)
+	walk = func(list []*command) {
+		for _, c := range list {
+			c.flagSet().VisitAll(func(f *flag.Flag) {
+				if kind, usage := flag.UnquoteUsage(f); kind != "" && strings.HasSuffix(usage, ": "+kind) {
+					t.Errorf("mcpscope %s --%s: its help ends with its placeholder: %q", c.path(), f.Name, usage)
+				}
+			})
+			walk(c.subs)
+		}
+	}
+	walk(commandTable)
 }
 
 // The grouped Flags section of mcpscope --help is written by hand (grouped by purpose),

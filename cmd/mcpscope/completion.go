@@ -13,12 +13,11 @@ import (
 )
 
 // flagValues are the values of the flags that take one of a few words, for completion
-// (--format is per command: command.formats).
+// (--format and --fail-on are per command: command.formats, command.failOn).
 var flagValues = map[string][]string{
 	"framing":     {"auto", "ndjson", "content-length"},
 	"transport":   {"streamable", "sse"},
 	"theme":       {"auto", "dark", "light", "high-contrast"},
-	"fail-on":     {"breaking", "any", "none"},
 	"elicit":      {"accept", "decline", "cancel"},
 	"oauth-grant": {"authorization-code", "client-credentials", "jwt-bearer", "id-jag"},
 }
@@ -59,6 +58,10 @@ func complEntries() []complEntry {
 			e.takes[f.Name] = true
 			if f.Name == "format" && len(c.formats) > 0 {
 				e.values[f.Name] = c.formats
+			} else if f.Name == "fail-on" {
+				if len(c.failOn) > 0 {
+					e.values[f.Name] = c.failOn
+				}
 			} else if v, ok := flagValues[f.Name]; ok {
 				e.values[f.Name] = v
 			}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -122,4 +123,52 @@ func TestServersShowTimeouts(t *testing.T) {
 	t.Parallel()
 	r := mcpscope(t, nil, "servers", "--config", filepath.Join(testutil.Root(), "config", "testdata", "timeouts.json"))
 	expect(t, r, 0, []string{"request timeout 45s", "request timeout 2m30s", `timeout "soon" is not a duration`}, nil)
+}
+
+// A config file saved with a UTF-8 byte order mark (Windows Notepad's habit; VS Code
+// reads such a file) is read, every line and column where it was: the mark had made
+// the whole file "invalid character 'ï'", and its servers unknown.
+func TestConfigWithAByteOrderMark(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "claude_desktop_config.json")
+	os.WriteFile(file, []byte("\xef\xbb\xbf{\"mcpServers\": {\n  \"notes\": {\"command\": \"node\", \"args\": [\"notes.js\"]}\n}}\n"), 0o644)
+	expect(t, mcpscope(t, nil, "servers", "--config", file), 0, []string{"notes", "node notes.js", file + ":2"}, nil)
+	broken := filepath.Join(dir, "broken.json")
+	os.WriteFile(broken, []byte("\xef\xbb\xbf{\"mcpServers\": {\n  \"notes\": {\"command\": node}\n}}\n"), 0o644)
+	expect(t, mcpscope(t, nil, "servers", "--config", broken), 2, nil, []string{broken + ":2:"})
+}
+
+// A config file's command line often carries a key (--api-key sk-…, a token in a
+// URL's query). What shows a configured server to people (servers, and check's report,
+// whose JUnit file a CI job keeps as an artifact) shows it [redacted]; check still
+// starts the server with it.
+func TestConfiguredSecretsAreNotShown(t *testing.T) {
+	t.Parallel()
+	const key, tok = "sk-live-0123456789abcdef0123", "qs0123456789abcdef0123456789"
+	file := filepath.Join(t.TempDir(), "mcp.json")
+	os.WriteFile(file, []byte(`{"mcpServers":{
+  "gh": {"command": "/bin/sh", "args": ["-c", "echo \"started with $1\" >&2; exit 3", "--api-key", "`+key+`"]},
+  "web": {"url": "http://127.0.0.1:9/mcp?api_key=`+tok+`"}
+}}`), 0o644)
+	for _, args := range [][]string{
+		{"servers", "--config", file},
+		{"check", "--config", file, "gh", "web"},
+		{"check", "--format", "junit", "--config", file, "gh", "web"},
+		{"check", "--format", "json", "--config", file, "gh", "web"},
+	} {
+		r := mcpscope(t, nil, args...)
+		// check's report has the server's stderr, which says what it was given: the
+		// key reached the server.
+		out := strings.ReplaceAll(r.stdout, "started with "+key, "")
+		if strings.Contains(out, key) || strings.Contains(r.stdout+r.stderr, tok) {
+			t.Errorf("%v shows a configured secret:\n%s%s", args, r.stdout, r.stderr)
+		}
+		if !slices.Contains(args, "junit") && !strings.Contains(r.stdout, "--api-key [redacted]") { // JUnit names a suite by the server's name only
+			t.Errorf("%v does not show the command line, its key redacted:\n%s", args, r.stdout)
+		}
+		if args[0] == "check" && !strings.Contains(r.stdout, "started with "+key) {
+			t.Errorf("%v: the server was not given its key:\n%s", args, r.stdout)
+		}
+	}
 }

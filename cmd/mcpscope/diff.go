@@ -76,6 +76,10 @@ var diffFormats = map[string]string{
 }
 
 // parseDiff reads diff's flags and its two sides.
+// diffFailOn is the words diff's --fail-on takes beside budget:… (for completion;
+// surface.ParseFailOn reads them).
+var diffFailOn = []string{"breaking", "any", "none"}
+
 func parseDiff(args []string) (*common, diffArgs, error) {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	var c common
@@ -148,7 +152,7 @@ func liveServer(ctx context.Context, c *common, a diffArgs, spec string) (namedS
 	if err != nil {
 		return namedServer{}, err
 	}
-	return c.serverTarget(ctx, src, "server", spec)
+	return c.givenTarget(ctx, src, spec)
 }
 
 // liveSurface connects to a server and lists its surface.

@@ -89,9 +89,7 @@ func parseLint(args []string) (*common, lintArgs, error) {
 	if !slices.Contains(lint.Formats, c.format) {
 		return nil, a, usageErr("--format %q: use %s", c.format, strings.Join(lint.Formats, ", "))
 	}
-	switch a.failOn {
-	case "error", "warning", "none":
-	default:
+	if !slices.Contains(lintFailOn, a.failOn) {
 		return nil, a, usageErr("--fail-on %q: use error, warning or none", a.failOn)
 	}
 	if a.profiles != "all" {
@@ -110,6 +108,9 @@ func parseLint(args []string) (*common, lintArgs, error) {
 	}
 	return &c, a, nil
 }
+
+// lintFailOn is what lint's --fail-on takes (the table's, for completion too).
+var lintFailOn = []string{"error", "warning", "none"}
 
 // lintSource is one thing named to lint: a saved file, or a server to connect to.
 type lintSource struct {
@@ -134,7 +135,7 @@ func lintSources(ctx context.Context, c *common, a lintArgs) ([]lintSource, erro
 		if err != nil {
 			return nil, err
 		}
-		srv, err := c.serverTarget(ctx, src, "server", spec)
+		srv, err := c.givenTarget(ctx, src, spec)
 		if err != nil {
 			return nil, err
 		}
@@ -152,6 +153,12 @@ func lintSources(ctx context.Context, c *common, a lintArgs) ([]lintSource, erro
 			out = append(out, lintSource{srv: srv})
 		}
 	}
+	uniqueNames(out, func(s *lintSource) *namedServer {
+		if s.file != "" {
+			return nil // a saved surface goes by the name it holds (fileServerName)
+		}
+		return &s.srv
+	})
 	return out, nil
 }
 
@@ -252,7 +259,7 @@ func runPin(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err != nil {
 			return err
 		}
-		if srv, err = c.serverTarget(ctx, src, "server", pos[0]); err != nil {
+		if srv, err = c.givenTarget(ctx, src, pos[0]); err != nil {
 			return err
 		}
 	case len(pos) == 0 && len(argv) > 0:

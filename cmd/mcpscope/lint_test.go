@@ -38,6 +38,26 @@ func toolsFile(t *testing.T, body string) string {
 	return p
 }
 
+// Servers named as positionals (configured NAMEs, as a user lints the servers of a
+// host's config) are told apart, so the rules across servers run between them: each
+// had been named "server", and a tool two of them shared was no finding.
+func TestLintShadowingBetweenPositionals(t *testing.T) {
+	t.Parallel()
+	bin := testutil.Mcpscope(t)
+	cfg := filepath.Join(t.TempDir(), "mcp.json")
+	servers := map[string]any{}
+	for _, name := range []string{"mail", "files"} {
+		servers[name] = map[string]any{"command": bin, "args": []string{"host", "--tools", toolsFile(t, cleanTools)}}
+	}
+	b, _ := json.Marshal(map[string]any{"mcpServers": servers})
+	os.WriteFile(cfg, b, 0o644)
+	env := []string{"XDG_STATE_HOME=" + t.TempDir()}
+	r := mcpscope(t, env, "lint", "--profile", "security", "--config", cfg, "mail", "files")
+	expect(t, r, 0, []string{"mail: ", "files: ", "shadowed-name  tool send_email /name", `"send_email" is a tool of mail and files`}, nil)
+	// The same server twice: two names, so it is still told.
+	expect(t, mcpscope(t, env, "lint", "--profile", "security", "host", "host"), 0, []string{"host: ", "host-2: ", `"echo" is a tool of host and host-2`}, nil)
+}
+
 // TestLintAPoisonedServer: lint against the bundled host serving a poisoned tool
 // file, and a clean one beside it (two servers of one session): the findings a user
 // reads, each with its rule, and exit 1; the clean server alone exits 0 with the

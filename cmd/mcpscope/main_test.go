@@ -240,6 +240,19 @@ func TestDefaultTargetIsTheBundledHost(t *testing.T) {
 	expect(t, mcpscope(t, nil, "--inspect", "--protocol", "2025-11-25"), 0, []string{"2025-11-25 (legacy era)"}, nil)
 }
 
+// host names the bundled host wherever a command takes its server, as check, lint,
+// diff and --server take it: call, bench, ping, --inspect had tried to start a
+// program named "host" (on many systems, the DNS lookup tool).
+func TestHostNamesTheBundledHostEverywhere(t *testing.T) {
+	t.Parallel()
+	expect(t, mcpscope(t, nil, "call", "echo", "text=hi from host", "host"), 0, []string{"hi from host"}, nil)
+	expect(t, mcpscope(t, nil, "--inspect", "host"), 0, []string{"mcpscope-host"}, nil)
+	expect(t, mcpscope(t, nil, "ping", "host"), 0, nil, nil)
+	expect(t, mcpscope(t, nil, "bench", "echo", "text=x", "-n", "3", "host"), 0, []string{"bench echo on host", "3 ok"}, nil)
+	// After --, a word is a program, always.
+	expect(t, mcpscope(t, nil, "ping", "--", "host"), 1, nil, []string{`cannot start "host"`})
+}
+
 func TestEnvironmentReachesTheServer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os/exec"
 	"strings"
 
@@ -70,6 +71,32 @@ func (c *common) namedServers(ctx context.Context, args, argv []string) ([]named
 		out[i] = fromApp(s)
 	}
 	return out, nil
+}
+
+// givenTarget reads a TARGET named alone on the command line, under the name every
+// command gives it (app.Naming.Given).
+func (c *common) givenTarget(ctx context.Context, src *config.Sources, given string) (namedServer, error) {
+	s, err := c.appNaming(src).Given(ctx, given)
+	return fromApp(s), err
+}
+
+// uniqueNames makes the servers' names unique in place, in order: a name taken
+// before gets -2, -3... (check host host: two reports, two JUnit suites, told apart;
+// lint's rules across servers compare two servers, not one with itself).
+func uniqueNames[S any](servers []S, srv func(*S) *namedServer) {
+	seen := map[string]bool{}
+	for k := range servers {
+		s := srv(&servers[k])
+		if s == nil {
+			continue
+		}
+		name := s.spec.Name
+		for n := 2; seen[name]; n++ {
+			name = fmt.Sprintf("%s-%d", s.spec.Name, n)
+		}
+		seen[name] = true
+		s.spec.Name = name
+	}
 }
 
 // serverTarget reads the TARGET of --server NAME=TARGET (given).

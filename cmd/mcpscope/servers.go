@@ -74,7 +74,7 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tTYPE\tCOMMAND OR URL\tFROM")
 	for _, e := range f.Entries {
-		what := safe(e.Summary())
+		what := safe(e.Shown())
 		if r := []rune(what); len(r) > 70 {
 			what = string(r[:69]) + "…"
 		}

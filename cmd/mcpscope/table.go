@@ -26,6 +26,10 @@ type command struct {
 	run     commandFunc
 	subs    []*command
 	formats []string // the values of its --format, for help and completion
+	// failOn is the words of its --fail-on, for completion (each command its own:
+	// diff's breaking|any|none, lint's severities, check's statuses; bench's takes
+	// conditions, no word).
+	failOn []string
 	// complete is what its positional arguments complete to: "server" (configured
 	// names), "file", "command" (the table), "shell", or "" (nothing).
 	complete string
@@ -88,7 +92,7 @@ Formats: text, json, markdown, junit.`,
 budget, in tokens) or a server failed, 2 usage error (including two things without a
 tool surface, and a file that holds none).`,
 			run:     runDiff,
-			formats: []string{"text", "json", "markdown", "junit"}, complete: "file"},
+			formats: []string{"text", "json", "markdown", "junit"}, failOn: diffFailOn, complete: "file"},
 		{name: "lint", args: "TARGET|FILE... [flags] [-- CMD ARGS...]", summary: "judge a tool surface: its cost in tokens, what LLM providers reject, what it hides",
 			long: `Judges each server's tools, prompts and templates as a model host sees them: what each
 definition costs in the model's context (bytes, and tokens in o200k_base: an estimate
@@ -102,7 +106,7 @@ NAMEs, host, --server/--all, or a command after --.
 			exits: `Exit codes: 0 no finding at --fail-on's level (default error), 1 one or more (or a
 server failed), 2 usage error (a named file that holds no tool surface too).`,
 			run:     runLint,
-			formats: []string{"text", "json", "sarif", "junit"}, complete: "file"},
+			formats: []string{"text", "json", "sarif", "junit"}, failOn: lintFailOn, complete: "file"},
 		{name: "pin", args: "accept TARGET|NAME [flags] [-- CMD ARGS...]", summary: "take a server's surface as it is now as its pin (the first connection pins)",
 			long: `The first connection to a server (the workbench, --inspect, lint) pins its surface (a
 hash of each tool, prompt and template, in $XDG_STATE_HOME/mcpscope/pins), and every
@@ -126,7 +130,7 @@ Targets: URLs, configured NAMEs, host, --server/--all, or a command after --.
 			exits: `Exit codes: 0 no check failed (with --fail-on warn: none warned either), 1 one or
 more did (a server that cannot be reached fails its reach check), 2 usage error.`,
 			run:     runCheck,
-			formats: []string{"text", "json", "junit"}, complete: "server"},
+			formats: []string{"text", "json", "junit"}, failOn: checkFailOn, complete: "server"},
 		{name: "bench", args: "TOOL [key=value ... | --args JSON] [flags] " + serverArgs, summary: "one read-only tool under load: throughput, latency percentiles, errors, CPU, RSS",
 			long: `Calls one tool many times through mcpscope's client and reports throughput, latency
 p50/p90/p99/max, time to the first progress notification against the total, errors by
@@ -136,8 +140,9 @@ line. -c N calls in flight (stdio: on one process, or over --processes N; HTTP: 
 -n COUNT or --duration D, --rate R for an open loop (latency from the scheduled send
 time), --warmup N|D. Only a tool marked readOnlyHint: true, unless --allow-write.
   mcpscope bench echo text=hi -c 8 -n 5000 --fail-on 'p99>200ms,errors>0' -- node server.js`,
-			exits: `Exit codes: 0 ok, 1 connection or server failure, 2 usage error (a tool not marked
-read-only without --allow-write, before any call), 6 a --fail-on condition held.`,
+			exits: `Exit codes: 0 ok, 1 connection or server failure (a server process that exits
+during the run ends it: the report has the calls made before), 2 usage error (a tool
+not marked read-only without --allow-write, before any call), 6 a --fail-on condition held.`,
 			run:     runBench,
 			formats: []string{"text", "json"}, complete: "server"},
 		oneServer("resources", "", "list a server's resources (every page of resources/list)",

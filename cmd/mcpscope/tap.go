@@ -45,7 +45,7 @@ func runTap(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	fs := flag.NewFlagSet("tap", flag.ContinueOnError)
 	name := fs.String("name", "", "the tap's `NAME` (its recording and live stream); default: the server command's name")
-	recordTo := fs.String("record", "", "record to a file, or a dated file in a directory (default: a dated file in $XDG_STATE_HOME/mcpscope/taps): `FILE|DIR`")
+	recordTo := fs.String("record", "", "record to `FILE|DIR`: that file, or a dated file in that directory (default: a dated file in $XDG_STATE_HOME/mcpscope/taps)")
 	var redact multiFlag
 	fs.Var(&redact, "redact", "replace matches of `REGEX` by [redacted] in the recording (repeatable)")
 	grace := fs.Duration("grace", tap.DefaultGrace, "time the server gets to exit after the host closes stdin, and after SIGTERM")

@@ -83,7 +83,8 @@ func runTapListen(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		defer mu.Unlock()
 		fmt.Fprintln(stderr, "mcpscope tap: "+msg)
 	}
-	h := record.Header{McpscopeVersion: client.Version, Target: record.Target{Transport: "http", URL: target.String()}}
+	// Tapped, as a stdio tap's header: the client is the host, so replay runs as it.
+	h := record.Header{McpscopeVersion: client.Version, Target: record.Target{Transport: "http", URL: target.String()}, Tapped: true}
 	liveStream, endLive := publishTap(live.Info{Name: name, URL: target.String(), Recording: path}, stderr)
 	defer endLive()
 	recorder := proxy.NewRecorder(file, liveStream, h, nil, say)

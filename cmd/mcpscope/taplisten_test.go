@@ -440,7 +440,9 @@ func TestTapListenUnreachableServer(t *testing.T) {
 }
 
 // The golden loop: what a host did through the tap replays against the same server
-// (every exchange equal) and fails, with the difference shown, against a changed one.
+// (every exchange equal), as the host (its clientInfo and version: the recording says
+// it was tapped, as a stdio tap's does), and fails, with the difference shown, against
+// a changed one.
 func TestTapListenRecordingReplays(t *testing.T) {
 	direct := hostHTTP(t)
 	rec := filepath.Join(t.TempDir(), "tapped.jsonl")
@@ -449,9 +451,15 @@ func TestTapListenRecordingReplays(t *testing.T) {
 	if code, stderr := tp.stop(t); code != 0 {
 		t.Fatalf("the tap stopped with %d:\n%s", code, stderr)
 	}
+	if header, _, _ := tapRecording(t, rec); header["tapped"] != true {
+		t.Errorf(`the recording's header does not say "tapped":true: %v`, header)
+	}
 	r := mcpscope(t, nil, "replay", rec)
 	if r.code != 0 || !strings.Contains(r.stderr+r.stdout, "exchanges equal") {
 		t.Fatalf("replay against the same server: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr+r.stdout, "as the host tap-host-test 2.4.0") {
+		t.Errorf("replay of a tapped recording does not run as its host:\n%s%s", r.stdout, r.stderr)
 	}
 	tools := filepath.Join(t.TempDir(), "tools.json")
 	os.WriteFile(tools, []byte(`{"tools":[{"name":"echo","description":"a changed echo","run":["/bin/echo","changed"]}]}`), 0o600)

@@ -3,10 +3,13 @@ package main_test
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/tap/live"
 )
 
@@ -82,4 +85,46 @@ func TestTapsListsLiveAndFinished(t *testing.T) {
 	// Two live taps and no name: the list, and what to do.
 	publishTap(t, "other", []string{"server2"})
 	expect(t, mcpscope(t, env, "attach"), 2, nil, []string{"weather", "other", "2 taps are live: name one (mcpscope attach NAME)"})
+}
+
+// A host starts its servers with an environment of its own: the TypeScript SDK's
+// stdio client passes only HOME, LOGNAME, PATH, SHELL, TERM and USER. A tap in such a
+// host's config has no XDG_RUNTIME_DIR, while the shell the user runs mcpscope taps in
+// has one: taps and attach must find it all the same. They said "No taps." before.
+func TestTapsFindsATapStartedWithoutTheRuntimeDir(t *testing.T) {
+	home, run := t.TempDir(), t.TempDir()
+	hostEnv := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
+	tapCmd := exec.Command(testutil.Mcpscope(t), "tap", "--name", "hosttap", "--record", filepath.Join(t.TempDir(), "t.jsonl"), "--", "cat")
+	tapCmd.Env = hostEnv
+	stdin, err := tapCmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tapErr syncBuffer
+	tapCmd.Stderr = &tapErr
+	if err := tapCmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- tapCmd.Wait() }()
+	t.Cleanup(func() {
+		stdin.Close() // the host closing the server's stdin ends the tap
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			tapCmd.Process.Kill()
+			<-done
+			t.Errorf("the tap did not end when its stdin closed; stderr:\n%s", tapErr.String())
+		}
+	})
+	testutil.WaitFile(t, filepath.Join(home, ".local", "state", "mcpscope", "taps-run", "hosttap.json"), `"socket"`)
+
+	shell := func(args ...string) result {
+		cmd := exec.Command(testutil.Mcpscope(t), args...)
+		cmd.Env = append(hostEnv, "XDG_RUNTIME_DIR="+run)
+		return runCommand(t, cmd)
+	}
+	expect(t, shell("taps"), 0, []string{"hosttap", "live (pid ", "cat"}, nil)
+	// Found: only the terminal the workbench needs is missing.
+	expect(t, shell("attach", "hosttap"), 2, nil, []string{"the workbench needs a terminal"})
 }

@@ -67,7 +67,31 @@ func Dir() (string, error) {
 	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "mcpscope", "taps"), nil
 	}
+	return fallbackDir()
+}
+
+func fallbackDir() (string, error) {
 	return statedir.Path("taps-run", "the live taps' sockets")
+}
+
+// otherDir is where a tap of this user publishes when its host started it without
+// XDG_RUNTIME_DIR, while this process has it: hosts start servers with an environment
+// of their own (the TypeScript SDK's stdio client passes only HOME, LOGNAME, PATH,
+// SHELL, TERM and USER), so a tap in Claude's config lands in the state directory's
+// taps-run while the shell that runs mcpscope taps looks in the runtime directory.
+// "" when there is no other place to look.
+func otherDir() string {
+	if os.Getenv("XDG_RUNTIME_DIR") == "" {
+		return ""
+	}
+	d, err := fallbackDir()
+	if err != nil {
+		return ""
+	}
+	if primary, _ := Dir(); d == primary {
+		return ""
+	}
+	return d
 }
 
 // nameOK says whether name may name a tap: it names two files and is typed after
@@ -179,12 +203,27 @@ const keepFinished = 50
 // List returns every tap the registry knows, live and finished, oldest first. A tap
 // whose process is gone without closing (killed, crashed) is marked finished and
 // crashed, and its stale socket removed.
+//
+// It lists the other place a tap may have published too (otherDir), so that a tap
+// started by a host with another environment than this process's is found. That
+// place is only read when it is this user's alone (checkOurs); else it is left out
+// without a word, since this process did not choose it.
 func List() ([]Info, error) {
 	dir, err := Dir()
 	if err != nil {
 		return nil, err
 	}
-	return list(dir)
+	all, err := list(dir)
+	if err != nil {
+		return nil, err
+	}
+	if other := otherDir(); other != "" {
+		if more, err := list(other); err == nil && len(more) > 0 {
+			all = append(all, more...)
+			sort.SliceStable(all, func(a, b int) bool { return all[a].Started.Before(all[b].Started) })
+		}
+	}
+	return all, nil
 }
 
 func list(dir string) ([]Info, error) {

@@ -70,6 +70,16 @@ func Publish(info Info) (*Publisher, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A live tap of that name where List also looks would make attach NAME ambiguous.
+	if other := otherDir(); other != "" {
+		if all, err := list(other); err == nil {
+			for _, i := range all {
+				if i.Name == info.Name && i.Live() {
+					return nil, fmt.Errorf("a tap named %q is running (pid %d): give this one another --name", i.Name, i.PID)
+				}
+			}
+		}
+	}
 	return publish(dir, info)
 }
 

@@ -52,6 +52,8 @@ var scenarios = map[string]string{
 	"deep":            "tools/call results hold a million nested '['",
 	"endless":         "tools/list pages of 1 MiB, each with a new nextCursor, forever",
 	"deaf":            "at the first tools/call, stops reading stdin for good; ignores SIGTERM",
+	"crash-list":      "answers the handshake, then dies at tools/list (exit 3) with a two-line panic on stderr",
+	"crash-call":      "answers two tools/call requests, then dies at the third (exit 139), saying so on stderr",
 	"hang":            "never reads stdin and ignores SIGTERM",
 	"stray":           "a response to id 424242 (never sent) before every tools/call reply, and the reply twice",
 	"mute":            "reads every request and never answers; exits at stdin EOF",

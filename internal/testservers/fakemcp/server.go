@@ -65,6 +65,7 @@ type server struct {
 	running  map[string]chan struct{} // canonical id -> closed when cancelled
 
 	hugeSent    bool // huge-line: the big line goes out once only
+	calls       int  // crash-call: the tools/call requests read
 	endlessPage int  // endless: pages sent
 	media       media
 	asked       asksState // asks: the sampling requests sent
@@ -229,6 +230,11 @@ func (s *server) handle(msg []byte) {
 	case "ping":
 		s.reply(id, struct{}{})
 	case "tools/list":
+		if s.scenario == "crash-list" {
+			fmt.Fprintln(os.Stderr, "panic: assignment to entry in nil map")
+			fmt.Fprintln(os.Stderr, "goroutine 1 [running]: main.listTools()")
+			os.Exit(3)
+		}
 		if s.scenario == "huge-line" && !s.hugeSent {
 			s.hugeSent = true
 			s.writeHugeLine()
@@ -236,6 +242,10 @@ func (s *server) handle(msg []byte) {
 		result, rerr := s.listTools(req.Params)
 		s.answer(id, result, rerr)
 	case "tools/call":
+		if s.calls++; s.scenario == "crash-call" && s.calls == 3 {
+			fmt.Fprintln(os.Stderr, "fakemcp: segmentation fault in call 3")
+			os.Exit(139)
+		}
 		if s.scenario == "midnoise" {
 			s.writeRaw([]byte("DEBUG: handling tools/call\n"))
 		}
