@@ -382,12 +382,29 @@ func (n *Naming) target(ctx context.Context, name, given string) (Server, error)
 			return srv, err
 		}
 	}
+	if why := notAProgram(words[0]); why != "" {
+		if name == "" { // the message names the file: no "given": prefix
+			return Server{}, usage("%s", why)
+		}
+		return Server{}, usage("%s%s", how, why)
+	}
 	if name == "" {
 		srv := CommandServer(words)
 		srv.Desc = given
 		return srv, nil
 	}
 	return Server{Spec: workbench.Spec{Name: name, Target: target.Target{Argv: words}}, Desc: given}, nil
+}
+
+// notAProgram is config.NotAProgram for a program word that would be run: a path, or a
+// bare word that is no command on $PATH (exec does not look in the current directory).
+func notAProgram(word string) string {
+	if !strings.ContainsAny(word, "/\\") {
+		if _, err := exec.LookPath(word); err == nil {
+			return ""
+		}
+	}
+	return config.NotAProgram(word)
 }
 
 // configTarget is the one word of a TARGET as a config name (ok), or nothing when it

@@ -532,6 +532,9 @@ func (s *Sources) Resolve(ctx context.Context, argv []string) (Server, error) {
 		if s.File != "" {
 			return Server{}, usageErr("--config names servers; give one NAME from it, not a command")
 		}
+		if why := NotAProgram(argv[0]); why != "" && strings.ContainsAny(argv[0], "/\\") {
+			return Server{}, usageErr("%s", why)
+		}
 		return Server{Target: target.Target{Argv: argv}}, nil
 	}
 	name := argv[0]
@@ -549,6 +552,13 @@ func (s *Sources) Resolve(ctx context.Context, argv []string) (Server, error) {
 	cands := f.Candidates(name)
 	if s.File != "" {
 		return Server{}, usageErr("%s has no server named %q; it has: %s", s.File, name, cands)
+	}
+	if _, err := exec.LookPath(name); err != nil {
+		// A file of that name here is no command (exec looks it up in $PATH, not in
+		// the current directory): one that cannot run says what it is.
+		if why := NotAProgram(name); why != "" {
+			return Server{}, usageErr("%s", why)
+		}
 	}
 	if _, err := exec.LookPath(name); err != nil && cands != "" {
 		reason := fmt.Sprintf("cannot start %q: no such command, and no configured server has that name; configured servers: %s", name, cands)

@@ -24,6 +24,7 @@ import (
 	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/mcpscope/mcpscope/internal/redact"
+	"github.com/mcpscope/mcpscope/internal/shquote"
 )
 
 // DefaultRedirectPort is the loopback port the redirect listener binds unless told
@@ -253,7 +254,7 @@ func (e *NeedLoginError) Error() string {
 		}
 		return fmt.Sprintf("%s needs an OAuth login and there is no usable stored token for it; %s", e.Server, e.Hint)
 	}
-	cmd := "mcpscope auth login " + shellQuote(e.Server)
+	cmd := "mcpscope auth login " + shquote.Quote(e.Server)
 	if e.Why != "" && e.Scope == "" {
 		return e.Why + " (no terminal here to log in from; or pass --login to log in from here)"
 	}
@@ -263,16 +264,9 @@ func (e *NeedLoginError) Error() string {
 			ask = e.Scope
 		}
 		return fmt.Sprintf("%s needs a token with more scope (%s) and no one is here to log in (no terminal); run: mcpscope auth login --scope %s %s (or pass --login to log in from here)",
-			e.Server, e.Scope, shellQuote(ask), shellQuote(e.Server))
+			e.Server, e.Scope, shquote.Quote(ask), shquote.Quote(e.Server))
 	}
 	return fmt.Sprintf("%s needs an OAuth login and there is no stored token for it (and no terminal to log in from); run: %s (or pass --bearer TOKEN, or --login to log in from here)", e.Server, cmd)
-}
-
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`&|;<>()*?[]{}!#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Token returns the access token to send, refreshing a stored one that is about to
@@ -372,9 +366,9 @@ func (m *Manager) refreshLocked(ctx context.Context, force bool) error {
 		return m.idJAGCannotRenew(e)
 	default:
 		if time.Now().Before(e.Expiry) {
-			return errorf("the stored token for %s %s and no refresh token came with it (the authorization server did not grant offline access); log in again before then: mcpscope auth login %s", m.server, expiryText(e.Expiry), shellQuote(m.server))
+			return errorf("the stored token for %s %s and no refresh token came with it (the authorization server did not grant offline access); log in again before then: mcpscope auth login %s", m.server, expiryText(e.Expiry), shquote.Quote(m.server))
 		}
-		return errorf("the stored token for %s %s and no refresh token came with it (the authorization server did not grant offline access); log in again: mcpscope auth login %s", m.server, expiryText(e.Expiry), shellQuote(m.server))
+		return errorf("the stored token for %s %s and no refresh token came with it (the authorization server did not grant offline access); log in again: mcpscope auth login %s", m.server, expiryText(e.Expiry), shquote.Quote(m.server))
 	}
 	if err != nil {
 		return m.refreshFailed(e, err)
@@ -421,7 +415,7 @@ func (m *Manager) refreshToken(ctx context.Context, e *Entry) (*oauth2.Token, er
 // the client: a registration kept for it is dropped, so that the next login
 // registers again instead of reusing it forever.
 func (m *Manager) refreshFailed(e *Entry, err error) error {
-	login := "mcpscope auth login " + shellQuote(m.server)
+	login := "mcpscope auth login " + shquote.Quote(m.server)
 	var re *oauth2.RetrieveError
 	code := ""
 	if errors.As(err, &re) {
@@ -480,7 +474,7 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 	m.attempts++
 	if m.attempts > m.opts.MaxAttempts {
 		return false, errorf("%s still answers HTTP %d after %d tries to log in (or refresh) in this session; stopping there (is the token meant for this server? `mcpscope auth login -v %s` shows each step)",
-			m.server, status, m.opts.MaxAttempts, shellQuote(m.server))
+			m.server, status, m.opts.MaxAttempts, shquote.Quote(m.server))
 	}
 	if status == http.StatusUnauthorized && m.entry != nil && sent != "" && !m.triedRefresh && (m.entry.RefreshToken != "" || m.entry.Grant == "client_credentials" || m.entry.Grant == jwtBearerGrant || m.entry.Grant == idJAGEntry) {
 		m.triedRefresh = true
@@ -519,7 +513,7 @@ func (m *Manager) Challenge(ctx context.Context, status int, header http.Header,
 		} else if m.refreshErr != nil {
 			ne.Why = m.refreshErr.Error()
 		} else if m.entry != nil && sent != "" {
-			ne.Why = fmt.Sprintf("%s refused the stored token (HTTP %d) and there is no refresh token to renew it; log in again: mcpscope auth login %s", m.server, status, shellQuote(m.server))
+			ne.Why = fmt.Sprintf("%s refused the stored token (HTTP %d) and there is no refresh token to renew it; log in again: mcpscope auth login %s", m.server, status, shquote.Quote(m.server))
 		}
 		return false, ne
 	}
@@ -566,7 +560,7 @@ func (m *Manager) keptMachineLogin(e *Entry) string {
 		grant = map[string]string{"client_credentials": "client-credentials", jwtBearerGrant: "jwt-bearer", idJAGEntry: "id-jag"}[e.Grant]
 	}
 	return fmt.Sprintf("the %s login (%s) is kept: it is not replaced by a browser login (--login) or another client without being asked; to log in as a person instead, run mcpscope auth logout %s, then mcpscope auth login %s",
-		grant, who, shellQuote(m.server), shellQuote(m.server))
+		grant, who, shquote.Quote(m.server), shquote.Quote(m.server))
 }
 
 // grant is the grant a new login uses: a stored machine login (client credentials,
@@ -1364,7 +1358,7 @@ func (m *Manager) authorizationCode(ctx context.Context, d *discovered, chs []oa
 	}
 	if res.errCode != "" {
 		if res.errCode == "invalid_client" || res.errCode == "unauthorized_client" {
-			return nil, errorf("the authorization server refused the login: %s; log in again: mcpscope auth login %s", m.forgetClient(d.asm.Issuer, c.id, res.errCode), shellQuote(m.server))
+			return nil, errorf("the authorization server refused the login: %s; log in again: mcpscope auth login %s", m.forgetClient(d.asm.Issuer, c.id, res.errCode), shquote.Quote(m.server))
 		}
 		return nil, errorf("the authorization server refused the login: %s%s", res.errCode, map[bool]string{true: " (" + res.errDesc + ")", false: ""}[res.errDesc != ""])
 	}
@@ -1377,7 +1371,7 @@ func (m *Manager) authorizationCode(ctx context.Context, d *discovered, chs []oa
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) && re.ErrorCode == "invalid_client" {
-			return nil, errorf("the token request to %s failed: %s; log in again: mcpscope auth login %s", d.asm.TokenEndpoint, m.forgetClient(d.asm.Issuer, c.id, tokenErr(err)), shellQuote(m.server))
+			return nil, errorf("the token request to %s failed: %s; log in again: mcpscope auth login %s", d.asm.TokenEndpoint, m.forgetClient(d.asm.Issuer, c.id, tokenErr(err)), shquote.Quote(m.server))
 		}
 		return nil, errorf("the token request to %s failed: %v", d.asm.TokenEndpoint, tokenErr(err))
 	}

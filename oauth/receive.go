@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/browser"
+	"github.com/mcpscope/mcpscope/internal/shquote"
 )
 
 type redirectResult struct {
@@ -73,7 +74,7 @@ func (m *Manager) receive(ctx context.Context, ln net.Listener, authURL, state s
 	if err := m.openBrowser(authURL); err != nil {
 		m.step("authorize", "no browser opened (%v); open the URL yourself", err)
 		if m.opts.Unattended && lines == nil {
-			return nil, errorf("no browser could be started for the login (%v) and no one is here to open the URL or paste the redirect; set $BROWSER, or run mcpscope auth login %s on a terminal", err, shellQuote(m.server))
+			return nil, errorf("no browser could be started for the login (%v) and no one is here to open the URL or paste the redirect; set $BROWSER, or run mcpscope auth login %s on a terminal", err, shquote.Quote(m.server))
 		}
 	}
 	if lines != nil {

@@ -37,6 +37,8 @@ package record
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/recsniff"
 )
 
 // Format and Version identify the file format in the header. A recording of one
@@ -44,7 +46,7 @@ import (
 // header's servers member and each event's server member. A reader of this package
 // reads both (MaxVersion).
 const (
-	Format         = "recording"
+	Format         = recsniff.Format // "recording"
 	Version        = 1
 	VersionServers = 2
 	MaxVersion     = VersionServers
