@@ -510,3 +510,27 @@ func TestRestartALiveServerAsksAndCancelsCalls(t *testing.T) {
 		t.Error("the running call was not cancelled by the restart")
 	}
 }
+
+// A call that a restart (ctrl+r) ends says so, in Result and in History: before, it
+// said "Cancelled: notifications/cancelled was sent to the server", which the user
+// had not asked for and which was never sent (the server was stopped first).
+func TestRestartSaysTheCallWasInterrupted(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.selectTool("slow")
+	h.press("enter")
+	h.m.form.SetValue([]byte(`{"steps":2000,"delayMs":50}`))
+	h.press("enter")
+	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
+	h.press("ctrl+r")
+	h.contains("Restart mcpscope-host 0.1.0? 1 running call(s) are cancelled. y/n")
+	h.press("y")
+	h.until("the restart", func(m *model) bool { return m.srv.gen() == 2 && m.srv.state() == stateReady })
+	h.until("the call's end", func(m *model) bool { return !m.calls[0].running })
+	h.press("2")
+	h.contains("Interrupted: the server was restarted before it answered")
+	if s := h.screen(); strings.Contains(s, "notifications/cancelled was sent") {
+		t.Errorf("the result says the user cancelled the call:\n%s", s)
+	}
+	h.press("6")
+	h.contains("interrupted")
+}

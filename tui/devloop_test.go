@@ -264,7 +264,7 @@ func TestWatchInterruptsACallInFlight(t *testing.T) {
 		t.Errorf("the call's status is %q", st)
 	}
 	h.press("2")
-	h.contains("Interrupted by the restart.", "tools.json changed and the server was restarted")
+	h.contains("Interrupted: tools.json changed and the server was restarted")
 	h.press("6")
 	h.contains("interrupted")
 }

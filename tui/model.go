@@ -294,14 +294,30 @@ func (m *model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// interruptCalls cancels every running call (the server is being restarted).
-func (m *model) interruptCalls(server string) {
+// interruptCalls ends the server's running calls because the server is going away
+// (a restart, the watch's restart after an edit, a disconnect, a remove): each says
+// why in Result and History (why: "the server was restarted before it answered"),
+// not that the user cancelled it, and not that notifications/cancelled was sent:
+// the server is stopped before it could be. It returns the tools whose calls ended.
+func (m *model) interruptCalls(server, why string) []string {
+	var names []string
 	for _, o := range m.calls {
-		if o.running && o.server == server {
-			m.cancelCall(o)
-			m.notice = "running calls were cancelled by the restart"
+		if !o.running || o.server != server {
+			continue
 		}
+		o.interrupted = why
+		o.err = errors.New("interrupted: " + why)
+		if c, ok := m.cancels[o.id]; ok {
+			c()
+		}
+		o.cancelled = true
+		names = append(names, o.tool.Name)
+		m.resultVer++
 	}
+	if len(names) > 0 {
+		m.notice = "the running call of " + safe(strings.Join(names, ", ")) + " was interrupted: " + why
+	}
+	return names
 }
 
 // typing reports whether keys are text for a field (so q and digits are not commands).

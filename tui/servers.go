@@ -376,7 +376,7 @@ func (m *model) restartServer(s *server) tea.Cmd {
 	if s == nil || m.wb == nil {
 		return nil
 	}
-	m.interruptCalls(s.name)
+	m.interruptCalls(s.name, "the server was restarted before it answered")
 	wb, name := m.wb, s.name
 	return func() tea.Msg {
 		return wbDoneMsg{what: "restart " + name, err: wb.Restart(name)}
