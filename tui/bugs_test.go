@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/themes"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // call fills the named tool's form with args and calls it, answering y when asked.
@@ -533,4 +534,27 @@ func TestRestartSaysTheCallWasInterrupted(t *testing.T) {
 	}
 	h.press("6")
 	h.contains("interrupted")
+}
+
+// With several servers, the failure view of one that stopped shows its own stderr:
+// the Stderr tab's lines are every server's, and the view showed what the others
+// wrote after its start as if it were its own (a chatty neighbour would push its
+// cause out of the window).
+func TestFailureViewShowsOnlyItsServersStderr(t *testing.T) {
+	fake := target.Target{Argv: testutil.FakeServer(t, "ndjson")}
+	h := newHarnessWith(t, Options{Servers: []workbench.Spec{{Name: "a", Target: fake}, {Name: "b", Target: fake}}, Theme: "dark"}, 120, 40)
+	h.until("both servers' tools", func(m *model) bool {
+		return m.server("a").state() == stateReady && m.server("b").state() == stateReady && len(m.list.tools) > 0
+	})
+	// b dies first and says so on stderr, then a.
+	for _, srv := range []string{"b", "a"} {
+		h.selectTool(srv + "/crash")
+		h.press("enter", "enter")
+		h.until(srv+"'s death", func(m *model) bool { return m.server(srv).state() == stateDied })
+	}
+	h.until("a's stderr in its failure view", func(m *model) bool { return strings.Contains(h.screen(), "crashing now") })
+	s := h.screen()
+	if !strings.Contains(s, "The server stopped") || !strings.Contains(s, "stderr (2 lines)") || strings.Contains(s, "b │") {
+		t.Errorf("a's failure view shows another server's stderr:\n%s", s)
+	}
 }

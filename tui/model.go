@@ -1654,8 +1654,17 @@ func (m *model) failureView(width, height int, title string) string {
 	// rest may be in the spill file).
 	var errLines []string
 	count, at := 0, func(i int) string { return errLines[i] }
-	if from := m.srv.stderrFrom; from <= m.stderr.total() {
+	if from := m.srv.stderrFrom; from <= m.stderr.total() && !m.several() {
+		// With one server the Stderr tab's lines since this start are all its own.
+		// With several they are every server's, so the others' would be shown as
+		// this one's (and a chatty one would push this one's cause out of the
+		// window): the lines the workbench kept of this server's attempt are used.
 		count, at = m.stderr.total()-from, func(i int) string { return m.stderr.raw(from + i) }
+	} else if se == nil || len(se.Stderr) == 0 {
+		for _, l := range m.srv.snap.Stderr {
+			errLines = append(errLines, safe(l))
+		}
+		count = len(errLines)
 	}
 	if count == 0 && se != nil {
 		for _, l := range se.Stderr { // not seen on the tap (yet)
