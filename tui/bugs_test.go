@@ -166,7 +166,7 @@ func TestQuitDuringACallAsks(t *testing.T) {
 	if cmd != nil {
 		t.Fatal("q quit at once during a running call")
 	}
-	h.contains("1 call(s) still running (slow). Quit anyway")
+	h.contains("1 call still running (slow). Quit anyway")
 	_, cmd = h.m.Update(keyMsg("y"))
 	if cmd == nil {
 		t.Fatal("y did not quit")
@@ -174,7 +174,7 @@ func TestQuitDuringACallAsks(t *testing.T) {
 }
 
 // Issue 19 (seen under load in TestE2ETasksAndSampling): q pressed while a call ran
-// asked "1 call(s) still running" and went on asking it after the call had answered,
+// asked "1 call still running" and went on asking it after the call had answered,
 // so the screen claimed a running call beside its finished result. The question
 // follows the calls while it is open.
 func TestQuitQuestionFollowsTheRunningCalls(t *testing.T) {
@@ -185,7 +185,7 @@ func TestQuitQuestionFollowsTheRunningCalls(t *testing.T) {
 	h.press("enter")
 	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
 	h.press("q")
-	h.contains("1 call(s) still running (slow). Quit anyway")
+	h.contains("1 call still running (slow). Quit anyway")
 	h.until("the call's answer", func(m *model) bool { return !m.current.running })
 	if s := h.screen(); strings.Contains(s, "still running") || !strings.Contains(s, "No call is running any more. Quit? y/n") {
 		t.Fatalf("the quit question does not follow the finished call; screen:\n%s", s)
@@ -503,7 +503,7 @@ func TestRestartALiveServerAsksAndCancelsCalls(t *testing.T) {
 	h.press("enter")
 	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
 	h.press("ctrl+r")
-	h.contains("Restart mcpscope-host 0.1.0? 1 running call(s) are cancelled. y/n")
+	h.contains("Restart mcpscope-host 0.1.0? Its running call is interrupted. y/n")
 	h.press("y")
 	h.until("the restart", func(m *model) bool { return m.srv.gen() == 2 && m.srv.state() == stateReady })
 	h.until("the hung call's end", func(m *model) bool { return !m.calls[0].running })
@@ -523,7 +523,7 @@ func TestRestartSaysTheCallWasInterrupted(t *testing.T) {
 	h.press("enter")
 	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
 	h.press("ctrl+r")
-	h.contains("Restart mcpscope-host 0.1.0? 1 running call(s) are cancelled. y/n")
+	h.contains("Restart mcpscope-host 0.1.0? Its running call is interrupted. y/n")
 	h.press("y")
 	h.until("the restart", func(m *model) bool { return m.srv.gen() == 2 && m.srv.state() == stateReady })
 	h.until("the call's end", func(m *model) bool { return !m.calls[0].running })

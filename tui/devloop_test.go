@@ -376,7 +376,7 @@ func TestHistoryLastsAcrossRuns(t *testing.T) {
 	h2.press("S")
 	h2.typeText("smoke")
 	h2.press("enter")
-	h2.until("the saved collection", func(m *model) bool { return strings.Contains(m.notice, "saved 2 call(s)") })
+	h2.until("the saved collection", func(m *model) bool { return strings.Contains(m.notice, "saved 2 calls") })
 	file := filepath.Join(h2.m.opts.SaveDir, "smoke.jsonl")
 	if _, err := os.Stat(file); err != nil {
 		t.Fatal(err)

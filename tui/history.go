@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/history"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/target"
 )
@@ -539,7 +540,7 @@ func (m *model) saveCollection(name string) tea.Cmd {
 				said = append(said, j.path+": "+err.Error())
 				continue
 			}
-			s := fmt.Sprintf("saved %d call(s) to %s (mcpscope replay %s; --only %s)", len(names), j.path, j.path, strings.Join(names, ","))
+			s := fmt.Sprintf("saved %s to %s (mcpscope replay %s; --only %s)", plural.Count(len(names), "call"), j.path, j.path, strings.Join(names, ","))
 			if len(skipped) > 0 {
 				s += "; left out: " + strings.Join(skipped, ", ")
 			}

@@ -788,7 +788,7 @@ func (m *model) quit() tea.Cmd {
 		m.askQuestion(&question{
 			live: func() string {
 				if n := m.running(); n > 0 {
-					return fmt.Sprintf("%d call(s) still running (%s). Quit anyway (they are cancelled)? y/n", n, m.runningNames())
+					return fmt.Sprintf("%s still running (%s). Quit anyway (%s cancelled)? y/n", plural.Count(n, "call"), m.runningNames(), map[bool]string{true: "it is", false: "they are"}[n == 1])
 				}
 				return "No call is running any more. Quit? y/n"
 			},
@@ -828,7 +828,7 @@ func (m *model) restart() tea.Cmd {
 	}
 	live := func() string {
 		if n := m.runningOn(s.name); n > 0 {
-			return fmt.Sprintf("Restart %s? %d running call(s) are cancelled. y/n", m.serverLabel(s), n)
+			return fmt.Sprintf("Restart %s? %s interrupted. y/n", m.serverLabel(s), map[bool]string{true: "Its running call is", false: fmt.Sprintf("Its %d running calls are", n)}[n == 1])
 		}
 		return fmt.Sprintf("Restart %s? y/n", m.serverLabel(s))
 	}
