@@ -87,13 +87,17 @@ func TestHistoryRerunOfADestructiveToolAsks(t *testing.T) {
 	h := ready(t, 120, 40)
 	h.call("pretend_delete", `{"path":"/tmp/x"}`)
 	h.press("tab", "6", "enter")
+	// The arguments are checked against the schema first (in a command).
+	h.until("the question", func(m *model) bool { return questionOf(m) != nil })
 	h.contains(`pretend_delete is destructive. Call it with {"path":"/tmp/x"}? y/n`)
 	if len(h.m.calls) != 1 {
 		t.Fatal("History re-ran a destructive tool without asking")
 	}
 	h.press("n")
 	h.contains("call not sent")
-	h.press("enter", "y")
+	h.press("enter")
+	h.until("the question again", func(m *model) bool { return questionOf(m) != nil })
+	h.press("y")
 	h.until("the confirmed re-run", func(m *model) bool { return len(m.calls) == 2 && !m.calls[1].running })
 }
 
@@ -557,4 +561,47 @@ func TestFailureViewShowsOnlyItsServersStderr(t *testing.T) {
 	if !strings.Contains(s, "The server stopped") || !strings.Contains(s, "stderr (2 lines)") || strings.Contains(s, "b │") {
 		t.Errorf("a's failure view shows another server's stderr:\n%s", s)
 	}
+}
+
+// A History re-run is checked against the tool's input schema as it is now, as enter
+// in the form is: a call made before the schema changed (an edit, a list_changed)
+// went out with arguments the new schema rejects, and came back a tool error. It now
+// sends nothing and says why, naming the tool.
+func TestHistoryRerunChecksTheSchemaOfNow(t *testing.T) {
+	tools := filepath.Join(t.TempDir(), "tools.json")
+	writeMailTools(t, tools, mailTools)
+	h := newHarness(t, hostTarget(t, "--tools", tools), 120, 40)
+	h.until("the tools", func(m *model) bool { return len(m.list.tools) == 2 })
+	h.selectTool("send_email")
+	h.press("enter")
+	h.typeText("ada@example.com")
+	h.press("enter")
+	h.until("the call", func(m *model) bool { return len(m.calls) == 1 && !m.calls[0].running })
+
+	// The host reloads its tool file: to becomes an integer (tools/list_changed).
+	writeMailTools(t, tools+".new", strings.Replace(mailTools, `"to":{"type":"string"}`, `"to":{"type":"integer"}`, 1))
+	if err := os.Rename(tools+".new", tools); err != nil {
+		t.Fatal(err)
+	}
+	h.until("the new schema", func(m *model) bool {
+		t, ok := m.toolByName(m.srv.name, "send_email")
+		return ok && strings.Contains(string(t.InputSchema), "integer")
+	})
+	h.press("6", "enter")
+	h.until("the re-run refused", func(m *model) bool { return strings.Contains(m.notice, "nothing was sent") })
+	h.contains("send_email", "/to")
+	if n := len(h.m.calls); n != 1 {
+		t.Errorf("the re-run sent a call the schema rejects (%d calls)", n)
+	}
+	// Arguments that still fit are re-run.
+	writeMailTools(t, tools+".new", mailTools)
+	if err := os.Rename(tools+".new", tools); err != nil {
+		t.Fatal(err)
+	}
+	h.until("the old schema back", func(m *model) bool {
+		t, ok := m.toolByName(m.srv.name, "send_email")
+		return ok && !strings.Contains(string(t.InputSchema), "integer")
+	})
+	h.press("enter")
+	h.until("the re-run", func(m *model) bool { return len(m.calls) == 2 })
 }
