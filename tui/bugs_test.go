@@ -605,3 +605,31 @@ func TestHistoryRerunChecksTheSchemaOfNow(t *testing.T) {
 	h.press("enter")
 	h.until("the re-run", func(m *model) bool { return len(m.calls) == 2 })
 }
+
+// With several servers, the cursor on a server's header makes the screen about that
+// server: a failed one's header showed "No tool selected." beside the status bar of
+// another server, and ctrl+r offered to restart that other one ("Restart h?").
+func TestServerHeaderIsWhatTheScreenIsAbout(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.sh")
+	if err := os.WriteFile(bad, []byte("#!/bin/sh\necho cause-first >&2\nexit 2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessWith(t, Options{Servers: []workbench.Spec{
+		{Name: "h", Target: hostTarget(t)},
+		{Name: "bad", Target: target.Target{Argv: []string{bad}}},
+	}, Theme: "dark"}, 120, 40)
+	h.until("h's tools and bad's failure", func(m *model) bool {
+		return m.server("h").state() == stateReady && m.server("bad").state() == stateFailed && len(m.list.tools) > 0
+	})
+	h.press("end") // bad's header, the last row
+	h.until("bad's failure on the screen", func(m *model) bool { return strings.Contains(h.screen(), "cause-first") })
+	h.contains("Could not connect")
+	h.press("ctrl+r")
+	if q := questionOf(h.m); q != nil {
+		t.Fatalf("ctrl+r on bad's header asks %q", q.shown())
+	}
+	h.until("bad restarted", func(m *model) bool { return m.server("bad").gen() >= 2 })
+	if g := h.m.server("h").gen(); g != 1 {
+		t.Errorf("h was restarted (gen %d)", g)
+	}
+}

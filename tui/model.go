@@ -537,6 +537,14 @@ func (m *model) syncForm() {
 	}
 	t, ok := m.list.selected()
 	if !ok {
+		if r, on := m.list.cursorRow(); on && r.tool < 0 {
+			// A server's header: the screen is about that server (its state on the
+			// status bar, its failure in the right pane, ctrl+r restarts it), not
+			// about the server of the tool selected before.
+			if s := m.server(r.header); s != nil {
+				m.srv = s
+			}
+		}
 		m.form, m.formTool, m.formSrv, m.formSchema = nil, "", "", ""
 		return
 	}
