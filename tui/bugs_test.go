@@ -633,3 +633,18 @@ func TestServerHeaderIsWhatTheScreenIsAbout(t *testing.T) {
 		t.Errorf("h was restarted (gen %d)", g)
 	}
 }
+
+// With several servers, the Tool view's heading names the tool as the list does,
+// server/tool: a's greet and b's greet had the same heading, and only the status bar
+// said which server a call would go to.
+func TestToolHeadingNamesItsServer(t *testing.T) {
+	host := hostTarget(t)
+	h := newHarnessWith(t, Options{Servers: []workbench.Spec{{Name: "a", Target: host}, {Name: "b", Target: host}}, Theme: "dark"}, 120, 40)
+	h.until("both servers' tools", func(m *model) bool {
+		return len(m.server("a").tools()) > 0 && len(m.server("b").tools()) > 0 && len(m.list.tools) == len(m.server("a").tools())+len(m.server("b").tools())
+	})
+	h.selectTool("b/echo")
+	h.contains("Echo  b/echo")
+	h.selectTool("a/echo")
+	h.contains("Echo  a/echo")
+}

@@ -1707,6 +1707,11 @@ func (m *model) toolView(width, height int) string {
 		return m.st.muted.Render("No tool selected.")
 	}
 	lines := detailLines(m.st, t, width)
+	if m.several() && len(lines) > 0 {
+		// The heading names the tool as the list does, server/tool: two servers'
+		// greet look alike below it, and the call goes to this one.
+		lines[0] = m.st.title.Render(safe(t.DisplayName())) + m.st.muted.Render("  "+safe(m.list.selectedServer()+"/"+t.Name))
+	}
 	if m.toolRaw {
 		lines = append([]string{m.st.muted.Render("the tool as the server sent it (v returns to the summary)")}, jsonLines(m.st, t.Raw, width)...)
 	}
