@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/themes"
+	"github.com/mcpscope/mcpscope/workbench"
 )
 
 // call fills the named tool's form with args and calls it, answering y when asked.
@@ -86,13 +87,17 @@ func TestHistoryRerunOfADestructiveToolAsks(t *testing.T) {
 	h := ready(t, 120, 40)
 	h.call("pretend_delete", `{"path":"/tmp/x"}`)
 	h.press("tab", "6", "enter")
+	// The arguments are checked against the schema first (in a command).
+	h.until("the question", func(m *model) bool { return questionOf(m) != nil })
 	h.contains(`pretend_delete is destructive. Call it with {"path":"/tmp/x"}? y/n`)
 	if len(h.m.calls) != 1 {
 		t.Fatal("History re-ran a destructive tool without asking")
 	}
 	h.press("n")
 	h.contains("call not sent")
-	h.press("enter", "y")
+	h.press("enter")
+	h.until("the question again", func(m *model) bool { return questionOf(m) != nil })
+	h.press("y")
 	h.until("the confirmed re-run", func(m *model) bool { return len(m.calls) == 2 && !m.calls[1].running })
 }
 
@@ -165,7 +170,7 @@ func TestQuitDuringACallAsks(t *testing.T) {
 	if cmd != nil {
 		t.Fatal("q quit at once during a running call")
 	}
-	h.contains("1 call(s) still running (slow). Quit anyway")
+	h.contains("1 call still running (slow). Quit anyway")
 	_, cmd = h.m.Update(keyMsg("y"))
 	if cmd == nil {
 		t.Fatal("y did not quit")
@@ -173,7 +178,7 @@ func TestQuitDuringACallAsks(t *testing.T) {
 }
 
 // Issue 19 (seen under load in TestE2ETasksAndSampling): q pressed while a call ran
-// asked "1 call(s) still running" and went on asking it after the call had answered,
+// asked "1 call still running" and went on asking it after the call had answered,
 // so the screen claimed a running call beside its finished result. The question
 // follows the calls while it is open.
 func TestQuitQuestionFollowsTheRunningCalls(t *testing.T) {
@@ -184,7 +189,7 @@ func TestQuitQuestionFollowsTheRunningCalls(t *testing.T) {
 	h.press("enter")
 	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
 	h.press("q")
-	h.contains("1 call(s) still running (slow). Quit anyway")
+	h.contains("1 call still running (slow). Quit anyway")
 	h.until("the call's answer", func(m *model) bool { return !m.current.running })
 	if s := h.screen(); strings.Contains(s, "still running") || !strings.Contains(s, "No call is running any more. Quit? y/n") {
 		t.Fatalf("the quit question does not follow the finished call; screen:\n%s", s)
@@ -502,11 +507,144 @@ func TestRestartALiveServerAsksAndCancelsCalls(t *testing.T) {
 	h.press("enter")
 	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
 	h.press("ctrl+r")
-	h.contains("Restart mcpscope-host 0.1.0? 1 running call(s) are cancelled. y/n")
+	h.contains("Restart mcpscope-host 0.1.0? Its running call is interrupted. y/n")
 	h.press("y")
 	h.until("the restart", func(m *model) bool { return m.srv.gen() == 2 && m.srv.state() == stateReady })
 	h.until("the hung call's end", func(m *model) bool { return !m.calls[0].running })
 	if !h.m.calls[0].cancelled {
 		t.Error("the running call was not cancelled by the restart")
 	}
+}
+
+// A call that a restart (ctrl+r) ends says so, in Result and in History: before, it
+// said "Cancelled: notifications/cancelled was sent to the server", which the user
+// had not asked for and which was never sent (the server was stopped first).
+func TestRestartSaysTheCallWasInterrupted(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.selectTool("slow")
+	h.press("enter")
+	h.m.form.SetValue([]byte(`{"steps":2000,"delayMs":50}`))
+	h.press("enter")
+	h.until("progress", func(m *model) bool { return m.current != nil && m.current.progress != nil })
+	h.press("ctrl+r")
+	h.contains("Restart mcpscope-host 0.1.0? Its running call is interrupted. y/n")
+	h.press("y")
+	h.until("the restart", func(m *model) bool { return m.srv.gen() == 2 && m.srv.state() == stateReady })
+	h.until("the call's end", func(m *model) bool { return !m.calls[0].running })
+	h.press("2")
+	h.contains("Interrupted: the server was restarted before it answered")
+	if s := h.screen(); strings.Contains(s, "notifications/cancelled was sent") {
+		t.Errorf("the result says the user cancelled the call:\n%s", s)
+	}
+	h.press("6")
+	h.contains("interrupted")
+}
+
+// With several servers, the failure view of one that stopped shows its own stderr:
+// the Stderr tab's lines are every server's, and the view showed what the others
+// wrote after its start as if it were its own (a chatty neighbour would push its
+// cause out of the window).
+func TestFailureViewShowsOnlyItsServersStderr(t *testing.T) {
+	fake := target.Target{Argv: testutil.FakeServer(t, "ndjson")}
+	h := newHarnessWith(t, Options{Servers: []workbench.Spec{{Name: "a", Target: fake}, {Name: "b", Target: fake}}, Theme: "dark"}, 120, 40)
+	h.until("both servers' tools", func(m *model) bool {
+		return m.server("a").state() == stateReady && m.server("b").state() == stateReady && len(m.list.tools) > 0
+	})
+	// b dies first and says so on stderr, then a.
+	for _, srv := range []string{"b", "a"} {
+		h.selectTool(srv + "/crash")
+		h.press("enter", "enter")
+		h.until(srv+"'s death", func(m *model) bool { return m.server(srv).state() == stateDied })
+	}
+	h.until("a's stderr in its failure view", func(m *model) bool { return strings.Contains(h.screen(), "crashing now") })
+	s := h.screen()
+	if !strings.Contains(s, "The server stopped") || !strings.Contains(s, "stderr (2 lines)") || strings.Contains(s, "b │") {
+		t.Errorf("a's failure view shows another server's stderr:\n%s", s)
+	}
+}
+
+// A History re-run is checked against the tool's input schema as it is now, as enter
+// in the form is: a call made before the schema changed (an edit, a list_changed)
+// went out with arguments the new schema rejects, and came back a tool error. It now
+// sends nothing and says why, naming the tool.
+func TestHistoryRerunChecksTheSchemaOfNow(t *testing.T) {
+	tools := filepath.Join(t.TempDir(), "tools.json")
+	writeMailTools(t, tools, mailTools)
+	h := newHarness(t, hostTarget(t, "--tools", tools), 120, 40)
+	h.until("the tools", func(m *model) bool { return len(m.list.tools) == 2 })
+	h.selectTool("send_email")
+	h.press("enter")
+	h.typeText("ada@example.com")
+	h.press("enter")
+	h.until("the call", func(m *model) bool { return len(m.calls) == 1 && !m.calls[0].running })
+
+	// The host reloads its tool file: to becomes an integer (tools/list_changed).
+	writeMailTools(t, tools+".new", strings.Replace(mailTools, `"to":{"type":"string"}`, `"to":{"type":"integer"}`, 1))
+	if err := os.Rename(tools+".new", tools); err != nil {
+		t.Fatal(err)
+	}
+	h.until("the new schema", func(m *model) bool {
+		t, ok := m.toolByName(m.srv.name, "send_email")
+		return ok && strings.Contains(string(t.InputSchema), "integer")
+	})
+	h.press("6", "enter")
+	h.until("the re-run refused", func(m *model) bool { return strings.Contains(m.notice, "nothing was sent") })
+	h.contains("send_email", "/to")
+	if n := len(h.m.calls); n != 1 {
+		t.Errorf("the re-run sent a call the schema rejects (%d calls)", n)
+	}
+	// Arguments that still fit are re-run.
+	writeMailTools(t, tools+".new", mailTools)
+	if err := os.Rename(tools+".new", tools); err != nil {
+		t.Fatal(err)
+	}
+	h.until("the old schema back", func(m *model) bool {
+		t, ok := m.toolByName(m.srv.name, "send_email")
+		return ok && !strings.Contains(string(t.InputSchema), "integer")
+	})
+	h.press("enter")
+	h.until("the re-run", func(m *model) bool { return len(m.calls) == 2 })
+}
+
+// With several servers, the cursor on a server's header makes the screen about that
+// server: a failed one's header showed "No tool selected." beside the status bar of
+// another server, and ctrl+r offered to restart that other one ("Restart h?").
+func TestServerHeaderIsWhatTheScreenIsAbout(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.sh")
+	if err := os.WriteFile(bad, []byte("#!/bin/sh\necho cause-first >&2\nexit 2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessWith(t, Options{Servers: []workbench.Spec{
+		{Name: "h", Target: hostTarget(t)},
+		{Name: "bad", Target: target.Target{Argv: []string{bad}}},
+	}, Theme: "dark"}, 120, 40)
+	h.until("h's tools and bad's failure", func(m *model) bool {
+		return m.server("h").state() == stateReady && m.server("bad").state() == stateFailed && len(m.list.tools) > 0
+	})
+	h.press("end") // bad's header, the last row
+	h.until("bad's failure on the screen", func(m *model) bool { return strings.Contains(h.screen(), "cause-first") })
+	h.contains("Could not connect")
+	h.press("ctrl+r")
+	if q := questionOf(h.m); q != nil {
+		t.Fatalf("ctrl+r on bad's header asks %q", q.shown())
+	}
+	h.until("bad restarted", func(m *model) bool { return m.server("bad").gen() >= 2 })
+	if g := h.m.server("h").gen(); g != 1 {
+		t.Errorf("h was restarted (gen %d)", g)
+	}
+}
+
+// With several servers, the Tool view's heading names the tool as the list does,
+// server/tool: a's greet and b's greet had the same heading, and only the status bar
+// said which server a call would go to.
+func TestToolHeadingNamesItsServer(t *testing.T) {
+	host := hostTarget(t)
+	h := newHarnessWith(t, Options{Servers: []workbench.Spec{{Name: "a", Target: host}, {Name: "b", Target: host}}, Theme: "dark"}, 120, 40)
+	h.until("both servers' tools", func(m *model) bool {
+		return len(m.server("a").tools()) > 0 && len(m.server("b").tools()) > 0 && len(m.list.tools) == len(m.server("a").tools())+len(m.server("b").tools())
+	})
+	h.selectTool("b/echo")
+	h.contains("Echo  b/echo")
+	h.selectTool("a/echo")
+	h.contains("Echo  a/echo")
 }

@@ -35,6 +35,10 @@ type changeSet struct {
 	// pin, when set, makes this set a drift from the pinned surface (pins.go): the
 	// definitions that differ from their pin, and the command that accepts them.
 	pin *pinDrift
+	// pinNote, on a change set, says that what it changed took the surface away
+	// from its pin (explainDrift): the heading says so and the set ends with the
+	// command that accepts it.
+	pinNote *pinDrift
 }
 
 // pinDrift is a server's difference from its pin as the Changes view shows it.
@@ -52,6 +56,54 @@ func (c *changesView) addPinDrift(server string, d pins.Drift, accept string, at
 	}
 	c.dirty = true
 	c.unseen++
+}
+
+// explainDrift takes from a drift's fresh keys (driftKeys: not shown as drift
+// before) the definitions ("tool NAME") that the server's last
+// change set already shows (a list_changed or an edit seen in this session), and
+// notes the pin on that set: its heading then says the surface differs from its pin,
+// and it ends with the command that accepts it, so one change is one set, not the
+// change and then the same change again as a drift. What no change set explains is
+// returned, for a pin drift set of its own.
+func (c *changesView) explainDrift(server string, d pins.Drift, fresh map[string]bool, accept string) pins.Drift {
+	var last *changeSet
+	for i := len(c.sets) - 1; i >= 0; i-- {
+		if c.sets[i].server == server && c.sets[i].pin == nil {
+			last = &c.sets[i]
+			break
+		}
+	}
+	shown := map[string]bool{}
+	if last != nil {
+		for _, e := range last.report.Entries {
+			shown[e.Object+" "+e.Name] = true
+			if e.OldName != "" {
+				shown[e.Object+" "+e.OldName] = true
+			}
+		}
+	}
+	rest := pins.Drift{Pinned: d.Pinned}
+	explained := false
+	for _, part := range []struct {
+		verb    string
+		in, out *[]string
+	}{{"changed", &d.Changed, &rest.Changed}, {"added", &d.Added, &rest.Added}, {"removed", &d.Removed, &rest.Removed}} {
+		for _, k := range *part.in {
+			switch {
+			case !fresh[part.verb+" "+k]:
+				// Shown before as drift: not news.
+			case shown[k]:
+				explained = true
+			default:
+				*part.out = append(*part.out, k)
+			}
+		}
+	}
+	if explained {
+		last.pinNote = &pinDrift{d, accept}
+		c.dirty = true
+	}
+	return rest
 }
 
 // pinLines draws a pin drift set.
@@ -85,7 +137,9 @@ func (c *changesView) add(server, cause string, at time.Time, r *surface.Report)
 	var prev *surface.Report
 	var prevSet *changeSet
 	for i := len(c.sets) - 1; i >= 0; i-- {
-		if c.sets[i].server == server {
+		// A pin drift's own set holds no report: the server's last change is the
+		// one before it (else a drift between two sights of one change made it new).
+		if c.sets[i].server == server && c.sets[i].report != nil && len(c.sets[i].report.Entries) > 0 {
 			prevSet = &c.sets[i]
 			prev = prevSet.report
 			break
@@ -148,6 +202,9 @@ func (c *changesView) render(m *model, width int) []string {
 			out = append(out, pinLines(m, s, width)...)
 			continue
 		}
+		if s.pinNote != nil {
+			head += " · differs from its pinned surface"
+		}
 		out = append(out, "", st.title.Render(head)+"  "+summaryStyle(m, s.report).Render(safe(s.report.Summary())))
 		for j := range s.report.Entries {
 			e := &s.report.Entries[j]
@@ -178,6 +235,12 @@ func (c *changesView) render(m *model, width int) []string {
 			}
 			if e.Diff != "" && e.Status != surface.Added && e.Status != surface.Removed {
 				out = append(out, diffLines(m, e.Diff, width)...)
+			}
+		}
+		if s.pinNote != nil {
+			out = append(out, "")
+			for _, l := range wrapText("≠ not the surface pinned on "+s.pinNote.drift.Pinned.Format("2006-01-02 15:04")+". If the change is intended, take it: "+s.pinNote.accept, max(width-2, 10)) {
+				out = append(out, "  "+st.warn.Render(l))
 			}
 		}
 	}

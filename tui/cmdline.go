@@ -231,12 +231,12 @@ func (m *model) runCommand(text string) tea.Cmd {
 				m.notice = fmt.Sprintf("cannot remove %q: it is the only server of the session; add another first", name)
 				return nil
 			}
-			m.interruptCalls(name)
+			m.interruptCalls(name, "the server was removed from the session before it answered")
 			return done("remove "+name, func() error { return wb.Remove(name) })
 		case "restart":
 			return m.restartServer(m.server(name))
 		default:
-			m.interruptCalls(name)
+			m.interruptCalls(name, "the server was disconnected before it answered")
 			return done("disconnect "+name, func() error { return wb.Disconnect(name) })
 		}
 	}

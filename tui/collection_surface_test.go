@@ -26,7 +26,7 @@ func TestCollectionDiffsAgainstTheServer(t *testing.T) {
 	h.press("S")
 	h.typeText("smoke")
 	h.press("enter")
-	h.until("the saved collection", func(m *model) bool { return strings.Contains(m.notice, "saved 1 call(s)") })
+	h.until("the saved collection", func(m *model) bool { return strings.Contains(m.notice, "saved 1 call") })
 	file := filepath.Join(h.m.opts.SaveDir, "smoke.jsonl")
 
 	bin := testutil.Mcpscope(t)

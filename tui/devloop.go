@@ -2,7 +2,6 @@ package tui
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -39,21 +38,7 @@ func (m *model) onWatch(s *server, e workbench.Event) tea.Cmd {
 // interruptedByRestart ends the server's running calls before the watch restarts it:
 // each says it was interrupted by the restart, not that it failed.
 func (m *model) interruptedByRestart(s *server, changed string) {
-	var names []string
-	for _, o := range m.calls {
-		if !o.running || o.server != s.name {
-			continue
-		}
-		o.interrupted = changed + " changed and the server was restarted before it answered"
-		o.err = errors.New("interrupted: " + o.interrupted)
-		if c, ok := m.cancels[o.id]; ok {
-			c()
-		}
-		o.cancelled = true
-		names = append(names, o.tool.Name)
-		m.resultVer++
-	}
-	if len(names) > 0 {
+	if names := m.interruptCalls(s.name, changed+" changed and the server was restarted before it answered"); len(names) > 0 {
 		m.notice = safe(changed) + " changed: restarting; the running call of " + safe(strings.Join(names, ", ")) + " was interrupted by the restart"
 	}
 }

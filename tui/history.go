@@ -15,8 +15,10 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/history"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/target"
+	"github.com/mcpscope/mcpscope/validate"
 )
 
 // The History view (6) on the lasting store (package history): this session's calls
@@ -335,7 +337,44 @@ func (m *model) rerunHistory(r histRef) tea.Cmd {
 		m.notice = tool + " is not in the server's tool list any more; nothing was called"
 		return nil
 	}
-	return m.requestCall(server, t, args)
+	// The arguments are checked against the tool's input schema as listed now, as
+	// enter in the form checks them: the schema may have changed since the call (an
+	// edit, a list_changed, a restart). Checking is unbounded work: a command.
+	return func() tea.Msg {
+		v, err := validate.Check(t.InputSchema, args)
+		return rerunCheckedMsg{server: server, tool: t, args: args, violations: v, err: err}
+	}
+}
+
+// rerunCheckedMsg is a History re-run's arguments checked against the tool's schema.
+type rerunCheckedMsg struct {
+	server     string
+	tool       client.Tool
+	args       json.RawMessage
+	violations []validate.Violation
+	err        error // the schema could not be checked: the call goes as the form's would
+}
+
+func (msg rerunCheckedMsg) handle(m *model) tea.Cmd {
+	name := m.toolLabel(msg.server, msg.tool.Name)
+	if why, ok := m.listedAs(msg.server, msg.tool); !ok {
+		m.notice = why // the tool changed again while its arguments were checked
+		return nil
+	}
+	if len(msg.violations) > 0 {
+		var what []string
+		for _, v := range msg.violations {
+			what = append(what, v.String())
+		}
+		m.notice = name + "'s input schema no longer takes this call's arguments (" + safe(strings.Join(what, "; ")) +
+			"); nothing was sent. e loads them into the form (alt+enter there sends anyway)"
+		return nil
+	}
+	cmd := m.requestCall(msg.server, msg.tool, msg.args)
+	if msg.err != nil {
+		m.noteBeside("arguments not validated: " + safe(msg.err.Error()))
+	}
+	return cmd
 }
 
 // loadHistoryArgs is e on a call: its tool selected, its arguments in the form.
@@ -539,7 +578,7 @@ func (m *model) saveCollection(name string) tea.Cmd {
 				said = append(said, j.path+": "+err.Error())
 				continue
 			}
-			s := fmt.Sprintf("saved %d call(s) to %s (mcpscope replay %s; --only %s)", len(names), j.path, j.path, strings.Join(names, ","))
+			s := fmt.Sprintf("saved %s to %s (mcpscope replay %s; --only %s)", plural.Count(len(names), "call"), j.path, j.path, strings.Join(names, ","))
 			if len(skipped) > 0 {
 				s += "; left out: " + strings.Join(skipped, ", ")
 			}

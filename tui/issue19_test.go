@@ -49,9 +49,9 @@ func TestServersViewRestartsTheHighlightedServer(t *testing.T) {
 	h.press("x")
 	h.contains("Cancel beta/slow? It has run for")
 	h.press("n", "q")
-	h.contains("1 call(s) still running (beta/slow). Quit anyway")
+	h.contains("1 call still running (beta/slow). Quit anyway")
 	h.press("n", "ctrl+r")
-	h.contains("Restart beta? 1 running call(s) are cancelled. y/n")
+	h.contains("Restart beta? Its running call is interrupted. y/n")
 	h.press("n", "x", "y")
 	h.until("the cancel", func(m *model) bool { return !m.current.running })
 }
@@ -218,7 +218,7 @@ func TestCommandLineQuits(t *testing.T) {
 	if quits("q") {
 		t.Fatal(":q quit at once during a running call")
 	}
-	h.contains("1 call(s) still running (slow). Quit anyway")
+	h.contains("1 call still running (slow). Quit anyway")
 	h.press("n", "x")
 	h.until("the cancel", func(m *model) bool { return !m.current.running })
 }

@@ -294,14 +294,30 @@ func (m *model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// interruptCalls cancels every running call (the server is being restarted).
-func (m *model) interruptCalls(server string) {
+// interruptCalls ends the server's running calls because the server is going away
+// (a restart, the watch's restart after an edit, a disconnect, a remove): each says
+// why in Result and History (why: "the server was restarted before it answered"),
+// not that the user cancelled it, and not that notifications/cancelled was sent:
+// the server is stopped before it could be. It returns the tools whose calls ended.
+func (m *model) interruptCalls(server, why string) []string {
+	var names []string
 	for _, o := range m.calls {
-		if o.running && o.server == server {
-			m.cancelCall(o)
-			m.notice = "running calls were cancelled by the restart"
+		if !o.running || o.server != server {
+			continue
 		}
+		o.interrupted = why
+		o.err = errors.New("interrupted: " + why)
+		if c, ok := m.cancels[o.id]; ok {
+			c()
+		}
+		o.cancelled = true
+		names = append(names, o.tool.Name)
+		m.resultVer++
 	}
+	if len(names) > 0 {
+		m.notice = "the running call of " + safe(strings.Join(names, ", ")) + " was interrupted: " + why
+	}
+	return names
 }
 
 // typing reports whether keys are text for a field (so q and digits are not commands).
@@ -521,6 +537,14 @@ func (m *model) syncForm() {
 	}
 	t, ok := m.list.selected()
 	if !ok {
+		if r, on := m.list.cursorRow(); on && r.tool < 0 {
+			// A server's header: the screen is about that server (its state on the
+			// status bar, its failure in the right pane, ctrl+r restarts it), not
+			// about the server of the tool selected before.
+			if s := m.server(r.header); s != nil {
+				m.srv = s
+			}
+		}
 		m.form, m.formTool, m.formSrv, m.formSchema = nil, "", "", ""
 		return
 	}
@@ -772,7 +796,7 @@ func (m *model) quit() tea.Cmd {
 		m.askQuestion(&question{
 			live: func() string {
 				if n := m.running(); n > 0 {
-					return fmt.Sprintf("%d call(s) still running (%s). Quit anyway (they are cancelled)? y/n", n, m.runningNames())
+					return fmt.Sprintf("%s still running (%s). Quit anyway (%s cancelled)? y/n", plural.Count(n, "call"), m.runningNames(), map[bool]string{true: "it is", false: "they are"}[n == 1])
 				}
 				return "No call is running any more. Quit? y/n"
 			},
@@ -812,7 +836,7 @@ func (m *model) restart() tea.Cmd {
 	}
 	live := func() string {
 		if n := m.runningOn(s.name); n > 0 {
-			return fmt.Sprintf("Restart %s? %d running call(s) are cancelled. y/n", m.serverLabel(s), n)
+			return fmt.Sprintf("Restart %s? %s interrupted. y/n", m.serverLabel(s), map[bool]string{true: "Its running call is", false: fmt.Sprintf("Its %d running calls are", n)}[n == 1])
 		}
 		return fmt.Sprintf("Restart %s? y/n", m.serverLabel(s))
 	}
@@ -1638,8 +1662,17 @@ func (m *model) failureView(width, height int, title string) string {
 	// rest may be in the spill file).
 	var errLines []string
 	count, at := 0, func(i int) string { return errLines[i] }
-	if from := m.srv.stderrFrom; from <= m.stderr.total() {
+	if from := m.srv.stderrFrom; from <= m.stderr.total() && !m.several() {
+		// With one server the Stderr tab's lines since this start are all its own.
+		// With several they are every server's, so the others' would be shown as
+		// this one's (and a chatty one would push this one's cause out of the
+		// window): the lines the workbench kept of this server's attempt are used.
 		count, at = m.stderr.total()-from, func(i int) string { return m.stderr.raw(from + i) }
+	} else if se == nil || len(se.Stderr) == 0 {
+		for _, l := range m.srv.snap.Stderr {
+			errLines = append(errLines, safe(l))
+		}
+		count = len(errLines)
 	}
 	if count == 0 && se != nil {
 		for _, l := range se.Stderr { // not seen on the tap (yet)
@@ -1674,6 +1707,11 @@ func (m *model) toolView(width, height int) string {
 		return m.st.muted.Render("No tool selected.")
 	}
 	lines := detailLines(m.st, t, width)
+	if m.several() && len(lines) > 0 {
+		// The heading names the tool as the list does, server/tool: two servers'
+		// greet look alike below it, and the call goes to this one.
+		lines[0] = m.st.title.Render(safe(t.DisplayName())) + m.st.muted.Render("  "+safe(m.list.selectedServer()+"/"+t.Name))
+	}
 	if m.toolRaw {
 		lines = append([]string{m.st.muted.Render("the tool as the server sent it (v returns to the summary)")}, jsonLines(m.st, t.Raw, width)...)
 	}

@@ -36,7 +36,7 @@ type serverPin struct {
 	running bool             // a comparison is under way
 	gen     int              // the connection rest was listed on
 	rest    *surface.Surface // its prompts and templates (nil: not listed yet)
-	last    string           // the drift last shown ("" none)
+	last    map[string]bool  // the drift last compared, as driftKeys names it (nil: none)
 }
 
 // pinMsg is a finished comparison of one server's surface with its pin.
@@ -73,16 +73,37 @@ func (msg pinMsg) handle(m *model) tea.Cmd {
 	case msg.gen != s.gen():
 		// A restart since: its own comparison comes.
 	default:
+		// Only what was not shown as drift before is news: a tool that drifted and
+		// then changed again is told by the change, not by a second drift.
 		d := msg.drift
-		seen := strings.Join(d.Changed, "\n") + "\x00" + strings.Join(d.Added, "\n") + "\x00" + strings.Join(d.Removed, "\n")
-		if d.Empty() || seen == sp.last {
-			sp.last = seen
-			return nil
+		fresh, keys := map[string]bool{}, map[string]bool{}
+		for _, k := range driftKeys(d) {
+			keys[k] = true
+			if !sp.last[k] {
+				fresh[k] = true
+			}
 		}
-		sp.last = seen
-		m.onPinDrift(msg.server, d)
+		sp.last = keys
+		if len(fresh) > 0 {
+			m.onPinDrift(msg.server, d, fresh)
+		}
 	}
 	return nil
+}
+
+// driftKeys names each definition of a drift with how it differs ("changed tool
+// x"): a tool removed and then back, changed, is news again.
+func driftKeys(d pins.Drift) []string {
+	var out []string
+	for _, part := range []struct {
+		verb string
+		keys []string
+	}{{"changed", d.Changed}, {"added", d.Added}, {"removed", d.Removed}} {
+		for _, k := range part.keys {
+			out = append(out, part.verb+" "+k)
+		}
+	}
+	return out
 }
 
 // serverPrefix is "NAME: " with several servers, "" with one (as notices say it).
@@ -198,21 +219,29 @@ func (m *model) pinOf(s *server) (Pin, bool) {
 }
 
 // onPinDrift puts a server's drift from its pin into the Changes view, and marks
-// its changed and added tools in the list until the user has looked.
-func (m *model) onPinDrift(server string, d pins.Drift) {
+// its changed and added tools in the list until the user has looked. fresh are the
+// drift's keys (driftKeys) not shown as drift before. What a change set of this session already
+// shows (a list_changed that took a tool away from its pin) is said on that set,
+// not as a second set of the same change (changesView.explainDrift).
+func (m *model) onPinDrift(server string, d pins.Drift, fresh map[string]bool) {
 	accept := "mcpscope pin accept " + server
 	if s := m.server(server); s != nil {
 		if p, ok := m.pinOf(s); ok && p.Accept != "" {
 			accept = p.Accept
 		}
 	}
-	m.changes.addPinDrift(server, d, accept, time.Now())
-	for _, k := range append(append([]string{}, d.Changed...), d.Added...) {
+	rest := m.changes.explainDrift(server, d, fresh, accept)
+	if rest.Empty() {
+		m.noteBeside(m.serverPrefix(server) + "not the pinned surface any more")
+		return
+	}
+	m.changes.addPinDrift(server, rest, accept, time.Now())
+	for _, k := range append(append([]string{}, rest.Changed...), rest.Added...) {
 		if name, ok := strings.CutPrefix(k, surface.ObjTool+" "); ok {
 			m.list.mark(server, name, markChanged(false))
 		}
 	}
-	n := len(d.Changed) + len(d.Added) + len(d.Removed)
+	n := len(rest.Changed) + len(rest.Added) + len(rest.Removed)
 	what := plural.Count(n, "definition") + " " + map[bool]string{true: "differs", false: "differ"}[n == 1] + " from the pinned surface"
 	m.noteBeside(m.serverPrefix(server) + what + " (C shows them)")
 }

@@ -157,8 +157,12 @@ func resultDoc(st styles, o *outcome, width int) *doc {
 		add(head + st.muted.Render("  running…"))
 		return out
 	case o.interrupted != "" && !o.late:
-		add(head, st.warn.Render("Interrupted by the restart."))
-		add(wrapText(o.interrupted, width)...)
+		// Why it ended is the whole message: a restart (ctrl+r, or the watch's after
+		// an edit), a disconnect, a remove, a tap's stream that ended.
+		add(head)
+		for _, l := range wrapText("Interrupted: "+o.interrupted, width) {
+			add(st.warn.Render(l))
+		}
 		return out
 	case o.cancelled && !o.late:
 		add(head, st.warn.Render("Cancelled: notifications/cancelled was sent to the server."))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -376,7 +377,7 @@ func (m *model) restartServer(s *server) tea.Cmd {
 	if s == nil || m.wb == nil {
 		return nil
 	}
-	m.interruptCalls(s.name)
+	m.interruptCalls(s.name, "the server was restarted before it answered")
 	wb, name := m.wb, s.name
 	return func() tea.Msg {
 		return wbDoneMsg{what: "restart " + name, err: wb.Restart(name)}
@@ -973,6 +974,15 @@ func showCount(n int, counted bool) string {
 	return fmt.Sprint(n)
 }
 
+// countOf is a count from the workbench's counts in words ("1 resource", "- prompts"
+// when the server offers none).
+func countOf(n int, noun string) string {
+	if n < 0 {
+		return showCount(n, true) + " " + plural.Noun(2, noun)
+	}
+	return plural.Count(n, noun)
+}
+
 // capabilityNames lists which of logging, completions and tasks the server offers
 // (resources and prompts have their counts).
 func capabilityNames(raw json.RawMessage) string {
@@ -1079,7 +1089,7 @@ func (m *model) serverDetail(s *server, width int) []string {
 	}
 	field("url", i.URL)
 	if c, counted := s.counts(); counted {
-		field("lists", fmt.Sprintf("%d tools, %s resources, %s prompts", len(s.tools()), showCount(c.Resources, true), showCount(c.Prompts, true)))
+		field("lists", plural.Count(len(s.tools()), "tool")+", "+countOf(c.Resources, "resource")+", "+countOf(c.Prompts, "prompt"))
 		if c.Err != "" {
 			out = append(out, st.err.Render("listing failed: ")+safe(oneLine(c.Err, 300)))
 		}

@@ -52,7 +52,8 @@ func TestServersViewDetail(t *testing.T) {
 	// The TS server's: its website and icon, and its discover result further down.
 	h.press("down")
 	h.contains("serverInfo  ts-v2-interop 1.0.0", "website     https://example.com/ts-v2-interop",
-		"icon        https://example.com/ts-v2-interop.png (image/png, 48x48)", "capabilities (as sent)")
+		"icon        https://example.com/ts-v2-interop.png (image/png, 48x48)", "capabilities (as sent)",
+		"lists       4 tools, 1 resource, 1 prompt") // not "1 resources, 1 prompts"
 	for range 3 {
 		h.press("ctrl+d")
 	}
