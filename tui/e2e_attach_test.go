@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/shquote"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
@@ -20,7 +21,7 @@ func TestEndToEndAttachShowsALiveCall(t *testing.T) {
 	feed := newTapFeed(t, "demo", []string{bin, "host"}, "typed in the host")
 	feed.through(t, `"tools/list"`)
 
-	x := newTmux(t, 160, 40, fmt.Sprintf("sh -c 'XDG_RUNTIME_DIR=%s %s attach; echo mcpscope-exited:$?; sleep 30'", shellQuote(runtime), bin))
+	x := newTmux(t, 160, 40, fmt.Sprintf("sh -c 'XDG_RUNTIME_DIR=%s %s attach; echo mcpscope-exited:$?; sleep 30'", shquote.Quote(runtime), bin))
 	x.waitFor("⇄ tap demo")
 	x.waitFor("someone else's session, read-only · live")
 	x.keys("3")

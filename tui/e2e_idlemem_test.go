@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/shquote"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
@@ -18,7 +19,7 @@ func TestEndToEndIdleWorkbenchGivesItsFreeHeapBack(t *testing.T) {
 	t.Parallel()
 	bin := testutil.Mcpscope(t)
 	trace := filepath.Join(t.TempDir(), "gctrace")
-	x := newTmux(t, 120, 40, fmt.Sprintf("GODEBUG=gctrace=1 exec %s 2>%s", bin, shellQuote(trace)))
+	x := newTmux(t, 120, 40, fmt.Sprintf("GODEBUG=gctrace=1 exec %s 2>%s", bin, shquote.Quote(trace)))
 	x.waitFor("toggle_tool")
 	testutil.Eventually(t, "a forced collection once the workbench is idle", func() (bool, string) {
 		b, _ := os.ReadFile(trace)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/shquote"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 )
 
@@ -21,7 +22,7 @@ func TestEndToEndKeepWithSeveralServers(t *testing.T) {
 	for _, servers := range []string{"", "--server a=host --server b=host"} {
 		t.Run(fmt.Sprintf("servers=%q", servers), func(t *testing.T) {
 			tmp := t.TempDir()
-			x := newTmux(t, 140, 40, fmt.Sprintf("sh -c 'TMPDIR=%s %s --keep 1KiB %s; echo mcpscope-exited:$?; sleep 30'", shellQuote(tmp), bin, servers))
+			x := newTmux(t, 140, 40, fmt.Sprintf("sh -c 'TMPDIR=%s %s --keep 1KiB %s; echo mcpscope-exited:$?; sleep 30'", shquote.Quote(tmp), bin, servers))
 			x.waitFor("echo")
 			// The handshakes and tool lists alone are far more than 1 KiB.
 			testutil.Eventually(t, "a spill file in "+tmp, func() (bool, string) {

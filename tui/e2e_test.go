@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/shquote"
 	"github.com/mcpscope/mcpscope/internal/testutil"
 	"github.com/mcpscope/mcpscope/record"
 )
@@ -28,7 +29,7 @@ func newTmux(t testing.TB, width, height int, command string) *tmux {
 	}
 	x := &tmux{t: t, socket: fmt.Sprintf("mcpscope-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	// Each test's lasting history starts empty (a state directory of its own).
-	command = "XDG_STATE_HOME=" + shellQuote(t.TempDir()) + " " + command
+	command = "XDG_STATE_HOME=" + shquote.Quote(t.TempDir()) + " " + command
 	x.run("new-session", "-d", "-s", "e2e", "-c", t.TempDir(), "-x", strconv.Itoa(width), "-y", strconv.Itoa(height), command)
 	t.Cleanup(func() {
 		if t.Failed() {

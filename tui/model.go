@@ -21,6 +21,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
 	"github.com/mcpscope/mcpscope/internal/plural"
+	"github.com/mcpscope/mcpscope/internal/shquote"
 	"github.com/mcpscope/mcpscope/target"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/mcpscope/mcpscope/tui/form"
@@ -1460,26 +1461,17 @@ func resultText(r *client.CallResult) string {
 
 // callCommand is the call as an mcpscope command line.
 func callCommand(o *outcome, t target.Target) string {
-	cmd := "mcpscope call " + shellQuote(o.tool.Name)
+	cmd := "mcpscope call " + shquote.Quote(o.tool.Name)
 	if len(o.args) > 0 && string(o.args) != "{}" {
-		cmd += " --args " + shellQuote(string(o.args))
+		cmd += " --args " + shquote.Quote(string(o.args))
 	}
 	if len(t.Argv) > 0 {
 		cmd += " --"
 		for _, a := range t.Argv {
-			cmd += " " + shellQuote(a)
+			cmd += " " + shquote.Quote(a)
 		}
 	}
 	return cmd
-}
-
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ':' || r == '@' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // View draws the screen.
