@@ -654,7 +654,9 @@ func (s *server) followHTTPLocked(e wire.Event) {
 	}
 	switch {
 	case h.Error != "" && !strings.Contains(h.Error, "context "):
-		s.unreachable = "the server cannot be reached: " + e.Text
+		// The tap's text begins "failed: " for a failed request, which after "cannot
+		// be reached:" says the same twice.
+		s.unreachable = "the server cannot be reached: " + strings.TrimPrefix(e.Text, "failed: ")
 	case h.Status >= 200 && h.Status < 300:
 		s.unreachable = ""
 	}
