@@ -936,7 +936,7 @@ func (m *model) listKeys() keyTable {
 					}
 					return ""
 				}),
-				bind(k.Refetch, func() tea.Cmd { m.notice = "refetching tools…"; return m.fetchAllTools() }),
+				bind(k.Refetch, func() tea.Cmd { m.notice = refetchingTools; return m.fetchAllTools() }),
 				bind(relabel(k.ShowRaw, "raw JSON of the tool"), act(func() { m.toolRaw = !m.toolRaw; m.tab = tabTool })),
 				bind(k.OpenChanges, m.openChanges),
 				bind(k.Bench, m.askBench),
@@ -1999,4 +1999,20 @@ func (m *model) displayName() string {
 		return m.opts.Target.URL
 	}
 	return strings.Join(m.opts.Target.Argv, " ")
+}
+
+// The notices a refetch key puts up while the lists are asked for again.
+const (
+	refetchingTools   = "refetching tools…"
+	refetchingPrompts = "refetching prompts…"
+	refetchingSkills  = "refetching skills…"
+)
+
+// settleNotice replaces the notice pending (a "…ing" one a key put up) with done once
+// the work it names has answered: left standing, it said the work was still under way
+// long after it was done. A notice put up since (an error, another action) is kept.
+func (m *model) settleNotice(pending, done string) {
+	if m.notice == pending {
+		m.notice = done
+	}
 }

@@ -195,6 +195,9 @@ func (m *model) onPrompts(msg promptsMsg) tea.Cmd {
 		l.items, l.problems = msg.list.Items, msg.list.Problems
 		v.evictForms(msg.server, l.items)
 	}
+	if msg.err == nil {
+		m.settleNotice(refetchingPrompts, "prompts refetched")
+	}
 	v.rebuild(m)
 	return nil
 }
@@ -345,7 +348,7 @@ func (m *model) promptsKeys() keyTable {
 			}),
 			bind(pk.Filter, act(func() { v.filtering, v.filter = true, ""; v.rebuild(m) })),
 			bind(pk.Refresh, func() tea.Cmd {
-				m.notice = "refetching prompts…"
+				m.notice = refetchingPrompts
 				return fetchAll(m.servers, offersPrompts, m.fetchPrompts)
 			}),
 		},

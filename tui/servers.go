@@ -689,6 +689,7 @@ func (m *model) onTools(msg toolsMsg) tea.Cmd {
 		return nil
 	}
 	m.refreshTools()
+	m.settleNotice(refetchingTools, "tools refetched")
 	if len(msg.list.Problems) > 0 {
 		m.notice = "tool list: " + strings.Join(msg.list.Problems, "; ")
 	}

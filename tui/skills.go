@@ -174,6 +174,9 @@ func (m *model) onSkills(msg skillsMsg) tea.Cmd {
 	if msg.list != nil {
 		l.items, l.problems = msg.list.Items, msg.list.Problems
 	}
+	if msg.err == nil {
+		m.settleNotice(refetchingSkills, "skills refetched")
+	}
 	v.rebuild(m)
 	return nil
 }
@@ -270,7 +273,7 @@ func (m *model) skillsKeys() keyTable {
 				}),
 				bind(sk.Back, act(func() { v.shown = nil })),
 				bind(sk.Refresh, func() tea.Cmd {
-					m.notice = "refetching skills…"
+					m.notice = refetchingSkills
 					return fetchAll(m.servers, declaresSkills, m.fetchSkills)
 				}),
 				bindKey(sk.Scroll, func(kp tea.KeyPressMsg) tea.Cmd {
