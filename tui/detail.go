@@ -242,7 +242,14 @@ func summary(p map[string]any) string {
 	}
 	for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "pattern"} {
 		if v, ok := p[k]; ok {
-			parts = append(parts, fmt.Sprintf("%s %v", k, v))
+			if _, text := v.(string); text {
+				parts = append(parts, k+" "+v.(string))
+				continue
+			}
+			// As JSON, as enum and default are: %v wrote a bound of 2^53 as
+			// -9.007199254740991e+15, where the form shows -9007199254740991.
+			b, _ := json.Marshal(v)
+			parts = append(parts, k+" "+string(b))
 		}
 	}
 	if d, ok := p["default"]; ok {
