@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os/exec"
@@ -69,5 +70,41 @@ func BenchmarkRead50MBHTTP(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A 50 MiB tool result over Streamable HTTP as an SSE stream: the host answers a call
+// that asks for progress (as call does whenever it has a timeout) with a stream. The
+// SDK is handed a placeholder for the result, as on a JSON body, and the result is
+// decoded once, by us; -benchmem tells a second decode by the SDK (about the payload
+// again per call):
+//
+//	go test -run '^$' -bench 'CallBig50MBSSE' -benchtime 3x -benchmem ./client
+func BenchmarkCallBig50MBSSE(b *testing.B) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(testutil.Mcpscope(b), "host", "--http", addr)
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	ctx := context.Background()
+	var s *client.Session
+	testutil.Eventually(b, "the host listening on "+addr, func() (bool, string) {
+		s, err = client.Connect(ctx, client.Target{URL: "http://" + addr + "/mcp"}, client.Options{})
+		return err == nil, fmt.Sprint(err)
+	})
+	defer s.Close()
+	b.SetBytes(50 << 20)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := s.Call(ctx, "big", json.RawMessage(`{"megabytes":50}`), client.CallOptions{OnProgress: func(client.Progress) {}})
+		if err != nil || len(r.Content) != 1 || len(r.Content[0].Text) < 50<<20 {
+			b.Fatalf("call: %v", err)
+		}
 	}
 }

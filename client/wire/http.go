@@ -933,7 +933,8 @@ func (b *sseBody) end(err error) {
 // event records one event and hands it to the SDK.
 func (b *sseBody) event(ev sse.Event) {
 	b.events++
-	b.out = sse.Append(b.out, ev)
+	pass := ev // what the SDK reads: the event, or its data replaced by a stand-in
+	defer func() { b.out = sse.Append(b.out, pass) }()
 	info := SSEInfo{ID: ev.ID, Event: ev.Type, Retry: ev.Retry}
 	switch {
 	case ev.Type == "endpoint":
@@ -973,7 +974,11 @@ func (b *sseBody) event(ev sse.Event) {
 			b.t.problem(HTTPProblem{Exchange: b.x.n, Method: b.x.method, URL: b.x.url, RPCMethod: b.x.rpcMethod, What: "bad-event",
 				Err: fmt.Sprintf("a server-sent event's data is not valid JSON: %q", abbreviate(string(ev.Data), 120))}, b.x.capture)
 		}
-		b.t.received(b.x, ev.Data, FramingSSE, &info, "")
+		// A complete result a client captures is decoded once, by the client, from
+		// the capture; the SDK gets the stand-in, as from a JSON body.
+		if stand := b.t.received(b.x, ev.Data, FramingSSE, &info, ""); stand != nil {
+			pass.Data = stand
+		}
 	}
 }
 

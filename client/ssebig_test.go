@@ -1,0 +1,56 @@
+package client_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os/exec"
+	"runtime"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testutil"
+)
+
+// A big tool result that comes as a server-sent event is decoded once, by the client,
+// as one in a JSON body is: the SDK is handed a stand-in. Before, the SDK decoded the
+// event's data too, and a call of 8 MiB allocated about 26 times the payload in this
+// process (a 50 MiB call: 1.3 GB and 834,000 allocations); once, about 6 times. The
+// host runs in a process of its own so that only the client's allocations count, and
+// the bound sits between the two (allocated bytes, not time: the same on a loaded
+// machine).
+func TestBigResultOverSSEIsDecodedOnce(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(testutil.Mcpscope(t), "host", "--http", addr)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	c := context.Background()
+	var s *client.Session
+	testutil.Eventually(t, "the host listening on "+addr, func() (bool, string) {
+		s, err = client.Connect(c, client.Target{URL: "http://" + addr + "/mcp"}, client.Options{})
+		return err == nil, fmt.Sprint(err)
+	})
+	defer s.Close()
+	const payload = 8 << 20
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	// OnProgress asks for progress, which the host answers with an SSE stream.
+	r, err := s.Call(c, "big", json.RawMessage(`{"megabytes":8}`), client.CallOptions{OnProgress: func(client.Progress) {}})
+	runtime.ReadMemStats(&after)
+	if err != nil || len(r.Content) != 1 || len(r.Content[0].Text) < payload {
+		t.Fatalf("call: %v (%d blocks)", err, len(r.Content))
+	}
+	if got := float64(after.TotalAlloc-before.TotalAlloc) / payload; got > 12 {
+		t.Errorf("the call allocated %.1f times its payload: the result was decoded more than once", got)
+	} else {
+		t.Logf("the call allocated %.1f times its payload", got)
+	}
+}
