@@ -14,12 +14,13 @@ import (
 )
 
 // A big tool result that comes as a server-sent event is decoded once, by the client,
-// as one in a JSON body is: the SDK is handed a stand-in. Before, the SDK decoded the
-// event's data too, and a call of 8 MiB allocated about 26 times the payload in this
-// process (a 50 MiB call: 1.3 GB and 834,000 allocations); once, about 6 times. The
-// host runs in a process of its own so that only the client's allocations count, and
-// the bound sits between the two (allocated bytes, not time: the same on a loaded
-// machine).
+// as one in a JSON body is (the SDK is handed a stand-in), and its bytes are gathered
+// without copying them over and over. A call of 8 MiB allocated 29.6 times the payload
+// in this process while the SDK decoded the event's data too (a 50 MiB call: 1.3 GB
+// and 834,000 allocations); 6.3 times once it did not but the event still grew by
+// append; 3.7 times now (a JSON body's read: about 3). The host runs in a process of
+// its own so that only the client's allocations count; allocated bytes, not time, so
+// the same on a loaded machine.
 func TestBigResultOverSSEIsDecodedOnce(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -48,7 +49,7 @@ func TestBigResultOverSSEIsDecodedOnce(t *testing.T) {
 	if err != nil || len(r.Content) != 1 || len(r.Content[0].Text) < payload {
 		t.Fatalf("call: %v (%d blocks)", err, len(r.Content))
 	}
-	if got := float64(after.TotalAlloc-before.TotalAlloc) / payload; got > 12 {
+	if got := float64(after.TotalAlloc-before.TotalAlloc) / payload; got > 5.5 {
 		t.Errorf("the call allocated %.1f times its payload: the result was decoded more than once", got)
 	} else {
 		t.Logf("the call allocated %.1f times its payload", got)
