@@ -122,6 +122,12 @@ type pendingRequest struct {
 	// sent: its frame was written whole to the process (under StdioConn.mu). Until
 	// then an empty pipe says nothing about whether the server read it.
 	sent bool
+	// resent: a Content-Length restart wrote it to the new process (under
+	// StdioConn.mu). A request is pending before its own write waits for writeMu, so a
+	// restart holding writeMu resends it too; its own write then must not send it a
+	// second time (the host answered the second initialize "duplicate initialize
+	// request" and ended the session).
+	resent bool
 }
 
 type StdioConn struct {
@@ -274,7 +280,7 @@ func (c *StdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	req, _ := msg.(*jsonrpc.Request)
 	canceling := req != nil && req.Method == "notifications/cancelled"
-	if err := c.writeFrame(ctx, data, canceling); err != nil {
+	if err := c.writeFrame(ctx, data, canceling, watch); err != nil {
 		return err
 	}
 	if watch != nil {
@@ -297,14 +303,18 @@ const pipeRoom = 64 << 10
 // off, so later writes fail too. A cancellation (canceling) that would block is not
 // written at all: the SDK waits for it before it closes the connection, and a server
 // that does not read cannot act on it anyway.
-func (c *StdioConn) writeFrame(ctx context.Context, data []byte, canceling bool) error {
+func (c *StdioConn) writeFrame(ctx context.Context, data []byte, canceling bool, pr *pendingRequest) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	c.mu.Lock()
 	p, f, broken := c.proc, c.writeFraming, c.writeErr
+	resent := pr != nil && pr.resent
 	c.mu.Unlock()
 	if broken != nil {
 		return broken
+	}
+	if resent {
+		return nil // a restart has written it to the new process already
 	}
 	frame := encodeFrame(f, data)
 	if canceling {
@@ -940,7 +950,9 @@ func (c *StdioConn) restartContentLength(why string) {
 	c.writeFraming = FramingContentLength
 	var resend [][]byte
 	for _, k := range c.order {
-		resend = append(resend, c.pending[k].data)
+		pr := c.pending[k]
+		pr.resent = true
+		resend = append(resend, pr.data)
 	}
 	c.mu.Unlock()
 	c.tap.Emit(Event{Kind: KindSynthetic, Text: why + "; restarting it with Content-Length framing"})
@@ -1071,7 +1083,7 @@ func (c *StdioConn) RawCall(ctx context.Context, method string, params json.RawM
 	if err != nil {
 		return nil, err
 	}
-	if err := c.writeFrame(ctx, data, false); err != nil {
+	if err := c.writeFrame(ctx, data, false, nil); err != nil {
 		return nil, err
 	}
 	select {
