@@ -368,7 +368,7 @@ func TestFormKeptPerTool(t *testing.T) {
 // line, and a later call clears it.
 func TestLongNoticeIsShownWhole(t *testing.T) {
 	h := ready(t, 120, 40)
-	long := "saved 3 block(s) and result.json to /tmp/" + strings.Repeat("very-long-directory-name/", 6) + "mcpscope-result-123"
+	long := "saved 3 blocks and result.json to /tmp/" + strings.Repeat("very-long-directory-name/", 6) + "mcpscope-result-123"
 	h.m.notice = long
 	s := strings.ReplaceAll(h.screen(), "\n", "")
 	if !strings.Contains(s, "mcpscope-result-123") {
@@ -547,8 +547,12 @@ func TestRestartSaysTheCallWasInterrupted(t *testing.T) {
 func TestFailureViewShowsOnlyItsServersStderr(t *testing.T) {
 	fake := target.Target{Argv: testutil.FakeServer(t, "ndjson")}
 	h := newHarnessWith(t, Options{Servers: []workbench.Spec{{Name: "a", Target: fake}, {Name: "b", Target: fake}}, Theme: "dark"}, 120, 40)
+	// Each server's own tools in the list, not just some tools: b can be ready with its
+	// list not yet in, and a filter typed for b/crash then matches nothing.
 	h.until("both servers' tools", func(m *model) bool {
-		return m.server("a").state() == stateReady && m.server("b").state() == stateReady && len(m.list.tools) > 0
+		_, a := m.toolByName("a", "crash")
+		_, b := m.toolByName("b", "crash")
+		return a && b
 	})
 	// b dies first and says so on stderr, then a.
 	for _, srv := range []string{"b", "a"} {
