@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/validate"
 )
 
@@ -369,7 +370,7 @@ func (r *runner) outputSchema(ctx context.Context) {
 	case r.o.DryRun:
 		r.add(StepHygiene, "output-schema", Skip, "--dry-run: sends no tools/call", would...)
 	case worst == Pass:
-		r.add(StepHygiene, "output-schema", Pass, fmt.Sprintf("%d tool(s) with an output schema called", n), details...)
+		r.add(StepHygiene, "output-schema", Pass, plural.Count(n, "tool")+" with an output schema called", details...)
 	case worst == Warn:
 		r.add(StepHygiene, "output-schema", Warn, "could not judge every output schema", details...)
 	default:

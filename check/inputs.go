@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 )
 
 // outcome is how a server answered one call.
@@ -97,11 +98,11 @@ func (r *runner) inputs(ctx context.Context) {
 	}
 	if len(nothing) > 0 {
 		r.add(StepInputs, "nothing-to-break", Skip,
-			fmt.Sprintf("%d tool(s) whose input schema has no required, typed or enum field", len(nothing)), strings.Join(nothing, ", "))
+			plural.Count(len(nothing), "tool")+" whose input schema has no required, typed or enum field", strings.Join(nothing, ", "))
 	}
 	if len(notCalled) > 0 {
 		r.add(StepInputs, "not-read-only", Skip,
-			fmt.Sprintf("%d tool(s) not marked read-only (readOnlyHint) were not called; name one with --include TOOL, or use --all-tools", len(notCalled)),
+			plural.Count(len(notCalled), "tool")+" not marked read-only (readOnlyHint), not called; name one with --include TOOL, or use --all-tools",
 			strings.Join(notCalled, ", "))
 	}
 }
@@ -126,7 +127,7 @@ func (r *runner) inputsOf(ctx context.Context, t client.Tool) bool {
 		for _, c := range cases {
 			d = append(d, fmt.Sprintf("would send tools/call %s %s  (%s)", name, c.Args, c.What))
 		}
-		r.add(StepInputs, name, Skip, fmt.Sprintf("--dry-run: %d case(s) not sent", len(cases)), d...)
+		r.add(StepInputs, name, Skip, "--dry-run: "+plural.Count(len(cases), "case")+" not sent", d...)
 		return true
 	}
 	var details []string
@@ -152,13 +153,13 @@ func (r *runner) inputsOf(ctx context.Context, t client.Tool) bool {
 	}
 	switch {
 	case ended > 0:
-		r.add(StepInputs, name, Fail, fmt.Sprintf("the server ended on %d of %d case(s): a bad argument must be refused, not crash the server", ended, len(cases)), details...)
+		r.add(StepInputs, name, Fail, fmt.Sprintf("the server ended on %d of %s: a bad argument must be refused, not crash the server", ended, plural.Count(len(cases), "case")), details...)
 	case accepted > 0:
-		r.add(StepInputs, name, Fail, fmt.Sprintf("%d of %d invalid case(s) accepted: the server does not check its input schema", accepted, len(cases)), details...)
+		r.add(StepInputs, name, Fail, fmt.Sprintf("%d of %s accepted: the server does not check its input schema", accepted, plural.Count(len(cases), "invalid case")), details...)
 	case other > 0:
-		r.add(StepInputs, name, Warn, fmt.Sprintf("%d of %d case(s) refused with a JSON-RPC error other than -32602 (invalid params)", other, len(cases)), details...)
+		r.add(StepInputs, name, Warn, fmt.Sprintf("%d of %s refused with a JSON-RPC error other than -32602 (invalid params)", other, plural.Count(len(cases), "case")), details...)
 	default:
-		r.add(StepInputs, name, Pass, fmt.Sprintf("%d case(s) refused (%d isError, %d -32602)", len(cases), isErr, invalid), details...)
+		r.add(StepInputs, name, Pass, fmt.Sprintf("%s refused (%d isError, %d -32602)", plural.Count(len(cases), "case"), isErr, invalid), details...)
 	}
 	return true
 }

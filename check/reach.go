@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 )
 
 // reach: for a URL, name resolution, TCP, TLS and what the endpoint answers; for a
@@ -47,9 +48,9 @@ func (r *runner) reach(ctx context.Context) {
 	r.info = c.Session.Info()
 	if r.o.Target.URL == "" {
 		noise, stderr := max(c.NoiseTotal, len(c.Noise)), max(c.StderrTotal, len(c.Stderr))
-		st, why := Pass, fmt.Sprintf("started and answered; %d stdout line(s) before speaking, %d stderr line(s)", noise, stderr)
+		st, why := Pass, fmt.Sprintf("started and answered; %s before speaking, %s", plural.Count(noise, "stdout line"), plural.Count(stderr, "stderr line"))
 		if noise > 0 {
-			st, why = Warn, fmt.Sprintf("started, but printed %d line(s) on stdout that are not messages (a host that reads stdout strictly fails on them)", noise)
+			st, why = Warn, fmt.Sprintf("started, but printed %s on stdout that %s not messages (a host that reads stdout strictly fails on them)", plural.Count(noise, "line"), map[bool]string{true: "is", false: "are"}[noise == 1])
 		}
 		r.add(StepReach, start, st, why, append(tail("stdout", c.Noise, noise), tail("stderr", c.Stderr, stderr)...)...)
 	} else {
@@ -71,7 +72,7 @@ func tail(what string, lines []string, total int) []string {
 		lines = lines[len(lines)-keep:]
 	}
 	if before := total - len(lines); before > 0 {
-		out = append(out, fmt.Sprintf("%s: … %d line(s) before", what, before))
+		out = append(out, fmt.Sprintf("%s: … %s before", what, plural.Count(before, "line")))
 	}
 	for _, l := range lines {
 		out = append(out, what+": "+l)
@@ -89,7 +90,7 @@ func head(what string, lines []string) []string {
 			continue
 		}
 		if len(out) == keep {
-			out = append(out, fmt.Sprintf("%s: … %d line(s) more", what, len(lines)-i))
+			out = append(out, fmt.Sprintf("%s: … %s more", what, plural.Count(len(lines)-i, "line")))
 			break
 		}
 		out = append(out, what+": "+l)
@@ -149,7 +150,7 @@ func (r *runner) reachURL(ctx context.Context) bool {
 		left := time.Until(leaf.NotAfter)
 		st, why := Pass, fmt.Sprintf("TLS %s; certificate for %s, valid until %s", tls.VersionName(cs.Version), strings.Join(leaf.DNSNames, ", "), leaf.NotAfter.Format("2006-01-02"))
 		if left < 14*24*time.Hour {
-			st, why = Warn, why+fmt.Sprintf(" (expires in %d day(s))", int(left.Hours()/24))
+			st, why = Warn, why+" (expires in "+plural.Count(int(left.Hours()/24), "day")+")"
 		}
 		r.add(StepReach, "tls", st, why, "issuer: "+leaf.Issuer.String())
 	} else {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/oauth"
 )
 
@@ -47,10 +48,10 @@ func (r *runner) speak(ctx context.Context) {
 		r.add(StepSpeak, "tools", Fail, "tools/list failed: "+why, details...)
 	case len(tl.Problems) > 0:
 		r.tools = tl.Tools
-		r.add(StepSpeak, "tools", Warn, fmt.Sprintf("%d tool(s) in %d page(s), with problems", len(tl.Tools), tl.Pages), tl.Problems...)
+		r.add(StepSpeak, "tools", Warn, fmt.Sprintf("%s in %s, with problems", plural.Count(len(tl.Tools), "tool"), plural.Count(tl.Pages, "page")), tl.Problems...)
 	default:
 		r.tools = tl.Tools
-		r.add(StepSpeak, "tools", Pass, fmt.Sprintf("%d tool(s) in %d page(s)", len(tl.Tools), tl.Pages))
+		r.add(StepSpeak, "tools", Pass, fmt.Sprintf("%s in %s", plural.Count(len(tl.Tools), "tool"), plural.Count(tl.Pages, "page")))
 	}
 	list := func(name, capability string, run func() (int, int, []string, error)) {
 		if !s.HasCapability(capability) {
@@ -63,9 +64,9 @@ func (r *runner) speak(ctx context.Context) {
 			why, details := reason(err)
 			r.add(StepSpeak, name, Fail, why, details...)
 		case len(problems) > 0:
-			r.add(StepSpeak, name, Warn, fmt.Sprintf("%d in %d page(s), with problems", n, pages), problems...)
+			r.add(StepSpeak, name, Warn, fmt.Sprintf("%d in %s, with problems", n, plural.Count(pages, "page")), problems...)
 		default:
-			r.add(StepSpeak, name, Pass, fmt.Sprintf("%d in %d page(s)", n, pages))
+			r.add(StepSpeak, name, Pass, fmt.Sprintf("%d in %s", n, plural.Count(pages, "page")))
 		}
 	}
 	list("resources", "resources", func() (int, int, []string, error) {
@@ -159,7 +160,7 @@ func (r *runner) order(ctx context.Context, first *client.ToolList) {
 	}
 	a, b := names(first), names(again)
 	if slices.Equal(a, b) {
-		r.add(StepSpeak, "order", Pass, fmt.Sprintf("two listings of %d tool(s) came in the same order", len(a)))
+		r.add(StepSpeak, "order", Pass, "two listings of "+plural.Count(len(a), "tool")+" came in the same order")
 		return
 	}
 	r.add(StepSpeak, "order", Fail, "two listings came in different orders (2026-07-28: tools should come in a deterministic order, so that caches and prompts stay stable)",
@@ -230,5 +231,5 @@ func (r *runner) cache(ctx context.Context) {
 		r.add(StepSpeak, "cache", Fail, "2026-07-28 requires ttlMs and cacheScope on these results", append(bad, good...)...)
 		return
 	}
-	r.add(StepSpeak, "cache", Pass, fmt.Sprintf("ttlMs and cacheScope on %d result(s)", len(good)), good...)
+	r.add(StepSpeak, "cache", Pass, "ttlMs and cacheScope on "+plural.Count(len(good), "result"), good...)
 }

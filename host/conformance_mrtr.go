@@ -14,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpscope/mcpscope/internal/plural"
 )
 
 // The conformance profile's multi-round-trip fixtures (SEP-2322, 2026-07-28): tools
@@ -102,7 +104,7 @@ func rootsText(r mcp.InputResponse) string {
 	for _, root := range lr.Roots {
 		uris = append(uris, root.URI)
 	}
-	return fmt.Sprintf("%d root(s): %s", len(uris), strings.Join(uris, ", "))
+	return fmt.Sprintf("%s: %s", plural.Count(len(uris), "root"), strings.Join(uris, ", "))
 }
 
 func (h *Host) addConformanceMRTR() {
@@ -214,7 +216,7 @@ func (h *Host) addConformanceMRTR() {
 	tool("test_input_required_result_capabilities", "Conformance fixture (SEP-2322): asks only for what the client declared (sampling, elicitation, roots).",
 		func(req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if len(req.Params.InputResponses) > 0 {
-				return done(fmt.Sprintf("received %d input response(s)", len(req.Params.InputResponses)))
+				return done("received " + plural.Count(len(req.Params.InputResponses), "input response"))
 			}
 			caps := req.ClientCapabilities()
 			ir := mcp.InputRequestMap{}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/browser"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/shquote"
 )
 
@@ -135,7 +136,7 @@ func (m *Manager) receive(ctx context.Context, ln net.Listener, authURL, state s
 		case <-wait.C:
 			more := ""
 			if refused > 0 {
-				more = fmt.Sprintf(" (%d redirect(s) with another state were refused)", refused)
+				more = " (refused " + plural.Count(refused, "redirect") + " with another state)"
 			}
 			return nil, errorf("no redirect came back within %v%s; log in again (the URL is printed above), or paste the redirected URL", m.opts.Wait, more)
 		case <-ctx.Done():

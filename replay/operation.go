@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/record"
 )
 
@@ -306,7 +307,7 @@ func chainName(x *record.Exchange, steps []*record.Exchange) string {
 				statuses = append(statuses, st)
 			}
 		}
-		return fmt.Sprintf("task: %s (%d poll(s) recorded)", strings.Join(distinct(statuses), " → "), polls)
+		return fmt.Sprintf("task: %s (%s recorded)", strings.Join(distinct(statuses), " → "), plural.Count(polls, "poll"))
 	}
 	parts := []string{outcome(x.Response)}
 	for _, s := range steps {
@@ -544,7 +545,7 @@ type Operation struct {
 	Exchange  int    `json:"exchange"` // the first request's number
 	Line      int    `json:"line"`
 	Request   string `json:"request"`   // the first request, as Failure.Request
-	Operation string `json:"operation"` // "input_required (elicitation/create) → complete", "task: working → completed (3 poll(s) recorded)"
+	Operation string `json:"operation"` // "input_required (elicitation/create) → complete", "task: working → completed (3 polls recorded)"
 	Requests  int    `json:"requests"`  // recorded requests it holds
 	Equal     bool   `json:"equal"`
 }

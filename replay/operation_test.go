@@ -184,7 +184,7 @@ func TestReplayTaskPollsAreOneOperation(t *testing.T) {
 	path := filepath.Join(dir, "task.jsonl")
 	keepPolls(t, path, 3)
 	out, code = mcpscope(t, bin, dir, "replay", "task.jsonl")
-	want := `exchange 3 (line 6): tools/call research {"topic":"go"}: task: working → completed (3 poll(s) recorded): equal` + "\n" +
+	want := `exchange 3 (line 6): tools/call research {"topic":"go"}: task: working → completed (3 polls recorded): equal` + "\n" +
 		"replay: all 2 exchanges equal"
 	if code != 0 || !strings.Contains(out, want) {
 		t.Fatalf("replay: exit %d, want 0 and\n%s\ngot:\n%s", code, want, out)
@@ -194,7 +194,7 @@ func TestReplayTaskPollsAreOneOperation(t *testing.T) {
 	edit(t, path, `"status":"completed"`, `"status":"failed"`, `4 stages done.`, `5 stages done.`)
 	out, code = mcpscope(t, bin, dir, "replay", "task.jsonl")
 	for _, want := range []string{
-		`exchange 3 (line 6): tools/call research {"topic":"go"}: task: working → failed (3 poll(s) recorded)` + "\n",
+		`exchange 3 (line 6): tools/call research {"topic":"go"}: task: working → failed (3 polls recorded)` + "\n",
 		"  task (statuses)\n    expected: working → failed\n    got:      working → completed\n",
 		"  final tasks/get /result/result/content/0/text\n    expected: \"Report on go: 5 stages done.\"\n    got:      \"Report on go: 4 stages done.\"\n",
 		"replay: 1 of 2 exchanges differ",

@@ -26,6 +26,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/target"
 )
@@ -195,13 +196,13 @@ func (r *Report) Summary() string {
 		notes = append(notes, era)
 	}
 	if r.Handshake > 0 {
-		notes = append(notes, fmt.Sprintf("%d handshake request(s) negotiated afresh", r.Handshake))
+		notes = append(notes, plural.Count(r.Handshake, "handshake request")+" negotiated afresh")
 	}
 	if len(r.Skipped) > 0 {
 		notes = append(notes, fmt.Sprintf("%d skipped", len(r.Skipped)))
 	}
 	if r.ClientNotifications > 0 {
-		notes = append(notes, fmt.Sprintf("%d client notification(s) not sent", r.ClientNotifications))
+		notes = append(notes, plural.Count(r.ClientNotifications, "client notification")+" not sent")
 	}
 	if len(notes) > 0 {
 		b.WriteString(" (" + strings.Join(notes, "; ") + ")")

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/savefile"
 	"github.com/mcpscope/mcpscope/tui/form"
 )
@@ -71,14 +72,14 @@ func (sv *savedFiles) putRaw(write func(dir, name string, data []byte) (string, 
 
 // String says what was saved where, then what was not and why.
 func (sv *savedFiles) String() string {
-	what := fmt.Sprintf("%d block(s)", sv.blocks)
+	what := plural.Count(sv.blocks, "block")
 	if sv.raw {
 		what += " and result.json"
 	}
 	if len(sv.failed) == 0 {
 		return "saved " + what + " to " + sv.dir
 	}
-	return fmt.Sprintf("save failed for %d file(s) in %s: %s (saved %s)", len(sv.failed), sv.dir, strings.Join(sv.failed, "; "), what)
+	return fmt.Sprintf("save failed for %s in %s: %s (saved %s)", plural.Count(len(sv.failed), "file"), sv.dir, strings.Join(sv.failed, "; "), what)
 }
 
 // saveFiles writes a result into a new directory under base (each file through

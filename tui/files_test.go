@@ -146,7 +146,7 @@ func TestSaveRunsInACommand(t *testing.T) {
 	for _, msg := range runAll(cmd) {
 		m.Update(msg)
 	}
-	if !strings.HasPrefix(m.notice, "saved 1 block(s) and result.json to "+dir) {
+	if !strings.HasPrefix(m.notice, "saved 1 block and result.json to "+dir) {
 		t.Fatalf("notice %q", m.notice)
 	}
 	got, _ := filepath.Glob(filepath.Join(dir, "*", "1-text.txt"))

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/oauth"
 	"github.com/mcpscope/mcpscope/workbench"
 )
@@ -332,7 +333,7 @@ func (d *loginDialog) view(m *model, width, height int) string {
 	lines = append(lines, wrapText("Where the browser cannot reach this machine, paste the URL it was redirected to (or the code):", width)...)
 	lines = append(lines, st.accent.Render("> ")+maskedField(d.text)+st.accent.Render("▏"))
 	if d.sent > 0 {
-		lines = append(lines, st.muted.Render(fmt.Sprintf("sent %d pasted line(s); checking…", d.sent)))
+		lines = append(lines, st.muted.Render("sent "+plural.Count(d.sent, "pasted line")+"; checking…"))
 	}
 	lines = append(lines, "", st.muted.Render("enter sends what is pasted · esc cancels · the other servers go on"))
 	return strings.Join(fitLines(lines, height), "\n")

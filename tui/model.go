@@ -132,7 +132,7 @@ func (msg linkedMsg) handle(m *model) tea.Cmd {
 			o.linked = msg.items
 		}
 	}
-	m.notice = fmt.Sprintf("read %d linked resource(s); they are below the result", len(msg.items))
+	m.notice = fmt.Sprintf("read %s (below the result)", plural.Count(len(msg.items), "linked resource"))
 	m.resultVer++
 	return nil
 }
@@ -1129,7 +1129,7 @@ func (m *model) sendCallAs(anyway, asTask bool) tea.Cmd {
 	errs := m.argsCheck.errs
 	m.argsCheck = argsCheckedMsg{}
 	if len(errs) > 0 && !anyway {
-		m.notice = fmt.Sprintf("%d argument error(s) shown beside their fields; alt+enter sends anyway", len(errs))
+		m.notice = fmt.Sprintf("%s shown beside the fields; alt+enter sends anyway", plural.Count(len(errs), "argument error"))
 		return nil
 	}
 	return m.requestCallAs(srv.name, t, args, asTask)

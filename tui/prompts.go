@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 )
 
 // promptsView is the Prompts tab (9): the prompts of every connected server that
@@ -448,7 +449,7 @@ func (m *model) getPrompt(o *openPrompt) tea.Cmd {
 		return nil
 	}
 	if miss := o.form.Missing(); len(miss) > 0 {
-		m.notice = "fill in the required argument(s): " + strings.Join(miss, ", ")
+		m.notice = "fill in the required " + plural.Noun(len(miss), "argument") + ": " + strings.Join(miss, ", ")
 		return nil
 	}
 	s := m.server(o.entry.server)

@@ -112,7 +112,7 @@ func TestPromptRequiredArgument(t *testing.T) {
 	h.press("enter", "enter")
 	h.until("the form", screenHas(h, "Arguments"))
 	h.press("enter")
-	h.contains("fill in the required argument(s): name")
+	h.contains("fill in the required argument: name")
 	h.until("the traffic so far", h.caughtUp)
 	if n := sentWith(h.m, "prompts/get"); n != 0 {
 		t.Errorf("prompts/get sent %d times with a required argument missing", n)
@@ -342,7 +342,7 @@ func TestPromptSaveServerEverything(t *testing.T) {
 		t.Error("the Result tab's o hint is shown where o does nothing")
 	}
 	h.press("ctrl+s")
-	h.until("the save", screenHas(h, "saved 2 block(s) and result.json to"))
+	h.until("the save", screenHas(h, "saved 2 blocks and result.json to"))
 	files, _ := filepath.Glob(filepath.Join(h.m.opts.SaveDir, "mcpscope-prompt-*", "*"))
 	if len(files) != 3 {
 		t.Fatalf("saved files: %v", files)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/savefile"
 )
 
@@ -629,7 +630,7 @@ func (m *model) saveResource(r *resRead) tea.Cmd {
 			}
 			saved = append(saved, p)
 		}
-		text := fmt.Sprintf("saved %d content(s) to %s", len(saved), dir)
+		text := fmt.Sprintf("saved %s to %s", plural.Count(len(saved), "file"), dir)
 		if len(saved) == 1 {
 			text = "saved " + saved[0]
 		}
@@ -862,7 +863,7 @@ func (m *model) resDetail(width int) []string {
 			lines = append(lines, m.st.ok.Render("● subscribed: updates re-read it while it is open"))
 		}
 		if n := v.updates[resKey{r.server, res.URI}]; n > 0 {
-			lines = append(lines, m.st.warn.Render(fmt.Sprintf("↻ updated %d time(s) (notifications/resources/updated)", n)))
+			lines = append(lines, m.st.warn.Render(fmt.Sprintf("↻ updated %s (notifications/resources/updated)", plural.Count(n, "time"))))
 		}
 		desc = res.Description
 		for _, p := range res.Problems {
@@ -974,7 +975,7 @@ func (m *model) readDoc(r *resRead, width int) *doc {
 	}
 	d.add(head)
 	if r.updates > 0 {
-		d.add(st.warn.Render(fmt.Sprintf("↻ updated (%d notification(s), last at %s): re-read", r.updates, r.updated.Format("15:04:05"))))
+		d.add(st.warn.Render(fmt.Sprintf("↻ updated (%s, last at %s): re-read", plural.Count(r.updates, "notification"), r.updated.Format("15:04:05"))))
 	}
 	switch {
 	case r.running:

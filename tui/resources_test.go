@@ -110,9 +110,9 @@ func TestResourceSubscriptionRereads(t *testing.T) {
 				r := m.res.open
 				return r != nil && !r.running && r.updates > 0 && r.result != nil && len(r.result.Contents) == 1 && r.result.Contents[0].Text == "counter = 1\n"
 			})
-			h.contains("counter = 1", "↻ updated (1 notification(s)")
+			h.contains("counter = 1", "↻ updated (1 notification,")
 			h.press("esc")
-			h.contains("A counter that changes", "● subscribed", "↻ updated 1 time(s)")
+			h.contains("A counter that changes", "● subscribed", "↻ updated 1 time ")
 			h.press("u")
 			h.until("the unsubscription", func(m *model) bool { return strings.HasPrefix(m.notice, "unsubscribed from") })
 		})

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/wire"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/record"
 	"github.com/mcpscope/mcpscope/validate"
 )
@@ -298,7 +299,7 @@ func structuredNote(st styles, o *outcome) string {
 	case o.schemaErr != nil:
 		return st.warn.Render("(outputSchema unusable: " + safe(o.schemaErr.Error()) + ")")
 	case len(o.violation) > 0:
-		return st.err.Render(fmt.Sprintf("✗ %d outputSchema violation(s)", len(o.violation)))
+		return st.err.Render("✗ " + plural.Count(len(o.violation), "outputSchema violation"))
 	}
 	return st.ok.Render("✓ matches outputSchema")
 }

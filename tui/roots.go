@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/tui/form"
 )
 
@@ -198,9 +199,9 @@ func (m *model) onRootsSent(msg rootsSentMsg) tea.Cmd {
 	case msg.err != nil:
 		m.notice = "roots of " + msg.server + ": " + msg.err.Error()
 	case msg.era == client.EraModern:
-		m.notice = fmt.Sprintf("%s has %d root(s) now; it reads them with its next request (2026-07-28 has no list_changed)", msg.server, msg.n)
+		m.notice = fmt.Sprintf("%s has %s now; it reads them with its next request (2026-07-28 has no list_changed)", msg.server, plural.Count(msg.n, "root"))
 	default:
-		m.notice = fmt.Sprintf("%s has %d root(s) now; notifications/roots/list_changed sent", msg.server, msg.n)
+		m.notice = fmt.Sprintf("%s has %s now; notifications/roots/list_changed sent", msg.server, plural.Count(msg.n, "root"))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/tui/form"
 )
 
@@ -70,7 +71,7 @@ func (d *samplingDialog) help(m *model) (string, [][]key.Binding) {
 }
 
 func samplingSummary(req client.SamplingRequest) string {
-	s := fmt.Sprintf("%d message(s), maxTokens %d", len(req.Messages), req.MaxTokens)
+	s := fmt.Sprintf("%s, maxTokens %d", plural.Count(len(req.Messages), "message"), req.MaxTokens)
 	if len(req.Tools) > 0 {
 		s += ", with tools"
 	}

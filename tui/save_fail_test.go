@@ -45,7 +45,7 @@ func TestSaveFilesSaysEveryFailedWrite(t *testing.T) {
 	}
 	r := &client.CallResult{Raw: []byte(`{}`), Content: []client.Content{{Type: "text", Text: "a"}, {Type: "text", Text: "b"}}}
 	got := saveFiles(t.TempDir(), r, nil, write)
-	for _, want := range []string{"save failed for 2 file(s)", "2-text.txt: no space left on device", "result.json: no space left on device", "saved 1 block(s))"} {
+	for _, want := range []string{"save failed for 2 files", "2-text.txt: no space left on device", "result.json: no space left on device", "saved 1 block)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the notice %q does not say %q", got, want)
 		}

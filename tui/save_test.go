@@ -27,7 +27,7 @@ func TestSaveResultStaysInItsDirectory(t *testing.T) {
 	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && m.current.result != nil })
 	h.press("s")
 	h.until("the save", func(m *model) bool { return strings.HasPrefix(m.notice, "save") && m.notice != "saving the result…" })
-	if !strings.Contains(h.m.notice, "saved 3 block(s)") {
+	if !strings.Contains(h.m.notice, "saved 3 blocks") {
 		t.Fatalf("notice %q", h.m.notice)
 	}
 	var files []string

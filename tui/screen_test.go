@@ -164,7 +164,7 @@ func TestStructuredContentViolationsAreShown(t *testing.T) {
 	h.selectTool("bad_output")
 	h.press("enter", "enter")
 	h.until("the result", func(m *model) bool { return m.current != nil && !m.current.running && !m.current.checking })
-	h.contains("outputSchema violation(s)", "✗ /count")
+	h.contains("outputSchema violation", "✗ /count")
 }
 
 func TestProgressAndCancel(t *testing.T) {

@@ -133,7 +133,7 @@ func TestSamplingDialog(t *testing.T) {
 			h.m.form.SetValue([]byte(`{"prompt":"What is an owl?","messages":3}`))
 			h.press("enter")
 			h.until("the dialog", func(m *model) bool { return samplingOf(m) != nil })
-			h.contains("asks for a model reply", "3 message(s), maxTokens 200", "You are the model behind mcpscope", "message 1 of 3", "What is an owl?", "Your reply")
+			h.contains("asks for a model reply", "3 messages, maxTokens 200", "You are the model behind mcpscope", "message 1 of 3", "What is an owl?", "Your reply")
 			h.press("enter")
 			h.contains("write a reply")
 			h.typeText("A bird.")
@@ -171,7 +171,7 @@ func TestSamplingThousandMessages(t *testing.T) {
 	h.m.form.SetValue([]byte(`{"prompt":"the last one","messages":1000}`))
 	h.press("enter")
 	h.until("the dialog", func(m *model) bool { return samplingOf(m) != nil })
-	h.contains("1000 message(s)", "message 1 of 1000", "more below")
+	h.contains("1000 messages", "message 1 of 1000", "more below")
 	if n := len(samplingOf(h.m).src.done); n > 60 {
 		t.Errorf("%d messages laid out for the first screen", n)
 	}
@@ -224,7 +224,7 @@ func TestRootsEditedLive(t *testing.T) {
 			h.press("a")
 			h.typeText(two)
 			h.press("enter")
-			h.until("the root to be sent", func(m *model) bool { return strings.Contains(m.notice, "root(s) now") })
+			h.until("the root to be sent", func(m *model) bool { return strings.Contains(m.notice, " now; ") })
 			h.contains(r2.URI)
 			if protocol != "" {
 				h.until("notifications/roots/list_changed", func(m *model) bool { return sawMethod(m, "notifications/roots/list_changed") })
@@ -235,7 +235,7 @@ func TestRootsEditedLive(t *testing.T) {
 
 			// Remove the first.
 			h.press("7", "o", "g", "d")
-			h.until("the removal to be sent", func(m *model) bool { return strings.Contains(m.notice, "1 root(s) now") })
+			h.until("the removal to be sent", func(m *model) bool { return strings.Contains(m.notice, "1 root now") })
 			h.press("esc")
 			callRoots()
 			s := h.screen()
@@ -328,7 +328,7 @@ func TestSamplingThousandHostileMessages(t *testing.T) {
 	if n := len(samplingOf(h.m).src.done); n > 60 {
 		t.Errorf("%d of 1000 messages laid out for the first screen", n)
 	}
-	for _, want := range []string{"1000 message(s), maxTokens 64", "message 1 of 1000", "␛]2;pwned", "hints claude", "speed 0.8"} {
+	for _, want := range []string{"1000 messages, maxTokens 64", "message 1 of 1000", "␛]2;pwned", "hints claude", "speed 0.8"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("dialog lacks %q:\n%s", want, s)
 		}

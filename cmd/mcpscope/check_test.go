@@ -162,7 +162,7 @@ func TestCheckBundledHost(t *testing.T) {
 			}
 			// A tool that is not read-only is never called: bump and set_counter are
 			// listed as not called.
-			if st, why := c.status("inputs/not-read-only"); st != "skipped" || !strings.Contains(why, "5 tool(s)") || !strings.Contains(why, "bump, pretend_delete, random_id, set_counter, toggle_tool") {
+			if st, why := c.status("inputs/not-read-only"); st != "skipped" || !strings.Contains(why, "5 tools") || !strings.Contains(why, "bump, pretend_delete, random_id, set_counter, toggle_tool") {
 				t.Errorf("inputs/not-read-only: %s %s", st, why)
 			}
 			for _, id := range []string{"inputs/add", "inputs/rich_form", "hygiene/unknown-tool", "hygiene/missing-resource", "hygiene/tool-error", "speak/tools"} {
@@ -256,7 +256,7 @@ func TestCheckLenientServer(t *testing.T) {
 	argv, log, env := badInput(t, "lenient")
 	r := mcpscope(t, env, append([]string{"check", "--"}, argv...)...)
 	expect(t, r, 1, []string{
-		"fail    lookup                     4 of 4 invalid case(s) accepted",
+		"fail    lookup                     4 of 4 invalid cases accepted",
 		`required "id" left out: accepted  {}`,
 		`"id" given a string (it is integer): accepted  {"id":"not a number"}`,
 		`"mode" given mcpscope-not-in-enum, outside its enum: accepted`,
@@ -282,7 +282,7 @@ func TestCheckFragileServer(t *testing.T) {
 	argv, log, env := badInput(t, "fragile")
 	r := mcpscope(t, env, append([]string{"check", "--"}, argv...)...)
 	expect(t, r, 1, []string{
-		"fail    lookup                     the server ended on 1 of 4 case(s)",
+		"fail    lookup                     the server ended on 1 of 4 cases",
 		`"id" given a string (it is integer): the server ended: the server closed the connection (exited with code 2); started again, the run goes on`,
 		"stderr: panic: interface conversion",
 		`"mode" given mcpscope-not-in-enum, outside its enum: refused with isError`,
@@ -316,7 +316,7 @@ func TestCheckStuckServer(t *testing.T) {
 	argv, log, env := badInput(t, "stuck")
 	r := mcpscope(t, env, append([]string{"check", "--call-timeout", "5s", "--"}, argv...)...)
 	expect(t, r, 1, []string{
-		"fail    lookup                     the server ended on 1 of 4 case(s)",
+		"fail    lookup                     the server ended on 1 of 4 cases",
 		`"id" given a string (it is integer): no answer within 5s; started again, the run goes on`,
 		`"mode" given mcpscope-not-in-enum, outside its enum: refused with isError`,
 	}, nil)
@@ -332,7 +332,7 @@ func TestCheckReachWarnsAndFails(t *testing.T) {
 	t.Parallel()
 	r := mcpscope(t, nil, "check", "--format", "json", "--", "sh", "-c", "echo starting up; exec \"$0\" host", testutil.Mcpscope(t))
 	c := parseCheck(t, r)
-	if st, why := c.status("reach/start"); st != "warn" || !strings.Contains(why, "printed 1 line(s) on stdout") || !strings.Contains(why, "stdout: starting up") {
+	if st, why := c.status("reach/start"); st != "warn" || !strings.Contains(why, "printed 1 line on stdout") || !strings.Contains(why, "stdout: starting up") {
 		t.Errorf("reach/start: %s %s", st, why)
 	}
 
@@ -373,7 +373,7 @@ func TestCheckCountsAServersStderr(t *testing.T) {
 	lines := `i=1; while [ $i -le 100 ]; do echo "line $i" >&2; i=$((i+1)); done; `
 	r := mcpscope(t, nil, "check", "--", "sh", "-c", lines+`exec "$0" host`, testutil.Mcpscope(t))
 	expect(t, r, 0, []string{
-		"started and answered; 0 stdout line(s) before speaking, 100 stderr line(s)\n            - stderr: … 95 line(s) before\n            - stderr: line 96\n",
+		"started and answered; 0 stdout lines before speaking, 100 stderr lines\n            - stderr: … 95 lines before\n            - stderr: line 96\n",
 	}, nil)
 
 	r = mcpscope(t, nil, "check", "--", "sh", "-c", lines+"exit 3")
@@ -392,7 +392,7 @@ func TestCheckDryRunSendsNothing(t *testing.T) {
 	argv, log, env := badInput(t, "lenient")
 	r := mcpscope(t, env, append([]string{"check", "--dry-run", "--all-tools", "--"}, argv...)...)
 	expect(t, r, 0, []string{
-		"--dry-run: 4 case(s) not sent",
+		"--dry-run: 4 cases not sent",
 		`would send tools/call lookup {"id":"not a number"}`,
 		`would send tools/call erase {}`,
 		"would send tools/call mcpscope-check-no-such-tool",

@@ -10,6 +10,7 @@ package form
 
 import (
 	"github.com/mcpscope/mcpscope/fields"
+	"github.com/mcpscope/mcpscope/internal/plural"
 
 	"encoding/json"
 	"errors"
@@ -442,7 +443,7 @@ func (f *Form) children(n *node, depth int, path string, rs *[]row) {
 		f.flatten(c, depth, c.key, path+"/"+fields.PtrEscape(c.key), rs)
 	}
 	if k := n.extras.Len(); k > 0 {
-		note := fmt.Sprintf("+ %d more key(s) kept from the loaded value: %s (edit them as raw JSON)", k, strings.Join(n.extras.Keys, ", "))
+		note := fmt.Sprintf("+ %s kept from the loaded value: %s (edit as raw JSON)", plural.Count(k, "more key"), strings.Join(n.extras.Keys, ", "))
 		*rs = append(*rs, row{n: n, kind: rowNote, sub: -1, depth: depth, path: path, note: note})
 	}
 }

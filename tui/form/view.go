@@ -1,8 +1,6 @@
 package form
 
 import (
-	"github.com/mcpscope/mcpscope/fields"
-
 	"fmt"
 	"slices"
 	"strconv"
@@ -11,6 +9,9 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/fields"
+	"github.com/mcpscope/mcpscope/internal/plural"
 )
 
 // Styles are the form's lipgloss styles. The root model maps its theme onto
@@ -505,7 +506,7 @@ func (f *Form) renderValue(r row, focused bool, w int) (value, hints, live strin
 	case rowHeader:
 		switch n.k {
 		case kArray:
-			value = st.Placeholder.Render(plural(len(n.items), "item"))
+			value = st.Placeholder.Render(plural.Count(len(n.items), "item"))
 
 		case kMulti:
 			value = st.Placeholder.Render(fmt.Sprintf("%d selected", len(n.msel)))
@@ -600,13 +601,6 @@ func liveError(n *node) string {
 		}
 	}
 	return ""
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }
 
 func joinHints(a, b string) string {
