@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -24,6 +25,9 @@ type process struct {
 	stdout *os.File
 	stderr *os.File
 	done   chan struct{} // closed once the server command itself has exited
+	// written counts the bytes of whole frames written to stdin: against the bytes
+	// still unread, whether the server read any of them (see retryContentLengthAtEOF).
+	written atomic.Int64
 	// stderrDone is closed when stderr reaches EOF (every holder of the pipe exited).
 	stderrDone chan struct{}
 	// reported is closed once the closed event for this process has been emitted.

@@ -329,6 +329,7 @@ func (c *StdioConn) writeFrame(ctx context.Context, data []byte, canceling bool,
 	stop()
 	_ = p.stdin.SetWriteDeadline(time.Time{})
 	if err == nil {
+		p.written.Add(int64(len(frame)))
 		return nil
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
@@ -915,8 +916,11 @@ func (c *StdioConn) retryContentLengthAtEOF(p *process) bool {
 	if !ok {
 		return false
 	}
-	// A server that never read its stdin (it failed at start) is not retried.
-	if n, err := unreadInput(p.stdin); err != nil || n > 0 {
+	// A server that never read its stdin (it failed at start) is not retried. One that
+	// read the first request and ended may have more unread behind it: on a loaded
+	// machine the discover probe gives up on it first, and the SDK's initialize is
+	// written before its end is seen. Unread bytes short of all written mean it read.
+	if n, err := unreadInput(p.stdin); err != nil || int64(n) >= p.written.Load() {
 		return false
 	}
 	c.restartContentLength("the server ended after reading an NDJSON request, without a reply")
@@ -968,9 +972,11 @@ func (c *StdioConn) restartContentLength(why string) {
 	c.attach(p)
 	for _, data := range resend {
 		c.tap.Emit(Event{Kind: KindMessage, Dir: Send, Data: data, Framing: FramingContentLength, Head: sentHead(data)})
-		if _, err := p.stdin.Write(encodeFrame(FramingContentLength, data)); err != nil {
+		frame := encodeFrame(FramingContentLength, data)
+		if _, err := p.stdin.Write(frame); err != nil {
 			return
 		}
+		p.written.Add(int64(len(frame)))
 	}
 }
 
