@@ -41,22 +41,13 @@ func BenchmarkRead50MBOurClient(b *testing.B) {
 // The same read over Streamable HTTP, from the host in a process of its own on
 // 127.0.0.1 (so that -benchmem counts the client alone), in both eras: a JSON body.
 func BenchmarkRead50MBHTTP(b *testing.B) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(testutil.Mcpscope(b), "host", "--http", addr)
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	addr := startHTTPHost(b)
 	url := "http://" + addr + "/mcp"
 	for _, protocol := range []string{"2026-07-28", "2025-11-25"} {
 		b.Run(protocol, func(b *testing.B) {
 			ctx := context.Background()
 			var s *client.Session
+			var err error
 			testutil.Eventually(b, "the host listening on "+addr, func() (bool, string) {
 				s, err = client.Connect(ctx, client.Target{URL: url}, client.Options{Protocol: protocol})
 				return err == nil, fmt.Sprint(err)
@@ -81,19 +72,10 @@ func BenchmarkRead50MBHTTP(b *testing.B) {
 //
 //	go test -run '^$' -bench 'CallBig50MBSSE' -benchtime 3x -benchmem ./client
 func BenchmarkCallBig50MBSSE(b *testing.B) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(testutil.Mcpscope(b), "host", "--http", addr)
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	addr := startHTTPHost(b)
 	ctx := context.Background()
 	var s *client.Session
+	var err error
 	testutil.Eventually(b, "the host listening on "+addr, func() (bool, string) {
 		s, err = client.Connect(ctx, client.Target{URL: "http://" + addr + "/mcp"}, client.Options{})
 		return err == nil, fmt.Sprint(err)
@@ -107,4 +89,23 @@ func BenchmarkCallBig50MBSSE(b *testing.B) {
 			b.Fatalf("call: %v", err)
 		}
 	}
+}
+
+// startHTTPHost starts the bundled host in a process of its own (so that -benchmem and
+// MemStats count the client alone) serving HTTP on a free 127.0.0.1 port, ended with
+// tb; it returns the address. Callers wait for it with testutil.Eventually.
+func startHTTPHost(tb testing.TB) string {
+	tb.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(testutil.Mcpscope(tb), "host", "--http", addr)
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return addr
 }

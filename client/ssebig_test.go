@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
-	"os/exec"
 	"runtime"
 	"testing"
 
@@ -22,19 +20,10 @@ import (
 // its own so that only the client's allocations count; allocated bytes, not time, so
 // the same on a loaded machine.
 func TestBigResultOverSSEIsDecodedOnce(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(testutil.Mcpscope(t), "host", "--http", addr)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	addr := startHTTPHost(t)
 	c := context.Background()
 	var s *client.Session
+	var err error
 	testutil.Eventually(t, "the host listening on "+addr, func() (bool, string) {
 		s, err = client.Connect(c, client.Target{URL: "http://" + addr + "/mcp"}, client.Options{})
 		return err == nil, fmt.Sprint(err)
